@@ -1,0 +1,90 @@
+//===- EdgeBase.td - Edge dialect definition, types, base op -*- tablegen -*-===//
+//
+// The Edge dialect mirrors the core ATen operator set with value semantics.
+// Every op that has an ATen counterpart names its arguments exactly as the
+// ATen schema does and carries that ATen name through AtenOpInterface, so the
+// importers, the runtime operator table and the docs all key off this file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ETCH_EDGE_BASE_TD
+#define ETCH_EDGE_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "EdgeInterfaces.td"
+
+def Edge_Dialect : Dialect {
+  let name = "edge";
+  let cppNamespace = "::etch::edge";
+  let summary = "Core ATen operators with value semantics";
+  let description = [{
+    The Edge dialect is what etch's importers produce and what its
+    quantization, partitioning and code generation passes consume. Ops mirror
+    core ATen operators (`aten::convolution`, `aten::addmm`, ...) with the same
+    argument names; tensors are builtin ranked tensors. `edge.custom` keeps any
+    operator the dialect does not define yet, so an importer never drops
+    information.
+  }];
+  let hasConstantMaterializer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Edge_Tensor : RankedTensorOf<[AnyType]>;
+def Edge_FloatTensor : RankedTensorOf<[AnyFloat]>;
+def Edge_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
+def Edge_IndexTensor : RankedTensorOf<[I32, I64]>;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+// Declarations every Edge op shares: result types are compatible when they
+// agree on rank and element type and on every dimension both sides know.
+defvar edgeCommonDecls = [{
+  static bool isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                      ::mlir::TypeRange rhs) {
+    return ::etch::edge::areCompatibleTensorTypes(lhs, rhs);
+  }
+}];
+
+class Edge_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Edge_Dialect, mnemonic, traits> {
+  code extraDecls = "";
+  let extraClassDeclaration = edgeCommonDecls # extraDecls;
+}
+
+// An op mirroring ATen operator(s) `aten`; the result type is inferred from
+// operands and attributes and checked against the declared one.
+class Edge_AtenOp<string mnemonic, string aten, list<Trait> traits = []>
+    : Edge_Op<mnemonic, !listconcat(traits,
+                                    [Pure, InferTypeOpAdaptor,
+                                     Edge_AtenOpInterface])> {
+  string atenNames = aten;
+  let extraClassDeclaration = edgeCommonDecls #
+      "static ::llvm::StringRef getAtenNames() { return \"" # aten # "\"; }\n" #
+      extraDecls;
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+// Elementwise float op of one tensor: the result has the operand's type.
+class Edge_UnaryFloatOp<string mnemonic, string aten, list<Trait> traits = []>
+    : Edge_AtenOp<mnemonic, aten, traits> {
+  let arguments = (ins Edge_FloatTensor:$self);
+  let results = (outs Edge_FloatTensor:$result);
+  let extraClassDefinition = [{
+    ::mlir::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location>,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      types.push_back(adaptor.getSelf().getType());
+      return ::mlir::success();
+    }
+  }];
+}
+
+#endif // ETCH_EDGE_BASE_TD

@@ -1,0 +1,25 @@
+//===- EdgeInterfaces.td - Edge op interfaces --------------*- tablegen -*-===//
+#ifndef ETCH_EDGE_INTERFACES_TD
+#define ETCH_EDGE_INTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+//===----------------------------------------------------------------------===//
+// Interfaces
+//===----------------------------------------------------------------------===//
+
+def Edge_AtenOpInterface : OpInterface<"AtenOpInterface"> {
+  let cppNamespace = "::etch::edge";
+  let description = [{
+    An Edge op that mirrors one or more ATen operators. The first name is the
+    canonical one; further names are ATen operators with the same semantics
+    under value semantics (for example `aten::reshape` for `edge.view`).
+  }];
+  let methods = [
+    StaticInterfaceMethod<
+      "Comma-separated ATen operator names (without overload) this op mirrors.",
+      "::llvm::StringRef", "getAtenNames", (ins)>,
+  ];
+}
+
+#endif // ETCH_EDGE_INTERFACES_TD

@@ -1,0 +1,393 @@
+//===- EdgeOps.td - Edge dialect operations ----------------*- tablegen -*-===//
+//
+// Argument names and order follow the ATen schema of the op's first ATen name
+// (`self`, `other`, `dim`, `keepdim`, ...). Attributes that ATen spells as
+// `int[]` are DenseI64ArrayAttr, `Scalar`/`float` are F64Attr.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ETCH_EDGE_OPS_TD
+#define ETCH_EDGE_OPS_TD
+
+include "EdgeBase.td"
+
+//===----------------------------------------------------------------------===//
+// Constants and unknown ops
+//===----------------------------------------------------------------------===//
+
+def Edge_ConstantOp : Edge_Op<"constant", [ConstantLike, Pure,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor (weights, buffers, folded values)";
+  let description = [{
+    Holds a weight or any other constant tensor. Importers create large
+    weights as `dense_resource` blobs so the IR text never inlines them.
+
+    ```mlir
+    %w = edge.constant dense_resource<conv1_weight> : tensor<64x3x7x7xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Edge_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Edge_CustomOp : Edge_Op<"custom"> {
+  let summary = "An operator the Edge dialect does not define (yet)";
+  let description = [{
+    Keeps an operator the importer could not map, with its operands and
+    attributes, so no information is lost. `op_name` is the source name
+    (`aten::upsample_bicubic2d`, `onnx::Mod`, ...). Later phases either rewrite
+    it or report it as unsupported.
+
+    ```mlir
+    %r = edge.custom "aten::frobnicate"(%x) {alpha = 2.0 : f64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$op_name, Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat =
+      "$op_name `(` $operands `)` attr-dict `:` functional-type($operands, $results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def Edge_ConvolutionOp : Edge_AtenOp<"convolution", "aten::convolution"> {
+  let summary = "2-D convolution, direct or transposed, with optional bias";
+  let description = [{
+    NCHW input, OIHW weight (IOHW when `transposed`), optional bias of size O.
+    `groups` splits channels (groups == C_in: depthwise).
+  }];
+  let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$weight,
+      Optional<Edge_FloatTensor>:$bias,
+      DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+      DenseI64ArrayAttr:$dilation,
+      DefaultValuedAttr<BoolAttr, "false">:$transposed,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$output_padding,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_AddmmOp : Edge_AtenOp<"addmm", "aten::addmm"> {
+  let summary = "beta * self + alpha * (mat1 @ mat2)";
+  let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat1,
+      Edge_FloatTensor:$mat2,
+      DefaultValuedAttr<F64Attr, "1.0">:$beta,
+      DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_LinearOp : Edge_AtenOp<"linear", "aten::linear"> {
+  let summary = "input @ weight^T + bias over the last dimension";
+  let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$weight,
+      Optional<Edge_FloatTensor>:$bias);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_MmOp : Edge_AtenOp<"mm", "aten::mm"> {
+  let summary = "Matrix product of two 2-D tensors";
+  let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat2);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_BmmOp : Edge_AtenOp<"bmm", "aten::bmm"> {
+  let summary = "Batched matrix product of two 3-D tensors";
+  let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat2);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary (broadcasting)
+//===----------------------------------------------------------------------===//
+
+class Edge_BinaryOp<string mnemonic, string aten, list<Trait> traits = []>
+    : Edge_AtenOp<mnemonic, aten, traits> {
+  let results = (outs Edge_NumericTensor:$result);
+  let description = [{
+    Both operands broadcast to a common shape (NumPy rules) and must share an
+    element type; importers insert explicit casts where ATen would promote.
+  }];
+}
+
+def Edge_AddOp : Edge_BinaryOp<"add", "aten::add"> {
+  let summary = "self + alpha * other";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other,
+      DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+}
+
+def Edge_SubOp : Edge_BinaryOp<"sub", "aten::sub"> {
+  let summary = "self - alpha * other";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other,
+      DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+}
+
+def Edge_MulOp : Edge_BinaryOp<"mul", "aten::mul"> {
+  let summary = "self * other";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
+}
+
+def Edge_DivOp : Edge_BinaryOp<"div", "aten::div"> {
+  let summary = "self / other, optionally rounded ('trunc' or 'floor')";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other,
+      OptionalAttr<StrAttr>:$rounding_mode);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+def Edge_ReluOp : Edge_UnaryFloatOp<"relu", "aten::relu"> {
+  let summary = "max(x, 0)";
+}
+def Edge_SigmoidOp : Edge_UnaryFloatOp<"sigmoid", "aten::sigmoid"> {
+  let summary = "1 / (1 + exp(-x))";
+}
+def Edge_TanhOp : Edge_UnaryFloatOp<"tanh", "aten::tanh"> {
+  let summary = "Hyperbolic tangent";
+}
+def Edge_SiluOp : Edge_UnaryFloatOp<"silu", "aten::silu"> {
+  let summary = "x * sigmoid(x)";
+}
+def Edge_HardswishOp : Edge_UnaryFloatOp<"hardswish", "aten::hardswish"> {
+  let summary = "x * relu6(x + 3) / 6";
+}
+def Edge_HardsigmoidOp : Edge_UnaryFloatOp<"hardsigmoid", "aten::hardsigmoid"> {
+  let summary = "relu6(x + 3) / 6";
+}
+
+def Edge_GeluOp : Edge_UnaryFloatOp<"gelu", "aten::gelu"> {
+  let summary = "Gaussian error linear unit, exact ('none') or 'tanh'";
+  let arguments = (ins Edge_FloatTensor:$self,
+      DefaultValuedAttr<StrAttr, "\"none\"">:$approximate);
+  let hasVerifier = 1;
+}
+
+def Edge_HardtanhOp : Edge_UnaryFloatOp<"hardtanh", "aten::hardtanh"> {
+  let summary = "Clamp to [min_val, max_val] (relu6 is hardtanh(0, 6))";
+  let arguments = (ins Edge_FloatTensor:$self,
+      DefaultValuedAttr<F64Attr, "-1.0">:$min_val,
+      DefaultValuedAttr<F64Attr, "1.0">:$max_val);
+  let hasVerifier = 1;
+}
+
+def Edge_ClampOp : Edge_AtenOp<"clamp", "aten::clamp"> {
+  let summary = "Clamp to [min, max]; either bound may be absent";
+  let arguments = (ins Edge_NumericTensor:$self,
+      OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
+  let results = (outs Edge_NumericTensor:$result);
+  let hasVerifier = 1;
+}
+
+def Edge_SoftmaxOp : Edge_AtenOp<"softmax", "aten::_softmax,aten::softmax"> {
+  let summary = "Softmax along `dim`";
+  let arguments = (ins Edge_FloatTensor:$self, I64Attr:$dim,
+      DefaultValuedAttr<BoolAttr, "false">:$half_to_float);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_LogSoftmaxOp
+    : Edge_AtenOp<"log_softmax", "aten::_log_softmax,aten::log_softmax"> {
+  let summary = "Log of softmax along `dim`";
+  let arguments = (ins Edge_FloatTensor:$self, I64Attr:$dim,
+      DefaultValuedAttr<BoolAttr, "false">:$half_to_float);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Edge_ReductionOp<string mnemonic, string aten>
+    : Edge_AtenOp<mnemonic, aten> {
+  let description = [{
+    Reduces over `dim` (all dimensions when absent or empty); `keepdim` keeps
+    reduced dimensions with size 1.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self,
+      OptionalAttr<DenseI64ArrayAttr>:$dim,
+      DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs Edge_NumericTensor:$result);
+}
+
+def Edge_MeanOp : Edge_ReductionOp<"mean", "aten::mean"> {
+  let summary = "Mean over dimensions";
+}
+def Edge_SumOp : Edge_ReductionOp<"sum", "aten::sum"> {
+  let summary = "Sum over dimensions";
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+def Edge_MaxPool2dOp
+    : Edge_AtenOp<"max_pool2d", "aten::max_pool2d,aten::max_pool2d_with_indices"> {
+  let summary = "2-D max pooling over NCHW (values only)";
+  let description = [{
+    An empty `stride` means stride = kernel_size, as in ATen.
+  }];
+  let arguments = (ins Edge_FloatTensor:$self,
+      DenseI64ArrayAttr:$kernel_size,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_AvgPool2dOp : Edge_AtenOp<"avg_pool2d", "aten::avg_pool2d"> {
+  let summary = "2-D average pooling over NCHW";
+  let description = [{
+    An empty `stride` means stride = kernel_size, as in ATen.
+  }];
+  let arguments = (ins Edge_FloatTensor:$self,
+      DenseI64ArrayAttr:$kernel_size,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+      DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
+      OptionalAttr<I64Attr>:$divisor_override);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_AdaptiveAvgPool2dOp
+    : Edge_AtenOp<"adaptive_avg_pool2d",
+                  "aten::adaptive_avg_pool2d,aten::_adaptive_avg_pool2d"> {
+  let summary = "2-D adaptive average pooling to `output_size` (H, W)";
+  let arguments = (ins Edge_FloatTensor:$self,
+      DenseI64ArrayAttr:$output_size);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+def Edge_BatchNormOp
+    : Edge_AtenOp<"batch_norm",
+                  "aten::_native_batch_norm_legit_no_training,aten::batch_norm",
+                  [AttrSizedOperandSegments]> {
+  let summary = "Batch normalization in inference form (running statistics)";
+  let description = [{
+    Normalizes channel dimension 1 with `running_mean`/`running_var`, then
+    scales by `weight` and shifts by `bias` when present.
+  }];
+  let arguments = (ins Edge_FloatTensor:$input,
+      Optional<Edge_FloatTensor>:$weight, Optional<Edge_FloatTensor>:$bias,
+      Edge_FloatTensor:$running_mean, Edge_FloatTensor:$running_var,
+      DefaultValuedAttr<F64Attr, "1e-5">:$eps);
+  let results = (outs Edge_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`weight` $weight^)? (`bias` $bias^)? `mean` $running_mean
+    `var` $running_var attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Edge_LayerNormOp
+    : Edge_AtenOp<"layer_norm", "aten::native_layer_norm,aten::layer_norm",
+                  [AttrSizedOperandSegments]> {
+  let summary = "Layer normalization over the trailing `normalized_shape`";
+  let arguments = (ins Edge_FloatTensor:$input,
+      DenseI64ArrayAttr:$normalized_shape,
+      Optional<Edge_FloatTensor>:$weight, Optional<Edge_FloatTensor>:$bias,
+      DefaultValuedAttr<F64Attr, "1e-5">:$eps);
+  let results = (outs Edge_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`weight` $weight^)? (`bias` $bias^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+def Edge_ViewOp
+    : Edge_AtenOp<"view", "aten::view,aten::reshape,aten::_unsafe_view"> {
+  let summary = "Reshape to `size`; one entry may be -1 (inferred)";
+  let arguments = (ins Edge_Tensor:$self, DenseI64ArrayAttr:$size);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+}
+
+def Edge_PermuteOp : Edge_AtenOp<"permute", "aten::permute"> {
+  let summary = "Reorder dimensions: result dim i is input dim dims[i]";
+  let arguments = (ins Edge_Tensor:$self, DenseI64ArrayAttr:$dims);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Edge_TransposeOp : Edge_AtenOp<"transpose", "aten::transpose,aten::t"> {
+  let summary = "Swap two dimensions";
+  let arguments = (ins Edge_Tensor:$self, I64Attr:$dim0, I64Attr:$dim1);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Edge_UnsqueezeOp : Edge_AtenOp<"unsqueeze", "aten::unsqueeze"> {
+  let summary = "Insert a size-1 dimension at `dim`";
+  let arguments = (ins Edge_Tensor:$self, I64Attr:$dim);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Edge_SqueezeOp : Edge_AtenOp<"squeeze", "aten::squeeze"> {
+  let summary = "Remove size-1 dimensions (those in `dim`, or all)";
+  let arguments = (ins Edge_Tensor:$self, OptionalAttr<DenseI64ArrayAttr>:$dim);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Edge_CatOp : Edge_AtenOp<"cat", "aten::cat,aten::concat"> {
+  let summary = "Concatenate tensors along `dim`";
+  let arguments = (ins Variadic<Edge_Tensor>:$tensors,
+      DefaultValuedAttr<I64Attr, "0">:$dim);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+}
+
+def Edge_SliceOp : Edge_AtenOp<"slice", "aten::slice"> {
+  let summary = "Elements start, start+step, ... below end along `dim`";
+  let description = [{
+    `start`/`end` follow Python slicing: negative values count from the end,
+    out-of-range values clamp, absent means the whole dimension.
+  }];
+  let arguments = (ins Edge_Tensor:$self,
+      DefaultValuedAttr<I64Attr, "0">:$dim,
+      OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$end,
+      DefaultValuedAttr<I64Attr, "1">:$step);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+}
+
+def Edge_SelectOp : Edge_AtenOp<"select", "aten::select"> {
+  let summary = "Take `index` along `dim`, dropping that dimension";
+  let arguments = (ins Edge_Tensor:$self, I64Attr:$dim, I64Attr:$index);
+  let results = (outs Edge_Tensor:$result);
+}
+
+def Edge_ExpandOp : Edge_AtenOp<"expand", "aten::expand"> {
+  let summary = "Broadcast to `size` (-1 keeps a dimension)";
+  let arguments = (ins Edge_Tensor:$self, DenseI64ArrayAttr:$size);
+  let results = (outs Edge_Tensor:$result);
+  let hasFolder = 1;
+}
+
+def Edge_EmbeddingOp : Edge_AtenOp<"embedding", "aten::embedding"> {
+  let summary = "Rows of `weight` picked by integer `indices`";
+  let arguments = (ins Edge_FloatTensor:$weight, Edge_IndexTensor:$indices,
+      DefaultValuedAttr<I64Attr, "-1">:$padding_idx);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+#endif // ETCH_EDGE_OPS_TD

@@ -1,0 +1,128 @@
+#include "edge/EdgeTypeUtils.h"
+
+#include "mlir/IR/Value.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace etch::edge {
+
+bool areCompatibleTensorTypes(TypeRange lhs, TypeRange rhs) {
+  if (lhs.size() != rhs.size())
+    return false;
+  for (auto [left, right] : llvm::zip(lhs, rhs)) {
+    if (left == right)
+      continue;
+    auto leftTensor = dyn_cast<RankedTensorType>(left);
+    auto rightTensor = dyn_cast<RankedTensorType>(right);
+    if (!leftTensor || !rightTensor ||
+        leftTensor.getElementType() != rightTensor.getElementType() ||
+        leftTensor.getRank() != rightTensor.getRank())
+      return false;
+    for (auto [l, r] : llvm::zip(leftTensor.getShape(), rightTensor.getShape()))
+      if (!ShapedType::isDynamic(l) && !ShapedType::isDynamic(r) && l != r)
+        return false;
+  }
+  return true;
+}
+
+LogicalResult emitInferenceError(std::optional<Location> location, StringRef opName,
+                          const Twine &message) {
+  return emitOptionalError(location, "'", opName, "' op ", message);
+}
+
+std::optional<int64_t> normalizeDim(std::optional<Location> location,
+                                    StringRef opName, StringRef what,
+                                    int64_t dim, int64_t rank) {
+  int64_t normalized = dim < 0 ? dim + rank : dim;
+  if (normalized < 0 || normalized >= rank) {
+    (void)emitInferenceError(location, opName,
+                      Twine(what) + " " + Twine(dim) +
+                          " is out of range for rank " + Twine(rank));
+    return std::nullopt;
+  }
+  return normalized;
+}
+
+RankedTensorType rankedType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(shape, os, [&](int64_t dim) {
+    if (ShapedType::isDynamic(dim))
+      os << "?";
+    else
+      os << dim;
+  });
+  os << "]";
+  return text;
+}
+
+bool broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (from.size() > to.size())
+    return false;
+  size_t offset = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i)
+    if (from[i] != 1 && !extentsAgree(from[i], to[offset + i]))
+      return false;
+  return true;
+}
+
+LogicalResult
+verifySameElementType(std::optional<Location> location, StringRef opName,
+                      ArrayRef<std::pair<StringRef, Value>> values) {
+  if (values.empty())
+    return success();
+  Type expected = rankedType(values.front().second).getElementType();
+  for (auto [name, value] : values.drop_front()) {
+    if (!value)
+      continue;
+    Type actual = rankedType(value).getElementType();
+    if (actual != expected)
+      return emitInferenceError(location, opName,
+                         Twine(name) + " has element type " +
+                             formatType(actual) + ", expected " +
+                             formatType(expected) + " (the element type of " +
+                             values.front().first + ")");
+  }
+  return success();
+}
+
+LogicalResult verifyRank(std::optional<Location> location, StringRef opName,
+                         StringRef name, Value value, int64_t rank) {
+  RankedTensorType type = rankedType(value);
+  if (type.getRank() == rank)
+    return success();
+  return emitInferenceError(location, opName,
+                     Twine(name) + " must have rank " + Twine(rank) +
+                         ", got rank " + Twine(type.getRank()) + " (" +
+                         formatType(type) + ")");
+}
+
+std::string formatType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+int64_t slidingWindowExtent(int64_t input, int64_t kernel, int64_t stride,
+                            int64_t padding, int64_t dilation, bool ceilMode) {
+  if (ShapedType::isDynamic(input))
+    return ShapedType::kDynamic;
+  int64_t span = input + 2 * padding - dilation * (kernel - 1) - 1;
+  if (span < 0)
+    return 0;
+  int64_t extent = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  // ATen: with ceil_mode, the last window must start inside the input or the
+  // left padding, never entirely in the right padding.
+  if (ceilMode && (extent - 1) * stride >= input + padding)
+    --extent;
+  return extent;
+}
+
+} // namespace etch::edge

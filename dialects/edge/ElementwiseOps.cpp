@@ -1,0 +1,85 @@
+//===- ElementwiseOps.cpp - Binary arithmetic and activation ops ----------===//
+#include "edge/EdgeDialect.h"
+
+#include "mlir/Dialect/Traits.h"
+
+using namespace mlir;
+using namespace etch::edge;
+
+/// Broadcasts `self` with `other` (NumPy rules); both must share an element
+/// type because importers make ATen's type promotion explicit.
+static LogicalResult inferBroadcastResult(std::optional<Location> location,
+                                          StringRef opName, Value self,
+                                          Value other,
+                                          SmallVectorImpl<Type> &types) {
+  RankedTensorType lhs = rankedType(self), rhs = rankedType(other);
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitInferenceError(location, opName,
+                       Twine("operands have different element types (") +
+                           formatType(lhs.getElementType()) + " vs " +
+                           formatType(rhs.getElementType()) + ")");
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
+                                          shape))
+    return emitInferenceError(location, opName,
+                       "operand shapes " + formatShape(lhs.getShape()) +
+                           " and " + formatShape(rhs.getShape()) +
+                           " do not broadcast");
+  types.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}
+
+#define EDGE_BROADCAST_INFERENCE(OpClass)                                      \
+  LogicalResult OpClass::inferReturnTypes(                                     \
+      MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
+      SmallVectorImpl<Type> &types) {                                          \
+    return inferBroadcastResult(location, getOperationName(),                 \
+                                adaptor.getSelf(), adaptor.getOther(), types); \
+  }
+EDGE_BROADCAST_INFERENCE(AddOp)
+EDGE_BROADCAST_INFERENCE(SubOp)
+EDGE_BROADCAST_INFERENCE(MulOp)
+EDGE_BROADCAST_INFERENCE(DivOp)
+#undef EDGE_BROADCAST_INFERENCE
+
+LogicalResult DivOp::verify() {
+  std::optional<StringRef> mode = getRoundingMode();
+  if (mode && *mode != "trunc" && *mode != "floor")
+    return emitOpError("rounding_mode must be 'trunc' or 'floor', got '")
+           << *mode << "'";
+  return success();
+}
+
+LogicalResult GeluOp::verify() {
+  if (getApproximate() != "none" && getApproximate() != "tanh")
+    return emitOpError("approximate must be 'none' or 'tanh', got '")
+           << getApproximate() << "'";
+  return success();
+}
+
+LogicalResult HardtanhOp::verify() {
+  if (getMinVal().convertToDouble() > getMaxVal().convertToDouble())
+    return emitOpError("min_val ")
+           << getMinVal().convertToDouble() << " is greater than max_val "
+           << getMaxVal().convertToDouble();
+  return success();
+}
+
+LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location>,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getSelf().getType());
+  return success();
+}
+
+LogicalResult ClampOp::verify() {
+  std::optional<APFloat> low = getMin(), high = getMax();
+  if (!low && !high)
+    return emitOpError("needs at least one of min and max");
+  if (low && high && low->convertToDouble() > high->convertToDouble())
+    return emitOpError("min ") << low->convertToDouble()
+                               << " is greater than max "
+                               << high->convertToDouble();
+  return success();
+}

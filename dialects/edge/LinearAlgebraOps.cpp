@@ -1,0 +1,237 @@
+//===- LinearAlgebraOps.cpp - convolution, addmm, linear, mm, bmm ---------===//
+#include "edge/EdgeDialect.h"
+
+using namespace mlir;
+using namespace etch::edge;
+
+/// Emits "'<op>' op <what> (<lhsName> = L) does not match <rhsName> (= R)".
+static LogicalResult emitExtentMismatch(std::optional<Location> location,
+                                        StringRef opName, StringRef what,
+                                        StringRef lhsName, int64_t lhs,
+                                        StringRef rhsName, int64_t rhs) {
+  return emitInferenceError(location, opName,
+                     Twine(what) + ": " + lhsName + " = " + Twine(lhs) +
+                         " does not match " + rhsName + " = " + Twine(rhs));
+}
+
+//===----------------------------------------------------------------------===//
+// ConvolutionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  if (failed(verifyRank(location, name, "input", adaptor.getInput(), 4)) ||
+      failed(verifyRank(location, name, "weight", adaptor.getWeight(), 4)) ||
+      failed(verifySameElementType(location, name,
+                                   {{"input", adaptor.getInput()},
+                                    {"weight", adaptor.getWeight()},
+                                    {"bias", adaptor.getBias()}})))
+    return failure();
+
+  auto checkPair = [&](StringRef attr, ArrayRef<int64_t> values,
+                       int64_t minimum) -> LogicalResult {
+    if (values.size() != 2)
+      return emitInferenceError(location, name,
+                         Twine(attr) + " must have 2 entries (H, W), got " +
+                             Twine(values.size()));
+    for (int64_t value : values)
+      if (value < minimum)
+        return emitInferenceError(location, name,
+                           Twine(attr) + " entries must be >= " +
+                               Twine(minimum) + ", got " + Twine(value));
+    return success();
+  };
+  ArrayRef<int64_t> stride = adaptor.getStride(),
+                    padding = adaptor.getPadding(),
+                    dilation = adaptor.getDilation(),
+                    outputPadding = adaptor.getOutputPadding();
+  if (failed(checkPair("stride", stride, 1)) ||
+      failed(checkPair("padding", padding, 0)) ||
+      failed(checkPair("dilation", dilation, 1)) ||
+      failed(checkPair("output_padding", outputPadding, 0)))
+    return failure();
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return emitInferenceError(location, name,
+                       "groups must be >= 1, got " + Twine(groups));
+
+  ArrayRef<int64_t> input = rankedType(adaptor.getInput()).getShape();
+  ArrayRef<int64_t> weight = rankedType(adaptor.getWeight()).getShape();
+  bool transposed = adaptor.getTransposed();
+  // Direct: weight is [O, C/groups, kH, kW]. Transposed: [C, O/groups, kH, kW].
+  int64_t weightInChannels = transposed ? weight[0] : weight[1] * groups;
+  if (transposed || !ShapedType::isDynamic(weight[1]))
+    if (!extentsAgree(input[1], weightInChannels))
+      return emitExtentMismatch(location, name, "input channels",
+                                "input dim 1", input[1],
+                                transposed ? "weight dim 0"
+                                           : "weight dim 1 * groups",
+                                weightInChannels);
+  int64_t outChannels = ShapedType::kDynamic;
+  if (transposed) {
+    if (!ShapedType::isDynamic(weight[1]))
+      outChannels = weight[1] * groups;
+  } else {
+    outChannels = weight[0];
+    if (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0)
+      return emitInferenceError(location, name,
+                         "output channels " + Twine(outChannels) +
+                             " are not divisible by groups " + Twine(groups));
+  }
+  if (Value bias = adaptor.getBias()) {
+    if (failed(verifyRank(location, name, "bias", bias, 1)))
+      return failure();
+    int64_t biasSize = rankedType(bias).getDimSize(0);
+    if (!extentsAgree(biasSize, outChannels))
+      return emitExtentMismatch(location, name, "bias size", "bias dim 0",
+                                biasSize, "output channels", outChannels);
+  }
+
+  SmallVector<int64_t> shape = {input[0], outChannels};
+  for (int i = 0; i < 2; ++i) {
+    int64_t extent = input[2 + i], kernel = weight[2 + i];
+    if (ShapedType::isDynamic(extent) || ShapedType::isDynamic(kernel)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t out = transposed ? (extent - 1) * stride[i] - 2 * padding[i] +
+                                   dilation[i] * (kernel - 1) +
+                                   outputPadding[i] + 1
+                             : slidingWindowExtent(extent, kernel, stride[i],
+                                                   padding[i], dilation[i],
+                                                   /*ceilMode=*/false);
+    if (out <= 0)
+      return emitInferenceError(location, name,
+                         "kernel " + Twine(kernel) + " with dilation " +
+                             Twine(dilation[i]) + " does not fit input extent " +
+                             Twine(extent) + " (padding " + Twine(padding[i]) +
+                             ") in spatial dim " + Twine(2 + i));
+    shape.push_back(out);
+  }
+  types.push_back(RankedTensorType::get(
+      shape, rankedType(adaptor.getInput()).getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+/// [M, K] x [K, N] -> [M, N], with batch dims (if any) matched in front.
+static LogicalResult inferMatmulShape(std::optional<Location> location,
+                                      StringRef opName, StringRef lhsName,
+                                      Value lhs, StringRef rhsName, Value rhs,
+                                      int64_t rank,
+                                      SmallVectorImpl<int64_t> &shape) {
+  if (failed(verifyRank(location, opName, lhsName, lhs, rank)) ||
+      failed(verifyRank(location, opName, rhsName, rhs, rank)) ||
+      failed(verifySameElementType(location, opName,
+                                   {{lhsName, lhs}, {rhsName, rhs}})))
+    return failure();
+  ArrayRef<int64_t> a = rankedType(lhs).getShape(),
+                    b = rankedType(rhs).getShape();
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    if (!extentsAgree(a[i], b[i]))
+      return emitExtentMismatch(location, opName, "batch size",
+                                (Twine(lhsName) + " dim " + Twine(i)).str(),
+                                a[i], (Twine(rhsName) + " dim " + Twine(i)).str(),
+                                b[i]);
+    shape.push_back(ShapedType::isDynamic(a[i]) ? b[i] : a[i]);
+  }
+  int64_t k1 = a[rank - 1], k2 = b[rank - 2];
+  if (!extentsAgree(k1, k2))
+    return emitExtentMismatch(
+        location, opName, "contraction size",
+        (Twine(lhsName) + " dim " + Twine(rank - 1)).str(), k1,
+        (Twine(rhsName) + " dim " + Twine(rank - 2)).str(), k2);
+  shape.push_back(a[rank - 2]);
+  shape.push_back(b[rank - 1]);
+  return success();
+}
+
+LogicalResult MmOp::inferReturnTypes(MLIRContext *,
+                                     std::optional<Location> location,
+                                     Adaptor adaptor,
+                                     SmallVectorImpl<Type> &types) {
+  SmallVector<int64_t> shape;
+  if (failed(inferMatmulShape(location, getOperationName(), "self",
+                              adaptor.getSelf(), "mat2", adaptor.getMat2(), 2,
+                              shape)))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      shape, rankedType(adaptor.getSelf()).getElementType()));
+  return success();
+}
+
+LogicalResult BmmOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  SmallVector<int64_t> shape;
+  if (failed(inferMatmulShape(location, getOperationName(), "self",
+                              adaptor.getSelf(), "mat2", adaptor.getMat2(), 3,
+                              shape)))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      shape, rankedType(adaptor.getSelf()).getElementType()));
+  return success();
+}
+
+LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  SmallVector<int64_t> shape;
+  if (failed(inferMatmulShape(location, name, "mat1", adaptor.getMat1(),
+                              "mat2", adaptor.getMat2(), 2, shape)) ||
+      failed(verifySameElementType(location, name,
+                                   {{"mat1", adaptor.getMat1()},
+                                    {"self", adaptor.getSelf()}})))
+    return failure();
+  ArrayRef<int64_t> self = rankedType(adaptor.getSelf()).getShape();
+  if (!broadcastsTo(self, shape))
+    return emitInferenceError(location, name,
+                       "self of shape " + formatShape(self) +
+                           " does not broadcast to the product shape " +
+                           formatShape(shape));
+  types.push_back(RankedTensorType::get(
+      shape, rankedType(adaptor.getMat1()).getElementType()));
+  return success();
+}
+
+LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getInput());
+  if (input.getRank() < 1)
+    return emitInferenceError(location, name, "input must have rank >= 1, got 0");
+  if (failed(verifyRank(location, name, "weight", adaptor.getWeight(), 2)) ||
+      failed(verifySameElementType(location, name,
+                                   {{"input", adaptor.getInput()},
+                                    {"weight", adaptor.getWeight()},
+                                    {"bias", adaptor.getBias()}})))
+    return failure();
+  ArrayRef<int64_t> weight = rankedType(adaptor.getWeight()).getShape();
+  int64_t inFeatures = input.getShape().back();
+  if (!extentsAgree(inFeatures, weight[1]))
+    return emitExtentMismatch(location, name, "in features", "input last dim",
+                              inFeatures, "weight dim 1", weight[1]);
+  if (Value bias = adaptor.getBias()) {
+    if (failed(verifyRank(location, name, "bias", bias, 1)))
+      return failure();
+    int64_t biasSize = rankedType(bias).getDimSize(0);
+    if (!extentsAgree(biasSize, weight[0]))
+      return emitExtentMismatch(location, name, "out features", "bias dim 0",
+                                biasSize, "weight dim 0", weight[0]);
+  }
+  SmallVector<int64_t> shape(input.getShape().drop_back());
+  shape.push_back(weight[0]);
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}

@@ -1,0 +1,87 @@
+//===- ReductionOps.cpp - mean, sum, softmax, log_softmax -----------------===//
+#include "edge/EdgeDialect.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace etch::edge;
+
+static LogicalResult inferReductionShape(std::optional<Location> location,
+                                         StringRef opName, Value self,
+                                         std::optional<ArrayRef<int64_t>> dims,
+                                         bool keepdim,
+                                         SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(self);
+  int64_t rank = type.getRank();
+  llvm::SmallBitVector reduced(rank, !dims || dims->empty());
+  if (dims) {
+    for (int64_t dim : *dims) {
+      std::optional<int64_t> normalized =
+          normalizeDim(location, opName, "dim", dim, rank);
+      if (!normalized)
+        return failure();
+      if (reduced.test(*normalized))
+        return emitInferenceError(location, opName,
+                           "dim " + Twine(dim) + " appears more than once");
+      reduced.set(*normalized);
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!reduced.test(i))
+      shape.push_back(type.getDimSize(i));
+    else if (keepdim)
+      shape.push_back(1);
+  }
+  types.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+LogicalResult MeanOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  if (!isa<FloatType>(rankedType(adaptor.getSelf()).getElementType()))
+    return emitInferenceError(location, getOperationName(),
+                       "self must have a floating-point element type, got " +
+                           formatType(rankedType(adaptor.getSelf())));
+  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
+                             adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
+LogicalResult SumOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
+                             adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
+/// Softmax-like ops keep the shape; `dim` must name a dimension (rank-0
+/// tensors accept 0 and -1, as ATen does).
+static LogicalResult inferSoftmaxResult(std::optional<Location> location,
+                                        StringRef opName, Value self,
+                                        int64_t dim,
+                                        SmallVectorImpl<Type> &types) {
+  int64_t rank = rankedType(self).getRank();
+  if (!normalizeDim(location, opName, "dim", dim, std::max<int64_t>(rank, 1)))
+    return failure();
+  types.push_back(self.getType());
+  return success();
+}
+
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferSoftmaxResult(location, getOperationName(), adaptor.getSelf(),
+                            adaptor.getDim(), types);
+}
+
+LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> location,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  return inferSoftmaxResult(location, getOperationName(), adaptor.getSelf(),
+                            adaptor.getDim(), types);
+}

@@ -1,0 +1,265 @@
+//===- ShapeFolds.cpp - Folders and canonicalizations of shape ops --------===//
+//
+// Pure reshapes (view, squeeze, unsqueeze) fold into each other and into
+// constants; permutations compose; identity shape ops disappear. Constants
+// are reshaped without copying (dense_resource blobs keep their handle);
+// permuting or slicing a constant copies it, so that only happens for small
+// constants.
+//
+//===----------------------------------------------------------------------===//
+#include "edge/EdgeDialect.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+using namespace mlir;
+using namespace etch::edge;
+
+/// Constants larger than this are not copied by folding (reshapes never copy).
+static constexpr int64_t kMaxCopiedConstantElements = 1 << 16;
+
+/// The same constant data viewed with \p type (same element count).
+static Attribute reshapeConstant(Attribute value, RankedTensorType type) {
+  if (!value || !type.hasStaticShape())
+    return {};
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    return dense.reshape(type);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return DenseResourceElementsAttr::get(type, resource.getRawHandle());
+  return {};
+}
+
+/// Copies elements of a small dense constant: result element i comes from
+/// source element sourceIndex(i).
+template <typename IndexFn>
+static Attribute gatherConstant(Attribute value, RankedTensorType type,
+                                IndexFn sourceIndex) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(value);
+  if (!dense || !type.hasStaticShape())
+    return {};
+  if (dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  if (type.getNumElements() > kMaxCopiedConstantElements)
+    return {};
+  auto source = llvm::to_vector(dense.getValues<Attribute>());
+  SmallVector<Attribute> result;
+  result.reserve(type.getNumElements());
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    result.push_back(source[sourceIndex(i)]);
+  return DenseElementsAttr::get(type, result);
+}
+
+static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+/// Constant folding of a permutation: result dim i is source dim perm[i].
+static Attribute permuteConstant(Attribute value, RankedTensorType sourceType,
+                                 RankedTensorType resultType,
+                                 ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> sourceStrides = rowMajorStrides(sourceType.getShape());
+  SmallVector<int64_t> resultStrides = rowMajorStrides(resultType.getShape());
+  return gatherConstant(value, resultType, [&](int64_t flat) {
+    int64_t source = 0;
+    for (size_t d = 0; d < perm.size(); ++d) {
+      int64_t coordinate = (flat / resultStrides[d]) % resultType.getDimSize(d);
+      source += coordinate * sourceStrides[perm[d]];
+    }
+    return source;
+  });
+}
+
+static bool isIdentityPermutation(ArrayRef<int64_t> perm) {
+  for (auto [i, dim] : llvm::enumerate(perm))
+    if (dim != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+/// `dims` with negative entries mapped into [0, rank).
+static SmallVector<int64_t> normalizedPermutation(ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> perm;
+  for (int64_t dim : dims)
+    perm.push_back(dim < 0 ? dim + static_cast<int64_t>(dims.size()) : dim);
+  return perm;
+}
+
+static SmallVector<int64_t> transposePermutation(int64_t rank, int64_t dim0,
+                                                 int64_t dim1) {
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (rank > 0)
+    std::swap(perm[dim0 < 0 ? dim0 + rank : dim0],
+              perm[dim1 < 0 ? dim1 + rank : dim1]);
+  return perm;
+}
+
+//===----------------------------------------------------------------------===//
+// Pure reshapes: view, squeeze, unsqueeze
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ViewOp::fold(FoldAdaptor adaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  if (Attribute folded = reshapeConstant(adaptor.getSelf(), getType()))
+    return folded;
+  // view(view(x)) -> view(x): the intermediate shape does not matter.
+  if (auto inner = getSelf().getDefiningOp<ViewOp>()) {
+    getSelfMutable().assign(inner.getSelf());
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  return reshapeConstant(adaptor.getSelf(), getType());
+}
+
+OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
+  return reshapeConstant(adaptor.getSelf(), getType());
+}
+
+namespace {
+/// A squeeze/unsqueeze with a fully static result is a view; canonicalizing
+/// to one op lets reshape chains collapse.
+template <typename ReshapeLikeOp>
+struct ReshapeLikeToView : OpRewritePattern<ReshapeLikeOp> {
+  using OpRewritePattern<ReshapeLikeOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeLikeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic result shape");
+    rewriter.replaceOpWithNewOp<ViewOp>(op, op.getSelf(), type.getShape());
+    return success();
+  }
+};
+
+/// permute(permute(x, p), q) -> permute(x, p[q[i]]).
+struct PermuteOfPermute : OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PermuteOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getSelf().getDefiningOp<PermuteOp>();
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> outer = normalizedPermutation(op.getDims());
+    SmallVector<int64_t> first = normalizedPermutation(inner.getDims());
+    SmallVector<int64_t> composed;
+    for (int64_t dim : outer)
+      composed.push_back(first[dim]);
+    rewriter.replaceOpWithNewOp<PermuteOp>(op, inner.getSelf(), composed);
+    return success();
+  }
+};
+
+/// transpose is the permutation that swaps two dims; canonicalizing to
+/// permute lets permutation chains compose.
+struct TransposeToPermute : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t rank = op.getSelf().getType().getRank();
+    if (rank == 0)
+      return failure();
+    rewriter.replaceOpWithNewOp<PermuteOp>(
+        op, op.getSelf(), transposePermutation(rank, op.getDim0(), op.getDim1()));
+    return success();
+  }
+};
+} // namespace
+
+void SqueezeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<ReshapeLikeToView<SqueezeOp>>(context);
+}
+
+void UnsqueezeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<ReshapeLikeToView<UnsqueezeOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// Permutations
+//===----------------------------------------------------------------------===//
+
+OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
+  SmallVector<int64_t> perm = normalizedPermutation(getDims());
+  if (isIdentityPermutation(perm))
+    return getSelf();
+  return permuteConstant(adaptor.getSelf(), getSelf().getType(), getType(),
+                         perm);
+}
+
+void PermuteOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<PermuteOfPermute>(context);
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType source = getSelf().getType();
+  SmallVector<int64_t> perm =
+      transposePermutation(source.getRank(), getDim0(), getDim1());
+  if (isIdentityPermutation(perm))
+    return getSelf();
+  return permuteConstant(adaptor.getSelf(), source, getType(), perm);
+}
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<TransposeToPermute>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// cat, slice, expand
+//===----------------------------------------------------------------------===//
+
+OpFoldResult CatOp::fold(FoldAdaptor) {
+  if (getTensors().size() == 1 && getTensors().front().getType() == getType())
+    return getTensors().front();
+  return {};
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType source = getSelf().getType();
+  if (source == getType())
+    return getSelf();
+  if (!source.hasStaticShape())
+    return {};
+  int64_t rank = source.getRank();
+  int64_t dim = getDim() < 0 ? getDim() + rank : getDim();
+  int64_t extent = source.getDimSize(dim);
+  int64_t start = getStart().value_or(0);
+  if (start < 0)
+    start += extent;
+  start = std::clamp<int64_t>(start, 0, extent);
+  int64_t step = getStep();
+  SmallVector<int64_t> sourceStrides = rowMajorStrides(source.getShape());
+  SmallVector<int64_t> resultStrides = rowMajorStrides(getType().getShape());
+  return gatherConstant(adaptor.getSelf(), getType(), [&](int64_t flat) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t coordinate = (flat / resultStrides[d]) % getType().getDimSize(d);
+      if (d == dim)
+        coordinate = start + coordinate * step;
+      offset += coordinate * sourceStrides[d];
+    }
+    return offset;
+  });
+}
+
+OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  // Expanding a splat constant is a bigger splat: no data is copied.
+  if (auto dense = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSelf()))
+    if (getType().hasStaticShape())
+      return DenseElementsAttr::get(getType(),
+                                    dense.getSplatValue<Attribute>());
+  return {};
+}

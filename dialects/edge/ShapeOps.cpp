@@ -1,0 +1,310 @@
+//===- ShapeOps.cpp - view, permute, cat, slice, ... and embedding --------===//
+#include "edge/EdgeDialect.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace etch::edge;
+
+static RankedTensorType withShape(Value like, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, rankedType(like).getElementType());
+}
+
+LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  SmallVector<int64_t> shape(adaptor.getSize());
+  int inferredIndex = -1;
+  int64_t knownProduct = 1;
+  for (auto [i, extent] : llvm::enumerate(shape)) {
+    if (extent == -1) {
+      if (inferredIndex >= 0)
+        return emitInferenceError(location, name,
+                           "size " + formatShape(adaptor.getSize()) +
+                               " has more than one -1");
+      inferredIndex = i;
+    } else if (extent < 0) {
+      return emitInferenceError(location, name,
+                         "size entries must be >= 0 or -1, got " +
+                             Twine(extent));
+    } else {
+      knownProduct *= extent;
+    }
+  }
+  if (!input.hasStaticShape()) {
+    if (inferredIndex >= 0)
+      shape[inferredIndex] = ShapedType::kDynamic;
+  } else if (inferredIndex >= 0) {
+    if (knownProduct == 0 || input.getNumElements() % knownProduct != 0)
+      return emitInferenceError(location, name,
+                         "cannot view " + formatType(input) + " as size " +
+                             formatShape(adaptor.getSize()));
+    shape[inferredIndex] = input.getNumElements() / knownProduct;
+  } else if (knownProduct != input.getNumElements()) {
+    return emitInferenceError(location, name,
+                       "size " + formatShape(shape) + " has " +
+                           Twine(knownProduct) + " elements but " +
+                           formatType(input) + " has " +
+                           Twine(input.getNumElements()));
+  }
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  ArrayRef<int64_t> dims = adaptor.getDims();
+  if (static_cast<int64_t>(dims.size()) != input.getRank())
+    return emitInferenceError(location, name,
+                       "dims " + formatShape(dims) + " must have " +
+                           Twine(input.getRank()) + " entries (the rank)");
+  llvm::SmallBitVector seen(input.getRank());
+  SmallVector<int64_t> shape;
+  for (int64_t dim : dims) {
+    std::optional<int64_t> normalized =
+        normalizeDim(location, name, "dim", dim, input.getRank());
+    if (!normalized)
+      return failure();
+    if (seen.test(*normalized))
+      return emitInferenceError(location, name,
+                         "dims " + formatShape(dims) + " is not a permutation");
+    seen.set(*normalized);
+    shape.push_back(input.getDimSize(*normalized));
+  }
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  // ATen accepts dims 0 and -1 on rank-0 tensors.
+  int64_t rank = std::max<int64_t>(input.getRank(), 1);
+  std::optional<int64_t> dim0 =
+      normalizeDim(location, name, "dim0", adaptor.getDim0(), rank);
+  std::optional<int64_t> dim1 =
+      normalizeDim(location, name, "dim1", adaptor.getDim1(), rank);
+  if (!dim0 || !dim1)
+    return failure();
+  SmallVector<int64_t> shape(input.getShape());
+  if (!shape.empty())
+    std::swap(shape[*dim0], shape[*dim1]);
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  std::optional<int64_t> dim =
+      normalizeDim(location, getOperationName(), "dim", adaptor.getDim(),
+                   input.getRank() + 1);
+  if (!dim)
+    return failure();
+  SmallVector<int64_t> shape(input.getShape());
+  shape.insert(shape.begin() + *dim, 1);
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  int64_t rank = input.getRank();
+  llvm::SmallBitVector candidates(rank, !adaptor.getDim());
+  if (std::optional<ArrayRef<int64_t>> dims = adaptor.getDim()) {
+    for (int64_t dim : *dims) {
+      // Rank-0 tensors accept dim 0/-1 and stay rank 0, as in ATen.
+      std::optional<int64_t> normalized =
+          normalizeDim(location, name, "dim", dim, std::max<int64_t>(rank, 1));
+      if (!normalized)
+        return failure();
+      if (rank == 0)
+        continue;
+      if (input.isDynamicDim(*normalized))
+        return emitInferenceError(location, name,
+                           "cannot decide whether dim " + Twine(dim) +
+                               " of dynamic size is squeezed");
+      candidates.set(*normalized);
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!candidates.test(i) || input.getDimSize(i) != 1)
+      shape.push_back(input.getDimSize(i));
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult CatOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  ValueRange tensors = adaptor.getTensors();
+  if (tensors.empty())
+    return emitInferenceError(location, name, "needs at least one tensor");
+  RankedTensorType first = rankedType(tensors.front());
+  std::optional<int64_t> dim =
+      normalizeDim(location, name, "dim", adaptor.getDim(), first.getRank());
+  if (!dim)
+    return failure();
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [index, value] : llvm::enumerate(tensors.drop_front())) {
+    RankedTensorType type = rankedType(value);
+    std::string which = "tensor #" + std::to_string(index + 1);
+    if (type.getElementType() != first.getElementType() ||
+        type.getRank() != first.getRank())
+      return emitInferenceError(location, name,
+                         which + " (" + formatType(type) +
+                             ") differs in rank or element type from tensor "
+                             "#0 (" +
+                             formatType(first) + ")");
+    for (int64_t i = 0; i < first.getRank(); ++i) {
+      int64_t extent = type.getDimSize(i);
+      if (i == *dim) {
+        shape[i] = ShapedType::isDynamic(shape[i]) ||
+                           ShapedType::isDynamic(extent)
+                       ? ShapedType::kDynamic
+                       : shape[i] + extent;
+      } else if (!extentsAgree(shape[i], extent)) {
+        return emitInferenceError(location, name,
+                           which + " has shape " + formatShape(type.getShape()) +
+                               ", which differs from " +
+                               formatShape(first.getShape()) +
+                               " outside the cat dim " + Twine(*dim));
+      } else if (ShapedType::isDynamic(shape[i])) {
+        shape[i] = extent;
+      }
+    }
+  }
+  types.push_back(withShape(tensors.front(), shape));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  std::optional<int64_t> dim =
+      normalizeDim(location, name, "dim", adaptor.getDim(), input.getRank());
+  if (!dim)
+    return failure();
+  int64_t step = adaptor.getStep();
+  if (step < 1)
+    return emitInferenceError(location, name,
+                       "step must be >= 1, got " + Twine(step));
+  SmallVector<int64_t> shape(input.getShape());
+  int64_t extent = shape[*dim];
+  if (!ShapedType::isDynamic(extent)) {
+    // Python slicing: negatives count from the end, then clamp.
+    auto clampIndex = [&](int64_t index) {
+      if (index < 0)
+        index += extent;
+      return std::clamp<int64_t>(index, 0, extent);
+    };
+    int64_t start = clampIndex(adaptor.getStart().value_or(0));
+    int64_t end = clampIndex(
+        adaptor.getEnd().value_or(std::numeric_limits<int64_t>::max()));
+    shape[*dim] = end > start ? (end - start + step - 1) / step : 0;
+  }
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  std::optional<int64_t> dim =
+      normalizeDim(location, name, "dim", adaptor.getDim(), input.getRank());
+  if (!dim)
+    return failure();
+  int64_t extent = input.getDimSize(*dim);
+  int64_t index = adaptor.getIndex();
+  if (!ShapedType::isDynamic(extent) && (index < -extent || index >= extent))
+    return emitInferenceError(location, name,
+                       "index " + Twine(index) + " is out of range for dim " +
+                           Twine(*dim) + " of size " + Twine(extent));
+  SmallVector<int64_t> shape(input.getShape());
+  shape.erase(shape.begin() + *dim);
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  ArrayRef<int64_t> size = adaptor.getSize();
+  if (size.size() < static_cast<size_t>(input.getRank()))
+    return emitInferenceError(location, name,
+                       "size " + formatShape(size) + " has fewer entries than " +
+                           formatType(input) + " has dims");
+  size_t leading = size.size() - input.getRank();
+  SmallVector<int64_t> shape;
+  for (auto [i, target] : llvm::enumerate(size)) {
+    if (i < leading) {
+      if (target < 0)
+        return emitInferenceError(location, name,
+                           "new leading dim " + Twine(i) +
+                               " must have a size >= 0, got " + Twine(target));
+      shape.push_back(target);
+      continue;
+    }
+    int64_t current = input.getDimSize(i - leading);
+    if (target == -1) {
+      shape.push_back(current);
+    } else if (target < -1) {
+      return emitInferenceError(location, name,
+                         "size entries must be >= 0 or -1, got " +
+                             Twine(target));
+    } else if (current == 1 || extentsAgree(current, target)) {
+      shape.push_back(target);
+    } else {
+      return emitInferenceError(location, name,
+                         "cannot expand " + formatType(input) + " to size " +
+                             formatShape(size) + ": dim " +
+                             Twine(i - leading) + " has size " +
+                             Twine(current));
+    }
+  }
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  if (failed(verifyRank(location, getOperationName(), "weight",
+                        adaptor.getWeight(), 2)))
+    return failure();
+  SmallVector<int64_t> shape(rankedType(adaptor.getIndices()).getShape());
+  shape.push_back(rankedType(adaptor.getWeight()).getDimSize(1));
+  types.push_back(withShape(adaptor.getWeight(), shape));
+  return success();
+}

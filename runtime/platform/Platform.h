@@ -1,0 +1,37 @@
+// Platform abstraction layer: the few services the runtime needs from its
+// host. An embedder replaces any of them with setPlatformHooks(); the defaults
+// use stdio, steady_clock and std::abort.
+#pragma once
+
+#include <cstdint>
+
+namespace etch::runtime {
+
+enum class LogLevel : uint8_t { Debug, Info, Error, Fatal };
+
+struct PlatformHooks {
+  /// Writes one already-formatted message line.
+  void (*log)(LogLevel level, const char *file, int line, const char *message);
+  /// Monotonic time in nanoseconds.
+  uint64_t (*nowNanoseconds)();
+  /// Never returns.
+  [[noreturn]] void (*abort)();
+};
+
+/// Installs \p hooks; null members keep their defaults.
+void setPlatformHooks(const PlatformHooks &hooks);
+const PlatformHooks &platformHooks();
+
+/// printf-style logging through the installed hook (messages are truncated to
+/// 512 bytes; no allocation).
+void logMessage(LogLevel level, const char *file, int line, const char *format,
+                ...) __attribute__((format(printf, 4, 5)));
+
+uint64_t nowNanoseconds();
+[[noreturn]] void platformAbort();
+
+} // namespace etch::runtime
+
+#define ET_LOG(level, ...)                                                     \
+  ::etch::runtime::logMessage(::etch::runtime::LogLevel::level, __FILE__,      \
+                              __LINE__, __VA_ARGS__)
