@@ -27,7 +27,8 @@ std::optional<ArrayRef<char>> getConstantBytes(ElementsAttr value,
     if (!blob)
       return std::nullopt;
     ArrayRef<char> data = blob->getData();
-    if (static_cast<int64_t>(data.size()) != type.getNumElements() * elementBytes)
+    if (static_cast<int64_t>(data.size()) !=
+        type.getNumElements() * elementBytes)
       return std::nullopt;
     return data;
   }
@@ -76,8 +77,8 @@ ElementsAttr makeConstantFromBytes(RankedTensorType type, ArrayRef<char> bytes,
   int64_t alignment = storageBytes(type.getElementType());
   AsmResourceBlob blob =
       HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignment);
-  auto &manager = DenseResourceElementsHandle::getManagerInterface(
-      type.getContext());
+  auto &manager =
+      DenseResourceElementsHandle::getManagerInterface(type.getContext());
   return DenseResourceElementsAttr::get(
       type, manager.insert(nameHint, std::move(blob)));
 }

@@ -23,10 +23,12 @@ inline constexpr int64_t kInlineConstantLimit = 64;
 /// std::nullopt when the payload is not available as one contiguous buffer
 /// (splats are expanded into \p storage).
 std::optional<llvm::ArrayRef<char>>
-getConstantBytes(mlir::ElementsAttr value, llvm::SmallVectorImpl<char> &storage);
+getConstantBytes(mlir::ElementsAttr value,
+                 llvm::SmallVectorImpl<char> &storage);
 
 /// The values of an f32 constant (dense or dense_resource), or std::nullopt.
-std::optional<llvm::SmallVector<float>> getFloatValues(mlir::ElementsAttr value);
+std::optional<llvm::SmallVector<float>>
+getFloatValues(mlir::ElementsAttr value);
 
 /// An f32 constant of \p type holding \p values: inline when small, else a
 /// dense_resource blob named after \p nameHint (uniqued by the context).

@@ -26,8 +26,8 @@ bool areCompatibleTensorTypes(TypeRange lhs, TypeRange rhs) {
   return true;
 }
 
-LogicalResult emitInferenceError(std::optional<Location> location, StringRef opName,
-                          const Twine &message) {
+LogicalResult emitInferenceError(std::optional<Location> location,
+                                 StringRef opName, const Twine &message) {
   return emitOptionalError(location, "'", opName, "' op ", message);
 }
 
@@ -37,8 +37,8 @@ std::optional<int64_t> normalizeDim(std::optional<Location> location,
   int64_t normalized = dim < 0 ? dim + rank : dim;
   if (normalized < 0 || normalized >= rank) {
     (void)emitInferenceError(location, opName,
-                      Twine(what) + " " + Twine(dim) +
-                          " is out of range for rank " + Twine(rank));
+                             Twine(what) + " " + Twine(dim) +
+                                 " is out of range for rank " + Twine(rank));
     return std::nullopt;
   }
   return normalized;
@@ -83,11 +83,11 @@ verifySameElementType(std::optional<Location> location, StringRef opName,
       continue;
     Type actual = rankedType(value).getElementType();
     if (actual != expected)
-      return emitInferenceError(location, opName,
-                         Twine(name) + " has element type " +
-                             formatType(actual) + ", expected " +
-                             formatType(expected) + " (the element type of " +
-                             values.front().first + ")");
+      return emitInferenceError(
+          location, opName,
+          Twine(name) + " has element type " + formatType(actual) +
+              ", expected " + formatType(expected) + " (the element type of " +
+              values.front().first + ")");
   }
   return success();
 }
@@ -98,9 +98,25 @@ LogicalResult verifyRank(std::optional<Location> location, StringRef opName,
   if (type.getRank() == rank)
     return success();
   return emitInferenceError(location, opName,
-                     Twine(name) + " must have rank " + Twine(rank) +
-                         ", got rank " + Twine(type.getRank()) + " (" +
-                         formatType(type) + ")");
+                            Twine(name) + " must have rank " + Twine(rank) +
+                                ", got rank " + Twine(type.getRank()) + " (" +
+                                formatType(type) + ")");
+}
+
+LogicalResult verifySpatialPair(std::optional<Location> location,
+                                StringRef opName, StringRef attr,
+                                ArrayRef<int64_t> values, int64_t minimum) {
+  if (values.size() != 2)
+    return emitInferenceError(location, opName,
+                              Twine(attr) +
+                                  " must have 2 entries (H, W), got " +
+                                  Twine(values.size()));
+  for (int64_t value : values)
+    if (value < minimum)
+      return emitInferenceError(location, opName,
+                                Twine(attr) + " entries must be >= " +
+                                    Twine(minimum) + ", got " + Twine(value));
+  return success();
 }
 
 std::string formatType(Type type) {
@@ -117,7 +133,8 @@ int64_t slidingWindowExtent(int64_t input, int64_t kernel, int64_t stride,
   int64_t span = input + 2 * padding - dilation * (kernel - 1) - 1;
   if (span < 0)
     return 0;
-  int64_t extent = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  int64_t extent =
+      (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
   // ATen: with ceil_mode, the last window must start inside the input or the
   // left padding, never entirely in the right padding.
   if (ceilMode && (extent - 1) * stride >= input + padding)

@@ -25,13 +25,15 @@ bool areCompatibleTensorTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);
 /// emits "'<opName>' op <what> <dim> is out of range for rank <rank>" at
 /// \p location and returns std::nullopt.
 std::optional<int64_t> normalizeDim(std::optional<mlir::Location> location,
-                                    llvm::StringRef opName, llvm::StringRef what,
-                                    int64_t dim, int64_t rank);
+                                    llvm::StringRef opName,
+                                    llvm::StringRef what, int64_t dim,
+                                    int64_t rank);
 
 /// Emits an error at \p location prefixed with "'<opName>' op ", the way
 /// op verifiers do, so inference errors read the same as verifier errors.
 mlir::LogicalResult emitInferenceError(std::optional<mlir::Location> location,
-                                llvm::StringRef opName, const llvm::Twine &message);
+                                       llvm::StringRef opName,
+                                       const llvm::Twine &message);
 
 /// The ranked tensor type of \p value (operands of Edge ops are constrained to
 /// ranked tensors by ODS before inference runs).
@@ -53,16 +55,23 @@ bool broadcastsTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);
 
 /// Checks that every value in \p values has the element type of the first;
 /// emits "'<opName>' op <name> has element type X, expected Y" otherwise.
-mlir::LogicalResult
-verifySameElementType(std::optional<mlir::Location> location,
-                      llvm::StringRef opName,
-                      llvm::ArrayRef<std::pair<llvm::StringRef, mlir::Value>> values);
+mlir::LogicalResult verifySameElementType(
+    std::optional<mlir::Location> location, llvm::StringRef opName,
+    llvm::ArrayRef<std::pair<llvm::StringRef, mlir::Value>> values);
 
 /// Checks that \p value has rank \p rank; emits
 /// "'<opName>' op <name> must have rank R, got rank r (tensor<...>)".
 mlir::LogicalResult verifyRank(std::optional<mlir::Location> location,
                                llvm::StringRef opName, llvm::StringRef name,
                                mlir::Value value, int64_t rank);
+
+/// Checks a spatial (H, W) parameter such as stride or padding: exactly two
+/// entries, each >= \p minimum.
+mlir::LogicalResult verifySpatialPair(std::optional<mlir::Location> location,
+                                      llvm::StringRef opName,
+                                      llvm::StringRef attr,
+                                      llvm::ArrayRef<int64_t> values,
+                                      int64_t minimum);
 
 /// Renders a type as the IR prints it, for diagnostics.
 std::string formatType(mlir::Type type);

@@ -15,16 +15,16 @@ static LogicalResult inferBroadcastResult(std::optional<Location> location,
   RankedTensorType lhs = rankedType(self), rhs = rankedType(other);
   if (lhs.getElementType() != rhs.getElementType())
     return emitInferenceError(location, opName,
-                       Twine("operands have different element types (") +
-                           formatType(lhs.getElementType()) + " vs " +
-                           formatType(rhs.getElementType()) + ")");
+                              Twine("operands have different element types (") +
+                                  formatType(lhs.getElementType()) + " vs " +
+                                  formatType(rhs.getElementType()) + ")");
   SmallVector<int64_t> shape;
   if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
                                           shape))
     return emitInferenceError(location, opName,
-                       "operand shapes " + formatShape(lhs.getShape()) +
-                           " and " + formatShape(rhs.getShape()) +
-                           " do not broadcast");
+                              "operand shapes " + formatShape(lhs.getShape()) +
+                                  " and " + formatShape(rhs.getShape()) +
+                                  " do not broadcast");
   types.push_back(RankedTensorType::get(shape, lhs.getElementType()));
   return success();
 }
@@ -33,7 +33,7 @@ static LogicalResult inferBroadcastResult(std::optional<Location> location,
   LogicalResult OpClass::inferReturnTypes(                                     \
       MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
       SmallVectorImpl<Type> &types) {                                          \
-    return inferBroadcastResult(location, getOperationName(),                 \
+    return inferBroadcastResult(location, getOperationName(),                  \
                                 adaptor.getSelf(), adaptor.getOther(), types); \
   }
 EDGE_BROADCAST_INFERENCE(AddOp)
@@ -65,8 +65,7 @@ LogicalResult HardtanhOp::verify() {
   return success();
 }
 
-LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
-                                        std::optional<Location>,
+LogicalResult ClampOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   types.push_back(adaptor.getSelf().getType());
@@ -78,8 +77,8 @@ LogicalResult ClampOp::verify() {
   if (!low && !high)
     return emitOpError("needs at least one of min and max");
   if (low && high && low->convertToDouble() > high->convertToDouble())
-    return emitOpError("min ") << low->convertToDouble()
-                               << " is greater than max "
-                               << high->convertToDouble();
+    return emitOpError("min ")
+           << low->convertToDouble() << " is greater than max "
+           << high->convertToDouble();
   return success();
 }

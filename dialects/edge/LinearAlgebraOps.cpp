@@ -10,8 +10,9 @@ static LogicalResult emitExtentMismatch(std::optional<Location> location,
                                         StringRef lhsName, int64_t lhs,
                                         StringRef rhsName, int64_t rhs) {
   return emitInferenceError(location, opName,
-                     Twine(what) + ": " + lhsName + " = " + Twine(lhs) +
-                         " does not match " + rhsName + " = " + Twine(rhs));
+                            Twine(what) + ": " + lhsName + " = " + Twine(lhs) +
+                                " does not match " + rhsName + " = " +
+                                Twine(rhs));
 }
 
 //===----------------------------------------------------------------------===//
@@ -31,32 +32,20 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
                                     {"bias", adaptor.getBias()}})))
     return failure();
 
-  auto checkPair = [&](StringRef attr, ArrayRef<int64_t> values,
-                       int64_t minimum) -> LogicalResult {
-    if (values.size() != 2)
-      return emitInferenceError(location, name,
-                         Twine(attr) + " must have 2 entries (H, W), got " +
-                             Twine(values.size()));
-    for (int64_t value : values)
-      if (value < minimum)
-        return emitInferenceError(location, name,
-                           Twine(attr) + " entries must be >= " +
-                               Twine(minimum) + ", got " + Twine(value));
-    return success();
-  };
   ArrayRef<int64_t> stride = adaptor.getStride(),
                     padding = adaptor.getPadding(),
                     dilation = adaptor.getDilation(),
                     outputPadding = adaptor.getOutputPadding();
-  if (failed(checkPair("stride", stride, 1)) ||
-      failed(checkPair("padding", padding, 0)) ||
-      failed(checkPair("dilation", dilation, 1)) ||
-      failed(checkPair("output_padding", outputPadding, 0)))
+  if (failed(verifySpatialPair(location, name, "stride", stride, 1)) ||
+      failed(verifySpatialPair(location, name, "padding", padding, 0)) ||
+      failed(verifySpatialPair(location, name, "dilation", dilation, 1)) ||
+      failed(verifySpatialPair(location, name, "output_padding", outputPadding,
+                               0)))
     return failure();
   int64_t groups = adaptor.getGroups();
   if (groups < 1)
     return emitInferenceError(location, name,
-                       "groups must be >= 1, got " + Twine(groups));
+                              "groups must be >= 1, got " + Twine(groups));
 
   ArrayRef<int64_t> input = rankedType(adaptor.getInput()).getShape();
   ArrayRef<int64_t> weight = rankedType(adaptor.getWeight()).getShape();
@@ -65,11 +54,10 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
   int64_t weightInChannels = transposed ? weight[0] : weight[1] * groups;
   if (transposed || !ShapedType::isDynamic(weight[1]))
     if (!extentsAgree(input[1], weightInChannels))
-      return emitExtentMismatch(location, name, "input channels",
-                                "input dim 1", input[1],
-                                transposed ? "weight dim 0"
-                                           : "weight dim 1 * groups",
-                                weightInChannels);
+      return emitExtentMismatch(
+          location, name, "input channels", "input dim 1", input[1],
+          transposed ? "weight dim 0" : "weight dim 1 * groups",
+          weightInChannels);
   int64_t outChannels = ShapedType::kDynamic;
   if (transposed) {
     if (!ShapedType::isDynamic(weight[1]))
@@ -78,8 +66,9 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
     outChannels = weight[0];
     if (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0)
       return emitInferenceError(location, name,
-                         "output channels " + Twine(outChannels) +
-                             " are not divisible by groups " + Twine(groups));
+                                "output channels " + Twine(outChannels) +
+                                    " are not divisible by groups " +
+                                    Twine(groups));
   }
   if (Value bias = adaptor.getBias()) {
     if (failed(verifyRank(location, name, "bias", bias, 1)))
@@ -97,18 +86,18 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t out = transposed ? (extent - 1) * stride[i] - 2 * padding[i] +
-                                   dilation[i] * (kernel - 1) +
-                                   outputPadding[i] + 1
-                             : slidingWindowExtent(extent, kernel, stride[i],
-                                                   padding[i], dilation[i],
-                                                   /*ceilMode=*/false);
+    int64_t out = transposed
+                      ? (extent - 1) * stride[i] - 2 * padding[i] +
+                            dilation[i] * (kernel - 1) + outputPadding[i] + 1
+                      : slidingWindowExtent(extent, kernel, stride[i],
+                                            padding[i], dilation[i],
+                                            /*ceilMode=*/false);
     if (out <= 0)
-      return emitInferenceError(location, name,
-                         "kernel " + Twine(kernel) + " with dilation " +
-                             Twine(dilation[i]) + " does not fit input extent " +
-                             Twine(extent) + " (padding " + Twine(padding[i]) +
-                             ") in spatial dim " + Twine(2 + i));
+      return emitInferenceError(
+          location, name,
+          "kernel " + Twine(kernel) + " with dilation " + Twine(dilation[i]) +
+              " does not fit input extent " + Twine(extent) + " (padding " +
+              Twine(padding[i]) + ") in spatial dim " + Twine(2 + i));
     shape.push_back(out);
   }
   types.push_back(RankedTensorType::get(
@@ -135,10 +124,10 @@ static LogicalResult inferMatmulShape(std::optional<Location> location,
                     b = rankedType(rhs).getShape();
   for (int64_t i = 0; i < rank - 2; ++i) {
     if (!extentsAgree(a[i], b[i]))
-      return emitExtentMismatch(location, opName, "batch size",
-                                (Twine(lhsName) + " dim " + Twine(i)).str(),
-                                a[i], (Twine(rhsName) + " dim " + Twine(i)).str(),
-                                b[i]);
+      return emitExtentMismatch(
+          location, opName, "batch size",
+          (Twine(lhsName) + " dim " + Twine(i)).str(), a[i],
+          (Twine(rhsName) + " dim " + Twine(i)).str(), b[i]);
     shape.push_back(ShapedType::isDynamic(a[i]) ? b[i] : a[i]);
   }
   int64_t k1 = a[rank - 1], k2 = b[rank - 2];
@@ -152,32 +141,34 @@ static LogicalResult inferMatmulShape(std::optional<Location> location,
   return success();
 }
 
+/// Result type of self @ mat2 for mm (rank 2) and bmm (rank 3).
+static LogicalResult inferMatmulResult(std::optional<Location> location,
+                                       StringRef opName, Value self, Value mat2,
+                                       int64_t rank,
+                                       SmallVectorImpl<Type> &types) {
+  SmallVector<int64_t> shape;
+  if (failed(inferMatmulShape(location, opName, "self", self, "mat2", mat2,
+                              rank, shape)))
+    return failure();
+  types.push_back(
+      RankedTensorType::get(shape, rankedType(self).getElementType()));
+  return success();
+}
+
 LogicalResult MmOp::inferReturnTypes(MLIRContext *,
                                      std::optional<Location> location,
                                      Adaptor adaptor,
                                      SmallVectorImpl<Type> &types) {
-  SmallVector<int64_t> shape;
-  if (failed(inferMatmulShape(location, getOperationName(), "self",
-                              adaptor.getSelf(), "mat2", adaptor.getMat2(), 2,
-                              shape)))
-    return failure();
-  types.push_back(RankedTensorType::get(
-      shape, rankedType(adaptor.getSelf()).getElementType()));
-  return success();
+  return inferMatmulResult(location, getOperationName(), adaptor.getSelf(),
+                           adaptor.getMat2(), 2, types);
 }
 
 LogicalResult BmmOp::inferReturnTypes(MLIRContext *,
                                       std::optional<Location> location,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &types) {
-  SmallVector<int64_t> shape;
-  if (failed(inferMatmulShape(location, getOperationName(), "self",
-                              adaptor.getSelf(), "mat2", adaptor.getMat2(), 3,
-                              shape)))
-    return failure();
-  types.push_back(RankedTensorType::get(
-      shape, rankedType(adaptor.getSelf()).getElementType()));
-  return success();
+  return inferMatmulResult(location, getOperationName(), adaptor.getSelf(),
+                           adaptor.getMat2(), 3, types);
 }
 
 LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
@@ -186,18 +177,18 @@ LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
                                         SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
   SmallVector<int64_t> shape;
-  if (failed(inferMatmulShape(location, name, "mat1", adaptor.getMat1(),
-                              "mat2", adaptor.getMat2(), 2, shape)) ||
-      failed(verifySameElementType(location, name,
-                                   {{"mat1", adaptor.getMat1()},
-                                    {"self", adaptor.getSelf()}})))
+  if (failed(inferMatmulShape(location, name, "mat1", adaptor.getMat1(), "mat2",
+                              adaptor.getMat2(), 2, shape)) ||
+      failed(verifySameElementType(
+          location, name,
+          {{"mat1", adaptor.getMat1()}, {"self", adaptor.getSelf()}})))
     return failure();
   ArrayRef<int64_t> self = rankedType(adaptor.getSelf()).getShape();
   if (!broadcastsTo(self, shape))
     return emitInferenceError(location, name,
-                       "self of shape " + formatShape(self) +
-                           " does not broadcast to the product shape " +
-                           formatShape(shape));
+                              "self of shape " + formatShape(self) +
+                                  " does not broadcast to the product shape " +
+                                  formatShape(shape));
   types.push_back(RankedTensorType::get(
       shape, rankedType(adaptor.getMat1()).getElementType()));
   return success();
@@ -210,7 +201,8 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   StringRef name = getOperationName();
   RankedTensorType input = rankedType(adaptor.getInput());
   if (input.getRank() < 1)
-    return emitInferenceError(location, name, "input must have rank >= 1, got 0");
+    return emitInferenceError(location, name,
+                              "input must have rank >= 1, got 0");
   if (failed(verifyRank(location, name, "weight", adaptor.getWeight(), 2)) ||
       failed(verifySameElementType(location, name,
                                    {{"input", adaptor.getInput()},

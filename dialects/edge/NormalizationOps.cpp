@@ -18,8 +18,8 @@ static LogicalResult checkParameterShape(std::optional<Location> location,
   if (ok)
     return success();
   return emitInferenceError(location, opName,
-                     Twine(name) + " has shape " + formatShape(actual) +
-                         ", expected " + formatShape(shape));
+                            Twine(name) + " has shape " + formatShape(actual) +
+                                ", expected " + formatShape(shape));
 }
 
 LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
@@ -29,19 +29,20 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
   StringRef name = getOperationName();
   RankedTensorType input = rankedType(adaptor.getInput());
   if (input.getRank() < 2)
-    return emitInferenceError(location, name,
-                       "input must have rank >= 2 (N, C, ...), got rank " +
-                           Twine(input.getRank()));
+    return emitInferenceError(
+        location, name,
+        "input must have rank >= 2 (N, C, ...), got rank " +
+            Twine(input.getRank()));
   if (adaptor.getEps().convertToDouble() < 0)
     return emitInferenceError(location, name, "eps must be >= 0");
   int64_t channels = input.getDimSize(1);
-  if (failed(verifySameElementType(
-          location, name,
-          {{"input", adaptor.getInput()},
-           {"weight", adaptor.getWeight()},
-           {"bias", adaptor.getBias()},
-           {"running_mean", adaptor.getRunningMean()},
-           {"running_var", adaptor.getRunningVar()}})) ||
+  if (failed(
+          verifySameElementType(location, name,
+                                {{"input", adaptor.getInput()},
+                                 {"weight", adaptor.getWeight()},
+                                 {"bias", adaptor.getBias()},
+                                 {"running_mean", adaptor.getRunningMean()},
+                                 {"running_var", adaptor.getRunningVar()}})) ||
       failed(checkParameterShape(location, name, "weight", adaptor.getWeight(),
                                  {channels})) ||
       failed(checkParameterShape(location, name, "bias", adaptor.getBias(),
@@ -65,17 +66,16 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
   if (normalized.empty() ||
       normalized.size() > static_cast<size_t>(input.getRank()))
     return emitInferenceError(location, name,
-                       "normalized_shape must have 1 to " +
-                           Twine(input.getRank()) + " entries, got " +
-                           Twine(normalized.size()));
-  ArrayRef<int64_t> trailing =
-      input.getShape().take_back(normalized.size());
+                              "normalized_shape must have 1 to " +
+                                  Twine(input.getRank()) + " entries, got " +
+                                  Twine(normalized.size()));
+  ArrayRef<int64_t> trailing = input.getShape().take_back(normalized.size());
   for (size_t i = 0; i < normalized.size(); ++i)
     if (!extentsAgree(trailing[i], normalized[i]))
       return emitInferenceError(location, name,
-                         "normalized_shape " + formatShape(normalized) +
-                             " does not match the trailing input dims " +
-                             formatShape(trailing));
+                                "normalized_shape " + formatShape(normalized) +
+                                    " does not match the trailing input dims " +
+                                    formatShape(trailing));
   if (adaptor.getEps().convertToDouble() < 0)
     return emitInferenceError(location, name, "eps must be >= 0");
   if (failed(verifySameElementType(location, name,

@@ -12,21 +12,6 @@ struct PoolWindow {
 };
 } // namespace
 
-static LogicalResult checkPair(std::optional<Location> location,
-                               StringRef opName, StringRef attr,
-                               ArrayRef<int64_t> values, int64_t minimum) {
-  if (values.size() != 2)
-    return emitInferenceError(location, opName,
-                       Twine(attr) + " must have 2 entries (H, W), got " +
-                           Twine(values.size()));
-  for (int64_t value : values)
-    if (value < minimum)
-      return emitInferenceError(location, opName,
-                         Twine(attr) + " entries must be >= " + Twine(minimum) +
-                             ", got " + Twine(value));
-  return success();
-}
-
 /// Validates the window and computes [.., C, H_out, W_out] for a rank 3 (CHW)
 /// or rank 4 (NCHW) input.
 static LogicalResult inferPoolShape(std::optional<Location> location,
@@ -35,32 +20,37 @@ static LogicalResult inferPoolShape(std::optional<Location> location,
                                     SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(input);
   if (type.getRank() != 3 && type.getRank() != 4)
-    return emitInferenceError(location, opName,
-                       "self must have rank 3 (CHW) or 4 (NCHW), got rank " +
-                           Twine(type.getRank()));
-  if (failed(checkPair(location, opName, "kernel_size", window.kernel, 1)) ||
-      failed(checkPair(location, opName, "stride", window.stride, 1)) ||
-      failed(checkPair(location, opName, "padding", window.padding, 0)) ||
-      failed(checkPair(location, opName, "dilation", window.dilation, 1)))
+    return emitInferenceError(
+        location, opName,
+        "self must have rank 3 (CHW) or 4 (NCHW), got rank " +
+            Twine(type.getRank()));
+  if (failed(verifySpatialPair(location, opName, "kernel_size", window.kernel,
+                               1)) ||
+      failed(verifySpatialPair(location, opName, "stride", window.stride, 1)) ||
+      failed(
+          verifySpatialPair(location, opName, "padding", window.padding, 0)) ||
+      failed(
+          verifySpatialPair(location, opName, "dilation", window.dilation, 1)))
     return failure();
   SmallVector<int64_t> shape(type.getShape());
   size_t spatial = shape.size() - 2;
   for (size_t i = 0; i < 2; ++i) {
     int64_t effectiveKernel = window.dilation[i] * (window.kernel[i] - 1) + 1;
     if (window.padding[i] * 2 > effectiveKernel)
-      return emitInferenceError(location, opName,
-                         "padding " + Twine(window.padding[i]) +
-                             " must be at most half of the kernel extent " +
-                             Twine(effectiveKernel));
-    int64_t out = slidingWindowExtent(
-        shape[spatial + i], window.kernel[i], window.stride[i],
-        window.padding[i], window.dilation[i], window.ceilMode);
+      return emitInferenceError(
+          location, opName,
+          "padding " + Twine(window.padding[i]) +
+              " must be at most half of the kernel extent " +
+              Twine(effectiveKernel));
+    int64_t out = slidingWindowExtent(shape[spatial + i], window.kernel[i],
+                                      window.stride[i], window.padding[i],
+                                      window.dilation[i], window.ceilMode);
     if (out == 0)
       return emitInferenceError(location, opName,
-                         "kernel extent " + Twine(effectiveKernel) +
-                             " does not fit input extent " +
-                             Twine(shape[spatial + i]) + " in spatial dim " +
-                             Twine(spatial + i));
+                                "kernel extent " + Twine(effectiveKernel) +
+                                    " does not fit input extent " +
+                                    Twine(shape[spatial + i]) +
+                                    " in spatial dim " + Twine(spatial + i));
     shape[spatial + i] = out;
   }
   types.push_back(RankedTensorType::get(shape, type.getElementType()));
@@ -77,13 +67,13 @@ LogicalResult MaxPool2dOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  PoolWindow window{SmallVector<int64_t, 2>(adaptor.getKernelSize()),
-                    strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
-                    SmallVector<int64_t, 2>(adaptor.getPadding()),
-                    SmallVector<int64_t, 2>(adaptor.getDilation()),
-                    adaptor.getCeilMode()};
-  return inferPoolShape(location, getOperationName(), adaptor.getSelf(),
-                        window, types);
+  PoolWindow window{
+      SmallVector<int64_t, 2>(adaptor.getKernelSize()),
+      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
+      SmallVector<int64_t, 2>(adaptor.getPadding()),
+      SmallVector<int64_t, 2>(adaptor.getDilation()), adaptor.getCeilMode()};
+  return inferPoolShape(location, getOperationName(), adaptor.getSelf(), window,
+                        types);
 }
 
 LogicalResult AvgPool2dOp::inferReturnTypes(MLIRContext *,
@@ -93,14 +83,15 @@ LogicalResult AvgPool2dOp::inferReturnTypes(MLIRContext *,
   std::optional<uint64_t> divisor = adaptor.getDivisorOverride();
   if (divisor && *divisor == 0)
     return emitInferenceError(location, getOperationName(),
-                       "divisor_override must be non-zero");
-  PoolWindow window{SmallVector<int64_t, 2>(adaptor.getKernelSize()),
-                    strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
-                    SmallVector<int64_t, 2>(adaptor.getPadding()),
-                    {1, 1},
-                    adaptor.getCeilMode()};
-  return inferPoolShape(location, getOperationName(), adaptor.getSelf(),
-                        window, types);
+                              "divisor_override must be non-zero");
+  PoolWindow window{
+      SmallVector<int64_t, 2>(adaptor.getKernelSize()),
+      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
+      SmallVector<int64_t, 2>(adaptor.getPadding()),
+      {1, 1},
+      adaptor.getCeilMode()};
+  return inferPoolShape(location, getOperationName(), adaptor.getSelf(), window,
+                        types);
 }
 
 LogicalResult AdaptiveAvgPool2dOp::inferReturnTypes(
@@ -109,11 +100,12 @@ LogicalResult AdaptiveAvgPool2dOp::inferReturnTypes(
   StringRef name = getOperationName();
   RankedTensorType type = rankedType(adaptor.getSelf());
   if (type.getRank() != 3 && type.getRank() != 4)
-    return emitInferenceError(location, name,
-                       "self must have rank 3 (CHW) or 4 (NCHW), got rank " +
-                           Twine(type.getRank()));
-  if (failed(checkPair(location, name, "output_size", adaptor.getOutputSize(),
-                       1)))
+    return emitInferenceError(
+        location, name,
+        "self must have rank 3 (CHW) or 4 (NCHW), got rank " +
+            Twine(type.getRank()));
+  if (failed(verifySpatialPair(location, name, "output_size",
+                               adaptor.getOutputSize(), 1)))
     return failure();
   SmallVector<int64_t> shape(type.getShape());
   shape[shape.size() - 2] = adaptor.getOutputSize()[0];

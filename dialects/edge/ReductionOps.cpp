@@ -21,8 +21,8 @@ static LogicalResult inferReductionShape(std::optional<Location> location,
       if (!normalized)
         return failure();
       if (reduced.test(*normalized))
-        return emitInferenceError(location, opName,
-                           "dim " + Twine(dim) + " appears more than once");
+        return emitInferenceError(
+            location, opName, "dim " + Twine(dim) + " appears more than once");
       reduced.set(*normalized);
     }
   }
@@ -42,9 +42,10 @@ LogicalResult MeanOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   if (!isa<FloatType>(rankedType(adaptor.getSelf()).getElementType()))
-    return emitInferenceError(location, getOperationName(),
-                       "self must have a floating-point element type, got " +
-                           formatType(rankedType(adaptor.getSelf())));
+    return emitInferenceError(
+        location, getOperationName(),
+        "self must have a floating-point element type, got " +
+            formatType(rankedType(adaptor.getSelf())));
   return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
                              adaptor.getDim(), adaptor.getKeepdim(), types);
 }
@@ -58,15 +59,24 @@ LogicalResult SumOp::inferReturnTypes(MLIRContext *,
 }
 
 /// Softmax-like ops keep the shape; `dim` must name a dimension (rank-0
-/// tensors accept 0 and -1, as ATen does).
+/// tensors accept 0 and -1, as ATen does). `half_to_float` turns f16 into f32.
 static LogicalResult inferSoftmaxResult(std::optional<Location> location,
                                         StringRef opName, Value self,
-                                        int64_t dim,
+                                        int64_t dim, bool halfToFloat,
                                         SmallVectorImpl<Type> &types) {
-  int64_t rank = rankedType(self).getRank();
-  if (!normalizeDim(location, opName, "dim", dim, std::max<int64_t>(rank, 1)))
+  RankedTensorType type = rankedType(self);
+  if (!normalizeDim(location, opName, "dim", dim,
+                    std::max<int64_t>(type.getRank(), 1)))
     return failure();
-  types.push_back(self.getType());
+  if (!halfToFloat) {
+    types.push_back(type);
+    return success();
+  }
+  if (!type.getElementType().isF16())
+    return emitInferenceError(location, opName,
+                              "half_to_float needs an f16 input, got " +
+                                  formatType(type));
+  types.push_back(type.clone(Float32Type::get(type.getContext())));
   return success();
 }
 
@@ -75,7 +85,7 @@ LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   return inferSoftmaxResult(location, getOperationName(), adaptor.getSelf(),
-                            adaptor.getDim(), types);
+                            adaptor.getDim(), adaptor.getHalfToFloat(), types);
 }
 
 LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
@@ -83,5 +93,5 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
                                              Adaptor adaptor,
                                              SmallVectorImpl<Type> &types) {
   return inferSoftmaxResult(location, getOperationName(), adaptor.getSelf(),
-                            adaptor.getDim(), types);
+                            adaptor.getDim(), adaptor.getHalfToFloat(), types);
 }

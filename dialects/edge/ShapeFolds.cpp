@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "edge/EdgeDialect.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace etch::edge;
@@ -168,7 +168,8 @@ struct TransposeToPermute : OpRewritePattern<TransposeOp> {
     if (rank == 0)
       return failure();
     rewriter.replaceOpWithNewOp<PermuteOp>(
-        op, op.getSelf(), transposePermutation(rank, op.getDim0(), op.getDim1()));
+        op, op.getSelf(),
+        transposePermutation(rank, op.getDim0(), op.getDim1()));
     return success();
   }
 };

@@ -25,13 +25,13 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
     if (extent == -1) {
       if (inferredIndex >= 0)
         return emitInferenceError(location, name,
-                           "size " + formatShape(adaptor.getSize()) +
-                               " has more than one -1");
+                                  "size " + formatShape(adaptor.getSize()) +
+                                      " has more than one -1");
       inferredIndex = i;
     } else if (extent < 0) {
       return emitInferenceError(location, name,
-                         "size entries must be >= 0 or -1, got " +
-                             Twine(extent));
+                                "size entries must be >= 0 or -1, got " +
+                                    Twine(extent));
     } else {
       knownProduct *= extent;
     }
@@ -42,15 +42,16 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
   } else if (inferredIndex >= 0) {
     if (knownProduct == 0 || input.getNumElements() % knownProduct != 0)
       return emitInferenceError(location, name,
-                         "cannot view " + formatType(input) + " as size " +
-                             formatShape(adaptor.getSize()));
+                                "cannot view " + formatType(input) +
+                                    " as size " +
+                                    formatShape(adaptor.getSize()));
     shape[inferredIndex] = input.getNumElements() / knownProduct;
   } else if (knownProduct != input.getNumElements()) {
     return emitInferenceError(location, name,
-                       "size " + formatShape(shape) + " has " +
-                           Twine(knownProduct) + " elements but " +
-                           formatType(input) + " has " +
-                           Twine(input.getNumElements()));
+                              "size " + formatShape(shape) + " has " +
+                                  Twine(knownProduct) + " elements but " +
+                                  formatType(input) + " has " +
+                                  Twine(input.getNumElements()));
   }
   types.push_back(withShape(adaptor.getSelf(), shape));
   return success();
@@ -65,8 +66,9 @@ LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> dims = adaptor.getDims();
   if (static_cast<int64_t>(dims.size()) != input.getRank())
     return emitInferenceError(location, name,
-                       "dims " + formatShape(dims) + " must have " +
-                           Twine(input.getRank()) + " entries (the rank)");
+                              "dims " + formatShape(dims) + " must have " +
+                                  Twine(input.getRank()) +
+                                  " entries (the rank)");
   llvm::SmallBitVector seen(input.getRank());
   SmallVector<int64_t> shape;
   for (int64_t dim : dims) {
@@ -76,7 +78,8 @@ LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
       return failure();
     if (seen.test(*normalized))
       return emitInferenceError(location, name,
-                         "dims " + formatShape(dims) + " is not a permutation");
+                                "dims " + formatShape(dims) +
+                                    " is not a permutation");
     seen.set(*normalized);
     shape.push_back(input.getDimSize(*normalized));
   }
@@ -140,8 +143,8 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
         continue;
       if (input.isDynamicDim(*normalized))
         return emitInferenceError(location, name,
-                           "cannot decide whether dim " + Twine(dim) +
-                               " of dynamic size is squeezed");
+                                  "cannot decide whether dim " + Twine(dim) +
+                                      " of dynamic size is squeezed");
       candidates.set(*normalized);
     }
   }
@@ -172,24 +175,25 @@ LogicalResult CatOp::inferReturnTypes(MLIRContext *,
     std::string which = "tensor #" + std::to_string(index + 1);
     if (type.getElementType() != first.getElementType() ||
         type.getRank() != first.getRank())
-      return emitInferenceError(location, name,
-                         which + " (" + formatType(type) +
-                             ") differs in rank or element type from tensor "
-                             "#0 (" +
-                             formatType(first) + ")");
+      return emitInferenceError(
+          location, name,
+          which + " (" + formatType(type) +
+              ") differs in rank or element type from tensor "
+              "#0 (" +
+              formatType(first) + ")");
     for (int64_t i = 0; i < first.getRank(); ++i) {
       int64_t extent = type.getDimSize(i);
       if (i == *dim) {
-        shape[i] = ShapedType::isDynamic(shape[i]) ||
-                           ShapedType::isDynamic(extent)
-                       ? ShapedType::kDynamic
-                       : shape[i] + extent;
+        shape[i] =
+            ShapedType::isDynamic(shape[i]) || ShapedType::isDynamic(extent)
+                ? ShapedType::kDynamic
+                : shape[i] + extent;
       } else if (!extentsAgree(shape[i], extent)) {
-        return emitInferenceError(location, name,
-                           which + " has shape " + formatShape(type.getShape()) +
-                               ", which differs from " +
-                               formatShape(first.getShape()) +
-                               " outside the cat dim " + Twine(*dim));
+        return emitInferenceError(
+            location, name,
+            which + " has shape " + formatShape(type.getShape()) +
+                ", which differs from " + formatShape(first.getShape()) +
+                " outside the cat dim " + Twine(*dim));
       } else if (ShapedType::isDynamic(shape[i])) {
         shape[i] = extent;
       }
@@ -212,7 +216,7 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   int64_t step = adaptor.getStep();
   if (step < 1)
     return emitInferenceError(location, name,
-                       "step must be >= 1, got " + Twine(step));
+                              "step must be >= 1, got " + Twine(step));
   SmallVector<int64_t> shape(input.getShape());
   int64_t extent = shape[*dim];
   if (!ShapedType::isDynamic(extent)) {
@@ -245,8 +249,9 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
   int64_t index = adaptor.getIndex();
   if (!ShapedType::isDynamic(extent) && (index < -extent || index >= extent))
     return emitInferenceError(location, name,
-                       "index " + Twine(index) + " is out of range for dim " +
-                           Twine(*dim) + " of size " + Twine(extent));
+                              "index " + Twine(index) +
+                                  " is out of range for dim " + Twine(*dim) +
+                                  " of size " + Twine(extent));
   SmallVector<int64_t> shape(input.getShape());
   shape.erase(shape.begin() + *dim);
   types.push_back(withShape(adaptor.getSelf(), shape));
@@ -262,16 +267,18 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> size = adaptor.getSize();
   if (size.size() < static_cast<size_t>(input.getRank()))
     return emitInferenceError(location, name,
-                       "size " + formatShape(size) + " has fewer entries than " +
-                           formatType(input) + " has dims");
+                              "size " + formatShape(size) +
+                                  " has fewer entries than " +
+                                  formatType(input) + " has dims");
   size_t leading = size.size() - input.getRank();
   SmallVector<int64_t> shape;
   for (auto [i, target] : llvm::enumerate(size)) {
     if (i < leading) {
       if (target < 0)
         return emitInferenceError(location, name,
-                           "new leading dim " + Twine(i) +
-                               " must have a size >= 0, got " + Twine(target));
+                                  "new leading dim " + Twine(i) +
+                                      " must have a size >= 0, got " +
+                                      Twine(target));
       shape.push_back(target);
       continue;
     }
@@ -280,16 +287,16 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
       shape.push_back(current);
     } else if (target < -1) {
       return emitInferenceError(location, name,
-                         "size entries must be >= 0 or -1, got " +
-                             Twine(target));
+                                "size entries must be >= 0 or -1, got " +
+                                    Twine(target));
     } else if (current == 1 || extentsAgree(current, target)) {
       shape.push_back(target);
     } else {
       return emitInferenceError(location, name,
-                         "cannot expand " + formatType(input) + " to size " +
-                             formatShape(size) + ": dim " +
-                             Twine(i - leading) + " has size " +
-                             Twine(current));
+                                "cannot expand " + formatType(input) +
+                                    " to size " + formatShape(size) + ": dim " +
+                                    Twine(i - leading) + " has size " +
+                                    Twine(current));
     }
   }
   types.push_back(withShape(adaptor.getSelf(), shape));

@@ -39,13 +39,15 @@ struct FoldBatchNormIntoConvolution : OpRewritePattern<BatchNormOp> {
     int64_t channels = weightType.getDimSize(0);
 
     std::optional<SmallVector<float>> weight = constantFloats(conv.getWeight());
-    std::optional<SmallVector<float>> mean = constantFloats(norm.getRunningMean());
-    std::optional<SmallVector<float>> var = constantFloats(norm.getRunningVar());
+    std::optional<SmallVector<float>> mean =
+        constantFloats(norm.getRunningMean());
+    std::optional<SmallVector<float>> var =
+        constantFloats(norm.getRunningVar());
     if (!weight || !mean || !var)
       return rewriter.notifyMatchFailure(norm, "parameters are not constant");
     // Absent bias/gamma/beta take ATen's defaults (0, 1, 0).
-    auto optionalParameter = [&](Value value, float fill)
-        -> std::optional<SmallVector<float>> {
+    auto optionalParameter =
+        [&](Value value, float fill) -> std::optional<SmallVector<float>> {
       if (!value)
         return SmallVector<float>(channels, fill);
       return constantFloats(value);
@@ -67,8 +69,8 @@ struct FoldBatchNormIntoConvolution : OpRewritePattern<BatchNormOp> {
       for (int64_t i = 0; i < perChannel; ++i)
         newWeight[c * perChannel + i] =
             static_cast<float>((*weight)[c * perChannel + i] * scale);
-      newBias[c] = static_cast<float>(((*bias)[c] - (*mean)[c]) * scale +
-                                      (*beta)[c]);
+      newBias[c] =
+          static_cast<float>(((*bias)[c] - (*mean)[c]) * scale + (*beta)[c]);
     }
 
     Location loc = norm.getLoc();
@@ -87,12 +89,12 @@ struct FoldBatchNormIntoConvolution : OpRewritePattern<BatchNormOp> {
   }
 };
 
-struct FoldBatchNormPass
-    : etch::impl::FoldBatchNormBase<FoldBatchNormPass> {
+struct FoldBatchNormPass : etch::impl::FoldBatchNormBase<FoldBatchNormPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     etch::populateFoldBatchNormPatterns(patterns);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

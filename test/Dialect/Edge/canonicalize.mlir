@@ -1,0 +1,146 @@
+// RUN: et-opt %s -split-input-file -canonicalize | FileCheck %s
+
+// view of view collapses into one view of the original input.
+// CHECK-LABEL: func @view_of_view
+// CHECK-NEXT: %[[V:.*]] = edge.view %arg0 {size = array<i64: 6, 4>} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: return %[[V]]
+func.func @view_of_view(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
+  %0 = edge.view %x {size = array<i64: 24>} : (tensor<2x3x4xf32>) -> tensor<24xf32>
+  %1 = edge.view %0 {size = array<i64: 6, 4>} : (tensor<24xf32>) -> tensor<6x4xf32>
+  return %1 : tensor<6x4xf32>
+}
+
+// -----
+
+// A view to the same type is the identity.
+// CHECK-LABEL: func @view_identity
+// CHECK-NEXT: return %arg0
+func.func @view_identity(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = edge.view %x {size = array<i64: 2, -1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// squeeze/unsqueeze with static results become views, which then collapse.
+// CHECK-LABEL: func @squeeze_unsqueeze_chain
+// CHECK-NEXT: %[[V:.*]] = edge.view %arg0 {size = array<i64: 3, 1, 4>} : (tensor<1x3x4xf32>) -> tensor<3x1x4xf32>
+// CHECK-NEXT: return %[[V]]
+func.func @squeeze_unsqueeze_chain(%x: tensor<1x3x4xf32>) -> tensor<3x1x4xf32> {
+  %0 = edge.squeeze %x {dim = array<i64: 0>} : (tensor<1x3x4xf32>) -> tensor<3x4xf32>
+  %1 = edge.unsqueeze %0 {dim = 1 : i64} : (tensor<3x4xf32>) -> tensor<3x1x4xf32>
+  return %1 : tensor<3x1x4xf32>
+}
+
+// -----
+
+// Squeezing a dim that is not size 1 changes nothing.
+// CHECK-LABEL: func @squeeze_identity
+// CHECK-NEXT: return %arg0
+func.func @squeeze_identity(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = edge.squeeze %x {dim = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// The identity permutation folds away (negative dims normalized).
+// CHECK-LABEL: func @permute_identity
+// CHECK-NEXT: return %arg0
+func.func @permute_identity(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = edge.permute %x {dims = array<i64: 0, 1, -1>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Two permutations compose into one; NCHW->NHWC->NCHW disappears.
+// CHECK-LABEL: func @permute_compose
+// CHECK-NEXT: %[[P:.*]] = edge.permute %arg0 {dims = array<i64: 0, 3, 1, 2>} : (tensor<1x2x3x4xf32>) -> tensor<1x4x2x3xf32>
+// CHECK-NEXT: return %arg0, %[[P]]
+func.func @permute_compose(%x: tensor<1x2x3x4xf32>) -> (tensor<1x2x3x4xf32>, tensor<1x4x2x3xf32>) {
+  %0 = edge.permute %x {dims = array<i64: 0, 2, 3, 1>} : (tensor<1x2x3x4xf32>) -> tensor<1x3x4x2xf32>
+  %1 = edge.permute %0 {dims = array<i64: 0, 3, 1, 2>} : (tensor<1x3x4x2xf32>) -> tensor<1x2x3x4xf32>
+  %2 = edge.permute %x {dims = array<i64: 0, 3, 1, 2>} : (tensor<1x2x3x4xf32>) -> tensor<1x4x2x3xf32>
+  return %1, %2 : tensor<1x2x3x4xf32>, tensor<1x4x2x3xf32>
+}
+
+// -----
+
+// transpose becomes a permute; transposing a dim with itself is identity.
+// CHECK-LABEL: func @transpose
+// CHECK-NEXT: %[[P:.*]] = edge.permute %arg0 {dims = array<i64: 2, 1, 0>} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+// CHECK-NEXT: return %arg0, %[[P]]
+func.func @transpose(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4x3x2xf32>) {
+  %0 = edge.transpose %x {dim0 = 1 : i64, dim1 = -2 : i64} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %1 = edge.transpose %x {dim0 = 0 : i64, dim1 = -1 : i64} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<4x3x2xf32>
+}
+
+// -----
+
+// Shape ops of constants fold: reshapes keep the data, permutes reorder it.
+// CHECK-LABEL: func @constant_shape_folding
+// CHECK-DAG: edge.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00], [4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK-DAG: edge.constant dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// CHECK-DAG: edge.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<1x6xf32>
+// CHECK-DAG: edge.constant dense<{{\[}}[2.000000e+00, 3.000000e+00], [5.000000e+00, 6.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT: edge.view
+// CHECK-NOT: edge.permute
+// CHECK-NOT: edge.transpose
+// CHECK-NOT: edge.unsqueeze
+// CHECK-NOT: edge.slice
+func.func @constant_shape_folding() -> (tensor<2x3xf32>, tensor<3x2xf32>, tensor<1x6xf32>, tensor<2x2xf32>) {
+  %c = edge.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : tensor<6xf32>
+  %0 = edge.view %c {size = array<i64: 2, 3>} : (tensor<6xf32>) -> tensor<2x3xf32>
+  %1 = edge.transpose %0 {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %2 = edge.unsqueeze %c {dim = 0 : i64} : (tensor<6xf32>) -> tensor<1x6xf32>
+  %3 = edge.slice %0 {dim = 1 : i64, start = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<3x2xf32>, tensor<1x6xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Reshaping a dense_resource weight keeps the blob (no copy).
+// CHECK-LABEL: func @resource_reshape
+// CHECK-NEXT: %[[C:.*]] = edge.constant dense_resource<blob> : tensor<2x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @resource_reshape() -> tensor<2x2xf32> {
+  %c = edge.constant dense_resource<blob> : tensor<4xf32>
+  %0 = edge.view %c {size = array<i64: 2, 2>} : (tensor<4xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      blob: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
+
+// -----
+
+// A single-tensor cat, a full slice and a same-shape expand are identities;
+// expanding a splat constant stays a splat.
+// CHECK-LABEL: func @identities
+// CHECK-DAG: %[[S:.*]] = edge.constant dense<2.000000e+00> : tensor<3x4xf32>
+// CHECK: return %arg0, %arg0, %arg0, %[[S]]
+func.func @identities(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
+  %0 = edge.cat %x {dim = 0 : i64} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = edge.slice %x {dim = 1 : i64, start = 0 : i64, end = 100 : i64} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %2 = edge.expand %x {size = array<i64: 3, -1>} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %c = edge.constant dense<2.0> : tensor<1x4xf32>
+  %3 = edge.expand %c {size = array<i64: 3, 4>} : (tensor<1x4xf32>) -> tensor<3x4xf32>
+  return %0, %1, %2, %3 : tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// Dynamic shapes are left alone.
+// CHECK-LABEL: func @dynamic_squeeze_kept
+// CHECK: edge.unsqueeze
+func.func @dynamic_squeeze_kept(%x: tensor<?x4xf32>) -> tensor<?x1x4xf32> {
+  %0 = edge.unsqueeze %x {dim = 1 : i64} : (tensor<?x4xf32>) -> tensor<?x1x4xf32>
+  return %0 : tensor<?x1x4xf32>
+}

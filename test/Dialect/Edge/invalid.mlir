@@ -1,0 +1,514 @@
+// RUN: et-opt %s -split-input-file -verify-diagnostics
+
+// A constant's declared type must match its value's type.
+func.func @constant_type_mismatch() -> tensor<3xf32> {
+  // expected-error @+1 {{'edge.constant' op failed to verify that all of {value, result} have same type}}
+  %0 = "edge.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// edge.custom needs the source operator's name.
+func.func @custom_empty_name(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'edge.custom' op needs a non-empty op_name naming the source operator}}
+  %0 = edge.custom ""(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// The weight's input channels times groups must equal the input channels.
+func.func @convolution_channels(%x: tensor<1x4x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution' op input channels: input dim 1 = 4 does not match weight dim 1 * groups = 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// The bias must have one entry per output channel.
+func.func @convolution_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{'edge.convolution' op bias size: bias dim 0 = 5 does not match output channels = 6}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>, tensor<5xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// Spatial parameters are (H, W) pairs.
+func.func @convolution_stride_pair(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution' op stride must have 2 entries (H, W), got 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution %x, %w {stride = array<i64: 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// The declared result type must match the inferred one.
+func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x8x8xf32>
+  return
+}
+
+// -----
+
+// Output channels must split evenly into groups.
+func.func @convolution_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<5x2x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution' op output channels 5 are not divisible by groups 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 2} : (tensor<1x4x8x8xf32>, tensor<5x2x3x3xf32>) -> tensor<1x5x6x6xf32>
+  return
+}
+
+// -----
+
+// The kernel must fit the padded input.
+func.func @convolution_too_small(%x: tensor<1x3x2x2xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution' op kernel 3 with dilation 1 does not fit input extent 2 (padding 0) in spatial dim 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<1x3x2x2xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x1x1xf32>
+  return
+}
+
+// -----
+
+// Convolution input must be NCHW.
+func.func @convolution_rank(%x: tensor<3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution' op input must have rank 4, got rank 3 (tensor<3x8x8xf32>)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>} : (tensor<3x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// addmm's bias must broadcast to [M, N].
+func.func @addmm_bias(%b: tensor<4xf32>, %a: tensor<3x4xf32>, %m: tensor<4x5xf32>) {
+  // expected-error @+2 {{'edge.addmm' op self of shape [4] does not broadcast to the product shape [3, 5]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.addmm %b, %a, %m : (tensor<4xf32>, tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+// linear's weight is [out, in].
+func.func @linear_features(%x: tensor<2x4xf32>, %w: tensor<3x5xf32>) {
+  // expected-error @+2 {{'edge.linear' op in features: input last dim = 4 does not match weight dim 1 = 5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.linear %x, %w : (tensor<2x4xf32>, tensor<3x5xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// mm contracts matching inner dims.
+func.func @mm_contraction(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) {
+  // expected-error @+2 {{'edge.mm' op contraction size: self dim 1 = 4 does not match mat2 dim 0 = 5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.mm %a, %b : (tensor<3x4xf32>, tensor<5x6xf32>) -> tensor<3x6xf32>
+  return
+}
+
+// -----
+
+// bmm batch sizes must agree.
+func.func @bmm_batch(%a: tensor<2x3x4xf32>, %b: tensor<3x4x5xf32>) {
+  // expected-error @+2 {{'edge.bmm' op batch size: self dim 0 = 2 does not match mat2 dim 0 = 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.bmm %a, %b : (tensor<2x3x4xf32>, tensor<3x4x5xf32>) -> tensor<2x3x5xf32>
+  return
+}
+
+// -----
+
+// Operands must broadcast.
+func.func @add_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.add' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Element types must match (no implicit promotion).
+func.func @sub_element_types(%a: tensor<3xf32>, %b: tensor<3xi64>) {
+  // expected-error @+2 {{'edge.sub' op operands have different element types (f32 vs i64)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.sub %a, %b : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// mul's result shape is the broadcast shape.
+func.func @mul_result(%a: tensor<2x1xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.mul' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<2x1xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.mul %a, %b : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x1xf32>
+  return
+}
+
+// -----
+
+// div's rounding mode is 'trunc' or 'floor'.
+func.func @div_mode(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.div' op rounding_mode must be 'trunc' or 'floor', got 'round'}}
+  %0 = edge.div %a, %a {rounding_mode = "round"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Activations need floating-point tensors.
+func.func @relu_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.relu' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.relu %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// Unary ops keep the operand type.
+func.func @sigmoid_shape(%a: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.sigmoid' op inferred type(s) 'tensor<3xf32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.sigmoid %a : (tensor<3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @tanh_type(%a: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.tanh' op inferred type(s) 'tensor<3xf32>' are incompatible with return type(s) of operation 'tensor<3xf16>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.tanh %a : (tensor<3xf32>) -> tensor<3xf16>
+  return
+}
+
+// -----
+
+func.func @silu_int(%a: tensor<3xi8>) {
+  // expected-error @+1 {{'edge.silu' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi8>'}}
+  %0 = edge.silu %a : (tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+func.func @hardswish_unranked(%a: tensor<*xf32>) {
+  // expected-error @+1 {{'edge.hardswish' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<*xf32>'}}
+  %0 = edge.hardswish %a : (tensor<*xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @hardsigmoid_shape(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.hardsigmoid' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x2xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.hardsigmoid %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// gelu's approximation is 'none' or 'tanh'.
+func.func @gelu_mode(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.gelu' op approximate must be 'none' or 'tanh', got 'erf'}}
+  %0 = edge.gelu %a {approximate = "erf"} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// hardtanh bounds must be ordered.
+func.func @hardtanh_bounds(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.hardtanh' op min_val 6.000000e+00 is greater than max_val 0.000000e+00}}
+  %0 = edge.hardtanh %a {min_val = 6.0 : f64, max_val = 0.0 : f64} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// clamp needs at least one bound.
+func.func @clamp_no_bounds(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.clamp' op needs at least one of min and max}}
+  %0 = edge.clamp %a : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_bounds(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.clamp' op min 2.000000e+00 is greater than max 1.000000e+00}}
+  %0 = edge.clamp %a {min = 2.0 : f64, max = 1.0 : f64} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// softmax's dim must exist.
+func.func @softmax_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.softmax' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.softmax %a {dim = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// half_to_float converts f16 only.
+func.func @softmax_half_to_float(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.softmax' op half_to_float needs an f16 input, got tensor<2x3xf32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.softmax %a {dim = 1 : i64, half_to_float = true} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.log_softmax' op dim -3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.log_softmax %a {dim = -3 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// A reduction lists each dim once.
+func.func @mean_duplicate(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.mean' op dim -1 appears more than once}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.mean %a {dim = array<i64: 1, -1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// mean needs a floating-point input.
+func.func @mean_int(%a: tensor<2x3xi64>) {
+  // expected-error @+2 {{'edge.mean' op self must have a floating-point element type, got tensor<2x3xi64>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.mean %a {dim = array<i64: 1>} : (tensor<2x3xi64>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+// keepdim changes the result rank.
+func.func @sum_keepdim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.sum' op inferred type(s) 'tensor<2x1xf32>' are incompatible with return type(s) of operation 'tensor<2xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.sum %a {dim = array<i64: 1>, keepdim = true} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Pooling padding is at most half the kernel.
+func.func @max_pool2d_padding(%a: tensor<1x2x8x8xf32>) {
+  // expected-error @+2 {{'edge.max_pool2d' op padding 2 must be at most half of the kernel extent 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.max_pool2d %a {kernel_size = array<i64: 3, 3>, padding = array<i64: 2, 2>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+// Pooling needs CHW or NCHW input.
+func.func @avg_pool2d_rank(%a: tensor<8x8xf32>) {
+  // expected-error @+2 {{'edge.avg_pool2d' op self must have rank 3 (CHW) or 4 (NCHW), got rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.avg_pool2d %a {kernel_size = array<i64: 2, 2>} : (tensor<8x8xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool2d_divisor(%a: tensor<1x2x8x8xf32>) {
+  // expected-error @+2 {{'edge.avg_pool2d' op divisor_override must be non-zero}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.avg_pool2d %a {kernel_size = array<i64: 2, 2>, divisor_override = 0 : i64} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_avg_pool2d_size(%a: tensor<1x2x8x8xf32>) {
+  // expected-error @+2 {{'edge.adaptive_avg_pool2d' op output_size must have 2 entries (H, W), got 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.adaptive_avg_pool2d %a {output_size = array<i64: 1, 1, 1>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x1x1xf32>
+  return
+}
+
+// -----
+
+// batch_norm statistics have one entry per channel.
+func.func @batch_norm_stats(%a: tensor<1x4x8x8xf32>, %p: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.batch_norm' op running_mean has shape [3], expected [4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.batch_norm %a mean %p var %p : (tensor<1x4x8x8xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+// layer_norm normalizes trailing dims only.
+func.func @layer_norm_shape(%a: tensor<2x3x8xf32>) {
+  // expected-error @+2 {{'edge.layer_norm' op normalized_shape [3] does not match the trailing input dims [8]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.layer_norm %a {normalized_shape = array<i64: 3>} : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_weight(%a: tensor<2x3x8xf32>, %w: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.layer_norm' op weight has shape [3], expected [8]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.layer_norm %a weight %w {normalized_shape = array<i64: 8>} : (tensor<2x3x8xf32>, tensor<3xf32>) -> tensor<2x3x8xf32>
+  return
+}
+
+// -----
+
+// view keeps the element count.
+func.func @view_count(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.view' op size [4, 2] has 8 elements but tensor<2x3xf32> has 6}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.view %a {size = array<i64: 4, 2>} : (tensor<2x3xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @view_two_inferred(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.view' op size [-1, -1] has more than one -1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.view %a {size = array<i64: -1, -1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// permute needs a permutation of all dims.
+func.func @permute_repeat(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.permute' op dims [1, -1] is not a permutation}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.permute %a {dims = array<i64: 1, -1>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @permute_length(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.permute' op dims [0] must have 2 entries (the rank)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.permute %a {dims = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.transpose' op dim1 5 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.transpose %a {dim0 = 0 : i64, dim1 = 5 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// unsqueeze accepts dims in [-rank-1, rank].
+func.func @unsqueeze_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.unsqueeze' op dim 4 is out of range for rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.unsqueeze %a {dim = 4 : i64} : (tensor<2x3xf32>) -> tensor<2x3x1xf32>
+  return
+}
+
+// -----
+
+// squeezing a dynamic dim is ambiguous.
+func.func @squeeze_dynamic(%a: tensor<2x?xf32>) {
+  // expected-error @+2 {{'edge.squeeze' op cannot decide whether dim 1 of dynamic size is squeezed}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.squeeze %a {dim = array<i64: 1>} : (tensor<2x?xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// cat operands agree outside the cat dim.
+func.func @cat_shape(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) {
+  // expected-error @+2 {{'edge.cat' op tensor #1 has shape [3, 3], which differs from [2, 3] outside the cat dim 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.cat %a, %b {dim = 1 : i64} : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @cat_types(%a: tensor<2x3xf32>, %b: tensor<2x3xi64>) {
+  // expected-error @+2 {{'edge.cat' op tensor #1 (tensor<2x3xi64>) differs in rank or element type from tensor #0 (tensor<2x3xf32>)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.cat %a, %b {dim = 0 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// slice steps are positive.
+func.func @slice_step(%a: tensor<10xf32>) {
+  // expected-error @+2 {{'edge.slice' op step must be >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.slice %a {dim = 0 : i64, step = 0 : i64} : (tensor<10xf32>) -> tensor<10xf32>
+  return
+}
+
+// -----
+
+// select's index must exist.
+func.func @select_index(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.select' op index 3 is out of range for dim 1 of size 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.select %a {dim = 1 : i64, index = 3 : i64} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// expand only broadcasts size-1 dims.
+func.func @expand_dim(%a: tensor<3x2xf32>) {
+  // expected-error @+2 {{'edge.expand' op cannot expand tensor<3x2xf32> to size [3, 4]: dim 1 has size 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.expand %a {size = array<i64: 3, 4>} : (tensor<3x2xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+// embedding indices are integers.
+func.func @embedding_indices(%w: tensor<10x4xf32>, %i: tensor<5xf32>) {
+  // expected-error @+1 {{'edge.embedding' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<5xf32>'}}
+  %0 = edge.embedding %w, %i : (tensor<10x4xf32>, tensor<5xf32>) -> tensor<5x4xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_weight(%w: tensor<10xf32>, %i: tensor<5xi64>) {
+  // expected-error @+2 {{'edge.embedding' op weight must have rank 2, got rank 1 (tensor<10xf32>)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.embedding %w, %i : (tensor<10xf32>, tensor<5xi64>) -> tensor<5x4xf32>
+  return
+}

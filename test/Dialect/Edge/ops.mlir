@@ -1,0 +1,244 @@
+// RUN: et-opt %s | et-opt | FileCheck %s
+// RUN: et-opt %s --mlir-print-op-generic | et-opt | FileCheck %s
+
+// Constants: inline dense values and dense_resource blobs.
+// CHECK-LABEL: func @constant
+// CHECK: edge.constant dense<{{\[}}[1.000000e+00, 2.000000e+00]]> : tensor<1x2xf32>
+// CHECK: edge.constant dense_resource<weights> : tensor<2xf32>
+func.func @constant() -> (tensor<1x2xf32>, tensor<2xf32>) {
+  %0 = edge.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
+  %1 = edge.constant dense_resource<weights> : tensor<2xf32>
+  return %0, %1 : tensor<1x2xf32>, tensor<2xf32>
+}
+
+// An unknown operator keeps its name, operands and attributes.
+// CHECK-LABEL: func @custom
+// CHECK: edge.custom "aten::frobnicate"(%{{.*}}) {alpha = 2.000000e+00 : f64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<i64>)
+func.func @custom(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0:2 = edge.custom "aten::frobnicate"(%x) {alpha = 2.0 : f64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<i64>)
+  return %0#0 : tensor<4xf32>
+}
+
+// Convolution with bias, strides, padding, dilation and groups.
+// CHECK-LABEL: func @convolution
+// CHECK: edge.convolution %{{.*}}, %{{.*}}, %{{.*}} {dilation = array<i64: 2, 2>, groups = 2 : i64, padding = array<i64: 1, 2>, stride = array<i64: 2, 1>} : (tensor<1x4x9x9xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<1x6x4x9xf32>
+func.func @convolution(%x: tensor<1x4x9x9xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x4x9xf32> {
+  %0 = edge.convolution %x, %w, %b {stride = array<i64: 2, 1>, padding = array<i64: 1, 2>, dilation = array<i64: 2, 2>, groups = 2} : (tensor<1x4x9x9xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<1x6x4x9xf32>
+  return %0 : tensor<1x6x4x9xf32>
+}
+
+// Depthwise convolution without bias, dynamic batch.
+// CHECK-LABEL: func @convolution_depthwise
+// CHECK: edge.convolution %{{.*}}, %{{.*}} {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>
+func.func @convolution_depthwise(%x: tensor<?x8x5x5xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32> {
+  %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 8} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>
+  return %0 : tensor<?x8x5x5xf32>
+}
+
+// Transposed convolution: weight is [C_in, C_out/groups, kH, kW].
+// CHECK-LABEL: func @convolution_transposed
+// CHECK: edge.convolution {{.*}} output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>, transposed = true} : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
+func.func @convolution_transposed(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32> {
+  %0 = edge.convolution %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = true, output_padding = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
+  return %0 : tensor<1x3x10x10xf32>
+}
+
+// addmm with a broadcast bias and scaled terms.
+// CHECK-LABEL: func @addmm
+// CHECK: edge.addmm %{{.*}}, %{{.*}}, %{{.*}} {alpha = 2.000000e+00 : f64, beta = 5.000000e-01 : f64} : (tensor<5xf32>, tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+func.func @addmm(%b: tensor<5xf32>, %a: tensor<3x4xf32>, %m: tensor<4x5xf32>) -> tensor<3x5xf32> {
+  %0 = edge.addmm %b, %a, %m {alpha = 2.0 : f64, beta = 0.5 : f64} : (tensor<5xf32>, tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// linear over a batched input, with and without bias.
+// CHECK-LABEL: func @linear
+// CHECK: edge.linear %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x7x4xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<2x7x3xf32>
+// CHECK: edge.linear %{{.*}}, %{{.*}} : (tensor<2x7x4xf32>, tensor<3x4xf32>) -> tensor<2x7x3xf32>
+func.func @linear(%x: tensor<2x7x4xf32>, %w: tensor<3x4xf32>, %b: tensor<3xf32>) -> tensor<2x7x3xf32> {
+  %0 = edge.linear %x, %w, %b : (tensor<2x7x4xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<2x7x3xf32>
+  %1 = edge.linear %x, %w : (tensor<2x7x4xf32>, tensor<3x4xf32>) -> tensor<2x7x3xf32>
+  return %1 : tensor<2x7x3xf32>
+}
+
+// mm and bmm.
+// CHECK-LABEL: func @matmul
+// CHECK: edge.mm %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+// CHECK: edge.bmm %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+func.func @matmul(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<2x3x4xf32>, %d: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = edge.mm %a, %b : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  %1 = edge.bmm %c, %d : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %1 : tensor<2x3x5xf32>
+}
+
+// Broadcasting binary ops; add/sub carry alpha, div a rounding mode.
+// CHECK-LABEL: func @binary
+// CHECK: edge.add %{{.*}}, %{{.*}} {alpha = 2.000000e+00 : f64} : (tensor<2x1x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>
+// CHECK: edge.sub %{{.*}}, %{{.*}} : (tensor<2x1x4xf32>, tensor<f32>) -> tensor<2x1x4xf32>
+// CHECK: edge.mul %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+// CHECK: edge.div %{{.*}}, %{{.*}} {rounding_mode = "floor"} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+func.func @binary(%a: tensor<2x1x4xf32>, %b: tensor<3x1xf32>, %s: tensor<f32>, %i: tensor<4xi64>) -> tensor<4xi64> {
+  %0 = edge.add %a, %b {alpha = 2.0 : f64} : (tensor<2x1x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>
+  %1 = edge.sub %a, %s : (tensor<2x1x4xf32>, tensor<f32>) -> tensor<2x1x4xf32>
+  %2 = edge.mul %i, %i : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %3 = edge.div %2, %i {rounding_mode = "floor"} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return %3 : tensor<4xi64>
+}
+
+// Unary activations keep the operand type.
+// CHECK-LABEL: func @activations
+// CHECK: edge.relu
+// CHECK: edge.sigmoid
+// CHECK: edge.tanh
+// CHECK: edge.silu
+// CHECK: edge.hardswish
+// CHECK: edge.hardsigmoid
+// CHECK: edge.gelu %{{.*}} {approximate = "tanh"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.gelu %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.hardtanh %{{.*}} {max_val = 6.000000e+00 : f64, min_val = 0.000000e+00 : f64}
+// CHECK: edge.clamp %{{.*}} {min = -2.000000e+00 : f64}
+// CHECK: edge.clamp %{{.*}} {max = 3.000000e+00 : f64, min = 1.000000e+00 : f64} : (tensor<4xi32>) -> tensor<4xi32>
+func.func @activations(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> tensor<2x3xf32> {
+  %0 = edge.relu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = edge.sigmoid %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = edge.tanh %1 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = edge.silu %2 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = edge.hardswish %3 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %5 = edge.hardsigmoid %4 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %6 = edge.gelu %5 {approximate = "tanh"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %7 = edge.gelu %6 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %8 = edge.hardtanh %7 {min_val = 0.0 : f64, max_val = 6.0 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %9 = edge.clamp %8 {min = -2.0 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %10 = edge.clamp %i {min = 1.0 : f64, max = 3.0 : f64} : (tensor<4xi32>) -> tensor<4xi32>
+  return %9 : tensor<2x3xf32>
+}
+
+// softmax and log_softmax along a (negative) dim.
+// CHECK-LABEL: func @softmax
+// CHECK: edge.softmax %{{.*}} {dim = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+// CHECK: edge.log_softmax %{{.*}} {dim = 0 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+// CHECK: edge.softmax %{{.*}} {dim = 1 : i64, half_to_float = true} : (tensor<2x5xf16>) -> tensor<2x5xf32>
+func.func @softmax(%x: tensor<2x5xf32>, %h: tensor<2x5xf16>) -> tensor<2x5xf32> {
+  %0 = edge.softmax %x {dim = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  %1 = edge.log_softmax %0 {dim = 0 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  %2 = edge.softmax %h {dim = 1 : i64, half_to_float = true} : (tensor<2x5xf16>) -> tensor<2x5xf32>
+  return %1 : tensor<2x5xf32>
+}
+
+// Reductions over listed dims, with keepdim, and over everything.
+// CHECK-LABEL: func @reductions
+// CHECK: edge.mean %{{.*}} {dim = array<i64: -1, -2>, keepdim = true} : (tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32>
+// CHECK: edge.sum %{{.*}} {dim = array<i64: 1>} : (tensor<1x8x7x7xf32>) -> tensor<1x7x7xf32>
+// CHECK: edge.sum %{{.*}} : (tensor<1x8x7x7xf32>) -> tensor<f32>
+func.func @reductions(%x: tensor<1x8x7x7xf32>) -> tensor<f32> {
+  %0 = edge.mean %x {dim = array<i64: -1, -2>, keepdim = true} : (tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32>
+  %1 = edge.sum %x {dim = array<i64: 1>} : (tensor<1x8x7x7xf32>) -> tensor<1x7x7xf32>
+  %2 = edge.sum %x : (tensor<1x8x7x7xf32>) -> tensor<f32>
+  return %2 : tensor<f32>
+}
+
+// Pooling: ceil_mode, default stride (= kernel), adaptive output size.
+// CHECK-LABEL: func @pooling
+// CHECK: edge.max_pool2d %{{.*}} {ceil_mode = true, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x5x5xf32>
+// CHECK: edge.avg_pool2d %{{.*}} {count_include_pad = false, divisor_override = 3 : i64, kernel_size = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: edge.adaptive_avg_pool2d %{{.*}} {output_size = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+func.func @pooling(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32> {
+  %0 = edge.max_pool2d %x {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, ceil_mode = true} : (tensor<1x4x8x8xf32>) -> tensor<1x4x5x5xf32>
+  %1 = edge.avg_pool2d %x {kernel_size = array<i64: 2, 2>, count_include_pad = false, divisor_override = 3 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  %2 = edge.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+  return %2 : tensor<1x4x1x1xf32>
+}
+
+// batch_norm with and without affine parameters.
+// CHECK-LABEL: func @batch_norm
+// CHECK: edge.batch_norm %{{.*}} weight %{{.*}} bias %{{.*}} mean %{{.*}} var %{{.*}} {eps = 1.000000e-03 : f64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+// CHECK: edge.batch_norm %{{.*}} mean %{{.*}} var %{{.*}} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+func.func @batch_norm(%x: tensor<2x4x3x3xf32>, %p: tensor<4xf32>) -> tensor<2x4x3x3xf32> {
+  %0 = edge.batch_norm %x weight %p bias %p mean %p var %p {eps = 1.0e-3 : f64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+  %1 = edge.batch_norm %0 mean %p var %p : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+  return %1 : tensor<2x4x3x3xf32>
+}
+
+// layer_norm over the last two dims, affine and plain.
+// CHECK-LABEL: func @layer_norm
+// CHECK: edge.layer_norm %{{.*}} weight %{{.*}} bias %{{.*}} {normalized_shape = array<i64: 3, 8>} : (tensor<2x3x8xf32>, tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+// CHECK: edge.layer_norm %{{.*}} {eps = 9.9999999999999995E-7 : f64, normalized_shape = array<i64: 8>} : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+func.func @layer_norm(%x: tensor<2x3x8xf32>, %p: tensor<3x8xf32>) -> tensor<2x3x8xf32> {
+  %0 = edge.layer_norm %x weight %p bias %p {normalized_shape = array<i64: 3, 8>} : (tensor<2x3x8xf32>, tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+  %1 = edge.layer_norm %0 {normalized_shape = array<i64: 8>, eps = 1.0e-6 : f64} : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  return %1 : tensor<2x3x8xf32>
+}
+
+// view with an inferred (-1) extent, also on a dynamic input.
+// CHECK-LABEL: func @view
+// CHECK: edge.view %{{.*}} {size = array<i64: 4, -1>} : (tensor<2x3x4xf32>) -> tensor<4x6xf32>
+// CHECK: edge.view %{{.*}} {size = array<i64: -1, 12>} : (tensor<?x3x4xf32>) -> tensor<?x12xf32>
+func.func @view(%x: tensor<2x3x4xf32>, %d: tensor<?x3x4xf32>) -> tensor<?x12xf32> {
+  %0 = edge.view %x {size = array<i64: 4, -1>} : (tensor<2x3x4xf32>) -> tensor<4x6xf32>
+  %1 = edge.view %d {size = array<i64: -1, 12>} : (tensor<?x3x4xf32>) -> tensor<?x12xf32>
+  return %1 : tensor<?x12xf32>
+}
+
+// permute and transpose (negative dims allowed).
+// CHECK-LABEL: func @permute
+// CHECK: edge.permute %{{.*}} {dims = array<i64: 0, 2, 3, 1>} : (tensor<1x3x4x5xf32>) -> tensor<1x4x5x3xf32>
+// CHECK: edge.transpose %{{.*}} {dim0 = 1 : i64, dim1 = -1 : i64} : (tensor<1x3x4x5xf32>) -> tensor<1x5x4x3xf32>
+func.func @permute(%x: tensor<1x3x4x5xf32>) -> tensor<1x5x4x3xf32> {
+  %0 = edge.permute %x {dims = array<i64: 0, 2, 3, 1>} : (tensor<1x3x4x5xf32>) -> tensor<1x4x5x3xf32>
+  %1 = edge.transpose %x {dim0 = 1 : i64, dim1 = -1 : i64} : (tensor<1x3x4x5xf32>) -> tensor<1x5x4x3xf32>
+  return %1 : tensor<1x5x4x3xf32>
+}
+
+// unsqueeze at the end; squeeze listed dims and all size-1 dims.
+// CHECK-LABEL: func @squeeze
+// CHECK: edge.unsqueeze %{{.*}} {dim = -1 : i64} : (tensor<2x1x3xf32>) -> tensor<2x1x3x1xf32>
+// CHECK: edge.squeeze %{{.*}} {dim = array<i64: 1>} : (tensor<2x1x3x1xf32>) -> tensor<2x3x1xf32>
+// CHECK: edge.squeeze %{{.*}} : (tensor<2x1x3x1xf32>) -> tensor<2x3xf32>
+func.func @squeeze(%x: tensor<2x1x3xf32>) -> tensor<2x3xf32> {
+  %0 = edge.unsqueeze %x {dim = -1 : i64} : (tensor<2x1x3xf32>) -> tensor<2x1x3x1xf32>
+  %1 = edge.squeeze %0 {dim = array<i64: 1>} : (tensor<2x1x3x1xf32>) -> tensor<2x3x1xf32>
+  %2 = edge.squeeze %0 : (tensor<2x1x3x1xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}
+
+// cat along dim 1 of three tensors.
+// CHECK-LABEL: func @cat
+// CHECK: edge.cat %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x3xf32>) -> tensor<2x7xf32>
+func.func @cat(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x7xf32> {
+  %0 = edge.cat %a, %b, %a {dim = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x3xf32>) -> tensor<2x7xf32>
+  return %0 : tensor<2x7xf32>
+}
+
+// slice with step, negative start and an open end; select drops the dim.
+// CHECK-LABEL: func @slice
+// CHECK: edge.slice %{{.*}} {dim = 1 : i64, start = -7 : i64, step = 2 : i64} : (tensor<2x10xf32>) -> tensor<2x4xf32>
+// CHECK: edge.select %{{.*}} {dim = 0 : i64, index = -1 : i64} : (tensor<2x10xf32>) -> tensor<10xf32>
+func.func @slice(%x: tensor<2x10xf32>) -> tensor<10xf32> {
+  %0 = edge.slice %x {dim = 1 : i64, start = -7 : i64, step = 2 : i64} : (tensor<2x10xf32>) -> tensor<2x4xf32>
+  %1 = edge.select %x {dim = 0 : i64, index = -1 : i64} : (tensor<2x10xf32>) -> tensor<10xf32>
+  return %1 : tensor<10xf32>
+}
+
+// expand keeps (-1) or broadcasts size-1 dims and adds leading dims.
+// CHECK-LABEL: func @expand
+// CHECK: edge.expand %{{.*}} {size = array<i64: 2, -1, 4>} : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
+func.func @expand(%x: tensor<3x1xf32>) -> tensor<2x3x4xf32> {
+  %0 = edge.expand %x {size = array<i64: 2, -1, 4>} : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// embedding: indices of any rank pick rows of the weight.
+// CHECK-LABEL: func @embedding
+// CHECK: edge.embedding %{{.*}}, %{{.*}} {padding_idx = 0 : i64} : (tensor<10x4xf32>, tensor<2x5xi64>) -> tensor<2x5x4xf32>
+func.func @embedding(%w: tensor<10x4xf32>, %i: tensor<2x5xi64>) -> tensor<2x5x4xf32> {
+  %0 = edge.embedding %w, %i {padding_idx = 0 : i64} : (tensor<10x4xf32>, tensor<2x5xi64>) -> tensor<2x5x4xf32>
+  return %0 : tensor<2x5x4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weights: "0x040000000000803F00000040"
+    }
+  }
+#-}
