@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include <cstddef>
 #include <cstring>
 
 using namespace mlir;
@@ -77,6 +78,24 @@ ElementsAttr makeConstantFromBytes(RankedTensorType type, ArrayRef<char> bytes,
   int64_t alignment = storageBytes(type.getElementType());
   AsmResourceBlob blob =
       HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignment);
+  auto &manager =
+      DenseResourceElementsHandle::getManagerInterface(type.getContext());
+  return DenseResourceElementsAttr::get(
+      type, manager.insert(nameHint, std::move(blob)));
+}
+
+ElementsAttr makeConstantFromOwnedBytes(RankedTensorType type,
+                                        std::string bytes, StringRef nameHint) {
+  if (type.getNumElements() <= kInlineConstantLimit ||
+      type.getElementType().isInteger(1))
+    return makeConstantFromBytes(type, ArrayRef<char>(bytes.data(), bytes.size()),
+                                 nameHint);
+  auto *owned = new std::string(std::move(bytes));
+  // operator new aligns to at least 16 bytes, enough for any element type.
+  AsmResourceBlob blob(
+      ArrayRef<char>(owned->data(), owned->size()), alignof(std::max_align_t),
+      [owned](void *, size_t, size_t) { delete owned; },
+      /*dataIsMutable=*/false);
   auto &manager =
       DenseResourceElementsHandle::getManagerInterface(type.getContext());
   return DenseResourceElementsAttr::get(

@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
+#include <string>
 
 namespace etch::edge {
 
@@ -40,6 +41,12 @@ mlir::ElementsAttr makeFloatConstant(mlir::RankedTensorType type,
 mlir::ElementsAttr makeConstantFromBytes(mlir::RankedTensorType type,
                                          llvm::ArrayRef<char> bytes,
                                          llvm::StringRef nameHint);
+
+/// Same, taking ownership of \p bytes so large weights are not copied again
+/// (the blob frees them when the context drops it).
+mlir::ElementsAttr makeConstantFromOwnedBytes(mlir::RankedTensorType type,
+                                              std::string bytes,
+                                              llvm::StringRef nameHint);
 
 } // namespace etch::edge
 

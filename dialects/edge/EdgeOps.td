@@ -57,7 +57,8 @@ def Edge_CustomOp : Edge_Op<"custom"> {
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Edge_ConvolutionOp : Edge_AtenOp<"convolution", "aten::convolution"> {
+def Edge_ConvolutionOp
+    : Edge_AtenOp<"convolution", "aten::convolution,aten::conv2d"> {
   let summary = "2-D convolution, direct or transposed, with optional bias";
   let description = [{
     NCHW input, OIHW weight (IOHW when `transposed`), optional bias of size O.
@@ -324,7 +325,7 @@ def Edge_PermuteOp : Edge_AtenOp<"permute", "aten::permute"> {
   let hasCanonicalizer = 1;
 }
 
-def Edge_TransposeOp : Edge_AtenOp<"transpose", "aten::transpose,aten::t"> {
+def Edge_TransposeOp : Edge_AtenOp<"transpose", "aten::transpose"> {
   let summary = "Swap two dimensions";
   let arguments = (ins Edge_Tensor:$self, I64Attr:$dim0, I64Attr:$dim1);
   let results = (outs Edge_Tensor:$result);

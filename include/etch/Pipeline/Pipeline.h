@@ -1,0 +1,36 @@
+//===- Pipeline.h - The compile pipeline's named phases ---------*- C++ -*-===//
+#ifndef ETCH_PIPELINE_PIPELINE_H
+#define ETCH_PIPELINE_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace etch {
+
+/// Phases in pipeline order; `et-compile --compile-to=<name>` stops after one.
+enum class Phase {
+  Edge,     // imported and verified Edge dialect
+  EdgeOpt,  // Edge passes: fold batch norm, canonicalize, CSE
+};
+
+struct PhaseInfo {
+  Phase phase;
+  llvm::StringRef name;
+  llvm::StringRef description;
+};
+
+/// Every phase, in order.
+llvm::ArrayRef<PhaseInfo> allPhases();
+std::optional<Phase> parsePhase(llvm::StringRef name);
+
+/// Adds the passes that take a module from the end of the phase before
+/// \p phase to the end of \p phase (nothing for Edge: the importer ends it).
+void addPhasePasses(mlir::PassManager &pm, Phase phase);
+
+} // namespace etch
+
+#endif // ETCH_PIPELINE_PIPELINE_H

@@ -1,0 +1,63 @@
+#include "EdgeOpBuilder.h"
+
+#include "edge/ConstantData.h"
+#include "edge/EdgeDialect.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+
+namespace etch {
+
+FailureOr<Value> EdgeOpBuilder::create(Location loc, StringRef opName,
+                                       ValueRange operands,
+                                       ArrayRef<NamedAttribute> attributes) {
+  // Create with a placeholder result type, then infer the real one through
+  // the op's InferTypeOpInterface.
+  OperationState state(loc, opName);
+  state.addOperands(operands);
+  state.addAttributes(attributes);
+  state.addTypes(builder.getNoneType());
+  Operation *op = builder.create(state);
+  auto inference = dyn_cast<InferTypeOpInterface>(op);
+  if (!inference) {
+    op->erase();
+    return emitError(loc) << "internal: " << opName
+                          << " does not infer its result type";
+  }
+  SmallVector<Type> types;
+  if (failed(inference.inferReturnTypes(
+          op->getContext(), loc, op->getOperands(), op->getAttrDictionary(),
+          op->getPropertiesStorage(), op->getRegions(), types))) {
+    op->erase();
+    return failure();
+  }
+  op->getResult(0).setType(types.front());
+  return op->getResult(0);
+}
+
+Value EdgeOpBuilder::constantFromBytes(Location loc, RankedTensorType type,
+                                       ArrayRef<char> bytes, StringRef name) {
+  return builder.create<edge::ConstantOp>(
+      loc, edge::makeConstantFromBytes(type, bytes, name));
+}
+
+Value EdgeOpBuilder::scalarConstant(Location loc, Type elementType,
+                                    double value) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute element;
+  if (isa<FloatType>(elementType))
+    element = builder.getFloatAttr(elementType, value);
+  else
+    element = builder.getIntegerAttr(elementType, static_cast<int64_t>(value));
+  return builder.create<edge::ConstantOp>(
+      loc, DenseElementsAttr::get(type, element));
+}
+
+void UnmappedOperators::report(Location loc) const {
+  for (const auto &[name, count] : counts)
+    emitWarning(loc) << "'" << name << "' imported as edge.custom (" << count
+                     << (count == 1 ? " time)" : " times)");
+}
+
+} // namespace etch

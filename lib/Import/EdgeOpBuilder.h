@@ -1,0 +1,69 @@
+//===- EdgeOpBuilder.h - Create Edge ops with inferred types ----*- C++ -*-===//
+//
+// Importers create Edge ops from operands and attributes and need the result
+// types inferred. The ODS inferring builders abort the process when inference
+// fails; this builder reports the diagnostic and returns failure instead, so
+// bad input files get an error, never a crash.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ETCH_LIB_IMPORT_EDGEOPBUILDER_H
+#define ETCH_LIB_IMPORT_EDGEOPBUILDER_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <string>
+
+namespace etch {
+
+class EdgeOpBuilder {
+public:
+  explicit EdgeOpBuilder(mlir::OpBuilder &builder) : builder(builder) {}
+
+  /// Creates `opName` (for example "edge.add") with \p operands and
+  /// \p attributes and infers its single result type. On failure the
+  /// inference diagnostic has been emitted at \p loc and nothing is created.
+  mlir::FailureOr<mlir::Value>
+  create(mlir::Location loc, llvm::StringRef opName, mlir::ValueRange operands,
+         llvm::ArrayRef<mlir::NamedAttribute> attributes = {});
+
+  template <typename OpTy>
+  mlir::FailureOr<mlir::Value>
+  create(mlir::Location loc, mlir::ValueRange operands,
+         llvm::ArrayRef<mlir::NamedAttribute> attributes = {}) {
+    return create(loc, OpTy::getOperationName(), operands, attributes);
+  }
+
+  /// An `edge.constant` holding \p bytes (row-major, little-endian) of
+  /// \p type; large payloads become dense_resource blobs named \p name.
+  mlir::Value constantFromBytes(mlir::Location loc, mlir::RankedTensorType type,
+                                llvm::ArrayRef<char> bytes,
+                                llvm::StringRef name);
+
+  /// A rank-0 or 1-element constant of \p elementType holding \p value.
+  mlir::Value scalarConstant(mlir::Location loc, mlir::Type elementType,
+                             double value);
+
+  mlir::OpBuilder &getBuilder() { return builder; }
+
+private:
+  mlir::OpBuilder &builder;
+};
+
+/// Counts source operators that became `edge.custom`, and reports them at the
+/// end of an import as one warning line per operator name.
+class UnmappedOperators {
+public:
+  void note(llvm::StringRef name) { ++counts[name.str()]; }
+  /// Emits "'<name>' imported as edge.custom (N times)" per operator.
+  void report(mlir::Location loc) const;
+
+private:
+  std::map<std::string, int> counts;
+};
+
+} // namespace etch
+
+#endif // ETCH_LIB_IMPORT_EDGEOPBUILDER_H

@@ -1,0 +1,46 @@
+//===- FormatDetection.cpp - Which importer reads a file ------------------===//
+#include "etch/Import/Import.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+
+#include <fstream>
+
+using namespace mlir;
+
+namespace etch {
+
+ModelFormat detectModelFormat(llvm::StringRef path) {
+  std::ifstream file(path.str(), std::ios::binary);
+  unsigned char header[4] = {0, 0, 0, 0};
+  if (!file.read(reinterpret_cast<char *>(header), sizeof(header)))
+    return ModelFormat::Unknown;
+  // Zip local file header: torch.export.save writes zip archives.
+  if (header[0] == 'P' && header[1] == 'K' && header[2] == 3 && header[3] == 4)
+    return ModelFormat::TorchExport;
+  // ONNX ModelProto serializers write ir_version (field 1, varint: tag 0x08)
+  // first; some writers start with opset_import (field 8) or producer_name
+  // (field 2) instead.
+  if (header[0] == 0x08 || header[0] == 0x12 || header[0] == 0x42 ||
+      header[0] == 0x3a)
+    return ModelFormat::Onnx;
+  return ModelFormat::Unknown;
+}
+
+OwningOpRef<ModuleOp> importModel(llvm::StringRef path, MLIRContext *context) {
+  switch (detectModelFormat(path)) {
+  case ModelFormat::TorchExport:
+    return importTorchExport(path, context);
+  case ModelFormat::Onnx:
+    return importOnnx(path, context);
+  case ModelFormat::Unknown:
+    break;
+  }
+  std::ifstream probe(path.str());
+  emitError(FileLineColLoc::get(context, path, 0, 0))
+      << (probe ? "not a torch.export program (.pt2 zip) or an ONNX model"
+                : "cannot open file");
+  return nullptr;
+}
+
+} // namespace etch

@@ -1,0 +1,502 @@
+//===- OnnxImporter.cpp - Driver: values, constants, unmapped ops ---------===//
+#include "OnnxImporter.h"
+
+#include "edge/EdgeDialect.h"
+#include "etch/Import/Import.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace etch::onnx_import {
+
+OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
+                           StringRef path)
+    : edge(builder), builder(module.getContext()), module(module),
+      graph(graph), path(path.str()) {
+  converters = {
+      {"Conv", &OnnxImporter::convertConv},
+      {"ConvTranspose", &OnnxImporter::convertConv},
+      {"Gemm", &OnnxImporter::convertGemm},
+      {"MatMul", &OnnxImporter::convertMatMul},
+      {"BatchNormalization", &OnnxImporter::convertBatchNormalization},
+      {"LayerNormalization", &OnnxImporter::convertLayerNormalization},
+      {"MaxPool", &OnnxImporter::convertPool},
+      {"AveragePool", &OnnxImporter::convertPool},
+      {"GlobalAveragePool", &OnnxImporter::convertGlobalPool},
+      {"GlobalMaxPool", &OnnxImporter::convertGlobalPool},
+      {"Add", &OnnxImporter::convertBinary},
+      {"Sub", &OnnxImporter::convertBinary},
+      {"Mul", &OnnxImporter::convertBinary},
+      {"Div", &OnnxImporter::convertBinary},
+      {"Relu", &OnnxImporter::convertUnary},
+      {"Sigmoid", &OnnxImporter::convertUnary},
+      {"Tanh", &OnnxImporter::convertUnary},
+      {"HardSwish", &OnnxImporter::convertUnary},
+      {"HardSigmoid", &OnnxImporter::convertHardSigmoid},
+      {"Clip", &OnnxImporter::convertClip},
+      {"Softmax", &OnnxImporter::convertSoftmax},
+      {"LogSoftmax", &OnnxImporter::convertSoftmax},
+      {"Flatten", &OnnxImporter::convertFlatten},
+      {"Reshape", &OnnxImporter::convertReshape},
+      {"Transpose", &OnnxImporter::convertTranspose},
+      {"Concat", &OnnxImporter::convertConcat},
+      {"Gather", &OnnxImporter::convertGather},
+      {"Unsqueeze", &OnnxImporter::convertUnsqueeze},
+      {"Squeeze", &OnnxImporter::convertSqueeze},
+      {"Slice", &OnnxImporter::convertSlice},
+      {"ReduceMean", &OnnxImporter::convertReduce},
+      {"ReduceSum", &OnnxImporter::convertReduce},
+      {"Identity", &OnnxImporter::convertIdentity},
+      {"Dropout", &OnnxImporter::convertIdentity},
+      {"Constant", &OnnxImporter::convertConstant},
+      {"Shape", &OnnxImporter::convertShape},
+      {"Gelu", &OnnxImporter::convertGelu},
+  };
+}
+
+Location OnnxImporter::locationOf(const OnnxNode &node) {
+  MLIRContext *context = builder.getContext();
+  Location file = FileLineColLoc::get(context, path, 0, 0);
+  return NameLoc::get(StringAttr::get(context, node.name.empty()
+                                                   ? node.outputs.front()
+                                                   : node.name),
+                      file);
+}
+
+InFlightDiagnostic OnnxImporter::nodeError(const OnnxNode &node) {
+  InFlightDiagnostic diag = emitError(FileLineColLoc::get(builder.getContext(), path, 0, 0));
+  diag << "node '" << (node.name.empty() ? node.outputs.front() : node.name)
+       << "' (" << node.opType << "): ";
+  return diag;
+}
+
+Type OnnxImporter::elementType(OnnxDataType type) {
+  MLIRContext *context = builder.getContext();
+  switch (type) {
+  case OnnxDataType::Float:
+    return Float32Type::get(context);
+  case OnnxDataType::Double:
+    return Float64Type::get(context);
+  case OnnxDataType::Float16:
+    return Float16Type::get(context);
+  case OnnxDataType::BFloat16:
+    return BFloat16Type::get(context);
+  case OnnxDataType::Int8:
+    return IntegerType::get(context, 8);
+  case OnnxDataType::Uint8:
+    return IntegerType::get(context, 8, IntegerType::Unsigned);
+  case OnnxDataType::Int16:
+    return IntegerType::get(context, 16);
+  case OnnxDataType::Int32:
+    return IntegerType::get(context, 32);
+  case OnnxDataType::Int64:
+    return IntegerType::get(context, 64);
+  case OnnxDataType::Bool:
+    return IntegerType::get(context, 1);
+  default:
+    return {};
+  }
+}
+
+Value OnnxImporter::constantFromTensor(const OnnxTensor &tensor, Location loc) {
+  Type element = elementType(tensor.elementType);
+  auto type = RankedTensorType::get(tensor.dims, element);
+  OpBuilder::InsertionGuard guard(builder);
+  // Constants go to the top of the function so every use is dominated.
+  auto func = cast<func::FuncOp>(builder.getInsertionBlock()->getParentOp());
+  builder.setInsertionPointToStart(&func.getBody().front());
+  return edge.constantFromBytes(
+      loc, type, ArrayRef<char>(tensor.bytes.data(), tensor.bytes.size()),
+      tensor.name);
+}
+
+bool OnnxImporter::hasInput(const OnnxNode &node, size_t index) const {
+  return index < node.inputs.size() && !node.inputs[index].empty();
+}
+
+Value OnnxImporter::input(const OnnxNode &node, size_t index) {
+  if (!hasInput(node, index)) {
+    nodeError(node) << "missing input #" << index;
+    return {};
+  }
+  const std::string &name = node.inputs[index];
+  if (Value value = values.lookup(name))
+    return value;
+  if (const OnnxTensor *tensor = constants.lookup(name)) {
+    if (!elementType(tensor->elementType)) {
+      nodeError(node) << "constant '" << name << "' has an unsupported type";
+      return {};
+    }
+    Value value = constantFromTensor(*tensor, locationOf(node));
+    values[name] = value;
+    return value;
+  }
+  nodeError(node) << "input '" << name << "' is not defined by any earlier node";
+  return {};
+}
+
+const OnnxTensor *OnnxImporter::constantInput(const OnnxNode &node,
+                                              size_t index) const {
+  if (!hasInput(node, index))
+    return nullptr;
+  return constants.lookup(node.inputs[index]);
+}
+
+std::optional<std::vector<int64_t>>
+OnnxImporter::constantInts(const OnnxTensor &tensor) {
+  std::vector<int64_t> result;
+  const char *data = tensor.bytes.data();
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    if (tensor.elementType == OnnxDataType::Int64) {
+      int64_t value;
+      std::memcpy(&value, data + i * 8, 8);
+      result.push_back(value);
+    } else if (tensor.elementType == OnnxDataType::Int32) {
+      int32_t value;
+      std::memcpy(&value, data + i * 4, 4);
+      result.push_back(value);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+std::optional<std::vector<double>>
+OnnxImporter::constantDoubles(const OnnxTensor &tensor) {
+  std::vector<double> result;
+  const char *data = tensor.bytes.data();
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    if (tensor.elementType == OnnxDataType::Float) {
+      float value;
+      std::memcpy(&value, data + i * 4, 4);
+      result.push_back(value);
+    } else if (tensor.elementType == OnnxDataType::Double) {
+      double value;
+      std::memcpy(&value, data + i * 8, 8);
+      result.push_back(value);
+    } else if (auto ints = constantInts(tensor)) {
+      return std::vector<double>(ints->begin(), ints->end());
+    } else {
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+LogicalResult OnnxImporter::bind(const OnnxNode &node, FailureOr<Value> value,
+                                 size_t outputIndex) {
+  if (failed(value))
+    return nodeError(node) << "cannot be expressed in the Edge dialect "
+                              "(see the error above)";
+  if (outputIndex < node.outputs.size() && !node.outputs[outputIndex].empty())
+    values[node.outputs[outputIndex]] = *value;
+  return success();
+}
+
+LogicalResult OnnxImporter::requireUnused(const OnnxNode &node, size_t index) {
+  if (index < node.outputs.size() && !node.outputs[index].empty() &&
+      useCounts.lookup(node.outputs[index]) > 0)
+    return nodeError(node) << "output #" << index << " ('"
+                           << node.outputs[index]
+                           << "') is used, but only the first output is "
+                              "supported";
+  return success();
+}
+
+int64_t OnnxImporter::intAttr(const OnnxNode &node, StringRef name,
+                              int64_t fallback) {
+  auto it = node.attributes.find(name.str());
+  return it == node.attributes.end() ? fallback : it->second.i;
+}
+
+float OnnxImporter::floatAttr(const OnnxNode &node, StringRef name,
+                              float fallback) {
+  auto it = node.attributes.find(name.str());
+  return it == node.attributes.end() ? fallback : it->second.f;
+}
+
+std::string OnnxImporter::stringAttr(const OnnxNode &node, StringRef name,
+                                     StringRef fallback) {
+  auto it = node.attributes.find(name.str());
+  return it == node.attributes.end() ? fallback.str() : it->second.s;
+}
+
+std::optional<std::vector<int64_t>>
+OnnxImporter::intsAttr(const OnnxNode &node, StringRef name) {
+  auto it = node.attributes.find(name.str());
+  if (it == node.attributes.end())
+    return std::nullopt;
+  return it->second.ints;
+}
+
+RankedTensorType OnnxImporter::rankedTypeOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+FailureOr<Value> OnnxImporter::view(Location loc, Value value,
+                                    ArrayRef<int64_t> shape) {
+  return edge.create<edge::ViewOp>(
+      loc, value, {builder.getNamedAttr("size", builder.getDenseI64ArrayAttr(shape))});
+}
+
+FailureOr<Value> OnnxImporter::permute(Location loc, Value value,
+                                       ArrayRef<int64_t> dims) {
+  return edge.create<edge::PermuteOp>(
+      loc, value, {builder.getNamedAttr("dims", builder.getDenseI64ArrayAttr(dims))});
+}
+
+LogicalResult OnnxImporter::convertIdentity(const OnnxNode &node) {
+  if (const OnnxTensor *tensor = constantInput(node, 0)) {
+    constants[node.outputs.front()] = tensor;
+    return success();
+  }
+  Value value = input(node, 0);
+  if (!value)
+    return failure();
+  if (node.opType == "Dropout" && failed(requireUnused(node, 1)))
+    return failure();
+  values[node.outputs.front()] = value;
+  return success();
+}
+
+LogicalResult OnnxImporter::convertConstant(const OnnxNode &node) {
+  auto tensor = std::make_unique<OnnxTensor>();
+  tensor->name = node.outputs.front();
+  auto scalarOrList = [&](const OnnxAttribute &attribute) -> bool {
+    using Kind = OnnxAttribute::Kind;
+    auto append = [&](const void *data, size_t size) {
+      tensor->bytes.append(static_cast<const char *>(data), size);
+    };
+    switch (attribute.kind) {
+    case Kind::Tensor:
+      *tensor = attribute.t;
+      tensor->name = node.outputs.front();
+      return true;
+    case Kind::Float:
+      tensor->elementType = OnnxDataType::Float;
+      append(&attribute.f, 4);
+      return true;
+    case Kind::Int:
+      tensor->elementType = OnnxDataType::Int64;
+      append(&attribute.i, 8);
+      return true;
+    case Kind::Floats:
+      tensor->elementType = OnnxDataType::Float;
+      tensor->dims = {static_cast<int64_t>(attribute.floats.size())};
+      append(attribute.floats.data(), attribute.floats.size() * 4);
+      return true;
+    case Kind::Ints:
+      tensor->elementType = OnnxDataType::Int64;
+      tensor->dims = {static_cast<int64_t>(attribute.ints.size())};
+      append(attribute.ints.data(), attribute.ints.size() * 8);
+      return true;
+    default:
+      return false;
+    }
+  };
+  for (const char *name :
+       {"value", "value_float", "value_int", "value_floats", "value_ints"}) {
+    auto it = node.attributes.find(name);
+    if (it != node.attributes.end() && scalarOrList(it->second)) {
+      constants[node.outputs.front()] = tensor.get();
+      ownedConstants.push_back(std::move(tensor));
+      return success();
+    }
+  }
+  return nodeError(node) << "only tensor, float(s) and int(s) constants are "
+                            "supported";
+}
+
+LogicalResult OnnxImporter::convertShape(const OnnxNode &node) {
+  Value value = input(node, 0);
+  if (!value)
+    return failure();
+  RankedTensorType type = rankedTypeOf(value);
+  if (!type.hasStaticShape())
+    return nodeError(node) << "Shape of a dynamically shaped tensor ("
+                           << type << ") is not supported";
+  int64_t rank = type.getRank();
+  int64_t start = intAttr(node, "start", 0), end = intAttr(node, "end", rank);
+  start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
+  end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
+  auto tensor = std::make_unique<OnnxTensor>();
+  tensor->name = node.outputs.front();
+  tensor->elementType = OnnxDataType::Int64;
+  tensor->dims = {std::max<int64_t>(end - start, 0)};
+  for (int64_t i = start; i < end; ++i) {
+    int64_t extent = type.getDimSize(i);
+    tensor->bytes.append(reinterpret_cast<const char *>(&extent), 8);
+  }
+  constants[node.outputs.front()] = tensor.get();
+  ownedConstants.push_back(std::move(tensor));
+  return success();
+}
+
+/// An op no converter handles becomes edge.custom with the ONNX attributes,
+/// typed by ONNX shape inference.
+LogicalResult OnnxImporter::convertCustom(const OnnxNode &node) {
+  SmallVector<Value> operands;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (node.inputs[i].empty())
+      continue;
+    Value value = input(node, i);
+    if (!value)
+      return failure();
+    operands.push_back(value);
+  }
+  SmallVector<Type> resultTypes;
+  for (const std::string &output : node.outputs) {
+    auto it = graph.valueTypes.find(output);
+    Type element =
+        it == graph.valueTypes.end() ? Type() : elementType(it->second.elementType);
+    if (!element)
+      return nodeError(node) << "no known type for output '" << output
+                             << "' (needed to keep the op as edge.custom)";
+    if (it->second.hasShape) {
+      SmallVector<int64_t> dims;
+      for (int64_t dim : it->second.dims)
+        dims.push_back(dim < 0 ? ShapedType::kDynamic : dim);
+      resultTypes.push_back(RankedTensorType::get(dims, element));
+    } else {
+      resultTypes.push_back(UnrankedTensorType::get(element));
+    }
+  }
+  SmallVector<NamedAttribute> attributes;
+  std::string opName =
+      (node.domain.empty() ? "onnx" : node.domain) + "::" + node.opType;
+  for (const auto &[name, attribute] : node.attributes) {
+    using Kind = OnnxAttribute::Kind;
+    Attribute value;
+    switch (attribute.kind) {
+    case Kind::Float:
+      value = builder.getF32FloatAttr(attribute.f);
+      break;
+    case Kind::Int:
+      value = builder.getI64IntegerAttr(attribute.i);
+      break;
+    case Kind::String:
+      value = builder.getStringAttr(attribute.s);
+      break;
+    case Kind::Floats:
+      value = builder.getF32ArrayAttr(attribute.floats);
+      break;
+    case Kind::Ints:
+      value = builder.getDenseI64ArrayAttr(attribute.ints);
+      break;
+    case Kind::Strings:
+      value = builder.getStrArrayAttr(
+          SmallVector<StringRef>(attribute.strings.begin(), attribute.strings.end()));
+      break;
+    default:
+      return nodeError(node) << "attribute '" << name
+                             << "' has a kind edge.custom cannot keep";
+    }
+    attributes.push_back(builder.getNamedAttr(name, value));
+  }
+  auto custom = builder.create<edge::CustomOp>(
+      locationOf(node), resultTypes, builder.getStringAttr(opName), operands);
+  for (const NamedAttribute &attribute : attributes)
+    custom->setAttr(attribute.getName(), attribute.getValue());
+  for (auto [index, output] : llvm::enumerate(node.outputs))
+    if (!output.empty())
+      values[output] = custom->getResult(index);
+  unmapped.note(opName);
+  return success();
+}
+
+LogicalResult OnnxImporter::convertNode(const OnnxNode &node) {
+  if (node.domain.empty() || node.domain == "ai.onnx") {
+    auto it = converters.find(node.opType);
+    if (it != converters.end())
+      return (this->*(it->second))(node);
+  }
+  return convertCustom(node);
+}
+
+LogicalResult OnnxImporter::run() {
+  MLIRContext *context = builder.getContext();
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  if (graph.opsetVersion < 13 || graph.opsetVersion > 17)
+    return emitError(fileLoc) << "ONNX opset " << graph.opsetVersion
+                              << " is not supported (etch reads opsets 13 to 17)";
+
+  for (const OnnxTensor &initializer : graph.initializers)
+    constants[initializer.name] = &initializer;
+  for (const OnnxNode &node : graph.nodes)
+    for (const std::string &name : node.inputs)
+      ++useCounts[name];
+  for (const auto &[name, type] : graph.outputs)
+    ++useCounts[name];
+
+  SmallVector<Type> argumentTypes;
+  for (const auto &[name, type] : graph.inputs) {
+    Type element = elementType(type.elementType);
+    if (!element || !type.hasShape)
+      return emitError(fileLoc) << "graph input '" << name
+                                << "' needs a tensor type with a known rank";
+    SmallVector<int64_t> dims;
+    for (int64_t dim : type.dims)
+      dims.push_back(dim < 0 ? ShapedType::kDynamic : dim);
+    argumentTypes.push_back(RankedTensorType::get(dims, element));
+  }
+
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = builder.create<func::FuncOp>(
+      fileLoc, "forward", builder.getFunctionType(argumentTypes, {}));
+  Block *body = func.addEntryBlock();
+  for (auto [index, input] : llvm::enumerate(graph.inputs)) {
+    values[input.first] = body->getArgument(index);
+    func.setArgAttr(index, "etch.name", builder.getStringAttr(input.first));
+  }
+  builder.setInsertionPointToEnd(body);
+
+  for (const OnnxNode &node : graph.nodes)
+    if (failed(convertNode(node)))
+      return failure();
+
+  SmallVector<Value> results;
+  for (const auto &[name, type] : graph.outputs) {
+    Value value = values.lookup(name);
+    if (!value && constants.count(name))
+      value = constantFromTensor(*constants.lookup(name), fileLoc);
+    if (!value)
+      return emitError(fileLoc) << "graph output '" << name
+                                << "' is not produced by any node";
+    results.push_back(value);
+  }
+  builder.create<func::ReturnOp>(fileLoc, results);
+  func.setType(builder.getFunctionType(argumentTypes,
+                                       ValueRange(results).getTypes()));
+  for (auto [index, output] : llvm::enumerate(graph.outputs))
+    func.setResultAttr(index, "etch.name", builder.getStringAttr(output.first));
+  unmapped.report(fileLoc);
+  return success();
+}
+
+} // namespace etch::onnx_import
+
+namespace etch {
+
+OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext *context) {
+  context->loadDialect<edge::EdgeDialect, func::FuncDialect>();
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  std::string error;
+  std::optional<onnx_import::OnnxGraph> graph =
+      onnx_import::loadOnnxModel(path.str(), error);
+  if (!graph) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  onnx_import::OnnxImporter importer(*module, *graph, path);
+  if (failed(importer.run()) || failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace etch

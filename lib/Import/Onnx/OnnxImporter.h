@@ -1,0 +1,103 @@
+//===- OnnxImporter.h - OnnxGraph -> Edge dialect ---------------*- C++ -*-===//
+#ifndef ETCH_LIB_IMPORT_ONNX_ONNXIMPORTER_H
+#define ETCH_LIB_IMPORT_ONNX_ONNXIMPORTER_H
+
+#include "../EdgeOpBuilder.h"
+#include "OnnxModel.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+
+namespace etch::onnx_import {
+
+class OnnxImporter;
+using NodeConverter = mlir::LogicalResult (OnnxImporter::*)(const OnnxNode &);
+
+/// Converts one ONNX graph into `func.func @forward` of Edge ops. Converters
+/// for op families live in OnnxNnOps.cpp and OnnxTensorOps.cpp.
+class OnnxImporter {
+public:
+  OnnxImporter(mlir::ModuleOp module, const OnnxGraph &graph,
+               llvm::StringRef path);
+  mlir::LogicalResult run();
+
+  // Converters (one per ONNX op type or family).
+  mlir::LogicalResult convertConv(const OnnxNode &node);
+  mlir::LogicalResult convertGemm(const OnnxNode &node);
+  mlir::LogicalResult convertMatMul(const OnnxNode &node);
+  mlir::LogicalResult convertBatchNormalization(const OnnxNode &node);
+  mlir::LogicalResult convertLayerNormalization(const OnnxNode &node);
+  mlir::LogicalResult convertPool(const OnnxNode &node);
+  mlir::LogicalResult convertGlobalPool(const OnnxNode &node);
+  mlir::LogicalResult convertBinary(const OnnxNode &node);
+  mlir::LogicalResult convertUnary(const OnnxNode &node);
+  mlir::LogicalResult convertHardSigmoid(const OnnxNode &node);
+  mlir::LogicalResult convertClip(const OnnxNode &node);
+  mlir::LogicalResult convertSoftmax(const OnnxNode &node);
+  mlir::LogicalResult convertFlatten(const OnnxNode &node);
+  mlir::LogicalResult convertReshape(const OnnxNode &node);
+  mlir::LogicalResult convertTranspose(const OnnxNode &node);
+  mlir::LogicalResult convertConcat(const OnnxNode &node);
+  mlir::LogicalResult convertGather(const OnnxNode &node);
+  mlir::LogicalResult convertUnsqueeze(const OnnxNode &node);
+  mlir::LogicalResult convertSqueeze(const OnnxNode &node);
+  mlir::LogicalResult convertSlice(const OnnxNode &node);
+  mlir::LogicalResult convertReduce(const OnnxNode &node);
+  mlir::LogicalResult convertIdentity(const OnnxNode &node);
+  mlir::LogicalResult convertConstant(const OnnxNode &node);
+  mlir::LogicalResult convertShape(const OnnxNode &node);
+  mlir::LogicalResult convertGelu(const OnnxNode &node);
+
+  // Helpers shared by converters.
+  mlir::Location locationOf(const OnnxNode &node);
+  mlir::InFlightDiagnostic nodeError(const OnnxNode &node);
+  /// The Edge value of input \p index (initializers become constants on
+  /// first use); null after emitting an error when there is none.
+  mlir::Value input(const OnnxNode &node, size_t index);
+  bool hasInput(const OnnxNode &node, size_t index) const;
+  /// The data of input \p index when it is a compile-time constant.
+  const OnnxTensor *constantInput(const OnnxNode &node, size_t index) const;
+  std::optional<std::vector<int64_t>> constantInts(const OnnxTensor &tensor);
+  std::optional<std::vector<double>> constantDoubles(const OnnxTensor &tensor);
+  mlir::LogicalResult bind(const OnnxNode &node, mlir::FailureOr<mlir::Value> value,
+                           size_t outputIndex = 0);
+  /// Fails (with an error) when output \p index of \p node is used.
+  mlir::LogicalResult requireUnused(const OnnxNode &node, size_t index);
+  int64_t intAttr(const OnnxNode &node, llvm::StringRef name, int64_t fallback);
+  float floatAttr(const OnnxNode &node, llvm::StringRef name, float fallback);
+  std::string stringAttr(const OnnxNode &node, llvm::StringRef name,
+                         llvm::StringRef fallback);
+  std::optional<std::vector<int64_t>> intsAttr(const OnnxNode &node,
+                                               llvm::StringRef name);
+  mlir::RankedTensorType rankedTypeOf(mlir::Value value);
+  mlir::FailureOr<mlir::Value> view(mlir::Location loc, mlir::Value value,
+                                    llvm::ArrayRef<int64_t> shape);
+  mlir::FailureOr<mlir::Value> permute(mlir::Location loc, mlir::Value value,
+                                       llvm::ArrayRef<int64_t> dims);
+
+  EdgeOpBuilder edge;
+  mlir::OpBuilder builder;
+
+private:
+  mlir::LogicalResult convertNode(const OnnxNode &node);
+  mlir::LogicalResult convertCustom(const OnnxNode &node);
+  mlir::Type elementType(OnnxDataType type);
+  mlir::Value constantFromTensor(const OnnxTensor &tensor, mlir::Location loc);
+
+  mlir::ModuleOp module;
+  const OnnxGraph &graph;
+  std::string path;
+  llvm::StringMap<mlir::Value> values;
+  llvm::StringMap<const OnnxTensor *> constants;
+  std::vector<std::unique_ptr<OnnxTensor>> ownedConstants;
+  llvm::StringMap<int> useCounts;
+  llvm::StringMap<NodeConverter> converters;
+  UnmappedOperators unmapped;
+};
+
+} // namespace etch::onnx_import
+
+#endif // ETCH_LIB_IMPORT_ONNX_ONNXIMPORTER_H

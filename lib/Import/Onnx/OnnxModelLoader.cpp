@@ -1,0 +1,280 @@
+//===- OnnxModelLoader.cpp - protobuf + libonnx -> OnnxGraph --------------===//
+//
+// Built with RTTI and exceptions (protobuf and libonnx need them); includes
+// no MLIR or LLVM headers.
+//
+//===----------------------------------------------------------------------===//
+#include "OnnxModel.h"
+
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace etch::onnx_import {
+
+int64_t onnxElementSize(OnnxDataType type) {
+  switch (type) {
+  case OnnxDataType::Float:
+  case OnnxDataType::Int32:
+  case OnnxDataType::Uint32:
+    return 4;
+  case OnnxDataType::Uint8:
+  case OnnxDataType::Int8:
+  case OnnxDataType::Bool:
+    return 1;
+  case OnnxDataType::Uint16:
+  case OnnxDataType::Int16:
+  case OnnxDataType::Float16:
+  case OnnxDataType::BFloat16:
+    return 2;
+  case OnnxDataType::Int64:
+  case OnnxDataType::Double:
+  case OnnxDataType::Uint64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+namespace {
+
+OnnxValueType convertType(const onnx::TypeProto &type) {
+  OnnxValueType result;
+  if (!type.has_tensor_type())
+    return result;
+  const auto &tensor = type.tensor_type();
+  result.elementType = static_cast<OnnxDataType>(tensor.elem_type());
+  if (tensor.has_shape()) {
+    result.hasShape = true;
+    for (const auto &dim : tensor.shape().dim())
+      result.dims.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
+  }
+  return result;
+}
+
+template <typename T, typename Field>
+void appendValues(std::string &bytes, const Field &field) {
+  for (auto value : field) {
+    T converted = static_cast<T>(value);
+    bytes.append(reinterpret_cast<const char *>(&converted), sizeof(T));
+  }
+}
+
+/// Fills tensor.bytes from raw_data, the typed repeated fields, or an
+/// external file next to the model.
+bool convertTensor(const onnx::TensorProto &proto, const std::string &modelDir,
+                   OnnxTensor &tensor, std::string &error) {
+  tensor.name = proto.name();
+  tensor.elementType = static_cast<OnnxDataType>(proto.data_type());
+  tensor.dims.assign(proto.dims().begin(), proto.dims().end());
+  int64_t elementSize = onnxElementSize(tensor.elementType);
+  if (elementSize == 0) {
+    error = "tensor '" + proto.name() + "' has unsupported data type " +
+            std::to_string(proto.data_type());
+    return false;
+  }
+  for (int64_t dim : tensor.dims) {
+    if (dim < 0) {
+      error = "tensor '" + proto.name() + "' has a negative dimension";
+      return false;
+    }
+  }
+  if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const auto &entry : proto.external_data()) {
+      if (entry.key() == "location")
+        location = entry.value();
+      else if (entry.key() == "offset")
+        offset = std::stoll(entry.value());
+      else if (entry.key() == "length")
+        length = std::stoll(entry.value());
+    }
+    std::ifstream file(modelDir + "/" + location, std::ios::binary);
+    if (location.empty() || !file) {
+      error = "tensor '" + proto.name() + "' refers to external data '" +
+              location + "' that cannot be opened";
+      return false;
+    }
+    if (length < 0)
+      length = tensor.numElements() * elementSize;
+    tensor.bytes.resize(length);
+    file.seekg(offset);
+    file.read(tensor.bytes.data(), length);
+    if (!file) {
+      error = "tensor '" + proto.name() + "': external data '" + location +
+              "' is shorter than offset + length";
+      return false;
+    }
+  } else if (proto.has_raw_data()) {
+    tensor.bytes = proto.raw_data();
+  } else {
+    switch (tensor.elementType) {
+    case OnnxDataType::Float:
+      appendValues<float>(tensor.bytes, proto.float_data());
+      break;
+    case OnnxDataType::Double:
+      appendValues<double>(tensor.bytes, proto.double_data());
+      break;
+    case OnnxDataType::Int64:
+      appendValues<int64_t>(tensor.bytes, proto.int64_data());
+      break;
+    case OnnxDataType::Uint64:
+    case OnnxDataType::Uint32:
+      if (tensor.elementType == OnnxDataType::Uint64)
+        appendValues<uint64_t>(tensor.bytes, proto.uint64_data());
+      else
+        appendValues<uint32_t>(tensor.bytes, proto.uint64_data());
+      break;
+    case OnnxDataType::Int32:
+      appendValues<int32_t>(tensor.bytes, proto.int32_data());
+      break;
+    case OnnxDataType::Int16:
+    case OnnxDataType::Uint16:
+    case OnnxDataType::Float16:
+    case OnnxDataType::BFloat16:
+      appendValues<uint16_t>(tensor.bytes, proto.int32_data());
+      break;
+    case OnnxDataType::Int8:
+    case OnnxDataType::Uint8:
+    case OnnxDataType::Bool:
+      appendValues<uint8_t>(tensor.bytes, proto.int32_data());
+      break;
+    default:
+      break;
+    }
+  }
+  int64_t expected = tensor.numElements() * elementSize;
+  if (static_cast<int64_t>(tensor.bytes.size()) != expected) {
+    error = "tensor '" + proto.name() + "' holds " +
+            std::to_string(tensor.bytes.size()) + " bytes, its shape needs " +
+            std::to_string(expected);
+    return false;
+  }
+  return true;
+}
+
+bool convertAttribute(const onnx::AttributeProto &proto,
+                      const std::string &modelDir, OnnxAttribute &attribute,
+                      std::string &error) {
+  using Kind = OnnxAttribute::Kind;
+  switch (proto.type()) {
+  case onnx::AttributeProto::FLOAT:
+    attribute.kind = Kind::Float;
+    attribute.f = proto.f();
+    return true;
+  case onnx::AttributeProto::INT:
+    attribute.kind = Kind::Int;
+    attribute.i = proto.i();
+    return true;
+  case onnx::AttributeProto::STRING:
+    attribute.kind = Kind::String;
+    attribute.s = proto.s();
+    return true;
+  case onnx::AttributeProto::TENSOR:
+    attribute.kind = Kind::Tensor;
+    return convertTensor(proto.t(), modelDir, attribute.t, error);
+  case onnx::AttributeProto::FLOATS:
+    attribute.kind = Kind::Floats;
+    attribute.floats.assign(proto.floats().begin(), proto.floats().end());
+    return true;
+  case onnx::AttributeProto::INTS:
+    attribute.kind = Kind::Ints;
+    attribute.ints.assign(proto.ints().begin(), proto.ints().end());
+    return true;
+  case onnx::AttributeProto::STRINGS:
+    attribute.kind = Kind::Strings;
+    attribute.strings.assign(proto.strings().begin(), proto.strings().end());
+    return true;
+  default:
+    attribute.kind = Kind::Other;
+    return true;
+  }
+}
+
+} // namespace
+
+std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
+                                       std::string &error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    error = "cannot open file";
+    return std::nullopt;
+  }
+  std::stringstream contents;
+  contents << file.rdbuf();
+  onnx::ModelProto model;
+  if (!model.ParseFromString(contents.str())) {
+    error = "not a valid ONNX model (protobuf parse failed)";
+    return std::nullopt;
+  }
+  if (!model.has_graph()) {
+    error = "ONNX model has no graph";
+    return std::nullopt;
+  }
+
+  OnnxGraph graph;
+  for (const auto &opset : model.opset_import())
+    if (opset.domain().empty() || opset.domain() == "ai.onnx")
+      graph.opsetVersion = opset.version();
+
+  // Shape inference fills value_info; libonnx reports problems by throwing.
+  try {
+    onnx::shape_inference::InferShapes(model);
+  } catch (const std::exception &exception) {
+    error = std::string("ONNX shape inference failed: ") + exception.what();
+    return std::nullopt;
+  }
+
+  std::string modelDir = ".";
+  if (size_t slash = path.find_last_of('/'); slash != std::string::npos)
+    modelDir = path.substr(0, slash);
+
+  const onnx::GraphProto &proto = model.graph();
+  graph.name = proto.name();
+  for (const auto &initializer : proto.initializer()) {
+    OnnxTensor tensor;
+    if (!convertTensor(initializer, modelDir, tensor, error))
+      return std::nullopt;
+    graph.initializers.push_back(std::move(tensor));
+  }
+  std::map<std::string, bool> isInitializer;
+  for (const auto &initializer : graph.initializers)
+    isInitializer[initializer.name] = true;
+  for (const auto &input : proto.input()) {
+    graph.valueTypes[input.name()] = convertType(input.type());
+    if (!isInitializer.count(input.name()))
+      graph.inputs.emplace_back(input.name(), convertType(input.type()));
+  }
+  for (const auto &output : proto.output()) {
+    graph.valueTypes[output.name()] = convertType(output.type());
+    graph.outputs.emplace_back(output.name(), convertType(output.type()));
+  }
+  for (const auto &info : proto.value_info())
+    graph.valueTypes[info.name()] = convertType(info.type());
+
+  for (const auto &nodeProto : proto.node()) {
+    OnnxNode node;
+    node.opType = nodeProto.op_type();
+    node.domain = nodeProto.domain();
+    node.name = nodeProto.name();
+    node.inputs.assign(nodeProto.input().begin(), nodeProto.input().end());
+    node.outputs.assign(nodeProto.output().begin(), nodeProto.output().end());
+    for (const auto &attributeProto : nodeProto.attribute()) {
+      OnnxAttribute attribute;
+      if (!convertAttribute(attributeProto, modelDir, attribute, error)) {
+        error = "node '" + node.name + "' (" + node.opType + "), attribute '" +
+                attributeProto.name() + "': " + error;
+        return std::nullopt;
+      }
+      node.attributes[attributeProto.name()] = std::move(attribute);
+    }
+    graph.nodes.push_back(std::move(node));
+  }
+  return graph;
+}
+
+} // namespace etch::onnx_import

@@ -1,0 +1,327 @@
+//===- OnnxNnOps.cpp - Conv, Gemm, MatMul, normalization, pooling ---------===//
+#include "OnnxImporter.h"
+
+#include "edge/EdgeDialect.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace etch::onnx_import {
+
+namespace {
+/// ONNX 2-D window attributes resolved to ATen's symmetric form.
+struct Window {
+  SmallVector<int64_t, 2> kernel, stride, padding, dilation;
+};
+} // namespace
+
+/// Reads kernel_shape/strides/pads/dilations/auto_pad for a 2-D window over
+/// an NCHW input. ATen (and so Edge) pads symmetrically; asymmetric padding
+/// is reported, never silently changed.
+static FailureOr<Window> resolveWindow(OnnxImporter &importer,
+                                       const OnnxNode &node,
+                                       RankedTensorType input,
+                                       ArrayRef<int64_t> kernel) {
+  Window window;
+  window.kernel.assign(kernel.begin(), kernel.end());
+  auto ints = [&](StringRef name, int64_t fallback, size_t count) {
+    std::vector<int64_t> values =
+        importer.intsAttr(node, name).value_or(std::vector<int64_t>());
+    if (values.empty())
+      values.assign(count, fallback);
+    return values;
+  };
+  std::vector<int64_t> strides = ints("strides", 1, 2);
+  std::vector<int64_t> dilations = ints("dilations", 1, 2);
+  std::vector<int64_t> pads = ints("pads", 0, 4);
+  if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
+    return importer.nodeError(node)
+           << "only 2-D windows are supported (strides/dilations of 2 and "
+              "pads of 4 entries)";
+  std::string autoPad = importer.stringAttr(node, "auto_pad", "NOTSET");
+  if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (int i = 0; i < 2; ++i) {
+      int64_t extent = input.getDimSize(2 + i);
+      if (ShapedType::isDynamic(extent))
+        return importer.nodeError(node)
+               << "auto_pad " << autoPad << " needs static spatial dims";
+      int64_t out = (extent + strides[i] - 1) / strides[i];
+      int64_t effective = dilations[i] * (kernel[i] - 1) + 1;
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * strides[i] + effective - extent);
+      int64_t small = total / 2, large = total - small;
+      pads[i] = autoPad == "SAME_UPPER" ? small : large;
+      pads[i + 2] = autoPad == "SAME_UPPER" ? large : small;
+    }
+  } else if (autoPad == "VALID") {
+    pads.assign(4, 0);
+  } else if (autoPad != "NOTSET") {
+    return importer.nodeError(node) << "unknown auto_pad '" << autoPad << "'";
+  }
+  if (pads[0] != pads[2] || pads[1] != pads[3])
+    return importer.nodeError(node)
+           << "asymmetric pads [" << pads[0] << ", " << pads[1] << ", "
+           << pads[2] << ", " << pads[3] << "] are not supported";
+  window.stride.assign(strides.begin(), strides.end());
+  window.dilation.assign(dilations.begin(), dilations.end());
+  window.padding = {pads[0], pads[1]};
+  return window;
+}
+
+LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
+  Value x = input(node, 0), w = input(node, 1);
+  if (!x || !w)
+    return failure();
+  RankedTensorType weightType = rankedTypeOf(w);
+  if (weightType.getRank() != 4 || rankedTypeOf(x).getRank() != 4)
+    return nodeError(node) << "only 2-D convolution (rank-4 input and weight) "
+                              "is supported";
+  SmallVector<int64_t> kernel = {weightType.getDimSize(2),
+                                 weightType.getDimSize(3)};
+  FailureOr<Window> window = resolveWindow(*this, node, rankedTypeOf(x), kernel);
+  if (failed(window))
+    return failure();
+  bool transposed = node.opType == "ConvTranspose";
+  if (transposed && node.attributes.count("output_shape"))
+    return nodeError(node) << "output_shape is not supported; give pads and "
+                              "output_padding instead";
+  SmallVector<Value> operands = {x, w};
+  if (hasInput(node, 2)) {
+    Value bias = input(node, 2);
+    if (!bias)
+      return failure();
+    operands.push_back(bias);
+  }
+  std::vector<int64_t> outputPadding =
+      intsAttr(node, "output_padding").value_or(std::vector<int64_t>{0, 0});
+  SmallVector<NamedAttribute> attributes = {
+      builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(window->stride)),
+      builder.getNamedAttr("padding", builder.getDenseI64ArrayAttr(window->padding)),
+      builder.getNamedAttr("dilation",
+                           builder.getDenseI64ArrayAttr(window->dilation)),
+      builder.getNamedAttr("groups",
+                           builder.getI64IntegerAttr(intAttr(node, "group", 1)))};
+  if (transposed) {
+    attributes.push_back(
+        builder.getNamedAttr("transposed", builder.getBoolAttr(true)));
+    attributes.push_back(builder.getNamedAttr(
+        "output_padding", builder.getDenseI64ArrayAttr(outputPadding)));
+  }
+  return bind(node, edge.create<edge::ConvolutionOp>(locationOf(node), operands,
+                                                     attributes));
+}
+
+LogicalResult OnnxImporter::convertGemm(const OnnxNode &node) {
+  Location loc = locationOf(node);
+  Value a = input(node, 0), b = input(node, 1);
+  if (!a || !b)
+    return failure();
+  double alpha = floatAttr(node, "alpha", 1.0f);
+  double beta = floatAttr(node, "beta", 1.0f);
+  bool transA = intAttr(node, "transA", 0), transB = intAttr(node, "transB", 0);
+  Value c;
+  if (hasInput(node, 2) && !(c = input(node, 2)))
+    return failure();
+
+  // The common case (nn.Linear) maps to edge.linear directly.
+  if (!transA && transB && alpha == 1.0 && (beta == 1.0 || !c)) {
+    SmallVector<Value> operands = {a, b};
+    if (c && rankedTypeOf(c).getRank() == 1)
+      operands.push_back(c);
+    FailureOr<Value> linear = edge.create<edge::LinearOp>(loc, operands);
+    if (succeeded(linear) && c && rankedTypeOf(c).getRank() != 1)
+      linear = edge.create<edge::AddOp>(loc, ValueRange{*linear, c});
+    return bind(node, linear);
+  }
+  if (transA) {
+    FailureOr<Value> transposedA = permute(loc, a, {1, 0});
+    if (failed(transposedA))
+      return bind(node, transposedA);
+    a = *transposedA;
+  }
+  if (transB) {
+    FailureOr<Value> transposedB = permute(loc, b, {1, 0});
+    if (failed(transposedB))
+      return bind(node, transposedB);
+    b = *transposedB;
+  }
+  if (c)
+    return bind(node, edge.create<edge::AddmmOp>(
+                          loc, ValueRange{c, a, b},
+                          {builder.getNamedAttr("beta", builder.getF64FloatAttr(beta)),
+                           builder.getNamedAttr("alpha",
+                                                builder.getF64FloatAttr(alpha))}));
+  FailureOr<Value> product = edge.create<edge::MmOp>(loc, ValueRange{a, b});
+  if (succeeded(product) && alpha != 1.0)
+    product = edge.create<edge::MulOp>(
+        loc, ValueRange{*product,
+                        edge.scalarConstant(
+                            loc, rankedTypeOf(*product).getElementType(), alpha)});
+  return bind(node, product);
+}
+
+LogicalResult OnnxImporter::convertMatMul(const OnnxNode &node) {
+  Location loc = locationOf(node);
+  Value a = input(node, 0), b = input(node, 1);
+  if (!a || !b)
+    return failure();
+  RankedTensorType aType = rankedTypeOf(a), bType = rankedTypeOf(b);
+  int64_t aRank = aType.getRank(), bRank = bType.getRank();
+  if (aRank == 2 && bRank == 2 && !constantInput(node, 1))
+    return bind(node, edge.create<edge::MmOp>(loc, ValueRange{a, b}));
+  if (bRank == 2 && aRank >= 1) {
+    // x @ W == linear(x, W^T); the transpose of a constant folds away.
+    FailureOr<Value> weight = permute(loc, b, {1, 0});
+    if (failed(weight))
+      return bind(node, weight);
+    return bind(node, edge.create<edge::LinearOp>(loc, ValueRange{a, *weight}));
+  }
+  if (aRank == 3 && bRank == 3)
+    return bind(node, edge.create<edge::BmmOp>(loc, ValueRange{a, b}));
+  if (aRank == bRank && aRank > 3 && aType.hasStaticShape() &&
+      bType.hasStaticShape() &&
+      aType.getShape().drop_back(2) == bType.getShape().drop_back(2)) {
+    // Fold the batch dims into one, bmm, and restore them.
+    int64_t batch = 1;
+    for (int64_t dim : aType.getShape().drop_back(2))
+      batch *= dim;
+    ArrayRef<int64_t> as = aType.getShape(), bs = bType.getShape();
+    FailureOr<Value> a3 = view(loc, a, {batch, as[aRank - 2], as[aRank - 1]});
+    FailureOr<Value> b3 = view(loc, b, {batch, bs[bRank - 2], bs[bRank - 1]});
+    if (failed(a3) || failed(b3))
+      return bind(node, failure());
+    FailureOr<Value> product = edge.create<edge::BmmOp>(loc, ValueRange{*a3, *b3});
+    if (failed(product))
+      return bind(node, product);
+    SmallVector<int64_t> shape(as.drop_back(2));
+    shape.push_back(as[aRank - 2]);
+    shape.push_back(bs[bRank - 1]);
+    return bind(node, view(loc, *product, shape));
+  }
+  return nodeError(node) << "MatMul of " << aType << " and " << bType
+                         << " (broadcast batch dims or rank-1 operands) is not "
+                            "supported";
+}
+
+LogicalResult OnnxImporter::convertBatchNormalization(const OnnxNode &node) {
+  if (intAttr(node, "training_mode", 0) != 0)
+    return nodeError(node) << "training_mode=1 is not supported (export the "
+                              "model in eval mode)";
+  for (size_t output = 1; output < node.outputs.size(); ++output)
+    if (failed(requireUnused(node, output)))
+      return failure();
+  SmallVector<Value> operands;
+  for (size_t i = 0; i < 5; ++i) {
+    Value value = input(node, i);
+    if (!value)
+      return failure();
+    operands.push_back(value);
+  }
+  return bind(node,
+              edge.create<edge::BatchNormOp>(
+                  locationOf(node), operands,
+                  {builder.getNamedAttr("eps", builder.getF64FloatAttr(floatAttr(
+                                                   node, "epsilon", 1e-5f))),
+                   builder.getNamedAttr("operandSegmentSizes",
+                                        builder.getDenseI32ArrayAttr(
+                                            {1, 1, 1, 1, 1}))}));
+}
+
+LogicalResult OnnxImporter::convertLayerNormalization(const OnnxNode &node) {
+  for (size_t output = 1; output < node.outputs.size(); ++output)
+    if (failed(requireUnused(node, output)))
+      return failure();
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  RankedTensorType type = rankedTypeOf(x);
+  int64_t axis = intAttr(node, "axis", -1);
+  if (axis < 0)
+    axis += type.getRank();
+  if (axis < 0 || axis >= type.getRank())
+    return nodeError(node) << "axis " << intAttr(node, "axis", -1)
+                           << " is out of range for " << type;
+  ArrayRef<int64_t> normalized = type.getShape().drop_front(axis);
+  if (llvm::any_of(normalized, ShapedType::isDynamic))
+    return nodeError(node) << "normalized dims of " << type << " must be static";
+  SmallVector<Value> operands = {x};
+  SmallVector<int32_t> segments = {1, 0, 0};
+  for (size_t i = 1; i < 3; ++i) {
+    if (!hasInput(node, i))
+      continue;
+    Value value = input(node, i);
+    if (!value)
+      return failure();
+    operands.push_back(value);
+    segments[i] = 1;
+  }
+  return bind(node, edge.create<edge::LayerNormOp>(
+                        locationOf(node), operands,
+                        {builder.getNamedAttr("normalized_shape",
+                                              builder.getDenseI64ArrayAttr(normalized)),
+                         builder.getNamedAttr("eps", builder.getF64FloatAttr(floatAttr(
+                                                         node, "epsilon", 1e-5f))),
+                         builder.getNamedAttr("operandSegmentSizes",
+                                              builder.getDenseI32ArrayAttr(segments))}));
+}
+
+LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  if (failed(requireUnused(node, 1)))
+    return failure();
+  RankedTensorType type = rankedTypeOf(x);
+  std::optional<std::vector<int64_t>> kernel = intsAttr(node, "kernel_shape");
+  if (!kernel || kernel->size() != 2 || type.getRank() != 4)
+    return nodeError(node) << "only 2-D pooling over NCHW input is supported";
+  FailureOr<Window> window = resolveWindow(*this, node, type, *kernel);
+  if (failed(window))
+    return failure();
+  bool ceilMode = intAttr(node, "ceil_mode", 0) != 0;
+  SmallVector<NamedAttribute> attributes = {
+      builder.getNamedAttr("kernel_size", builder.getDenseI64ArrayAttr(window->kernel)),
+      builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(window->stride)),
+      builder.getNamedAttr("padding", builder.getDenseI64ArrayAttr(window->padding)),
+      builder.getNamedAttr("ceil_mode", builder.getBoolAttr(ceilMode))};
+  if (node.opType == "MaxPool") {
+    if (intAttr(node, "storage_order", 0) != 0)
+      return nodeError(node) << "storage_order=1 is not supported";
+    attributes.push_back(builder.getNamedAttr(
+        "dilation", builder.getDenseI64ArrayAttr(window->dilation)));
+    return bind(node, edge.create<edge::MaxPool2dOp>(locationOf(node), x, attributes));
+  }
+  if (window->dilation != SmallVector<int64_t, 2>{1, 1})
+    return nodeError(node) << "AveragePool with dilations is not supported";
+  attributes.push_back(builder.getNamedAttr(
+      "count_include_pad",
+      builder.getBoolAttr(intAttr(node, "count_include_pad", 0) != 0)));
+  return bind(node, edge.create<edge::AvgPool2dOp>(locationOf(node), x, attributes));
+}
+
+LogicalResult OnnxImporter::convertGlobalPool(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  RankedTensorType type = rankedTypeOf(x);
+  if (type.getRank() != 4)
+    return nodeError(node) << "only NCHW input is supported, got " << type;
+  Location loc = locationOf(node);
+  if (node.opType == "GlobalAveragePool")
+    return bind(node, edge.create<edge::AdaptiveAvgPool2dOp>(
+                          loc, x,
+                          {builder.getNamedAttr("output_size",
+                                                builder.getDenseI64ArrayAttr({1, 1}))}));
+  if (type.isDynamicDim(2) || type.isDynamicDim(3))
+    return nodeError(node) << "GlobalMaxPool needs static spatial dims, got "
+                           << type;
+  return bind(node,
+              edge.create<edge::MaxPool2dOp>(
+                  loc, x,
+                  {builder.getNamedAttr("kernel_size",
+                                        builder.getDenseI64ArrayAttr(
+                                            {type.getDimSize(2), type.getDimSize(3)}))}));
+}
+
+} // namespace etch::onnx_import

@@ -1,0 +1,335 @@
+//===- OnnxTensorOps.cpp - Elementwise, activation and shape ops ----------===//
+#include "OnnxImporter.h"
+
+#include "edge/EdgeDialect.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+
+namespace etch::onnx_import {
+
+LogicalResult OnnxImporter::convertBinary(const OnnxNode &node) {
+  Value lhs = input(node, 0), rhs = input(node, 1);
+  if (!lhs || !rhs)
+    return failure();
+  Location loc = locationOf(node);
+  StringRef op = node.opType;
+  if (op == "Add")
+    return bind(node, edge.create<edge::AddOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "Sub")
+    return bind(node, edge.create<edge::SubOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "Mul")
+    return bind(node, edge.create<edge::MulOp>(loc, ValueRange{lhs, rhs}));
+  // ONNX integer division truncates; float division is true division.
+  SmallVector<NamedAttribute> attributes;
+  if (isa<IntegerType>(rankedTypeOf(lhs).getElementType()))
+    attributes.push_back(
+        builder.getNamedAttr("rounding_mode", builder.getStringAttr("trunc")));
+  return bind(node, edge.create<edge::DivOp>(loc, ValueRange{lhs, rhs}, attributes));
+}
+
+LogicalResult OnnxImporter::convertUnary(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  StringRef opName = llvm::StringSwitch<StringRef>(node.opType)
+                         .Case("Relu", edge::ReluOp::getOperationName())
+                         .Case("Sigmoid", edge::SigmoidOp::getOperationName())
+                         .Case("Tanh", edge::TanhOp::getOperationName())
+                         .Case("HardSwish", edge::HardswishOp::getOperationName());
+  return bind(node, edge.create(locationOf(node), opName, x));
+}
+
+LogicalResult OnnxImporter::convertHardSigmoid(const OnnxNode &node) {
+  // ATen's hardsigmoid is ONNX HardSigmoid with alpha = 1/6, beta = 1/2.
+  float alpha = floatAttr(node, "alpha", 0.2f), beta = floatAttr(node, "beta", 0.5f);
+  if (std::fabs(alpha - 1.0f / 6.0f) > 1e-6f || std::fabs(beta - 0.5f) > 1e-6f)
+    return convertCustom(node);
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  return bind(node, edge.create<edge::HardsigmoidOp>(locationOf(node), x));
+}
+
+LogicalResult OnnxImporter::convertClip(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  auto bound = [&](size_t index) -> FailureOr<std::optional<double>> {
+    if (!hasInput(node, index))
+      return std::optional<double>();
+    const OnnxTensor *tensor = constantInput(node, index);
+    std::optional<std::vector<double>> values =
+        tensor ? constantDoubles(*tensor) : std::nullopt;
+    if (!values || values->size() != 1)
+      return nodeError(node) << "input #" << index
+                             << " must be a constant scalar";
+    return std::optional<double>(values->front());
+  };
+  FailureOr<std::optional<double>> low = bound(1), high = bound(2);
+  if (failed(low) || failed(high))
+    return failure();
+  Location loc = locationOf(node);
+  if (!*low && !*high) {
+    values[node.outputs.front()] = x;
+    return success();
+  }
+  bool isFloat = isa<FloatType>(rankedTypeOf(x).getElementType());
+  if (isFloat && *low && *high)
+    return bind(node, edge.create<edge::HardtanhOp>(
+                          loc, x,
+                          {builder.getNamedAttr("min_val", builder.getF64FloatAttr(**low)),
+                           builder.getNamedAttr("max_val",
+                                                builder.getF64FloatAttr(**high))}));
+  if (isFloat && *low && **low == 0.0 && !*high)
+    return bind(node, edge.create<edge::ReluOp>(loc, x));
+  SmallVector<NamedAttribute> attributes;
+  if (*low)
+    attributes.push_back(builder.getNamedAttr("min", builder.getF64FloatAttr(**low)));
+  if (*high)
+    attributes.push_back(builder.getNamedAttr("max", builder.getF64FloatAttr(**high)));
+  return bind(node, edge.create<edge::ClampOp>(loc, x, attributes));
+}
+
+LogicalResult OnnxImporter::convertSoftmax(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  NamedAttribute dim =
+      builder.getNamedAttr("dim", builder.getI64IntegerAttr(intAttr(node, "axis", -1)));
+  if (node.opType == "Softmax")
+    return bind(node, edge.create<edge::SoftmaxOp>(locationOf(node), x, {dim}));
+  return bind(node, edge.create<edge::LogSoftmaxOp>(locationOf(node), x, {dim}));
+}
+
+/// Product of extents; kDynamic when any is dynamic.
+static int64_t product(ArrayRef<int64_t> extents) {
+  int64_t result = 1;
+  for (int64_t extent : extents) {
+    if (ShapedType::isDynamic(extent))
+      return ShapedType::kDynamic;
+    result *= extent;
+  }
+  return result;
+}
+
+LogicalResult OnnxImporter::convertFlatten(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  RankedTensorType type = rankedTypeOf(x);
+  int64_t axis = intAttr(node, "axis", 1);
+  if (axis < 0)
+    axis += type.getRank();
+  if (axis < 0 || axis > type.getRank())
+    return nodeError(node) << "axis " << intAttr(node, "axis", 1)
+                           << " is out of range for " << type;
+  int64_t outer = product(type.getShape().take_front(axis));
+  int64_t inner = product(type.getShape().drop_front(axis));
+  if (ShapedType::isDynamic(outer) && ShapedType::isDynamic(inner))
+    return nodeError(node) << "cannot flatten " << type
+                           << " with unknown extents on both sides of axis";
+  return bind(node, view(locationOf(node), x,
+                         {ShapedType::isDynamic(outer) ? -1 : outer,
+                          ShapedType::isDynamic(inner) ? -1 : inner}));
+}
+
+LogicalResult OnnxImporter::convertReshape(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  const OnnxTensor *shapeTensor = constantInput(node, 1);
+  std::optional<std::vector<int64_t>> shape =
+      shapeTensor ? constantInts(*shapeTensor) : std::nullopt;
+  if (!shape)
+    return nodeError(node) << "the target shape must be a constant";
+  RankedTensorType type = rankedTypeOf(x);
+  bool allowZero = intAttr(node, "allowzero", 0) != 0;
+  for (size_t i = 0; i < shape->size(); ++i) {
+    if ((*shape)[i] != 0 || allowZero)
+      continue;
+    // 0 copies the input extent at the same position.
+    if (static_cast<int64_t>(i) >= type.getRank() || type.isDynamicDim(i))
+      return nodeError(node) << "shape entry " << i
+                             << " is 0 but the input extent there is unknown";
+    (*shape)[i] = type.getDimSize(i);
+  }
+  return bind(node, view(locationOf(node), x, *shape));
+}
+
+LogicalResult OnnxImporter::convertTranspose(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  int64_t rank = rankedTypeOf(x).getRank();
+  std::vector<int64_t> perm = intsAttr(node, "perm").value_or(std::vector<int64_t>());
+  if (perm.empty())
+    for (int64_t i = rank - 1; i >= 0; --i)
+      perm.push_back(i);
+  return bind(node, permute(locationOf(node), x, perm));
+}
+
+LogicalResult OnnxImporter::convertConcat(const OnnxNode &node) {
+  SmallVector<Value> tensors;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    Value value = input(node, i);
+    if (!value)
+      return failure();
+    tensors.push_back(value);
+  }
+  return bind(node, edge.create<edge::CatOp>(
+                        locationOf(node), tensors,
+                        {builder.getNamedAttr("dim", builder.getI64IntegerAttr(
+                                                         intAttr(node, "axis", 0)))}));
+}
+
+LogicalResult OnnxImporter::convertGather(const OnnxNode &node) {
+  Value data = input(node, 0);
+  if (!data)
+    return failure();
+  int64_t axis = intAttr(node, "axis", 0);
+  Location loc = locationOf(node);
+  const OnnxTensor *indexTensor = constantInput(node, 1);
+  if (indexTensor && indexTensor->dims.empty()) {
+    std::optional<std::vector<int64_t>> index = constantInts(*indexTensor);
+    if (!index)
+      return nodeError(node) << "indices must be integers";
+    return bind(node, edge.create<edge::SelectOp>(
+                          loc, data,
+                          {builder.getNamedAttr("dim", builder.getI64IntegerAttr(axis)),
+                           builder.getNamedAttr("index",
+                                                builder.getI64IntegerAttr(index->front()))}));
+  }
+  if (axis == 0 && rankedTypeOf(data).getRank() == 2) {
+    Value indices = input(node, 1);
+    if (!indices)
+      return failure();
+    return bind(node, edge.create<edge::EmbeddingOp>(loc, ValueRange{data, indices}));
+  }
+  return convertCustom(node);
+}
+
+/// Axes come from an attribute before opset 13 and from input #1 after.
+static std::optional<std::vector<int64_t>>
+axesOf(OnnxImporter &importer, const OnnxNode &node, size_t inputIndex) {
+  if (auto axes = importer.intsAttr(node, "axes"))
+    return axes;
+  if (const OnnxTensor *tensor = importer.constantInput(node, inputIndex))
+    return importer.constantInts(*tensor);
+  return std::nullopt;
+}
+
+LogicalResult OnnxImporter::convertUnsqueeze(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  std::optional<std::vector<int64_t>> axes = axesOf(*this, node, 1);
+  if (!axes)
+    return nodeError(node) << "axes must be constant";
+  int64_t outRank = rankedTypeOf(x).getRank() + axes->size();
+  for (int64_t &axis : *axes)
+    if (axis < 0)
+      axis += outRank;
+  llvm::sort(*axes);
+  FailureOr<Value> result = x;
+  for (int64_t axis : *axes) {
+    result = edge.create<edge::UnsqueezeOp>(
+        locationOf(node), *result,
+        {builder.getNamedAttr("dim", builder.getI64IntegerAttr(axis))});
+    if (failed(result))
+      break;
+  }
+  return bind(node, result);
+}
+
+LogicalResult OnnxImporter::convertSqueeze(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  SmallVector<NamedAttribute> attributes;
+  if (hasInput(node, 1) || node.attributes.count("axes")) {
+    std::optional<std::vector<int64_t>> axes = axesOf(*this, node, 1);
+    if (!axes)
+      return nodeError(node) << "axes must be constant";
+    attributes.push_back(
+        builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(*axes)));
+  }
+  return bind(node, edge.create<edge::SqueezeOp>(locationOf(node), x, attributes));
+}
+
+LogicalResult OnnxImporter::convertSlice(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  auto ints = [&](size_t index) -> std::optional<std::vector<int64_t>> {
+    if (!hasInput(node, index))
+      return std::vector<int64_t>();
+    const OnnxTensor *tensor = constantInput(node, index);
+    return tensor ? constantInts(*tensor) : std::nullopt;
+  };
+  std::optional<std::vector<int64_t>> starts = ints(1), ends = ints(2),
+                                      axes = ints(3), steps = ints(4);
+  if (!starts || !ends || !axes || !steps)
+    return nodeError(node) << "starts, ends, axes and steps must be constants";
+  if (axes->empty())
+    for (size_t i = 0; i < starts->size(); ++i)
+      axes->push_back(i);
+  if (steps->empty())
+    steps->assign(starts->size(), 1);
+  if (ends->size() != starts->size() || axes->size() != starts->size() ||
+      steps->size() != starts->size())
+    return nodeError(node) << "starts, ends, axes and steps differ in length";
+  FailureOr<Value> result = x;
+  for (size_t i = 0; i < starts->size() && succeeded(result); ++i) {
+    if ((*steps)[i] < 1)
+      return nodeError(node) << "step " << (*steps)[i]
+                             << " is not supported (only positive steps)";
+    // ONNX uses INT64_MAX-like values for "to the end"; Edge omits `end`.
+    SmallVector<NamedAttribute> attributes = {
+        builder.getNamedAttr("dim", builder.getI64IntegerAttr((*axes)[i])),
+        builder.getNamedAttr("start", builder.getI64IntegerAttr((*starts)[i])),
+        builder.getNamedAttr("step", builder.getI64IntegerAttr((*steps)[i]))};
+    if ((*ends)[i] < std::numeric_limits<int32_t>::max())
+      attributes.push_back(
+          builder.getNamedAttr("end", builder.getI64IntegerAttr((*ends)[i])));
+    result = edge.create<edge::SliceOp>(locationOf(node), *result, attributes);
+  }
+  return bind(node, result);
+}
+
+LogicalResult OnnxImporter::convertReduce(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  std::optional<std::vector<int64_t>> axes = axesOf(*this, node, 1);
+  if (!axes && hasInput(node, 1))
+    return nodeError(node) << "axes must be constant";
+  bool noopWithEmptyAxes = intAttr(node, "noop_with_empty_axes", 0) != 0;
+  if ((!axes || axes->empty()) && noopWithEmptyAxes) {
+    values[node.outputs.front()] = x;
+    return success();
+  }
+  SmallVector<NamedAttribute> attributes = {builder.getNamedAttr(
+      "keepdim", builder.getBoolAttr(intAttr(node, "keepdims", 1) != 0))};
+  if (axes && !axes->empty())
+    attributes.push_back(
+        builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(*axes)));
+  if (node.opType == "ReduceMean")
+    return bind(node, edge.create<edge::MeanOp>(locationOf(node), x, attributes));
+  return bind(node, edge.create<edge::SumOp>(locationOf(node), x, attributes));
+}
+
+LogicalResult OnnxImporter::convertGelu(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  return bind(node, edge.create<edge::GeluOp>(
+                        locationOf(node), x,
+                        {builder.getNamedAttr(
+                            "approximate",
+                            builder.getStringAttr(stringAttr(node, "approximate", "none")))}));
+}
+
+} // namespace etch::onnx_import

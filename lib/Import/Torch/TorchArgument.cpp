@@ -1,0 +1,182 @@
+#include "TorchArgument.h"
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+namespace etch::torch_import {
+
+namespace {
+using Kind = TorchArgument::Kind;
+
+std::optional<std::string> tensorName(const Value &value) {
+  const Object *object = value.getAsObject();
+  if (!object)
+    return std::nullopt;
+  if (auto name = object->getString("name"))
+    return name->str();
+  return std::nullopt;
+}
+
+/// A SymIntArgument ({as_name} or {as_int}) or a plain int.
+bool symInt(const Value &value,
+            const llvm::StringMap<std::optional<int64_t>> &symbols,
+            std::optional<int64_t> &out, std::string &error) {
+  if (auto integer = value.getAsInteger()) {
+    out = *integer;
+    return true;
+  }
+  const Object *object = value.getAsObject();
+  if (!object) {
+    error = "malformed symbolic int";
+    return false;
+  }
+  if (auto integer = object->getInteger("as_int")) {
+    out = *integer;
+    return true;
+  }
+  if (auto name = object->getString("as_name")) {
+    auto it = symbols.find(*name);
+    if (it == symbols.end()) {
+      error = "symbolic int '" + name->str() + "' is not defined";
+      return false;
+    }
+    out = it->second;
+    return true;
+  }
+  error = "malformed symbolic int";
+  return false;
+}
+} // namespace
+
+std::optional<TorchArgument>
+decodeArgument(const Value &value,
+               const llvm::StringMap<std::optional<int64_t>> &symbols,
+               std::string &error) {
+  const Object *object = value.getAsObject();
+  if (!object || object->empty()) {
+    error = "argument is not a one-key object";
+    return std::nullopt;
+  }
+  // The union is an object with one key; torch ignores unknown extra fields
+  // in other objects, so take the first key that holds a known kind.
+  TorchArgument arg;
+  for (const auto &[key, payload] : *object) {
+    llvm::StringRef k = key;
+    arg.unionKey = k.str();
+    const Array *list = payload.getAsArray();
+    if (k == "as_none") {
+      arg.kind = Kind::None;
+    } else if (k == "as_tensor" || k == "as_optional_tensor") {
+      const Value *tensor = &payload;
+      if (k == "as_optional_tensor") {
+        const Object *optional = payload.getAsObject();
+        if (optional && optional->get("as_none")) {
+          arg.kind = Kind::None;
+          return arg;
+        }
+        tensor = optional ? optional->get("as_tensor") : nullptr;
+      }
+      std::optional<std::string> name = tensor ? tensorName(*tensor) : std::nullopt;
+      if (!name) {
+        error = "malformed " + arg.unionKey;
+        return std::nullopt;
+      }
+      arg.kind = Kind::Tensor;
+      arg.tensors.push_back(*name);
+    } else if ((k == "as_tensors" || k == "as_optional_tensors") && list) {
+      arg.kind = k == "as_tensors" ? Kind::Tensors : Kind::OptionalTensors;
+      for (const Value &item : *list) {
+        const Object *entry = item.getAsObject();
+        if (entry && entry->get("as_none")) {
+          arg.tensors.push_back("");
+          continue;
+        }
+        const Value *tensor =
+            entry && entry->get("as_tensor") ? entry->get("as_tensor") : &item;
+        std::optional<std::string> name = tensorName(*tensor);
+        if (!name) {
+          error = "malformed " + arg.unionKey;
+          return std::nullopt;
+        }
+        arg.tensors.push_back(*name);
+      }
+    } else if (k == "as_int" || k == "as_sym_int" || k == "as_scalar_type" ||
+               k == "as_memory_format" || k == "as_layout") {
+      arg.kind = k == "as_scalar_type"     ? Kind::ScalarType
+                 : k == "as_memory_format" ? Kind::MemoryFormat
+                 : k == "as_layout"        ? Kind::Layout
+                                           : Kind::Int;
+      std::optional<int64_t> integer;
+      if (!symInt(payload, symbols, integer, error))
+        return std::nullopt;
+      arg.ints.push_back(integer);
+    } else if ((k == "as_ints" || k == "as_sym_ints") && list) {
+      arg.kind = Kind::Ints;
+      for (const Value &item : *list) {
+        std::optional<int64_t> integer;
+        if (!symInt(item, symbols, integer, error))
+          return std::nullopt;
+        arg.ints.push_back(integer);
+      }
+    } else if (k == "as_float" || k == "as_sym_float") {
+      std::optional<double> real = payload.getAsNumber();
+      if (!real)
+        if (const Object *sym = payload.getAsObject())
+          real = sym->getNumber("as_float");
+      if (!real) {
+        error = "malformed " + arg.unionKey;
+        return std::nullopt;
+      }
+      arg.kind = Kind::Float;
+      arg.floats.push_back(*real);
+    } else if ((k == "as_floats" || k == "as_sym_floats") && list) {
+      arg.kind = Kind::Floats;
+      for (const Value &item : *list) {
+        std::optional<double> real = item.getAsNumber();
+        if (!real && item.getAsObject())
+          real = item.getAsObject()->getNumber("as_float");
+        if (!real) {
+          error = "malformed " + arg.unionKey;
+          return std::nullopt;
+        }
+        arg.floats.push_back(*real);
+      }
+    } else if (k == "as_bool" || k == "as_sym_bool") {
+      std::optional<bool> flag = payload.getAsBoolean();
+      if (!flag && payload.getAsObject())
+        flag = payload.getAsObject()->getBoolean("as_bool");
+      if (!flag) {
+        error = "malformed " + arg.unionKey;
+        return std::nullopt;
+      }
+      arg.kind = Kind::Bool;
+      arg.bools.push_back(*flag);
+    } else if ((k == "as_bools" || k == "as_sym_bools") && list) {
+      arg.kind = Kind::Bools;
+      for (const Value &item : *list) {
+        std::optional<bool> flag = item.getAsBoolean();
+        if (!flag) {
+          error = "malformed " + arg.unionKey;
+          return std::nullopt;
+        }
+        arg.bools.push_back(*flag);
+      }
+    } else if (k == "as_string" || k == "as_strings") {
+      arg.kind = k == "as_string" ? Kind::String : Kind::Strings;
+      if (auto text = payload.getAsString())
+        arg.strings.push_back(text->str());
+      else if (list)
+        for (const Value &item : *list)
+          arg.strings.push_back(item.getAsString().value_or("").str());
+    } else if (k == "as_device") {
+      arg.kind = Kind::Device;
+    } else {
+      arg.kind = Kind::Other;
+    }
+    return arg;
+  }
+  return arg;
+}
+
+} // namespace etch::torch_import

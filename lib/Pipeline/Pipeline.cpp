@@ -1,0 +1,38 @@
+#include "etch/Pipeline/Pipeline.h"
+
+#include "etch/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace etch {
+
+llvm::ArrayRef<PhaseInfo> allPhases() {
+  static const PhaseInfo phases[] = {
+      {Phase::Edge, "edge", "imported, verified Edge dialect"},
+      {Phase::EdgeOpt, "edge-opt",
+       "Edge passes: batch norm folded into convolutions, canonicalized, CSE"},
+  };
+  return phases;
+}
+
+std::optional<Phase> parsePhase(llvm::StringRef name) {
+  for (const PhaseInfo &info : allPhases())
+    if (info.name == name)
+      return info.phase;
+  return std::nullopt;
+}
+
+void addPhasePasses(mlir::PassManager &pm, Phase phase) {
+  switch (phase) {
+  case Phase::Edge:
+    return;
+  case Phase::EdgeOpt:
+    pm.addNestedPass<mlir::func::FuncOp>(createFoldBatchNorm());
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    return;
+  }
+}
+
+} // namespace etch

@@ -1,0 +1,1 @@
+"""etch Python helpers: corpus generators and reference outputs for tests."""

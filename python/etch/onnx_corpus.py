@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Writes the torchvision ONNX test corpus with eager reference outputs.
+
+Runs on Debian's /usr/bin/python3 (torch 1.13 + torchvision); nothing is
+downloaded: weights are re-initialised from a fixed seed (kaiming-normal for
+convolutions and linears, so activations do not collapse to ~0).
+
+    onnx_corpus.py --out DIR --model mobilenet_v2 --opset 13
+
+writes DIR/mobilenet_v2_op13.onnx, DIR/mobilenet_v2_input.npy and
+DIR/mobilenet_v2_output.npy. Files that exist are kept (the build tree caches
+them); each is written to a temporary name and renamed, so concurrent runs
+never see half a file.
+"""
+import argparse
+import os
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torchvision
+
+MODELS = {
+    "mobilenet_v2": lambda: torchvision.models.mobilenet_v2(weights=None),
+    "mobilenet_v3_small": lambda: torchvision.models.mobilenet_v3_small(weights=None),
+    "resnet18": lambda: torchvision.models.resnet18(weights=None),
+}
+SEED = 20261121
+INPUT_SHAPE = (1, 3, 224, 224)
+
+
+def build_model(name):
+    torch.manual_seed(SEED)
+    model = MODELS[name]()
+    for module in model.modules():
+        if isinstance(module, (torch.nn.Conv2d, torch.nn.Linear)):
+            torch.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")
+            if module.bias is not None:
+                torch.nn.init.uniform_(module.bias, -0.1, 0.1)
+        elif isinstance(module, torch.nn.BatchNorm2d):
+            # Non-trivial statistics so batch-norm folding is exercised.
+            torch.nn.init.uniform_(module.weight, 0.5, 1.5)
+            torch.nn.init.uniform_(module.bias, -0.1, 0.1)
+            module.running_mean.uniform_(-0.1, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+    return model.eval()
+
+
+def write_atomic(path, write):
+    directory = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--model", required=True, choices=sorted(MODELS))
+    parser.add_argument("--opset", type=int, required=True)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+
+    onnx_path = os.path.join(args.out, f"{args.model}_op{args.opset}.onnx")
+    input_path = os.path.join(args.out, f"{args.model}_input.npy")
+    output_path = os.path.join(args.out, f"{args.model}_output.npy")
+    if all(os.path.exists(p) for p in (onnx_path, input_path, output_path)):
+        return 0
+
+    torch.set_num_threads(2)
+    model = build_model(args.model)
+    generator = torch.Generator().manual_seed(SEED + 1)
+    example = torch.randn(INPUT_SHAPE, generator=generator)
+    with torch.no_grad():
+        expected = model(example)
+
+    write_atomic(input_path, lambda p: np.save(open(p, "wb"), example.numpy()))
+    write_atomic(output_path, lambda p: np.save(open(p, "wb"), expected.numpy()))
+    write_atomic(
+        onnx_path,
+        lambda p: torch.onnx.export(
+            model, example, p, opset_version=args.opset,
+            input_names=["input"], output_names=["logits"],
+            do_constant_folding=True),
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
