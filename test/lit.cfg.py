@@ -17,3 +17,8 @@ path = os.pathsep.join(
 config.environment["PATH"] = path
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%etch_src", config.etch_source_dir))
+
+# Debian's Python with torch 1.13 / torchvision / onnx / numpy, for test
+# inputs made at test time; and the build-tree cache for generated corpora.
+config.substitutions.append(("%refpy", "/usr/bin/python3"))
+config.substitutions.append(("%corpus", os.path.join(config.etch_binary_dir, "test", "corpus")))

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Builds small ONNX models for the importer's lit tests: make_onnx.py CASE OUT."""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+rng = np.random.default_rng(0)
+
+
+def weight(name, *shape):
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+
+def ints(name, values):
+    return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
+
+
+def floats(name, values):
+    return numpy_helper.from_array(np.array(values, dtype=np.float32), name)
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=17):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def vi(name, shape, elem=F):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def gemm():
+    return model(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["linear"], name="fc", transB=1),
+         helper.make_node("Gemm", ["x", "w2", "c"], ["scaled"], name="scaled_gemm",
+                          alpha=2.0, beta=0.5),
+         helper.make_node("Gemm", ["xt", "w2"], ["no_bias"], name="transposed_a",
+                          transA=1)],
+        [vi("x", [2, 4]), vi("xt", [4, 2])],
+        [vi("linear", [2, 3]), vi("scaled", [2, 5]), vi("no_bias", [2, 5])],
+        [weight("w", 3, 4), weight("b", 3), weight("w2", 4, 5), weight("c", 2, 5)])
+
+
+def matmul():
+    return model(
+        [helper.make_node("MatMul", ["x", "w"], ["proj"], name="proj"),
+         helper.make_node("MatMul", ["q", "k"], ["scores"], name="scores"),
+         helper.make_node("MatMul", ["h", "h2"], ["heads"], name="heads")],
+        [vi("x", [2, 7, 4]), vi("q", [2, 3, 4]), vi("k", [2, 4, 5]),
+         vi("h", [2, 4, 3, 8]), vi("h2", [2, 4, 8, 3])],
+        [vi("proj", [2, 7, 6]), vi("scores", [2, 3, 5]), vi("heads", [2, 4, 3, 3])],
+        [weight("w", 4, 6)])
+
+
+def shape_ops():
+    return model(
+        [helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+         helper.make_node("Transpose", ["r"], ["t"], name="transpose", perm=[1, 0, 2]),
+         helper.make_node("Unsqueeze", ["t", "axes"], ["u"], name="unsqueeze"),
+         helper.make_node("Squeeze", ["u", "axes"], ["s"], name="squeeze"),
+         helper.make_node("Concat", ["s", "s"], ["c"], name="concat", axis=-1),
+         helper.make_node("Slice", ["c", "starts", "ends", "slice_axes", "steps"], ["sl"],
+                          name="slice"),
+         helper.make_node("Gather", ["sl", "index"], ["g"], name="select", axis=1),
+         helper.make_node("Flatten", ["x"], ["f"], name="flatten", axis=1),
+         helper.make_node("Gather", ["table", "ids"], ["e"], name="embedding")],
+        [vi("x", [2, 3, 4]), vi("ids", [5], TensorProto.INT64)],
+        [vi("g", [6, 2]), vi("f", [2, 12]), vi("e", [5, 6])],
+        [ints("shape", [0, -1, 2]), ints("axes", [0]),
+         ints("starts", [1]), ints("ends", [2**63 - 1]), ints("slice_axes", [2]),
+         ints("steps", [2]), ints("index", 0), weight("table", 10, 6)])
+
+
+def activations():
+    return model(
+        [helper.make_node("Clip", ["x", "zero", "six"], ["relu6"], name="relu6"),
+         helper.make_node("Clip", ["relu6", "zero"], ["relu"], name="relu_clip"),
+         helper.make_node("Sigmoid", ["relu"], ["sig"], name="sigmoid"),
+         helper.make_node("Tanh", ["sig"], ["tanh"], name="tanh"),
+         helper.make_node("HardSwish", ["tanh"], ["hs"], name="hardswish"),
+         helper.make_node("HardSigmoid", ["hs"], ["hsig"], name="hardsigmoid",
+                          alpha=1.0 / 6.0),
+         helper.make_node("HardSigmoid", ["hsig"], ["odd"], name="odd_hardsigmoid",
+                          alpha=0.2, beta=0.5),
+         helper.make_node("Softmax", ["odd"], ["sm"], name="softmax", axis=1),
+         helper.make_node("LogSoftmax", ["sm"], ["lsm"], name="log_softmax"),
+         helper.make_node("Erf", ["lsm"], ["erf"], name="erf"),
+         helper.make_node("Div", ["erf", "two"], ["half"], name="div")],
+        [vi("x", [2, 8])], [vi("half", [2, 8])],
+        [floats("zero", 0.0), floats("six", 6.0), floats("two", 2.0)])
+
+
+def norm_pool():
+    return model(
+        [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["bn"],
+                          name="bn", epsilon=1e-3),
+         helper.make_node("MaxPool", ["bn"], ["mp"], name="maxpool", kernel_shape=[3, 3],
+                          strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1),
+         helper.make_node("AveragePool", ["mp"], ["ap"], name="avgpool",
+                          kernel_shape=[2, 2], strides=[1, 1], count_include_pad=1),
+         helper.make_node("ConvTranspose", ["ap", "wt"], ["up"], name="deconv",
+                          strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1]),
+         helper.make_node("ReduceMean", ["up"], ["mean"], name="mean", axes=[2, 3],
+                          keepdims=0),
+         helper.make_node("LayerNormalization", ["mean", "ln_s", "ln_b"], ["ln"],
+                          name="layernorm", epsilon=1e-5),
+         helper.make_node("Conv", ["x", "w"], ["same"], name="same_conv",
+                          auto_pad="SAME_UPPER", strides=[2, 2]),
+         helper.make_node("GlobalMaxPool", ["same"], ["gmp"], name="gmp")],
+        [vi("x", [1, 4, 9, 9])], [vi("ln", [1, 3]), vi("gmp", [1, 2, 1, 1])],
+        [weight("s", 4), weight("b", 4), weight("m", 4), floats("v", [1, 2, 3, 4]),
+         weight("wt", 4, 3, 3, 3), weight("ln_s", 3), weight("ln_b", 3),
+         weight("w", 2, 4, 3, 3)])
+
+
+def reduce_sum_opset13():
+    return model(
+        [helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum", keepdims=1)],
+        [vi("x", [2, 3, 4])], [vi("y", [2, 1, 4])], [ints("axes", [1])], opset=13)
+
+
+def bad_opset():
+    return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                 [vi("x", [2])], [vi("y", [2])], opset=11)
+
+
+def asymmetric_pads():
+    return model(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="lopsided",
+                          pads=[0, 0, 1, 1])],
+        [vi("x", [1, 2, 8, 8])], [vi("y", [1, 3, 8, 8])], [weight("w", 3, 2, 2, 2)])
+
+
+def dynamic_reshape():
+    return model(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape_by_input")],
+        [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
+
+
+def undefined_input():
+    return model(
+        [helper.make_node("Relu", ["ghost"], ["y"], name="haunted")],
+        [vi("x", [2])], [vi("y", [2])])
+
+
+def shape_mismatch():
+    return model(
+        [helper.make_node("Add", ["x", "z"], ["y"], name="bad_add")],
+        [vi("x", [2, 3]), vi("z", [4])], [vi("y", [2, 3])])
+
+
+CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, activations, norm_pool,
+                                 reduce_sum_opset13, bad_opset, asymmetric_pads,
+                                 dynamic_reshape, undefined_input, shape_mismatch]}
+
+if __name__ == "__main__":
+    case, out = sys.argv[1], sys.argv[2]
+    onnx.save(CASES[case](), out)
