@@ -94,8 +94,13 @@ Location TorchImporter::nodeLocation(const Object &node) {
 }
 
 InFlightDiagnostic TorchImporter::nodeError(const Object &node, StringRef aten) {
-  InFlightDiagnostic diag = emitError(nodeLocation(node));
-  diag << path << ": node '" << nodeName(node) << "' (" << aten << "): ";
+  Location loc = nodeLocation(node);
+  InFlightDiagnostic diag = emitError(loc);
+  // Located at the user's source line: also name the archive.
+  auto file = dyn_cast<FileLineColLoc>(cast<NameLoc>(loc).getChildLoc());
+  if (file && file.getFilename() != path)
+    diag << path << ": ";
+  diag << "node '" << nodeName(node) << "' (" << aten << "): ";
   return diag;
 }
 
@@ -320,6 +325,12 @@ Attribute TorchImporter::attributeFor(const TorchArgument &arg, bool asFloat) {
   }
   case Kind::Floats:
     return builder.getF64ArrayAttr(arg.floats);
+  case Kind::Bools:
+    return builder.getDenseBoolArrayAttr(
+        SmallVector<bool>(arg.bools.begin(), arg.bools.end()));
+  case Kind::Strings:
+    return builder.getStrArrayAttr(
+        SmallVector<StringRef>(arg.strings.begin(), arg.strings.end()));
   default:
     return {};
   }

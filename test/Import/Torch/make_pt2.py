@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Packs a torch.export program spec into a .pt2 file for the importer's tests.
+
+    make_pt2.py SPEC.json OUT.pt2 [--layout flat|archive] [--break KIND]
+
+SPEC holds "program" (an ExportedProgram in the torch.export JSON schema),
+"weights" and "constants" ({fqn: {"dtype": "float32", "shape": [...]}},
+filled from a fixed seed). Boilerplate the importer ignores (opset_version,
+module_call_graph, ...) is added when absent, and "tensor_values" entries may
+be written as "f32[2,s0]" and are expanded to full TensorMeta objects.
+
+--layout flat     torch <= 2.7: serialized_exported_program.json plus
+                  serialized_state_dict.pt / serialized_constants.pt written
+                  by torch.save (Debian's torch 1.13 writes the same zip format)
+--layout archive  torch >= 2.8 PT2 archive: <root>/archive_format,
+                  models/model.json, data/weights/model_weights_config.json and
+                  raw weight files (two weights share one storage when the spec
+                  says "view_of")
+--break           writes a deliberately broken file: short-weight,
+                  no-model-json, schema-major, not-zip, truncated
+"""
+import argparse
+import copy
+import io
+import json
+import sys
+import zipfile
+
+import numpy as np
+
+DTYPES = {  # name -> (schema ScalarType, numpy dtype, torch dtype name)
+    "float32": (7, np.float32, "float32"),
+    "float64": (8, np.float64, "float64"),
+    "float16": (6, np.float16, "float16"),
+    "int64": (5, np.int64, "int64"),
+    "int32": (4, np.int32, "int32"),
+    "int8": (2, np.int8, "int8"),
+    "uint8": (1, np.uint8, "uint8"),
+    "bool": (12, np.bool_, "bool"),
+}
+SHORT = {"f32": 7, "f64": 8, "f16": 6, "i64": 5, "i32": 4, "i8": 2, "u8": 1,
+         "b8": 12, "bf16": 13, "c64": 10, "x99": 99}
+
+
+def sym(value):
+    if isinstance(value, int):
+        return {"as_int": value}
+    return {"as_expr": {"expr_str": value, "hint": {"as_int": 2}}}
+
+
+def tensor_meta(dtype_code, sizes):
+    strides, step = [], 1
+    for size in reversed(sizes):
+        strides.insert(0, step if isinstance(size, int) else 1)
+        step *= size if isinstance(size, int) else 1
+    return {"dtype": dtype_code, "sizes": [sym(s) for s in sizes],
+            "requires_grad": False, "device": {"type": "cpu", "index": None},
+            "strides": [sym(s) for s in strides], "storage_offset": {"as_int": 0},
+            "layout": 7}
+
+
+def expand_meta(text):
+    kind, dims = text.split("[", 1)
+    dims = dims.rstrip("]")
+    sizes = [int(d) if d.lstrip("-").isdigit() else d for d in dims.split(",") if d]
+    return tensor_meta(SHORT[kind], sizes)
+
+
+def make_arrays(specs, seed):
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for name, spec in specs.items():
+        if "view_of" in spec:
+            continue
+        _, np_dtype, _ = DTYPES[spec["dtype"]]
+        shape = spec["shape"]
+        if np.issubdtype(np_dtype, np.floating):
+            arrays[name] = rng.standard_normal(shape).astype(np_dtype)
+        elif np_dtype == np.bool_:
+            arrays[name] = rng.integers(0, 2, shape).astype(np.bool_)
+        else:
+            arrays[name] = rng.integers(0, 10, shape).astype(np_dtype)
+    for name, spec in specs.items():
+        if "view_of" in spec:  # a transposed view sharing its base's storage
+            arrays[name] = arrays[spec["view_of"]].T
+    return arrays
+
+
+def complete_program(program):
+    program = copy.deepcopy(program)
+    program.setdefault("schema_version", {"major": 8, "minor": 3})
+    program.setdefault("opset_version", {"aten": 10})
+    program.setdefault("range_constraints", {})
+    program.setdefault("verifiers", [])
+    program.setdefault("torch_version", "2.5.0")
+    module = program["graph_module"]
+    module.setdefault("module_call_graph", [])
+    module.setdefault("metadata", {})
+    graph = module["graph"]
+    graph.setdefault("sym_int_values", {})
+    graph.setdefault("sym_bool_values", {})
+    graph.setdefault("is_single_tensor_return", False)
+    graph.setdefault("custom_obj_values", {})
+    values = graph.setdefault("tensor_values", {})
+    for name, meta in list(values.items()):
+        if isinstance(meta, str):
+            values[name] = expand_meta(meta)
+    for node in graph["nodes"]:
+        node.setdefault("metadata", {})
+        node.setdefault("is_hop_single_tensor_return", None)
+        for inp in node["inputs"]:
+            inp.setdefault("kind", 1)
+    return program
+
+
+def torch_save_bytes(tensors):
+    import torch
+    buffer = io.BytesIO()
+    state = {name: torch.from_numpy(np.ascontiguousarray(a)) if not a.flags.c_contiguous
+             else torch.from_numpy(a) for name, a in tensors.items()}
+    # Keep transposed views as views so the reader must honour strides.
+    for name, a in tensors.items():
+        if not a.flags.c_contiguous:
+            state[name] = torch.from_numpy(np.ascontiguousarray(a.T)).t()
+    torch.save(state, buffer)
+    return buffer.getvalue()
+
+
+def write_flat(out, program_json, weights, constants):
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("serialized_exported_program.json", program_json)
+        archive.writestr("serialized_state_dict.pt", torch_save_bytes(weights))
+        archive.writestr("serialized_constants.pt", torch_save_bytes(constants))
+        archive.writestr("version", "8.3")
+
+
+def payload_config(arrays, specs, prefix, breaks):
+    config, files, bases = {}, {}, {}
+    for name, array in arrays.items():
+        spec = specs[name]
+        code = DTYPES[spec["dtype"]][0]
+        if "view_of" in spec:
+            base = bases[spec["view_of"]]
+            sizes = list(array.shape)
+            strides = [s // array.itemsize for s in array.strides]
+            meta = tensor_meta(code, sizes)
+            meta["strides"] = [{"as_int": s} for s in strides]
+            config[name] = {"path_name": base, "is_param": True, "use_pickle": False,
+                            "tensor_meta": meta}
+            continue
+        path = f"{prefix}{len(files)}"
+        data = np.ascontiguousarray(array).tobytes()
+        if breaks == "short-weight" and not files:
+            data = data[: len(data) // 2]
+        files[path] = data
+        bases[name] = path
+        config[name] = {"path_name": path, "is_param": True, "use_pickle": False,
+                        "tensor_meta": tensor_meta(code, list(array.shape))}
+    return {"config": config}, files
+
+
+def write_archive(out, program_json, weights, constants, specs, breaks):
+    root = "model_pt2/"
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr(root + "archive_format", "pt2")
+        archive.writestr(root + "archive_version", "0")
+        archive.writestr(root + "byteorder", "little")
+        if breaks != "no-model-json":
+            archive.writestr(root + "models/model.json", program_json)
+        config, files = payload_config(weights, specs, "weight_", breaks)
+        archive.writestr(root + "data/weights/model_weights_config.json",
+                         json.dumps(config))
+        for path, data in files.items():
+            archive.writestr(root + "data/weights/" + path, data)
+        config, files = payload_config(constants, specs, "tensor_", None)
+        archive.writestr(root + "data/constants/model_constants_config.json",
+                         json.dumps(config))
+        for path, data in files.items():
+            archive.writestr(root + "data/constants/" + path, data)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("spec")
+    parser.add_argument("out")
+    parser.add_argument("--layout", choices=["flat", "archive"], default="archive")
+    parser.add_argument("--break", dest="breaks",
+                        choices=["short-weight", "no-model-json", "schema-major",
+                                 "not-zip", "truncated"])
+    args = parser.parse_args()
+    spec = json.load(open(args.spec))
+    program = complete_program(spec["program"])
+    if args.breaks == "schema-major":
+        program["schema_version"] = {"major": 7, "minor": 1}
+    program_json = json.dumps(program)
+    weight_specs = spec.get("weights", {})
+    constant_specs = spec.get("constants", {})
+    weights = make_arrays(weight_specs, 1)
+    constants = make_arrays(constant_specs, 2)
+    if args.breaks == "not-zip":
+        open(args.out, "wb").write(b"this is not a zip archive\n")
+        return 0
+    if args.layout == "flat":
+        write_flat(args.out, program_json, weights, constants)
+    else:
+        write_archive(args.out, program_json, weights, constants,
+                      {**weight_specs, **constant_specs}, args.breaks)
+    if args.breaks == "truncated":
+        data = open(args.out, "rb").read()
+        open(args.out, "wb").write(data[: len(data) // 2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
