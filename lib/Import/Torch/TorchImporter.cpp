@@ -108,7 +108,7 @@ FailureOr<RankedTensorType> TorchImporter::tensorType(StringRef name,
                                                       Location loc) {
   const Object *meta = tensorValues ? tensorValues->getObject(name) : nullptr;
   if (!meta)
-    return emitError(loc) << path << ": no tensor_values entry for '" << name
+    return emitError(loc) << "no tensor_values entry for '" << name
                           << "'";
   std::optional<int64_t> dtype = meta->getInteger("dtype");
   MLIRContext *context = builder.getContext();
@@ -145,13 +145,13 @@ FailureOr<RankedTensorType> TorchImporter::tensorType(StringRef name,
     element = IntegerType::get(context, 1);
     break;
   default:
-    return emitError(loc) << path << ": tensor '" << name
+    return emitError(loc) << "tensor '" << name
                           << "' has unknown dtype "
                           << scalarTypeName(dtype.value_or(0));
   }
   const Array *sizes = meta->getArray("sizes");
   if (!sizes)
-    return emitError(loc) << path << ": tensor '" << name << "' has no sizes";
+    return emitError(loc) << "tensor '" << name << "' has no sizes";
   SmallVector<int64_t> shape;
   for (const llvm::json::Value &size : *sizes) {
     const Object *sym = size.getAsObject();
@@ -174,7 +174,7 @@ FailureOr<Value> TorchImporter::constantFromTensorData(StringRef valueName,
   if (!type->hasStaticShape() ||
       ArrayRef<int64_t>(data.sizes) != type->getShape() ||
       static_cast<int64_t>(data.bytes.size()) != expectedBytes)
-    return emitError(loc) << path << ": weight '" << fqn << "' holds "
+    return emitError(loc) << "weight '" << fqn << "' holds "
                           << scalarTypeName(data.dtype) << " of shape ["
                           << llvm::make_range(data.sizes.begin(), data.sizes.end())
                           << "] but the graph expects " << *type;
@@ -189,14 +189,14 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
   const Array *inputs = graph.getArray("inputs");
   const Array *specs = signature.getArray("input_specs");
   if (!inputs || !specs || inputs->size() != specs->size())
-    return emitError(fileLoc) << path << ": graph inputs and input_specs "
+    return emitError(fileLoc) << "graph inputs and input_specs "
                                  "are missing or differ in length";
   auto func = cast<func::FuncOp>(builder.getBlock()->getParentOp());
   unsigned argumentIndex = 0;
   for (const llvm::json::Value &specValue : *specs) {
     const Object *spec = specValue.getAsObject();
     if (!spec || spec->empty())
-      return emitError(fileLoc) << path << ": malformed input spec";
+      return emitError(fileLoc) << "malformed input spec";
     StringRef kind = spec->begin()->first;
     const Object *body = spec->begin()->second.getAsObject();
     const Object *arg = body ? body->getObject("arg") : nullptr;
@@ -205,7 +205,7 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
       std::optional<StringRef> name =
           tensorArg ? tensorArg->getString("name") : std::nullopt;
       if (!name)
-        return emitError(fileLoc) << path << ": only tensor user inputs are "
+        return emitError(fileLoc) << "only tensor user inputs are "
                                      "supported";
       values[*name] = func.getArgument(argumentIndex++);
       continue;
@@ -214,7 +214,7 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
       std::optional<StringRef> name = body->getString("name");
       const Object *value = body->getObject("value");
       if (!name || !value)
-        return emitError(fileLoc) << path << ": malformed constant_input";
+        return emitError(fileLoc) << "malformed constant_input";
       symbols[*name] = value->getInteger("as_int");
       continue;
     }
@@ -224,18 +224,18 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
                        : kind == "tensor_constant" ? "tensor_constant_name"
                                                    : "";
     if (fqnKey.empty())
-      return emitError(fileLoc) << path << ": input spec kind '" << kind
+      return emitError(fileLoc) << "input spec kind '" << kind
                                 << "' is not supported";
     std::optional<StringRef> fqn = body->getString(fqnKey);
     if (!name || !fqn)
-      return emitError(fileLoc) << path << ": malformed " << kind << " spec";
+      return emitError(fileLoc) << "malformed " << kind << " spec";
     bool persistent = body->getBoolean("persistent").value_or(true);
     auto &store = kind == "tensor_constant" || (kind == "buffer" && !persistent)
                       ? contents.constants
                       : contents.weights;
     auto it = store.find(fqn->str());
     if (it == store.end())
-      return emitError(fileLoc) << path << ": " << kind << " '" << *fqn
+      return emitError(fileLoc)  << kind << " '" << *fqn
                                 << "' is not stored in the archive";
     Location loc = NameLoc::get(builder.getStringAttr(*fqn), fileLoc);
     FailureOr<Value> constant =
@@ -607,7 +607,7 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
 LogicalResult TorchImporter::importNode(const Object &node) {
   std::optional<StringRef> target = node.getString("target");
   if (!target)
-    return emitError(nodeLocation(node)) << path << ": node '" << nodeName(node)
+    return emitError(nodeLocation(node)) << "node '" << nodeName(node)
                                          << "' has no target";
   // "torch.ops.aten.add.Tensor" -> "aten::add"; "_operator.getitem" stays.
   StringRef qualified = *target;
@@ -671,7 +671,7 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
   const Array *specs = signature.getArray("output_specs");
   const Array *outputs = graph.getArray("outputs");
   if (!specs || !outputs || specs->size() != outputs->size())
-    return emitError(fileLoc) << path << ": graph outputs and output_specs "
+    return emitError(fileLoc) << "graph outputs and output_specs "
                                  "are missing or differ in length";
   SmallVector<Value> userResults, mutationResults;
   SmallVector<std::string> userNames;
@@ -679,17 +679,17 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
   for (auto [specValue, output] : llvm::zip(*specs, *outputs)) {
     const Object *spec = specValue.getAsObject();
     if (!spec || spec->empty())
-      return emitError(fileLoc) << path << ": malformed output spec";
+      return emitError(fileLoc) << "malformed output spec";
     StringRef kind = spec->begin()->first;
     std::string error;
     std::optional<TorchArgument> arg = decodeArgument(output, symbols, error);
     if (!arg || arg->kind != TorchArgument::Kind::Tensor)
-      return emitError(fileLoc) << path << ": only tensor outputs are "
+      return emitError(fileLoc) << "only tensor outputs are "
                                    "supported (output spec '" << kind << "')";
     const std::string &name = arg->tensors.front();
     Value value = tensor(name);
     if (!value)
-      return emitError(fileLoc) << path << ": output '" << name
+      return emitError(fileLoc) << "output '" << name
                                 << "' is not produced by any node";
     if (kind == "user_output") {
       userResults.push_back(value);
@@ -699,11 +699,11 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
       std::optional<StringRef> buffer =
           body ? body->getString("buffer_name") : std::nullopt;
       if (!buffer)
-        return emitError(fileLoc) << path << ": malformed buffer_mutation";
+        return emitError(fileLoc) << "malformed buffer_mutation";
       mutationResults.push_back(value);
       mutatedBuffers.push_back(builder.getStringAttr(*buffer));
     } else {
-      return emitError(fileLoc) << path << ": output spec kind '" << kind
+      return emitError(fileLoc) << "output spec kind '" << kind
                                 << "' is not supported";
     }
   }
@@ -727,15 +727,15 @@ LogicalResult TorchImporter::run() {
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(contents.programJson);
   if (!json)
-    return emitError(fileLoc) << path << ": the model JSON is invalid ("
+    return emitError(fileLoc) << "the model JSON is invalid ("
                               << llvm::toString(json.takeError()) << ")";
   const Object *program = json->getAsObject();
   const Object *version = program ? program->getObject("schema_version") : nullptr;
   std::optional<int64_t> major = version ? version->getInteger("major") : std::nullopt;
   if (!major)
-    return emitError(fileLoc) << path << ": the model JSON has no schema_version";
+    return emitError(fileLoc) << "the model JSON has no schema_version";
   if (*major != 8)
-    return emitError(fileLoc) << path << ": torch.export schema version "
+    return emitError(fileLoc) << "torch.export schema version "
                               << *major << "." << version->getInteger("minor").value_or(0)
                               << " is not supported (etch reads major version 8)";
   const Object *graphModule = program->getObject("graph_module");
@@ -743,7 +743,7 @@ LogicalResult TorchImporter::run() {
   const Object *signature =
       graphModule ? graphModule->getObject("signature") : nullptr;
   if (!graph || !signature)
-    return emitError(fileLoc) << path << ": graph_module.graph or "
+    return emitError(fileLoc) << "graph_module.graph or "
                                  "graph_module.signature is missing";
   tensorValues = graph->getObject("tensor_values");
   for (const char *kind : {"sym_int_values"})
@@ -784,11 +784,11 @@ LogicalResult TorchImporter::run() {
     return failure();
   const Array *nodes = graph->getArray("nodes");
   if (!nodes)
-    return emitError(fileLoc) << path << ": the graph has no nodes list";
+    return emitError(fileLoc) << "the graph has no nodes list";
   for (const llvm::json::Value &nodeValue : *nodes) {
     const Object *node = nodeValue.getAsObject();
     if (!node)
-      return emitError(fileLoc) << path << ": malformed node";
+      return emitError(fileLoc) << "malformed node";
     if (failed(importNode(*node)))
       return failure();
   }
@@ -809,7 +809,7 @@ OwningOpRef<ModuleOp> importTorchExport(StringRef path, MLIRContext *context) {
   std::optional<torch_import::Pt2Contents> contents =
       torch_import::readPt2(path.str(), error);
   if (!contents) {
-    emitError(fileLoc) << path << ": " << error;
+    emitError(fileLoc)  << error;
     return nullptr;
   }
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
