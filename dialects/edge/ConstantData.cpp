@@ -88,8 +88,8 @@ ElementsAttr makeConstantFromOwnedBytes(RankedTensorType type,
                                         std::string bytes, StringRef nameHint) {
   if (type.getNumElements() <= kInlineConstantLimit ||
       type.getElementType().isInteger(1))
-    return makeConstantFromBytes(type, ArrayRef<char>(bytes.data(), bytes.size()),
-                                 nameHint);
+    return makeConstantFromBytes(
+        type, ArrayRef<char>(bytes.data(), bytes.size()), nameHint);
   auto *owned = new std::string(std::move(bytes));
   // operator new aligns to at least 16 bytes, enough for any element type.
   AsmResourceBlob blob(

@@ -36,6 +36,19 @@ FailureOr<Value> EdgeOpBuilder::create(Location loc, StringRef opName,
   return op->getResult(0);
 }
 
+Operation *EdgeOpBuilder::createCustom(Location loc, StringRef opName,
+                                       ValueRange operands,
+                                       TypeRange resultTypes,
+                                       ArrayRef<NamedAttribute> attributes,
+                                       UnmappedOperators &unmapped) {
+  auto custom = builder.create<edge::CustomOp>(
+      loc, resultTypes, builder.getStringAttr(opName), operands);
+  for (const NamedAttribute &attribute : attributes)
+    custom->setAttr(attribute.getName(), attribute.getValue());
+  unmapped.note(opName);
+  return custom;
+}
+
 Value EdgeOpBuilder::constantFromBytes(Location loc, RankedTensorType type,
                                        ArrayRef<char> bytes, StringRef name) {
   return builder.create<edge::ConstantOp>(

@@ -36,6 +36,14 @@ public:
     return create(loc, OpTy::getOperationName(), operands, attributes);
   }
 
+  /// An `edge.custom` keeping source operator \p opName with its operands,
+  /// result types and attributes; counted in \p unmapped.
+  mlir::Operation *createCustom(mlir::Location loc, llvm::StringRef opName,
+                                mlir::ValueRange operands,
+                                mlir::TypeRange resultTypes,
+                                llvm::ArrayRef<mlir::NamedAttribute> attributes,
+                                class UnmappedOperators &unmapped);
+
   /// An `edge.constant` holding \p bytes (row-major, little-endian) of
   /// \p type; large payloads become dense_resource blobs named \p name.
   mlir::Value constantFromBytes(mlir::Location loc, mlir::RankedTensorType type,

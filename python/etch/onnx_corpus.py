@@ -19,6 +19,9 @@ import tempfile
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from etch.reinit import SEED, reinit_weights  # noqa: E402
 import torchvision
 
 MODELS = {
@@ -26,25 +29,12 @@ MODELS = {
     "mobilenet_v3_small": lambda: torchvision.models.mobilenet_v3_small(weights=None),
     "resnet18": lambda: torchvision.models.resnet18(weights=None),
 }
-SEED = 20261121
 INPUT_SHAPE = (1, 3, 224, 224)
 
 
 def build_model(name):
     torch.manual_seed(SEED)
-    model = MODELS[name]()
-    for module in model.modules():
-        if isinstance(module, (torch.nn.Conv2d, torch.nn.Linear)):
-            torch.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")
-            if module.bias is not None:
-                torch.nn.init.uniform_(module.bias, -0.1, 0.1)
-        elif isinstance(module, torch.nn.BatchNorm2d):
-            # Non-trivial statistics so batch-norm folding is exercised.
-            torch.nn.init.uniform_(module.weight, 0.5, 1.5)
-            torch.nn.init.uniform_(module.bias, -0.1, 0.1)
-            module.running_mean.uniform_(-0.1, 0.1)
-            module.running_var.uniform_(0.5, 1.5)
-    return model.eval()
+    return reinit_weights(MODELS[name]())
 
 
 def write_atomic(path, write):

@@ -28,11 +28,11 @@ static cl::opt<std::string> inputPath(cl::Positional,
                                       cl::Required);
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::value_desc("file"), cl::init("-"));
-static cl::opt<std::string> compileTo(
-    "compile-to",
-    cl::desc("Stop after this phase and print MLIR: edge, edge-opt "
-             "(default: the last phase)"),
-    cl::value_desc("phase"), cl::init(""));
+static cl::opt<std::string>
+    compileTo("compile-to",
+              cl::desc("Stop after this phase and print MLIR: edge, edge-opt "
+                       "(default: the last phase)"),
+              cl::value_desc("phase"), cl::init(""));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);

@@ -13,8 +13,8 @@ namespace etch {
 
 /// Phases in pipeline order; `et-compile --compile-to=<name>` stops after one.
 enum class Phase {
-  Edge,     // imported and verified Edge dialect
-  EdgeOpt,  // Edge passes: fold batch norm, canonicalize, CSE
+  Edge,    // imported and verified Edge dialect
+  EdgeOpt, // Edge passes: fold batch norm, canonicalize, CSE
 };
 
 struct PhaseInfo {

@@ -15,8 +15,8 @@ namespace etch::onnx_import {
 
 OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
                            StringRef path)
-    : edge(builder), builder(module.getContext()), module(module),
-      graph(graph), path(path.str()) {
+    : edge(builder), builder(module.getContext()), module(module), graph(graph),
+      path(path.str()) {
   converters = {
       {"Conv", &OnnxImporter::convertConv},
       {"ConvTranspose", &OnnxImporter::convertConv},
@@ -68,7 +68,8 @@ Location OnnxImporter::locationOf(const OnnxNode &node) {
 }
 
 InFlightDiagnostic OnnxImporter::nodeError(const OnnxNode &node) {
-  InFlightDiagnostic diag = emitError(FileLineColLoc::get(builder.getContext(), path, 0, 0));
+  InFlightDiagnostic diag =
+      emitError(FileLineColLoc::get(builder.getContext(), path, 0, 0));
   diag << "node '" << (node.name.empty() ? node.outputs.front() : node.name)
        << "' (" << node.opType << "): ";
   return diag;
@@ -135,7 +136,8 @@ Value OnnxImporter::input(const OnnxNode &node, size_t index) {
     values[name] = value;
     return value;
   }
-  nodeError(node) << "input '" << name << "' is not defined by any earlier node";
+  nodeError(node) << "input '" << name
+                  << "' is not defined by any earlier node";
   return {};
 }
 
@@ -226,8 +228,8 @@ std::string OnnxImporter::stringAttr(const OnnxNode &node, StringRef name,
   return it == node.attributes.end() ? fallback.str() : it->second.s;
 }
 
-std::optional<std::vector<int64_t>>
-OnnxImporter::intsAttr(const OnnxNode &node, StringRef name) {
+std::optional<std::vector<int64_t>> OnnxImporter::intsAttr(const OnnxNode &node,
+                                                           StringRef name) {
   auto it = node.attributes.find(name.str());
   if (it == node.attributes.end())
     return std::nullopt;
@@ -241,13 +243,15 @@ RankedTensorType OnnxImporter::rankedTypeOf(Value value) {
 FailureOr<Value> OnnxImporter::view(Location loc, Value value,
                                     ArrayRef<int64_t> shape) {
   return edge.create<edge::ViewOp>(
-      loc, value, {builder.getNamedAttr("size", builder.getDenseI64ArrayAttr(shape))});
+      loc, value,
+      {builder.getNamedAttr("size", builder.getDenseI64ArrayAttr(shape))});
 }
 
 FailureOr<Value> OnnxImporter::permute(Location loc, Value value,
                                        ArrayRef<int64_t> dims) {
   return edge.create<edge::PermuteOp>(
-      loc, value, {builder.getNamedAttr("dims", builder.getDenseI64ArrayAttr(dims))});
+      loc, value,
+      {builder.getNamedAttr("dims", builder.getDenseI64ArrayAttr(dims))});
 }
 
 LogicalResult OnnxImporter::convertIdentity(const OnnxNode &node) {
@@ -318,8 +322,8 @@ LogicalResult OnnxImporter::convertShape(const OnnxNode &node) {
     return failure();
   RankedTensorType type = rankedTypeOf(value);
   if (!type.hasStaticShape())
-    return nodeError(node) << "Shape of a dynamically shaped tensor ("
-                           << type << ") is not supported";
+    return nodeError(node) << "Shape of a dynamically shaped tensor (" << type
+                           << ") is not supported";
   int64_t rank = type.getRank();
   int64_t start = intAttr(node, "start", 0), end = intAttr(node, "end", rank);
   start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
@@ -352,8 +356,9 @@ LogicalResult OnnxImporter::convertCustom(const OnnxNode &node) {
   SmallVector<Type> resultTypes;
   for (const std::string &output : node.outputs) {
     auto it = graph.valueTypes.find(output);
-    Type element =
-        it == graph.valueTypes.end() ? Type() : elementType(it->second.elementType);
+    Type element = it == graph.valueTypes.end()
+                       ? Type()
+                       : elementType(it->second.elementType);
     if (!element)
       return nodeError(node) << "no known type for output '" << output
                              << "' (needed to keep the op as edge.custom)";
@@ -389,23 +394,20 @@ LogicalResult OnnxImporter::convertCustom(const OnnxNode &node) {
       value = builder.getDenseI64ArrayAttr(attribute.ints);
       break;
     case Kind::Strings:
-      value = builder.getStrArrayAttr(
-          SmallVector<StringRef>(attribute.strings.begin(), attribute.strings.end()));
+      value = builder.getStrArrayAttr(SmallVector<StringRef>(
+          attribute.strings.begin(), attribute.strings.end()));
       break;
     default:
-      return nodeError(node) << "attribute '" << name
-                             << "' has a kind edge.custom cannot keep";
+      return nodeError(node)
+             << "attribute '" << name << "' has a kind edge.custom cannot keep";
     }
     attributes.push_back(builder.getNamedAttr(name, value));
   }
-  auto custom = builder.create<edge::CustomOp>(
-      locationOf(node), resultTypes, builder.getStringAttr(opName), operands);
-  for (const NamedAttribute &attribute : attributes)
-    custom->setAttr(attribute.getName(), attribute.getValue());
+  Operation *custom = edge.createCustom(locationOf(node), opName, operands,
+                                        resultTypes, attributes, unmapped);
   for (auto [index, output] : llvm::enumerate(node.outputs))
     if (!output.empty())
       values[output] = custom->getResult(index);
-  unmapped.note(opName);
   return success();
 }
 
@@ -422,8 +424,9 @@ LogicalResult OnnxImporter::run() {
   MLIRContext *context = builder.getContext();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
   if (graph.opsetVersion < 13 || graph.opsetVersion > 17)
-    return emitError(fileLoc) << "ONNX opset " << graph.opsetVersion
-                              << " is not supported (etch reads opsets 13 to 17)";
+    return emitError(fileLoc)
+           << "ONNX opset " << graph.opsetVersion
+           << " is not supported (etch reads opsets 13 to 17)";
 
   for (const OnnxTensor &initializer : graph.initializers)
     constants[initializer.name] = &initializer;
@@ -465,13 +468,13 @@ LogicalResult OnnxImporter::run() {
     if (!value && constants.count(name))
       value = constantFromTensor(*constants.lookup(name), fileLoc);
     if (!value)
-      return emitError(fileLoc) << "graph output '" << name
-                                << "' is not produced by any node";
+      return emitError(fileLoc)
+             << "graph output '" << name << "' is not produced by any node";
     results.push_back(value);
   }
   builder.create<func::ReturnOp>(fileLoc, results);
-  func.setType(builder.getFunctionType(argumentTypes,
-                                       ValueRange(results).getTypes()));
+  func.setType(
+      builder.getFunctionType(argumentTypes, ValueRange(results).getTypes()));
   for (auto [index, output] : llvm::enumerate(graph.outputs))
     func.setResultAttr(index, "etch.name", builder.getStringAttr(output.first));
   unmapped.report(fileLoc);

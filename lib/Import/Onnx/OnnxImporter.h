@@ -62,7 +62,8 @@ public:
   const OnnxTensor *constantInput(const OnnxNode &node, size_t index) const;
   std::optional<std::vector<int64_t>> constantInts(const OnnxTensor &tensor);
   std::optional<std::vector<double>> constantDoubles(const OnnxTensor &tensor);
-  mlir::LogicalResult bind(const OnnxNode &node, mlir::FailureOr<mlir::Value> value,
+  mlir::LogicalResult bind(const OnnxNode &node,
+                           mlir::FailureOr<mlir::Value> value,
                            size_t outputIndex = 0);
   /// Fails (with an error) when output \p index of \p node is used.
   mlir::LogicalResult requireUnused(const OnnxNode &node, size_t index);

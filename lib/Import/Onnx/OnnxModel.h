@@ -73,7 +73,7 @@ struct OnnxNode {
   std::string opType;
   std::string domain;
   std::string name;
-  std::vector<std::string> inputs;  // "" marks an omitted optional input
+  std::vector<std::string> inputs; // "" marks an omitted optional input
   std::vector<std::string> outputs;
   std::map<std::string, OnnxAttribute> attributes;
 };
@@ -81,7 +81,7 @@ struct OnnxNode {
 struct OnnxGraph {
   std::string name;
   int64_t opsetVersion = 0; // of the default (ai.onnx) domain
-  std::vector<std::pair<std::string, OnnxValueType>> inputs;  // no initializers
+  std::vector<std::pair<std::string, OnnxValueType>> inputs; // no initializers
   std::vector<std::pair<std::string, OnnxValueType>> outputs;
   std::vector<OnnxTensor> initializers;
   std::vector<OnnxNode> nodes;

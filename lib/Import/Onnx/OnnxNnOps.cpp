@@ -79,7 +79,8 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
                               "is supported";
   SmallVector<int64_t> kernel = {weightType.getDimSize(2),
                                  weightType.getDimSize(3)};
-  FailureOr<Window> window = resolveWindow(*this, node, rankedTypeOf(x), kernel);
+  FailureOr<Window> window =
+      resolveWindow(*this, node, rankedTypeOf(x), kernel);
   if (failed(window))
     return failure();
   bool transposed = node.opType == "ConvTranspose";
@@ -96,12 +97,14 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
   std::vector<int64_t> outputPadding =
       intsAttr(node, "output_padding").value_or(std::vector<int64_t>{0, 0});
   SmallVector<NamedAttribute> attributes = {
-      builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(window->stride)),
-      builder.getNamedAttr("padding", builder.getDenseI64ArrayAttr(window->padding)),
+      builder.getNamedAttr("stride",
+                           builder.getDenseI64ArrayAttr(window->stride)),
+      builder.getNamedAttr("padding",
+                           builder.getDenseI64ArrayAttr(window->padding)),
       builder.getNamedAttr("dilation",
                            builder.getDenseI64ArrayAttr(window->dilation)),
-      builder.getNamedAttr("groups",
-                           builder.getI64IntegerAttr(intAttr(node, "group", 1)))};
+      builder.getNamedAttr(
+          "groups", builder.getI64IntegerAttr(intAttr(node, "group", 1)))};
   if (transposed) {
     attributes.push_back(
         builder.getNamedAttr("transposed", builder.getBoolAttr(true)));
@@ -147,17 +150,19 @@ LogicalResult OnnxImporter::convertGemm(const OnnxNode &node) {
     b = *transposedB;
   }
   if (c)
-    return bind(node, edge.create<edge::AddmmOp>(
-                          loc, ValueRange{c, a, b},
-                          {builder.getNamedAttr("beta", builder.getF64FloatAttr(beta)),
-                           builder.getNamedAttr("alpha",
-                                                builder.getF64FloatAttr(alpha))}));
+    return bind(
+        node,
+        edge.create<edge::AddmmOp>(
+            loc, ValueRange{c, a, b},
+            {builder.getNamedAttr("beta", builder.getF64FloatAttr(beta)),
+             builder.getNamedAttr("alpha", builder.getF64FloatAttr(alpha))}));
   FailureOr<Value> product = edge.create<edge::MmOp>(loc, ValueRange{a, b});
   if (succeeded(product) && alpha != 1.0)
     product = edge.create<edge::MulOp>(
-        loc, ValueRange{*product,
-                        edge.scalarConstant(
-                            loc, rankedTypeOf(*product).getElementType(), alpha)});
+        loc,
+        ValueRange{*product,
+                   edge.scalarConstant(
+                       loc, rankedTypeOf(*product).getElementType(), alpha)});
   return bind(node, product);
 }
 
@@ -191,7 +196,8 @@ LogicalResult OnnxImporter::convertMatMul(const OnnxNode &node) {
     FailureOr<Value> b3 = view(loc, b, {batch, bs[bRank - 2], bs[bRank - 1]});
     if (failed(a3) || failed(b3))
       return bind(node, failure());
-    FailureOr<Value> product = edge.create<edge::BmmOp>(loc, ValueRange{*a3, *b3});
+    FailureOr<Value> product =
+        edge.create<edge::BmmOp>(loc, ValueRange{*a3, *b3});
     if (failed(product))
       return bind(node, product);
     SmallVector<int64_t> shape(as.drop_back(2));
@@ -218,14 +224,14 @@ LogicalResult OnnxImporter::convertBatchNormalization(const OnnxNode &node) {
       return failure();
     operands.push_back(value);
   }
-  return bind(node,
-              edge.create<edge::BatchNormOp>(
-                  locationOf(node), operands,
-                  {builder.getNamedAttr("eps", builder.getF64FloatAttr(floatAttr(
-                                                   node, "epsilon", 1e-5f))),
-                   builder.getNamedAttr("operandSegmentSizes",
-                                        builder.getDenseI32ArrayAttr(
-                                            {1, 1, 1, 1, 1}))}));
+  return bind(
+      node, edge.create<edge::BatchNormOp>(
+                locationOf(node), operands,
+                {builder.getNamedAttr("eps", builder.getF64FloatAttr(floatAttr(
+                                                 node, "epsilon", 1e-5f))),
+                 builder.getNamedAttr(
+                     "operandSegmentSizes",
+                     builder.getDenseI32ArrayAttr({1, 1, 1, 1, 1}))}));
 }
 
 LogicalResult OnnxImporter::convertLayerNormalization(const OnnxNode &node) {
@@ -244,7 +250,8 @@ LogicalResult OnnxImporter::convertLayerNormalization(const OnnxNode &node) {
                            << " is out of range for " << type;
   ArrayRef<int64_t> normalized = type.getShape().drop_front(axis);
   if (llvm::any_of(normalized, ShapedType::isDynamic))
-    return nodeError(node) << "normalized dims of " << type << " must be static";
+    return nodeError(node) << "normalized dims of " << type
+                           << " must be static";
   SmallVector<Value> operands = {x};
   SmallVector<int32_t> segments = {1, 0, 0};
   for (size_t i = 1; i < 3; ++i) {
@@ -256,14 +263,16 @@ LogicalResult OnnxImporter::convertLayerNormalization(const OnnxNode &node) {
     operands.push_back(value);
     segments[i] = 1;
   }
-  return bind(node, edge.create<edge::LayerNormOp>(
-                        locationOf(node), operands,
-                        {builder.getNamedAttr("normalized_shape",
-                                              builder.getDenseI64ArrayAttr(normalized)),
-                         builder.getNamedAttr("eps", builder.getF64FloatAttr(floatAttr(
-                                                         node, "epsilon", 1e-5f))),
-                         builder.getNamedAttr("operandSegmentSizes",
-                                              builder.getDenseI32ArrayAttr(segments))}));
+  return bind(
+      node,
+      edge.create<edge::LayerNormOp>(
+          locationOf(node), operands,
+          {builder.getNamedAttr("normalized_shape",
+                                builder.getDenseI64ArrayAttr(normalized)),
+           builder.getNamedAttr("eps", builder.getF64FloatAttr(
+                                           floatAttr(node, "epsilon", 1e-5f))),
+           builder.getNamedAttr("operandSegmentSizes",
+                                builder.getDenseI32ArrayAttr(segments))}));
 }
 
 LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
@@ -281,23 +290,28 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
     return failure();
   bool ceilMode = intAttr(node, "ceil_mode", 0) != 0;
   SmallVector<NamedAttribute> attributes = {
-      builder.getNamedAttr("kernel_size", builder.getDenseI64ArrayAttr(window->kernel)),
-      builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(window->stride)),
-      builder.getNamedAttr("padding", builder.getDenseI64ArrayAttr(window->padding)),
+      builder.getNamedAttr("kernel_size",
+                           builder.getDenseI64ArrayAttr(window->kernel)),
+      builder.getNamedAttr("stride",
+                           builder.getDenseI64ArrayAttr(window->stride)),
+      builder.getNamedAttr("padding",
+                           builder.getDenseI64ArrayAttr(window->padding)),
       builder.getNamedAttr("ceil_mode", builder.getBoolAttr(ceilMode))};
   if (node.opType == "MaxPool") {
     if (intAttr(node, "storage_order", 0) != 0)
       return nodeError(node) << "storage_order=1 is not supported";
     attributes.push_back(builder.getNamedAttr(
         "dilation", builder.getDenseI64ArrayAttr(window->dilation)));
-    return bind(node, edge.create<edge::MaxPool2dOp>(locationOf(node), x, attributes));
+    return bind(
+        node, edge.create<edge::MaxPool2dOp>(locationOf(node), x, attributes));
   }
   if (window->dilation != SmallVector<int64_t, 2>{1, 1})
     return nodeError(node) << "AveragePool with dilations is not supported";
   attributes.push_back(builder.getNamedAttr(
       "count_include_pad",
       builder.getBoolAttr(intAttr(node, "count_include_pad", 0) != 0)));
-  return bind(node, edge.create<edge::AvgPool2dOp>(locationOf(node), x, attributes));
+  return bind(node,
+              edge.create<edge::AvgPool2dOp>(locationOf(node), x, attributes));
 }
 
 LogicalResult OnnxImporter::convertGlobalPool(const OnnxNode &node) {
@@ -309,19 +323,20 @@ LogicalResult OnnxImporter::convertGlobalPool(const OnnxNode &node) {
     return nodeError(node) << "only NCHW input is supported, got " << type;
   Location loc = locationOf(node);
   if (node.opType == "GlobalAveragePool")
-    return bind(node, edge.create<edge::AdaptiveAvgPool2dOp>(
-                          loc, x,
-                          {builder.getNamedAttr("output_size",
-                                                builder.getDenseI64ArrayAttr({1, 1}))}));
+    return bind(node,
+                edge.create<edge::AdaptiveAvgPool2dOp>(
+                    loc, x,
+                    {builder.getNamedAttr(
+                        "output_size", builder.getDenseI64ArrayAttr({1, 1}))}));
   if (type.isDynamicDim(2) || type.isDynamicDim(3))
     return nodeError(node) << "GlobalMaxPool needs static spatial dims, got "
                            << type;
-  return bind(node,
-              edge.create<edge::MaxPool2dOp>(
-                  loc, x,
-                  {builder.getNamedAttr("kernel_size",
-                                        builder.getDenseI64ArrayAttr(
-                                            {type.getDimSize(2), type.getDimSize(3)}))}));
+  return bind(node, edge.create<edge::MaxPool2dOp>(
+                        loc, x,
+                        {builder.getNamedAttr(
+                            "kernel_size",
+                            builder.getDenseI64ArrayAttr(
+                                {type.getDimSize(2), type.getDimSize(3)}))}));
 }
 
 } // namespace etch::onnx_import

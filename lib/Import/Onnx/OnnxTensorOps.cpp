@@ -27,24 +27,27 @@ LogicalResult OnnxImporter::convertBinary(const OnnxNode &node) {
   if (isa<IntegerType>(rankedTypeOf(lhs).getElementType()))
     attributes.push_back(
         builder.getNamedAttr("rounding_mode", builder.getStringAttr("trunc")));
-  return bind(node, edge.create<edge::DivOp>(loc, ValueRange{lhs, rhs}, attributes));
+  return bind(node,
+              edge.create<edge::DivOp>(loc, ValueRange{lhs, rhs}, attributes));
 }
 
 LogicalResult OnnxImporter::convertUnary(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
-  StringRef opName = llvm::StringSwitch<StringRef>(node.opType)
-                         .Case("Relu", edge::ReluOp::getOperationName())
-                         .Case("Sigmoid", edge::SigmoidOp::getOperationName())
-                         .Case("Tanh", edge::TanhOp::getOperationName())
-                         .Case("HardSwish", edge::HardswishOp::getOperationName());
+  StringRef opName =
+      llvm::StringSwitch<StringRef>(node.opType)
+          .Case("Relu", edge::ReluOp::getOperationName())
+          .Case("Sigmoid", edge::SigmoidOp::getOperationName())
+          .Case("Tanh", edge::TanhOp::getOperationName())
+          .Case("HardSwish", edge::HardswishOp::getOperationName());
   return bind(node, edge.create(locationOf(node), opName, x));
 }
 
 LogicalResult OnnxImporter::convertHardSigmoid(const OnnxNode &node) {
   // ATen's hardsigmoid is ONNX HardSigmoid with alpha = 1/6, beta = 1/2.
-  float alpha = floatAttr(node, "alpha", 0.2f), beta = floatAttr(node, "beta", 0.5f);
+  float alpha = floatAttr(node, "alpha", 0.2f),
+        beta = floatAttr(node, "beta", 0.5f);
   if (std::fabs(alpha - 1.0f / 6.0f) > 1e-6f || std::fabs(beta - 0.5f) > 1e-6f)
     return convertCustom(node);
   Value x = input(node, 0);
@@ -64,8 +67,8 @@ LogicalResult OnnxImporter::convertClip(const OnnxNode &node) {
     std::optional<std::vector<double>> values =
         tensor ? constantDoubles(*tensor) : std::nullopt;
     if (!values || values->size() != 1)
-      return nodeError(node) << "input #" << index
-                             << " must be a constant scalar";
+      return nodeError(node)
+             << "input #" << index << " must be a constant scalar";
     return std::optional<double>(values->front());
   };
   FailureOr<std::optional<double>> low = bound(1), high = bound(2);
@@ -78,18 +81,22 @@ LogicalResult OnnxImporter::convertClip(const OnnxNode &node) {
   }
   bool isFloat = isa<FloatType>(rankedTypeOf(x).getElementType());
   if (isFloat && *low && *high)
-    return bind(node, edge.create<edge::HardtanhOp>(
-                          loc, x,
-                          {builder.getNamedAttr("min_val", builder.getF64FloatAttr(**low)),
-                           builder.getNamedAttr("max_val",
-                                                builder.getF64FloatAttr(**high))}));
+    return bind(
+        node,
+        edge.create<edge::HardtanhOp>(
+            loc, x,
+            {builder.getNamedAttr("min_val", builder.getF64FloatAttr(**low)),
+             builder.getNamedAttr("max_val",
+                                  builder.getF64FloatAttr(**high))}));
   if (isFloat && *low && **low == 0.0 && !*high)
     return bind(node, edge.create<edge::ReluOp>(loc, x));
   SmallVector<NamedAttribute> attributes;
   if (*low)
-    attributes.push_back(builder.getNamedAttr("min", builder.getF64FloatAttr(**low)));
+    attributes.push_back(
+        builder.getNamedAttr("min", builder.getF64FloatAttr(**low)));
   if (*high)
-    attributes.push_back(builder.getNamedAttr("max", builder.getF64FloatAttr(**high)));
+    attributes.push_back(
+        builder.getNamedAttr("max", builder.getF64FloatAttr(**high)));
   return bind(node, edge.create<edge::ClampOp>(loc, x, attributes));
 }
 
@@ -97,11 +104,12 @@ LogicalResult OnnxImporter::convertSoftmax(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
-  NamedAttribute dim =
-      builder.getNamedAttr("dim", builder.getI64IntegerAttr(intAttr(node, "axis", -1)));
+  NamedAttribute dim = builder.getNamedAttr(
+      "dim", builder.getI64IntegerAttr(intAttr(node, "axis", -1)));
   if (node.opType == "Softmax")
     return bind(node, edge.create<edge::SoftmaxOp>(locationOf(node), x, {dim}));
-  return bind(node, edge.create<edge::LogSoftmaxOp>(locationOf(node), x, {dim}));
+  return bind(node,
+              edge.create<edge::LogSoftmaxOp>(locationOf(node), x, {dim}));
 }
 
 /// Product of extents; kDynamic when any is dynamic.
@@ -164,7 +172,8 @@ LogicalResult OnnxImporter::convertTranspose(const OnnxNode &node) {
   if (!x)
     return failure();
   int64_t rank = rankedTypeOf(x).getRank();
-  std::vector<int64_t> perm = intsAttr(node, "perm").value_or(std::vector<int64_t>());
+  std::vector<int64_t> perm =
+      intsAttr(node, "perm").value_or(std::vector<int64_t>());
   if (perm.empty())
     for (int64_t i = rank - 1; i >= 0; --i)
       perm.push_back(i);
@@ -179,10 +188,11 @@ LogicalResult OnnxImporter::convertConcat(const OnnxNode &node) {
       return failure();
     tensors.push_back(value);
   }
-  return bind(node, edge.create<edge::CatOp>(
-                        locationOf(node), tensors,
-                        {builder.getNamedAttr("dim", builder.getI64IntegerAttr(
-                                                         intAttr(node, "axis", 0)))}));
+  return bind(
+      node, edge.create<edge::CatOp>(
+                locationOf(node), tensors,
+                {builder.getNamedAttr("dim", builder.getI64IntegerAttr(
+                                                 intAttr(node, "axis", 0)))}));
 }
 
 LogicalResult OnnxImporter::convertGather(const OnnxNode &node) {
@@ -196,17 +206,19 @@ LogicalResult OnnxImporter::convertGather(const OnnxNode &node) {
     std::optional<std::vector<int64_t>> index = constantInts(*indexTensor);
     if (!index)
       return nodeError(node) << "indices must be integers";
-    return bind(node, edge.create<edge::SelectOp>(
-                          loc, data,
-                          {builder.getNamedAttr("dim", builder.getI64IntegerAttr(axis)),
-                           builder.getNamedAttr("index",
-                                                builder.getI64IntegerAttr(index->front()))}));
+    return bind(
+        node, edge.create<edge::SelectOp>(
+                  loc, data,
+                  {builder.getNamedAttr("dim", builder.getI64IntegerAttr(axis)),
+                   builder.getNamedAttr(
+                       "index", builder.getI64IntegerAttr(index->front()))}));
   }
   if (axis == 0 && rankedTypeOf(data).getRank() == 2) {
     Value indices = input(node, 1);
     if (!indices)
       return failure();
-    return bind(node, edge.create<edge::EmbeddingOp>(loc, ValueRange{data, indices}));
+    return bind(node,
+                edge.create<edge::EmbeddingOp>(loc, ValueRange{data, indices}));
   }
   return convertCustom(node);
 }
@@ -256,7 +268,8 @@ LogicalResult OnnxImporter::convertSqueeze(const OnnxNode &node) {
     attributes.push_back(
         builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(*axes)));
   }
-  return bind(node, edge.create<edge::SqueezeOp>(locationOf(node), x, attributes));
+  return bind(node,
+              edge.create<edge::SqueezeOp>(locationOf(node), x, attributes));
 }
 
 LogicalResult OnnxImporter::convertSlice(const OnnxNode &node) {
@@ -317,7 +330,8 @@ LogicalResult OnnxImporter::convertReduce(const OnnxNode &node) {
     attributes.push_back(
         builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(*axes)));
   if (node.opType == "ReduceMean")
-    return bind(node, edge.create<edge::MeanOp>(locationOf(node), x, attributes));
+    return bind(node,
+                edge.create<edge::MeanOp>(locationOf(node), x, attributes));
   return bind(node, edge.create<edge::SumOp>(locationOf(node), x, attributes));
 }
 
@@ -325,11 +339,12 @@ LogicalResult OnnxImporter::convertGelu(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
-  return bind(node, edge.create<edge::GeluOp>(
-                        locationOf(node), x,
-                        {builder.getNamedAttr(
-                            "approximate",
-                            builder.getStringAttr(stringAttr(node, "approximate", "none")))}));
+  return bind(node,
+              edge.create<edge::GeluOp>(
+                  locationOf(node), x,
+                  {builder.getNamedAttr("approximate",
+                                        builder.getStringAttr(stringAttr(
+                                            node, "approximate", "none")))}));
 }
 
 } // namespace etch::onnx_import

@@ -51,7 +51,8 @@ static bool readPayloads(const ZipArchive &archive, const std::string &dir,
     return false;
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(*text);
   if (!json) {
-    error = configName + ": invalid JSON (" + llvm::toString(json.takeError()) + ")";
+    error = configName + ": invalid JSON (" + llvm::toString(json.takeError()) +
+            ")";
     return false;
   }
   const llvm::json::Object *root = json->getAsObject();
@@ -83,7 +84,8 @@ static bool readPayloads(const ZipArchive &archive, const std::string &dir,
       std::optional<std::map<std::string, TensorData>> saved =
           readTorchSave(files[file], error);
       if (!saved || !saved->count("")) {
-        error = where + ": " + (saved ? "pickled payload is not a tensor" : error);
+        error =
+            where + ": " + (saved ? "pickled payload is not a tensor" : error);
         return false;
       }
       out[fqn.str()] = std::move((*saved)[""]);
@@ -91,8 +93,10 @@ static bool readPayloads(const ZipArchive &archive, const std::string &dir,
     }
     const llvm::json::Object *meta = entry->getObject("tensor_meta");
     const llvm::json::Array *sizes = meta ? meta->getArray("sizes") : nullptr;
-    const llvm::json::Array *strides = meta ? meta->getArray("strides") : nullptr;
-    std::optional<int64_t> dtype = meta ? meta->getInteger("dtype") : std::nullopt;
+    const llvm::json::Array *strides =
+        meta ? meta->getArray("strides") : nullptr;
+    std::optional<int64_t> dtype =
+        meta ? meta->getInteger("dtype") : std::nullopt;
     if (!sizes || !strides || !dtype) {
       error = where + ": tensor_meta needs dtype, sizes and strides";
       return false;
@@ -131,7 +135,8 @@ static bool readPayloads(const ZipArchive &archive, const std::string &dir,
   return true;
 }
 
-std::optional<Pt2Contents> readPt2(const std::string &path, std::string &error) {
+std::optional<Pt2Contents> readPt2(const std::string &path,
+                                   std::string &error) {
   std::unique_ptr<ZipArchive> archive = ZipArchive::openFile(path, error);
   if (!archive)
     return std::nullopt;
@@ -171,7 +176,8 @@ std::optional<Pt2Contents> readPt2(const std::string &path, std::string &error) 
       return std::nullopt;
     contents.programJson = std::move(*program);
     if (!readPayloads(*archive, root + "data/weights/",
-                      root + "data/weights/" + modelName + "_weights_config.json",
+                      root + "data/weights/" + modelName +
+                          "_weights_config.json",
                       contents.weights, error) ||
         !readPayloads(*archive, root + "data/constants/",
                       root + "data/constants/" + modelName +
@@ -192,9 +198,8 @@ std::optional<Pt2Contents> readPt2(const std::string &path, std::string &error) 
             ">= 2.8) is in the archive";
     return std::nullopt;
   }
-  std::string root =
-      programName.substr(0, programName.size() -
-                                strlen("serialized_exported_program.json"));
+  std::string root = programName.substr(
+      0, programName.size() - strlen("serialized_exported_program.json"));
   contents.layout = "torch <= 2.7 flat zip";
   std::optional<std::string> program = archive->read(programName, error);
   if (!program)

@@ -20,7 +20,7 @@
 namespace etch::torch_import {
 
 struct Pt2Contents {
-  std::string layout;      // for messages: "torch <= 2.7 flat zip" / "PT2 archive"
+  std::string layout; // for messages: "torch <= 2.7 flat zip" / "PT2 archive"
   std::string programJson; // the serialized ExportedProgram
   /// Parameters and buffers by fully qualified name.
   std::map<std::string, TensorData> weights;

@@ -78,8 +78,7 @@ bool gatherStrided(const std::string &storage, int dtype,
     if (sizes[d] > 0)
       lastIndex += (sizes[d] - 1) * strides[d];
   }
-  int64_t storageElements =
-      static_cast<int64_t>(storage.size()) / elementSize;
+  int64_t storageElements = static_cast<int64_t>(storage.size()) / elementSize;
   if (storageOffset < 0 || (count > 0 && lastIndex >= storageElements)) {
     error = "needs element " + std::to_string(lastIndex) +
             " but the storage holds " + std::to_string(storageElements) +

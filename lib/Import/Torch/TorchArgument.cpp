@@ -77,7 +77,8 @@ decodeArgument(const Value &value,
         }
         tensor = optional ? optional->get("as_tensor") : nullptr;
       }
-      std::optional<std::string> name = tensor ? tensorName(*tensor) : std::nullopt;
+      std::optional<std::string> name =
+          tensor ? tensorName(*tensor) : std::nullopt;
       if (!name) {
         error = "malformed " + arg.unionKey;
         return std::nullopt;

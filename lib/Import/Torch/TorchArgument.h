@@ -16,12 +16,27 @@ namespace etch::torch_import {
 /// std::nullopt entries.
 struct TorchArgument {
   enum class Kind {
-    None, Tensor, Tensors, OptionalTensors, Int, Ints, Float, Floats, Bool,
-    Bools, String, Strings, ScalarType, MemoryFormat, Layout, Device, Other
+    None,
+    Tensor,
+    Tensors,
+    OptionalTensors,
+    Int,
+    Ints,
+    Float,
+    Floats,
+    Bool,
+    Bools,
+    String,
+    Strings,
+    ScalarType,
+    MemoryFormat,
+    Layout,
+    Device,
+    Other
   };
   Kind kind = Kind::Other;
-  std::string unionKey;                  // e.g. "as_tensor", for messages
-  std::vector<std::string> tensors;      // Tensor(s); "" for None entries
+  std::string unionKey;                     // e.g. "as_tensor", for messages
+  std::vector<std::string> tensors;         // Tensor(s); "" for None entries
   std::vector<std::optional<int64_t>> ints; // Int(s), ScalarType, symbolic
   std::vector<double> floats;
   std::vector<bool> bools;

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 
 using namespace mlir;
@@ -93,7 +94,8 @@ Location TorchImporter::nodeLocation(const Object &node) {
   return NameLoc::get(StringAttr::get(context, nodeName(node)), where);
 }
 
-InFlightDiagnostic TorchImporter::nodeError(const Object &node, StringRef aten) {
+InFlightDiagnostic TorchImporter::nodeError(const Object &node,
+                                            StringRef aten) {
   Location loc = nodeLocation(node);
   InFlightDiagnostic diag = emitError(loc);
   // Located at the user's source line: also name the archive.
@@ -108,8 +110,7 @@ FailureOr<RankedTensorType> TorchImporter::tensorType(StringRef name,
                                                       Location loc) {
   const Object *meta = tensorValues ? tensorValues->getObject(name) : nullptr;
   if (!meta)
-    return emitError(loc) << "no tensor_values entry for '" << name
-                          << "'";
+    return emitError(loc) << "no tensor_values entry for '" << name << "'";
   std::optional<int64_t> dtype = meta->getInteger("dtype");
   MLIRContext *context = builder.getContext();
   Type element;
@@ -145,8 +146,7 @@ FailureOr<RankedTensorType> TorchImporter::tensorType(StringRef name,
     element = IntegerType::get(context, 1);
     break;
   default:
-    return emitError(loc) << "tensor '" << name
-                          << "' has unknown dtype "
+    return emitError(loc) << "tensor '" << name << "' has unknown dtype "
                           << scalarTypeName(dtype.value_or(0));
   }
   const Array *sizes = meta->getArray("sizes");
@@ -155,7 +155,8 @@ FailureOr<RankedTensorType> TorchImporter::tensorType(StringRef name,
   SmallVector<int64_t> shape;
   for (const llvm::json::Value &size : *sizes) {
     const Object *sym = size.getAsObject();
-    std::optional<int64_t> extent = sym ? sym->getInteger("as_int") : std::nullopt;
+    std::optional<int64_t> extent =
+        sym ? sym->getInteger("as_int") : std::nullopt;
     shape.push_back(extent ? *extent : ShapedType::kDynamic);
   }
   return RankedTensorType::get(shape, element);
@@ -176,7 +177,8 @@ FailureOr<Value> TorchImporter::constantFromTensorData(StringRef valueName,
       static_cast<int64_t>(data.bytes.size()) != expectedBytes)
     return emitError(loc) << "weight '" << fqn << "' holds "
                           << scalarTypeName(data.dtype) << " of shape ["
-                          << llvm::make_range(data.sizes.begin(), data.sizes.end())
+                          << llvm::make_range(data.sizes.begin(),
+                                              data.sizes.end())
                           << "] but the graph expects " << *type;
   Value constant = builder.create<edge::ConstantOp>(
       loc, edge::makeConstantFromOwnedBytes(*type, std::move(data.bytes), fqn));
@@ -224,8 +226,8 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
                        : kind == "tensor_constant" ? "tensor_constant_name"
                                                    : "";
     if (fqnKey.empty())
-      return emitError(fileLoc) << "input spec kind '" << kind
-                                << "' is not supported";
+      return emitError(fileLoc)
+             << "input spec kind '" << kind << "' is not supported";
     std::optional<StringRef> fqn = body->getString(fqnKey);
     if (!name || !fqn)
       return emitError(fileLoc) << "malformed " << kind << " spec";
@@ -235,8 +237,8 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
                       : contents.weights;
     auto it = store.find(fqn->str());
     if (it == store.end())
-      return emitError(fileLoc)  << kind << " '" << *fqn
-                                << "' is not stored in the archive";
+      return emitError(fileLoc)
+             << kind << " '" << *fqn << "' is not stored in the archive";
     Location loc = NameLoc::get(builder.getStringAttr(*fqn), fileLoc);
     FailureOr<Value> constant =
         constantFromTensorData(*name, *fqn, it->second, loc);
@@ -289,9 +291,9 @@ LogicalResult TorchImporter::bindOutputs(const Object &node, StringRef aten,
   values[names.front()] = *value;
   for (size_t i = 1; i < names.size(); ++i)
     if (!names[i].empty())
-      unusableOutputs[names[i]] =
-          "output #" + std::to_string(i) + " of node '" + nodeName(node) +
-          "' (" + aten.str() + ")";
+      unusableOutputs[names[i]] = "output #" + std::to_string(i) +
+                                  " of node '" + nodeName(node) + "' (" +
+                                  aten.str() + ")";
   return success();
 }
 
@@ -343,8 +345,9 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
   Location loc = nodeLocation(node);
   ArrayRef<StringAttr> attributeNames = edgeOp.getAttributeNames();
   auto isAttribute = [&](StringRef name) {
-    return llvm::any_of(attributeNames,
-                        [&](StringAttr attr) { return attr.getValue() == name; });
+    return llvm::any_of(attributeNames, [&](StringAttr attr) {
+      return attr.getValue() == name;
+    });
   };
   SmallVector<Value> operands;
   SmallVector<int32_t> segments;
@@ -361,9 +364,9 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
                                        << ", which etch does not support";
         Value value = tensor(tensorName);
         if (!value)
-          return nodeError(node, aten) << "argument '" << name << "' uses '"
-                                       << tensorName
-                                       << "', which no earlier node defines";
+          return nodeError(node, aten)
+                 << "argument '" << name << "' uses '" << tensorName
+                 << "', which no earlier node defines";
         if (!firstElementType)
           firstElementType = cast<ShapedType>(value.getType()).getElementType();
         operands.push_back(value);
@@ -377,19 +380,36 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
         continue; // the Edge op's default applies
       Attribute attribute = attributeFor(arg, /*asFloat=*/false);
       if (!attribute)
-        return nodeError(node, aten) << "argument '" << name
-                                     << "' has a symbolic or unsupported value ("
-                                     << arg.unionKey << ")";
-      // Scalars declared as f64 in Edge may arrive as Python ints.
-      NamedAttrList trial;
-      trial.append(name, attribute);
+        return nodeError(node, aten)
+               << "argument '" << name
+               << "' has a symbolic or unsupported value (" << arg.unionKey
+               << ")";
+      // ATen's int[2] window arguments accept one entry meaning both.
+      static const llvm::StringSet<> pairs = {
+          "kernel_size", "stride", "padding", "dilation", "output_padding"};
+      if (arg.kind == Kind::Ints && arg.ints.size() == 1 &&
+          pairs.contains(name))
+        attribute = builder.getDenseI64ArrayAttr(
+            {*arg.ints.front(), *arg.ints.front()});
+      // The same Python value can have several Edge attribute types: an int
+      // may be an f64 Scalar (alpha) or a one-entry list (squeeze.dim).
+      SmallVector<Attribute> candidates = {attribute};
+      if (arg.kind == Kind::Int) {
+        candidates.push_back(attributeFor(arg, /*asFloat=*/true));
+        candidates.push_back(builder.getDenseI64ArrayAttr({*arg.ints.front()}));
+      }
       {
         ScopedDiagnosticHandler quiet(builder.getContext(),
                                       [](Diagnostic &) { return success(); });
-        if (failed(edgeOp.verifyInherentAttrs(
-                trial, [&] { return emitError(loc); })) &&
-            arg.kind == Kind::Int)
-          attribute = attributeFor(arg, /*asFloat=*/true);
+        for (Attribute candidate : candidates) {
+          NamedAttrList trial;
+          trial.append(name, candidate);
+          if (succeeded(edgeOp.verifyInherentAttrs(
+                  trial, [&] { return emitError(loc); }))) {
+            attribute = candidate;
+            break;
+          }
+        }
       }
       attributes.push_back(builder.getNamedAttr(name, attribute));
       continue;
@@ -408,21 +428,22 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
                           ? double(arg.bools.front())
                           : double(arg.ints.front().value_or(0));
       if (arg.kind == Kind::Int && !arg.ints.front())
-        return nodeError(node, aten) << "argument '" << name
-                                     << "' is a symbolic scalar";
+        return nodeError(node, aten)
+               << "argument '" << name << "' is a symbolic scalar";
       operands.push_back(edge.scalarConstant(loc, firstElementType, scalar));
       segments.push_back(1);
       continue;
     }
-    return nodeError(node, aten) << "argument '" << name << "' ("
-                                 << arg.unionKey << ") is not supported by "
-                                 << edgeOp.getStringRef();
+    return nodeError(node, aten)
+           << "argument '" << name << "' (" << arg.unionKey
+           << ") is not supported by " << edgeOp.getStringRef();
   }
   if (edgeOp.hasTrait<OpTrait::AttrSizedOperandSegments>())
     attributes.push_back(builder.getNamedAttr(
         "operandSegmentSizes", builder.getDenseI32ArrayAttr(segments)));
-  return bindOutputs(node, aten,
-                     edge.create(loc, edgeOp.getStringRef(), operands, attributes));
+  return bindOutputs(
+      node, aten,
+      edge.create(loc, edgeOp.getStringRef(), operands, attributes));
 }
 
 LogicalResult TorchImporter::importCustom(const Object &node, StringRef aten,
@@ -437,9 +458,9 @@ LogicalResult TorchImporter::importCustom(const Object &node, StringRef aten,
           continue;
         Value value = tensor(tensorName);
         if (!value)
-          return nodeError(node, aten) << "argument '" << name << "' uses '"
-                                       << tensorName
-                                       << "', which no earlier node defines";
+          return nodeError(node, aten)
+                 << "argument '" << name << "' uses '" << tensorName
+                 << "', which no earlier node defines";
         operands.push_back(value);
       }
     } else if (Attribute attribute = attributeFor(arg, false)) {
@@ -454,14 +475,10 @@ LogicalResult TorchImporter::importCustom(const Object &node, StringRef aten,
       return failure();
     resultTypes.push_back(*type);
   }
-  auto custom = builder.create<edge::CustomOp>(loc, resultTypes,
-                                               builder.getStringAttr(aten),
-                                               operands);
-  for (const NamedAttribute &attribute : attributes)
-    custom->setAttr(attribute.getName(), attribute.getValue());
+  Operation *custom =
+      edge.createCustom(loc, aten, operands, resultTypes, attributes, unmapped);
   for (auto [index, output] : llvm::enumerate(outputs))
     values[output] = custom->getResult(index);
-  unmapped.note(aten);
   return success();
 }
 
@@ -511,7 +528,8 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
                         : tensorType(outputs.front(), loc);
     if (failed(target))
       return failure();
-    if (target->getElementType() == cast<ShapedType>(input.getType()).getElementType())
+    if (target->getElementType() ==
+        cast<ShapedType>(input.getType()).getElementType())
       return bindOutputs(node, aten, input);
     handled = false; // a real dtype conversion: kept as edge.custom
     return success();
@@ -522,11 +540,12 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
       return nodeError(node, aten) << "needs a defined tensor input";
     if (cast<ShapedType>(input.getType()).getRank() < 2)
       return bindOutputs(node, aten, input);
-    return bindOutputs(node, aten,
-                       edge.create<edge::TransposeOp>(
-                           loc, input,
-                           {builder.getNamedAttr("dim0", builder.getI64IntegerAttr(0)),
-                            builder.getNamedAttr("dim1", builder.getI64IntegerAttr(1))}));
+    return bindOutputs(
+        node, aten,
+        edge.create<edge::TransposeOp>(
+            loc, input,
+            {builder.getNamedAttr("dim0", builder.getI64IntegerAttr(0)),
+             builder.getNamedAttr("dim1", builder.getI64IntegerAttr(1))}));
   }
   if (aten == "aten::flatten") {
     Value input = self();
@@ -549,7 +568,8 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
         shape.push_back(type.isDynamicDim(d) ? -1 : type.getDimSize(d));
         continue;
       }
-      merged = type.isDynamicDim(d) || merged < 0 ? -1 : merged * type.getDimSize(d);
+      merged =
+          type.isDynamicDim(d) || merged < 0 ? -1 : merged * type.getDimSize(d);
       if (d == end)
         shape.push_back(merged);
     }
@@ -558,18 +578,18 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
     return bindOutputs(node, aten,
                        edge.create<edge::ViewOp>(
                            loc, input,
-                           {builder.getNamedAttr("size",
-                                                 builder.getDenseI64ArrayAttr(shape))}));
+                           {builder.getNamedAttr(
+                               "size", builder.getDenseI64ArrayAttr(shape))}));
   }
   if (aten == "aten::sym_size") {
     Value input = self();
     const TorchArgument *dim = argument("dim");
     const Array *outputs = node.getArray("outputs");
-    const Object *out = outputs && !outputs->empty()
-                            ? (*outputs)[0].getAsObject()
-                            : nullptr;
+    const Object *out =
+        outputs && !outputs->empty() ? (*outputs)[0].getAsObject() : nullptr;
     const Object *sym = out ? out->getObject("as_sym_int") : nullptr;
-    std::optional<StringRef> name = sym ? sym->getString("as_name") : std::nullopt;
+    std::optional<StringRef> name =
+        sym ? sym->getString("as_name") : std::nullopt;
     if (!input || !dim || !dim->ints.front() || !name)
       return nodeError(node, aten) << "malformed sym_size node";
     auto type = cast<RankedTensorType>(input.getType());
@@ -577,10 +597,11 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
     if (d < 0)
       d += type.getRank();
     if (d < 0 || d >= type.getRank())
-      return nodeError(node, aten) << "dim " << *dim->ints.front()
-                                   << " is out of range for " << type;
-    symbols[*name] = type.isDynamicDim(d) ? std::nullopt
-                                          : std::optional<int64_t>(type.getDimSize(d));
+      return nodeError(node, aten)
+             << "dim " << *dim->ints.front() << " is out of range for " << type;
+    symbols[*name] = type.isDynamicDim(d)
+                         ? std::nullopt
+                         : std::optional<int64_t>(type.getDimSize(d));
     return success();
   }
   if (aten == "aten::view" || aten == "aten::reshape" ||
@@ -607,8 +628,8 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
 LogicalResult TorchImporter::importNode(const Object &node) {
   std::optional<StringRef> target = node.getString("target");
   if (!target)
-    return emitError(nodeLocation(node)) << "node '" << nodeName(node)
-                                         << "' has no target";
+    return emitError(nodeLocation(node))
+           << "node '" << nodeName(node) << "' has no target";
   // "torch.ops.aten.add.Tensor" -> "aten::add"; "_operator.getitem" stays.
   StringRef qualified = *target;
   std::string aten = qualified.str();
@@ -624,7 +645,8 @@ LogicalResult TorchImporter::importNode(const Object &node) {
     for (const llvm::json::Value &input : *inputs) {
       const Object *named = input.getAsObject();
       const llvm::json::Value *arg = named ? named->get("arg") : nullptr;
-      std::optional<StringRef> name = named ? named->getString("name") : std::nullopt;
+      std::optional<StringRef> name =
+          named ? named->getString("name") : std::nullopt;
       std::string error;
       std::optional<TorchArgument> decoded =
           arg ? decodeArgument(*arg, symbols, error) : std::nullopt;
@@ -637,7 +659,8 @@ LogicalResult TorchImporter::importNode(const Object &node) {
           return nodeError(node, aten)
                  << "input '" << *name << "' uses '" << tensorName << "', "
                  << (unusableOutputs.count(tensorName)
-                         ? unusableOutputs[tensorName] + ", which etch does not support"
+                         ? unusableOutputs[tensorName] +
+                               ", which etch does not support"
                          : std::string("which no earlier node defines"));
       args.emplace_back(name->str(), std::move(*decoded));
     }
@@ -685,12 +708,13 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
     std::optional<TorchArgument> arg = decodeArgument(output, symbols, error);
     if (!arg || arg->kind != TorchArgument::Kind::Tensor)
       return emitError(fileLoc) << "only tensor outputs are "
-                                   "supported (output spec '" << kind << "')";
+                                   "supported (output spec '"
+                                << kind << "')";
     const std::string &name = arg->tensors.front();
     Value value = tensor(name);
     if (!value)
-      return emitError(fileLoc) << "output '" << name
-                                << "' is not produced by any node";
+      return emitError(fileLoc)
+             << "output '" << name << "' is not produced by any node";
     if (kind == "user_output") {
       userResults.push_back(value);
       userNames.push_back(name);
@@ -703,8 +727,8 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
       mutationResults.push_back(value);
       mutatedBuffers.push_back(builder.getStringAttr(*buffer));
     } else {
-      return emitError(fileLoc) << "output spec kind '" << kind
-                                << "' is not supported";
+      return emitError(fileLoc)
+             << "output spec kind '" << kind << "' is not supported";
     }
   }
   auto func = cast<func::FuncOp>(builder.getBlock()->getParentOp());
@@ -718,26 +742,31 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
   // Trailing results hold the new values of these buffers (KV caches, BN
   // statistics in training exports, ...).
   if (!mutatedBuffers.empty())
-    func->setAttr("etch.buffer_mutations", builder.getArrayAttr(mutatedBuffers));
+    func->setAttr("etch.buffer_mutations",
+                  builder.getArrayAttr(mutatedBuffers));
   return success();
 }
 
 LogicalResult TorchImporter::run() {
   MLIRContext *context = builder.getContext();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(contents.programJson);
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse(contents.programJson);
   if (!json)
     return emitError(fileLoc) << "the model JSON is invalid ("
                               << llvm::toString(json.takeError()) << ")";
   const Object *program = json->getAsObject();
-  const Object *version = program ? program->getObject("schema_version") : nullptr;
-  std::optional<int64_t> major = version ? version->getInteger("major") : std::nullopt;
+  const Object *version =
+      program ? program->getObject("schema_version") : nullptr;
+  std::optional<int64_t> major =
+      version ? version->getInteger("major") : std::nullopt;
   if (!major)
     return emitError(fileLoc) << "the model JSON has no schema_version";
   if (*major != 8)
-    return emitError(fileLoc) << "torch.export schema version "
-                              << *major << "." << version->getInteger("minor").value_or(0)
-                              << " is not supported (etch reads major version 8)";
+    return emitError(fileLoc)
+           << "torch.export schema version " << *major << "."
+           << version->getInteger("minor").value_or(0)
+           << " is not supported (etch reads major version 8)";
   const Object *graphModule = program->getObject("graph_module");
   const Object *graph = graphModule ? graphModule->getObject("graph") : nullptr;
   const Object *signature =
@@ -809,7 +838,7 @@ OwningOpRef<ModuleOp> importTorchExport(StringRef path, MLIRContext *context) {
   std::optional<torch_import::Pt2Contents> contents =
       torch_import::readPt2(path.str(), error);
   if (!contents) {
-    emitError(fileLoc)  << error;
+    emitError(fileLoc) << error;
     return nullptr;
   }
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);

@@ -15,13 +15,26 @@ using ValuePtr = std::shared_ptr<PickleValue>;
 
 /// The values the torch.save subset produces.
 struct PickleValue {
-  enum class Kind { None, Bool, Int, Float, String, Tuple, List, Dict, Global,
-                    Storage, Tensor, Mark, Object };
+  enum class Kind {
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    Tuple,
+    List,
+    Dict,
+    Global,
+    Storage,
+    Tensor,
+    Mark,
+    Object
+  };
   Kind kind = Kind::None;
   int64_t integer = 0;
   double real = 0;
-  std::string text;                       // String; Global "module.name"
-  std::vector<ValuePtr> items;            // Tuple, List
+  std::string text;            // String; Global "module.name"
+  std::vector<ValuePtr> items; // Tuple, List
   std::vector<std::pair<ValuePtr, ValuePtr>> entries; // Dict
   // Storage: dtype + key; Tensor: its view.
   int dtype = 0;
@@ -188,7 +201,8 @@ private:
       return PickleValue::make(Kind::Dict);
     if (name == "torch._utils._rebuild_tensor_v2" ||
         name == "torch._utils._rebuild_tensor") {
-      if (a.size() < 4 || a[0]->kind != Kind::Storage || a[1]->kind != Kind::Int)
+      if (a.size() < 4 || a[0]->kind != Kind::Storage ||
+          a[1]->kind != Kind::Int)
         return fail("malformed _rebuild_tensor_v2 arguments");
       ValuePtr tensor = PickleValue::make(Kind::Tensor);
       tensor->dtype = a[0]->dtype;
@@ -255,7 +269,8 @@ private:
         return fail("integer too large") != nullptr;
       int64_t value = 0;
       for (size_t i = 0; i < bytes.size(); ++i)
-        value |= static_cast<int64_t>(static_cast<uint8_t>(bytes[i])) << (8 * i);
+        value |= static_cast<int64_t>(static_cast<uint8_t>(bytes[i]))
+                 << (8 * i);
       if (length > 0 && length < 8 && (bytes.back() & 0x80))
         value -= int64_t(1) << (8 * length); // sign-extend
       return push(makeInt(value));
@@ -323,7 +338,8 @@ private:
     }
     case 't': { // TUPLE
       std::vector<ValuePtr> items;
-      return popMark(items) && push(makeSequence(Kind::Tuple, std::move(items)));
+      return popMark(items) &&
+             push(makeSequence(Kind::Tuple, std::move(items)));
     }
     case 0x85:
     case 0x86:
@@ -393,8 +409,8 @@ private:
     default: {
       char hex[8];
       std::snprintf(hex, sizeof(hex), "0x%02x", opcode);
-      return fail(std::string("unsupported pickle opcode ") + hex + " at byte " +
-                  std::to_string(position - 1)) != nullptr;
+      return fail(std::string("unsupported pickle opcode ") + hex +
+                  " at byte " + std::to_string(position - 1)) != nullptr;
     }
     }
   }

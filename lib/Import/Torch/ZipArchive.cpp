@@ -19,9 +19,9 @@ std::unique_ptr<ZipArchive> ZipArchive::openFile(const std::string &path,
   int code = 0;
   zip *archive = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
   if (!archive) {
-    error = code == ZIP_ER_NOENT ? "cannot open file"
-                                 : "not a readable zip archive (" +
-                                       zipErrorText(code) + ")";
+    error = code == ZIP_ER_NOENT
+                ? "cannot open file"
+                : "not a readable zip archive (" + zipErrorText(code) + ")";
     return nullptr;
   }
   std::unique_ptr<ZipArchive> result(new ZipArchive());
