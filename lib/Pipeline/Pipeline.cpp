@@ -12,6 +12,8 @@ llvm::ArrayRef<PhaseInfo> allPhases() {
       {Phase::Edge, "edge", "imported, verified Edge dialect"},
       {Phase::EdgeOpt, "edge-opt",
        "Edge passes: batch norm folded into convolutions, canonicalized, CSE"},
+      {Phase::Plan, "plan", "every non-constant tensor placed in the arena"},
+      {Phase::Program, "program", "the serialized program file (.etp)"},
   };
   return phases;
 }
@@ -32,6 +34,11 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase) {
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
     return;
+  case Phase::Plan:
+    pm.addNestedPass<mlir::func::FuncOp>(createMemoryPlan());
+    return;
+  case Phase::Program:
+    return; // serialization is not a pass: the driver writes the file
   }
 }
 

@@ -9,6 +9,7 @@
 #include "edge/EdgeDialect.h"
 #include "etch/Import/Import.h"
 #include "etch/Pipeline/Pipeline.h"
+#include "etch/Serialize/ProgramWriter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -16,6 +17,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -28,11 +30,31 @@ static cl::opt<std::string> inputPath(cl::Positional,
                                       cl::Required);
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::value_desc("file"), cl::init("-"));
-static cl::opt<std::string>
-    compileTo("compile-to",
-              cl::desc("Stop after this phase and print MLIR: edge, edge-opt "
-                       "(default: the last phase)"),
-              cl::value_desc("phase"), cl::init(""));
+static cl::opt<std::string> compileTo(
+    "compile-to",
+    cl::desc("Stop after this phase: edge, edge-opt, plan print MLIR; "
+             "program (the default) writes the .etp file"),
+    cl::value_desc("phase"), cl::init(""));
+static cl::opt<bool> printMemoryPlan(
+    "print-memory-plan",
+    cl::desc("Print each method's arena size next to its lower bound (the "
+             "most bytes alive at any instruction)"),
+    cl::init(false));
+
+/// "forward: arena 1204224 bytes, lower bound 1204224 bytes (ratio 1.000)".
+static void printPlan(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto size = func->getAttrOfType<IntegerAttr>("etch.arena_size");
+    auto bound = func->getAttrOfType<IntegerAttr>("etch.arena_lower_bound");
+    if (!size || !bound)
+      continue;
+    double ratio =
+        bound.getInt() ? double(size.getInt()) / bound.getInt() : 1.0;
+    llvm::outs() << func.getSymName() << ": arena " << size.getInt()
+                 << " bytes, lower bound " << bound.getInt() << " bytes (ratio "
+                 << llvm::format("%.3f", ratio) << ")\n";
+  }
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -69,13 +91,21 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
+  bool planned = false;
   for (const etch::PhaseInfo &info : etch::allPhases()) {
     etch::addPhasePasses(pm, info.phase);
+    planned |= info.phase == etch::Phase::Plan;
     if (info.phase == last)
       break;
   }
+  if (printMemoryPlan && !planned) {
+    llvm::errs() << "et-compile: --print-memory-plan needs the plan phase\n";
+    return 2;
+  }
   if (failed(pm.run(*module)))
     return 1;
+  if (printMemoryPlan)
+    printPlan(*module);
 
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -84,8 +114,13 @@ int main(int argc, char **argv) {
     llvm::errs() << "et-compile: " << error << "\n";
     return 1;
   }
-  module->print(output->os());
-  output->os() << "\n";
+  if (last == etch::Phase::Program) {
+    if (failed(etch::writeProgram(*module, output->os())))
+      return 1;
+  } else {
+    module->print(output->os());
+    output->os() << "\n";
+  }
   output->keep();
   return 0;
 }

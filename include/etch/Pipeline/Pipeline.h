@@ -15,6 +15,8 @@ namespace etch {
 enum class Phase {
   Edge,    // imported and verified Edge dialect
   EdgeOpt, // Edge passes: fold batch norm, canonicalize, CSE
+  Plan,    // memory planned (etch-memory-plan)
+  Program, // serialized program file (.etp)
 };
 
 struct PhaseInfo {

@@ -16,4 +16,22 @@ def FoldBatchNorm : Pass<"etch-fold-batch-norm", "mlir::func::FuncOp"> {
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 
+def MemoryPlan : Pass<"etch-memory-plan", "mlir::func::FuncOp"> {
+  let summary = "Place every non-constant tensor in one memory arena";
+  let description = [{
+    Gives each function argument and each op result (except constants) a
+    byte offset in a single arena, from the values' lifetimes in program
+    order: buffers alive at the same time never overlap. Results are recorded
+    as `etch.arena_offsets` (per op result), `etch.arena_offset` (per
+    argument), and the function attributes `etch.arena_size` and
+    `etch.arena_lower_bound` (the most bytes alive at any instruction).
+    Tensors must have static shapes.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "uint64_t", "64",
+           "Byte alignment of every buffer's offset">,
+  ];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
 #endif // ETCH_TRANSFORMS_PASSES_TD

@@ -1,0 +1,18 @@
+//===- ProgramWriter.h - Planned Edge IR -> .etp program file ---*- C++ -*-===//
+#ifndef ETCH_SERIALIZE_PROGRAMWRITER_H
+#define ETCH_SERIALIZE_PROGRAMWRITER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace etch {
+
+/// Writes every function of \p module as a method of one program file
+/// (runtime/schema/program.fbs). Functions must be memory planned
+/// (etch-memory-plan); an op without a runtime kernel (edge.custom, ...) is
+/// an error at its location.
+mlir::LogicalResult writeProgram(mlir::ModuleOp module, llvm::raw_ostream &os);
+
+} // namespace etch
+
+#endif // ETCH_SERIALIZE_PROGRAMWRITER_H

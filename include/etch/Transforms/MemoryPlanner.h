@@ -1,0 +1,38 @@
+//===- MemoryPlanner.h - Lifetime-based arena placement ---------*- C++ -*-===//
+//
+// Places buffers with known sizes and lifetimes [first, last] (inclusive
+// instruction indices) in one arena so that buffers alive at the same time
+// never overlap. Greedy by size: the largest buffer is placed first at the
+// lowest aligned offset that fits between the already-placed buffers whose
+// lifetimes intersect its own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ETCH_TRANSFORMS_MEMORYPLANNER_H
+#define ETCH_TRANSFORMS_MEMORYPLANNER_H
+
+#include <cstdint>
+#include <vector>
+
+namespace etch {
+
+struct PlannedBuffer {
+  uint64_t size = 0;
+  int64_t first = 0, last = 0; // lifetime, inclusive
+  uint64_t offset = 0;         // filled by plan()
+};
+
+class MemoryPlanner {
+public:
+  explicit MemoryPlanner(uint64_t alignment = 64) : alignment(alignment) {}
+  /// Assigns every buffer's offset; returns the arena size.
+  uint64_t plan(std::vector<PlannedBuffer> &buffers) const;
+  /// The most bytes alive at any one instruction: no placement can do better.
+  static uint64_t lowerBound(const std::vector<PlannedBuffer> &buffers);
+
+private:
+  uint64_t alignment;
+};
+
+} // namespace etch
+
+#endif // ETCH_TRANSFORMS_MEMORYPLANNER_H

@@ -1,0 +1,363 @@
+//===- ProgramWriter.cpp - Planned Edge IR -> .etp program file -----------===//
+#include "etch/Serialize/ProgramWriter.h"
+
+#include "edge/ConstantData.h"
+#include "edge/EdgeDialect.h"
+#include "runtime/program/FileHeader.h"
+#include "runtime/schema/program_generated.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include <cstring>
+
+using namespace mlir;
+namespace fb = flatbuffers;
+namespace schema = etch::schema;
+
+namespace etch {
+namespace {
+
+std::optional<schema::ScalarType> scalarTypeOf(Type type) {
+  if (type.isF32())
+    return schema::ScalarType::Float32;
+  if (type.isF16())
+    return schema::ScalarType::Float16;
+  if (type.isF64())
+    return schema::ScalarType::Float64;
+  if (type.isBF16())
+    return schema::ScalarType::BFloat16;
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    switch (integer.getWidth()) {
+    case 1:
+      return schema::ScalarType::Bool;
+    case 8:
+      return integer.isUnsigned() ? schema::ScalarType::UInt8
+                                  : schema::ScalarType::Int8;
+    case 16:
+      return schema::ScalarType::Int16;
+    case 32:
+      return schema::ScalarType::Int32;
+    case 64:
+      return schema::ScalarType::Int64;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Builds the flatbuffer and collects constant segments.
+class ProgramBuilder {
+public:
+  LogicalResult addMethod(func::FuncOp func);
+  void finish(raw_ostream &os);
+
+private:
+  struct MethodState {
+    std::vector<fb::Offset<schema::Value>> values;
+    llvm::DenseMap<Value, uint32_t> index;
+    std::vector<fb::Offset<schema::Operator>> operators;
+    llvm::StringMap<uint32_t> operatorIndex;
+  };
+
+  FailureOr<uint32_t> tensorValue(MethodState &state, Value value,
+                                  Location loc);
+  uint32_t scalarValue(MethodState &state, fb::Offset<schema::Value> value) {
+    state.values.push_back(value);
+    return state.values.size() - 1;
+  }
+  std::optional<uint32_t> attributeValue(MethodState &state, Attribute attr);
+  uint32_t segmentFor(ElementsAttr constant, ArrayRef<char> bytes);
+
+  fb::FlatBufferBuilder fbb{1 << 16};
+  std::vector<fb::Offset<schema::Method>> methods;
+  std::vector<std::string> segments;
+  llvm::DenseMap<Attribute, uint32_t> segmentIndex;
+};
+
+uint32_t ProgramBuilder::segmentFor(ElementsAttr constant,
+                                    ArrayRef<char> bytes) {
+  auto [it, inserted] = segmentIndex.try_emplace(constant, segments.size());
+  if (inserted)
+    segments.emplace_back(bytes.data(), bytes.size());
+  return it->second;
+}
+
+FailureOr<uint32_t> ProgramBuilder::tensorValue(MethodState &state, Value value,
+                                                Location loc) {
+  if (auto it = state.index.find(value); it != state.index.end())
+    return it->second;
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  std::optional<schema::ScalarType> scalarType =
+      type ? scalarTypeOf(type.getElementType()) : std::nullopt;
+  if (!type || !type.hasStaticShape() || !scalarType)
+    return emitError(loc) << "the program format needs statically shaped "
+                             "int/float tensors, got "
+                          << value.getType();
+  uint64_t element = std::max<uint64_t>(
+      1, (type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  uint64_t nbytes = element * type.getNumElements();
+  std::vector<int64_t> sizes(type.getShape().begin(), type.getShape().end());
+  std::vector<uint8_t> dimOrder(sizes.size());
+  for (size_t d = 0; d < dimOrder.size(); ++d)
+    dimOrder[d] = d;
+
+  schema::TensorStorage storage = schema::TensorStorage::Arena;
+  uint32_t segment = 0;
+  uint64_t offset = 0;
+  if (auto constant = value.getDefiningOp<edge::ConstantOp>()) {
+    SmallVector<char> storageBytes;
+    std::optional<ArrayRef<char>> bytes =
+        edge::getConstantBytes(constant.getValue(), storageBytes);
+    if (!bytes)
+      return emitError(loc)
+             << "constant payload of " << type << " is not available";
+    storage = schema::TensorStorage::Constant;
+    segment = segmentFor(constant.getValue(), *bytes);
+  } else {
+    IntegerAttr planned;
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      auto func = cast<func::FuncOp>(argument.getOwner()->getParentOp());
+      planned = func.getArgAttrOfType<IntegerAttr>(argument.getArgNumber(),
+                                                   "etch.arena_offset");
+    } else if (auto offsets =
+                   value.getDefiningOp()->getAttrOfType<DenseI64ArrayAttr>(
+                       "etch.arena_offsets")) {
+      int64_t planOffset = offsets[cast<OpResult>(value).getResultNumber()];
+      if (planOffset >= 0)
+        planned = IntegerAttr::get(IntegerType::get(value.getContext(), 64),
+                                   planOffset);
+    }
+    if (!planned)
+      return emitError(loc) << "value of type " << type
+                            << " has no memory plan (run etch-memory-plan)";
+    offset = planned.getInt();
+  }
+  auto tensor =
+      schema::CreateTensorDirect(fbb, *scalarType, &sizes, &dimOrder, storage,
+                                 /*arena=*/0, segment, offset, nbytes);
+  state.values.push_back(
+      schema::CreateValue(fbb, schema::ValueKind::Tensor, tensor.Union()));
+  state.index[value] = state.values.size() - 1;
+  return state.values.size() - 1;
+}
+
+std::optional<uint32_t> ProgramBuilder::attributeValue(MethodState &state,
+                                                       Attribute attr) {
+  auto make = [&](schema::ValueKind kind, fb::Offset<void> payload) {
+    return scalarValue(state, schema::CreateValue(fbb, kind, payload));
+  };
+  if (auto flag = dyn_cast<BoolAttr>(attr))
+    return make(schema::ValueKind::Bool,
+                schema::CreateBool(fbb, flag.getValue()).Union());
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return make(
+        schema::ValueKind::Int,
+        schema::CreateInt(fbb, integer.getValue().getSExtValue()).Union());
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return make(schema::ValueKind::Double,
+                schema::CreateDouble(fbb, real.getValueAsDouble()).Union());
+  if (auto ints = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    std::vector<int64_t> items(ints.asArrayRef().begin(),
+                               ints.asArrayRef().end());
+    return make(schema::ValueKind::IntList,
+                schema::CreateIntListDirect(fbb, &items).Union());
+  }
+  if (auto bools = dyn_cast<DenseBoolArrayAttr>(attr)) {
+    std::vector<uint8_t> items(bools.asArrayRef().begin(),
+                               bools.asArrayRef().end());
+    return make(schema::ValueKind::BoolList,
+                schema::CreateBoolListDirect(fbb, &items).Union());
+  }
+  if (auto text = dyn_cast<StringAttr>(attr))
+    return make(
+        schema::ValueKind::String,
+        schema::CreateStringDirect(fbb, text.getValue().str().c_str()).Union());
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    std::vector<double> items;
+    for (Attribute element : array) {
+      auto real = dyn_cast<FloatAttr>(element);
+      if (!real)
+        return std::nullopt;
+      items.push_back(real.getValueAsDouble());
+    }
+    return make(schema::ValueKind::DoubleList,
+                schema::CreateDoubleListDirect(fbb, &items).Union());
+  }
+  return std::nullopt;
+}
+
+LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
+  MethodState state;
+  auto arenaSize = func->getAttrOfType<IntegerAttr>("etch.arena_size");
+  if (!arenaSize)
+    return func.emitError("function '")
+           << func.getSymName()
+           << "' has no memory plan (run etch-memory-plan)";
+
+  std::vector<uint32_t> inputs, outputs;
+  std::vector<fb::Offset<fb::String>> inputNames, outputNames;
+  for (BlockArgument argument : func.getArguments()) {
+    FailureOr<uint32_t> index = tensorValue(state, argument, func.getLoc());
+    if (failed(index))
+      return failure();
+    inputs.push_back(*index);
+    auto name =
+        func.getArgAttrOfType<StringAttr>(argument.getArgNumber(), "etch.name");
+    inputNames.push_back(fbb.CreateString(
+        name ? name.getValue().str()
+             : "input" + std::to_string(argument.getArgNumber())));
+  }
+
+  std::vector<fb::Offset<schema::Instruction>> instructions;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<edge::ConstantOp>(op))
+      continue;
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
+        FailureOr<uint32_t> index = tensorValue(state, operand, op.getLoc());
+        if (failed(index))
+          return failure();
+        outputs.push_back(*index);
+        auto name = func.getResultAttrOfType<StringAttr>(i, "etch.name");
+        outputNames.push_back(fbb.CreateString(
+            name ? name.getValue().str() : "output" + std::to_string(i)));
+      }
+      continue;
+    }
+    if (auto custom = dyn_cast<edge::CustomOp>(op))
+      return op.emitError("'")
+             << custom.getOpName()
+             << "' has no kernel: it was imported as edge.custom";
+    if (op.getDialect() == nullptr || !isa<edge::EdgeDialect>(op.getDialect()))
+      return op.emitError("op ")
+             << op.getName() << " cannot be written to a program";
+
+    // Operands in ODS order; absent optional operands keep their slot as -1
+    // so each kernel sees a fixed layout.
+    std::vector<int32_t> callInputs;
+    auto pushOperands = [&](ValueRange operands) -> LogicalResult {
+      for (Value operand : operands) {
+        FailureOr<uint32_t> index = tensorValue(state, operand, op.getLoc());
+        if (failed(index))
+          return failure();
+        callInputs.push_back(*index);
+      }
+      return success();
+    };
+    if (op.hasTrait<OpTrait::AttrSizedOperandSegments>()) {
+      auto segments =
+          op.getAttrOfType<DenseI32ArrayAttr>("operandSegmentSizes");
+      unsigned next = 0;
+      for (int32_t size : segments.asArrayRef()) {
+        if (size == 0)
+          callInputs.push_back(-1);
+        else if (failed(pushOperands(op.getOperands().slice(next, size))))
+          return failure();
+        next += size;
+      }
+    } else if (failed(pushOperands(op.getOperands()))) {
+      return failure();
+    }
+    std::vector<uint32_t> callOutputs;
+    for (Value result : op.getResults()) {
+      FailureOr<uint32_t> index = tensorValue(state, result, op.getLoc());
+      if (failed(index))
+        return failure();
+      callOutputs.push_back(*index);
+    }
+
+    // Every inherent attribute, defaults included, so the runtime never
+    // needs to know ODS defaults.
+    NamedAttrList attributes(op.getAttrDictionary());
+    op.getName().getRegisteredInfo()->populateDefaultAttrs(attributes);
+    std::vector<fb::Offset<schema::NamedArgument>> callAttributes;
+    for (const NamedAttribute &attribute : attributes) {
+      StringRef name = attribute.getName().getValue();
+      if (name == "operandSegmentSizes" || name.starts_with("etch."))
+        continue;
+      std::optional<uint32_t> index =
+          attributeValue(state, attribute.getValue());
+      if (!index)
+        return op.emitError("attribute '")
+               << name << "' cannot be written to a program";
+      callAttributes.push_back(
+          schema::CreateNamedArgumentDirect(fbb, name.str().c_str(), *index));
+    }
+
+    StringRef opName = op.getName().getStringRef();
+    auto [it, inserted] =
+        state.operatorIndex.try_emplace(opName, state.operators.size());
+    if (inserted)
+      state.operators.push_back(
+          schema::CreateOperatorDirect(fbb, opName.str().c_str()));
+    auto call = schema::CreateKernelCallDirect(fbb, it->second, &callInputs,
+                                               &callOutputs, &callAttributes);
+    instructions.push_back(schema::CreateInstruction(
+        fbb, schema::InstructionKind::KernelCall, call.Union()));
+  }
+  std::vector<uint64_t> arenaSizes = {
+      static_cast<uint64_t>(arenaSize.getInt())};
+  methods.push_back(schema::CreateMethodDirect(
+      fbb, func.getSymName().str().c_str(), &state.values, &inputs, &outputs,
+      &inputNames, &outputNames, &instructions, &state.operators,
+      /*delegates=*/nullptr, &arenaSizes));
+  return success();
+}
+
+void ProgramBuilder::finish(raw_ostream &os) {
+  std::vector<fb::Offset<schema::Segment>> segmentTable;
+  uint64_t offset = 0;
+  for (const std::string &segment : segments) {
+    segmentTable.push_back(schema::CreateSegment(fbb, offset, segment.size()));
+    offset = (offset + segment.size() + runtime::kSegmentAlignment - 1) /
+             runtime::kSegmentAlignment * runtime::kSegmentAlignment;
+  }
+  auto program = schema::CreateProgramDirect(fbb, runtime::kProgramVersion,
+                                             &methods, &segmentTable);
+  schema::FinishProgramBuffer(fbb, program);
+
+  runtime::FileHeader header;
+  std::memcpy(header.magic, runtime::kProgramMagic, sizeof(header.magic));
+  header.headerVersion = runtime::kFileHeaderVersion;
+  header.reserved = 0;
+  header.flatbufferOffset = sizeof(runtime::FileHeader);
+  header.flatbufferSize = fbb.GetSize();
+  os.write(reinterpret_cast<const char *>(&header), sizeof(header));
+  os.write(reinterpret_cast<const char *>(fbb.GetBufferPointer()),
+           fbb.GetSize());
+  uint64_t position = sizeof(header) + fbb.GetSize();
+  uint64_t base = runtime::segmentBase(header);
+  auto pad = [&](uint64_t target) {
+    for (; position < target; ++position)
+      os << '\0';
+  };
+  pad(base);
+  offset = 0;
+  for (const std::string &segment : segments) {
+    pad(base + offset);
+    os.write(segment.data(), segment.size());
+    position += segment.size();
+    offset = (offset + segment.size() + runtime::kSegmentAlignment - 1) /
+             runtime::kSegmentAlignment * runtime::kSegmentAlignment;
+  }
+}
+
+} // namespace
+
+LogicalResult writeProgram(ModuleOp module, raw_ostream &os) {
+  ProgramBuilder builder;
+  bool any = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (failed(builder.addMethod(func)))
+      return failure();
+    any = true;
+  }
+  if (!any)
+    return module.emitError("module has no function to write as a method");
+  builder.finish(os);
+  return success();
+}
+
+} // namespace etch

@@ -1,0 +1,100 @@
+//===- MemoryPlan.cpp - etch-memory-plan: lifetimes -> arena offsets ------===//
+#include "edge/EdgeDialect.h"
+#include "etch/Transforms/MemoryPlanner.h"
+#include "etch/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace etch {
+#define GEN_PASS_DEF_MEMORYPLAN
+#include "etch/Transforms/Passes.h.inc"
+} // namespace etch
+
+using namespace mlir;
+
+namespace {
+
+/// Bytes of a statically shaped tensor; i1 is stored as one byte.
+std::optional<uint64_t> tensorBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() ||
+      !tensor.getElementType().isIntOrFloat())
+    return std::nullopt;
+  uint64_t element = std::max<uint64_t>(
+      1, (tensor.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  return element * tensor.getNumElements();
+}
+
+struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
+  using MemoryPlanBase::MemoryPlanBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("memory planning needs a single-block function");
+      return signalPassFailure();
+    }
+    Block &body = func.getBody().front();
+
+    // Program order: instruction index of every non-constant op.
+    llvm::DenseMap<Operation *, int64_t> position;
+    int64_t count = 0;
+    for (Operation &op : body)
+      if (!isa<etch::edge::ConstantOp>(op))
+        position[&op] = count++;
+    int64_t end = count; // the return: outputs live to the end
+
+    std::vector<etch::PlannedBuffer> buffers;
+    std::vector<Value> planned;
+    auto addValue = [&](Value value, int64_t first) -> LogicalResult {
+      std::optional<uint64_t> bytes = tensorBytes(value.getType());
+      if (!bytes)
+        return emitError(value.getLoc())
+               << "cannot plan memory for " << value.getType()
+               << ": static shapes of int/float tensors are required";
+      int64_t last = first;
+      for (Operation *user : value.getUsers())
+        last = std::max(
+            last, isa<func::ReturnOp>(user) ? end : position.lookup(user));
+      buffers.push_back({*bytes, first, last, 0});
+      planned.push_back(value);
+      return success();
+    };
+    for (BlockArgument argument : body.getArguments())
+      if (failed(addValue(argument, 0)))
+        return signalPassFailure();
+    for (Operation &op : body) {
+      if (isa<etch::edge::ConstantOp, func::ReturnOp>(op))
+        continue;
+      for (Value result : op.getResults())
+        if (failed(addValue(result, position[&op])))
+          return signalPassFailure();
+    }
+
+    etch::MemoryPlanner planner(alignment);
+    uint64_t arenaSize = planner.plan(buffers);
+    Builder builder(func.getContext());
+    llvm::DenseMap<Operation *, SmallVector<int64_t>> offsets;
+    for (auto [value, buffer] : llvm::zip(planned, buffers)) {
+      if (auto argument = dyn_cast<BlockArgument>(value)) {
+        func.setArgAttr(argument.getArgNumber(), "etch.arena_offset",
+                        builder.getI64IntegerAttr(buffer.offset));
+        continue;
+      }
+      Operation *op = value.getDefiningOp();
+      auto &list = offsets[op];
+      list.resize(op->getNumResults(), -1);
+      list[cast<OpResult>(value).getResultNumber()] = buffer.offset;
+    }
+    for (auto &[op, list] : offsets)
+      op->setAttr("etch.arena_offsets", builder.getDenseI64ArrayAttr(list));
+    func->setAttr("etch.arena_size", builder.getI64IntegerAttr(arenaSize));
+    func->setAttr(
+        "etch.arena_lower_bound",
+        builder.getI64IntegerAttr(etch::MemoryPlanner::lowerBound(buffers)));
+  }
+};
+
+} // namespace

@@ -1,0 +1,35 @@
+// The delegate interface: a target's runtime half. A delegate is
+// initialised once per method load with its blob and compile specs, then
+// executed any number of times; it must not allocate in execute.
+#pragma once
+
+#include "runtime/core/Result.h"
+#include "runtime/core/Span.h"
+#include "runtime/core/Tensor.h"
+
+#include <cstdint>
+
+namespace etch::runtime {
+
+struct CompileSpec {
+  const char *key;
+  Span<const uint8_t> value;
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  /// Verifies \p blob and builds what execute needs; returns an opaque handle.
+  virtual Result<void *> init(Span<const uint8_t> blob,
+                              Span<const CompileSpec> specs) = 0;
+  virtual Error execute(void *handle, Span<TensorView *> inputs,
+                        Span<TensorView *> outputs) = 0;
+  virtual void destroy(void *handle) = 0;
+};
+
+/// Registers \p backend under \p name (static registration; no allocation).
+/// Returns false when the name is taken or the table is full.
+bool registerBackend(const char *name, Backend *backend);
+Backend *findBackend(const char *name);
+
+} // namespace etch::runtime

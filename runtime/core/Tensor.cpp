@@ -1,0 +1,67 @@
+#include "runtime/core/Tensor.h"
+
+namespace etch::runtime {
+
+size_t elementSize(ScalarType type) {
+  switch (type) {
+  case ScalarType::Float32:
+  case ScalarType::Int32:
+    return 4;
+  case ScalarType::Float16:
+  case ScalarType::BFloat16:
+  case ScalarType::Int16:
+    return 2;
+  case ScalarType::Float64:
+  case ScalarType::Int64:
+    return 8;
+  case ScalarType::Int8:
+  case ScalarType::UInt8:
+  case ScalarType::Bool:
+    return 1;
+  }
+  return 1;
+}
+
+const char *scalarTypeName(ScalarType type) {
+  switch (type) {
+  case ScalarType::Float32:
+    return "float32";
+  case ScalarType::Float16:
+    return "float16";
+  case ScalarType::Float64:
+    return "float64";
+  case ScalarType::BFloat16:
+    return "bfloat16";
+  case ScalarType::Int8:
+    return "int8";
+  case ScalarType::UInt8:
+    return "uint8";
+  case ScalarType::Int16:
+    return "int16";
+  case ScalarType::Int32:
+    return "int32";
+  case ScalarType::Int64:
+    return "int64";
+  case ScalarType::Bool:
+    return "bool";
+  }
+  return "unknown";
+}
+
+bool TensorView::reset(ScalarType type, const int64_t *sizes, int rank) {
+  if (rank < 0 || rank > kMaxRank)
+    return false;
+  type_ = type;
+  rank_ = rank;
+  numel_ = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    if (sizes[d] < 0)
+      return false;
+    sizes_[d] = sizes[d];
+    strides_[d] = numel_;
+    numel_ *= sizes[d];
+  }
+  return true;
+}
+
+} // namespace etch::runtime

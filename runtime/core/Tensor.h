@@ -1,0 +1,45 @@
+// A non-owning view of a contiguous (row-major) tensor.
+#pragma once
+
+#include "runtime/core/ScalarType.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace etch::runtime {
+
+inline constexpr int kMaxRank = 8;
+
+class TensorView {
+public:
+  TensorView() = default;
+
+  ScalarType scalarType() const { return type_; }
+  int rank() const { return rank_; }
+  int64_t size(int dim) const { return sizes_[dim]; }
+  const int64_t *sizes() const { return sizes_; }
+  /// Row-major stride (in elements) of dimension \p dim.
+  int64_t stride(int dim) const { return strides_[dim]; }
+  int64_t numel() const { return numel_; }
+  size_t nbytes() const {
+    return static_cast<size_t>(numel_) * elementSize(type_);
+  }
+
+  void *data() const { return data_; }
+  template <typename T> T *data() const { return static_cast<T *>(data_); }
+  void setData(void *data) { data_ = data; }
+
+  /// Sets type and shape; false if the rank exceeds kMaxRank or a size is
+  /// negative.
+  bool reset(ScalarType type, const int64_t *sizes, int rank);
+
+private:
+  ScalarType type_ = ScalarType::Float32;
+  int rank_ = 0;
+  int64_t sizes_[kMaxRank] = {};
+  int64_t strides_[kMaxRank] = {};
+  int64_t numel_ = 1;
+  void *data_ = nullptr;
+};
+
+} // namespace etch::runtime

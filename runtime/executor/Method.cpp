@@ -1,0 +1,266 @@
+#include "runtime/executor/Method.h"
+
+#include "runtime/platform/Platform.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace etch::runtime {
+namespace {
+
+AttributeValue attributeValue(const schema::Value &value) {
+  AttributeValue result;
+  using Kind = AttributeValue::Kind;
+  switch (value.kind_type()) {
+  case schema::ValueKind::Int:
+    result.kind = Kind::Int;
+    result.intValue = value.kind_as_Int()->value();
+    break;
+  case schema::ValueKind::Double:
+    result.kind = Kind::Double;
+    result.doubleValue = value.kind_as_Double()->value();
+    break;
+  case schema::ValueKind::Bool:
+    result.kind = Kind::Bool;
+    result.boolValue = value.kind_as_Bool()->value();
+    break;
+  case schema::ValueKind::IntList:
+    result.kind = Kind::IntList;
+    if (const auto *items = value.kind_as_IntList()->items())
+      result.ints = Span<const int64_t>(items->data(), items->size());
+    break;
+  case schema::ValueKind::DoubleList:
+    result.kind = Kind::DoubleList;
+    if (const auto *items = value.kind_as_DoubleList()->items())
+      result.doubles = Span<const double>(items->data(), items->size());
+    break;
+  case schema::ValueKind::BoolList:
+    result.kind = Kind::BoolList;
+    if (const auto *items = value.kind_as_BoolList()->items())
+      result.bools = Span<const uint8_t>(items->data(), items->size());
+    break;
+  case schema::ValueKind::String:
+    result.kind = Kind::String;
+    result.string = value.kind_as_String()->value()
+                        ? value.kind_as_String()->value()->c_str()
+                        : "";
+    break;
+  default:
+    result.kind = Kind::None;
+    break;
+  }
+  return result;
+}
+
+} // namespace
+
+Result<std::unique_ptr<Method>> Method::load(const Program &program,
+                                             const char *name) {
+  const schema::Method *method = program.method(name);
+  if (!method) {
+    ET_LOG(Error, "program has no method '%s'", name);
+    return Error::NotFound;
+  }
+  std::unique_ptr<Method> result(new Method());
+  result->method_ = method;
+  ET_CHECK_OK(result->bind(program, *method));
+  return result;
+}
+
+Method::~Method() {
+  for (Call &call : calls_)
+    if (call.backend && call.handle)
+      call.backend->destroy(call.handle);
+}
+
+Error Method::bind(const Program &program, const schema::Method &method) {
+  // Arenas: the memory plan, allocated once here.
+  if (const auto *sizes = method.arena_sizes()) {
+    for (uint64_t size : *sizes) {
+      uint64_t rounded = (size + 63) / 64 * 64;
+      auto *memory = static_cast<uint8_t *>(
+          std::aligned_alloc(64, rounded ? rounded : 64));
+      if (!memory) {
+        ET_LOG(Error, "cannot allocate a %llu-byte arena",
+               static_cast<unsigned long long>(size));
+        return Error::MemoryAllocationFailed;
+      }
+      arenas_.emplace_back(memory);
+      arenaBytes_ += size;
+    }
+  }
+  const auto &values = *method.values();
+  tensors_.resize(values.size());
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const schema::Tensor *tensor = values.Get(i)->kind_as_Tensor();
+    if (!tensor)
+      continue;
+    int64_t sizes[kMaxRank];
+    int rank = tensor->sizes() ? static_cast<int>(tensor->sizes()->size()) : 0;
+    for (int d = 0; d < rank; ++d)
+      sizes[d] = tensor->sizes()->Get(d);
+    tensors_[i].reset(static_cast<ScalarType>(tensor->scalar_type()), sizes,
+                      rank);
+    switch (tensor->storage()) {
+    case schema::TensorStorage::Arena:
+      tensors_[i].setData(arenas_[tensor->arena()].get() + tensor->offset());
+      break;
+    case schema::TensorStorage::Constant:
+      // Kernels never write their inputs; constants stay in the file image.
+      tensors_[i].setData(const_cast<uint8_t *>(
+          program.segment(tensor->segment()).data() + tensor->offset()));
+      break;
+    case schema::TensorStorage::Delegate:
+      break;
+    }
+  }
+  for (uint32_t index : *method.inputs())
+    inputs_.push_back(&tensors_[index]);
+  for (uint32_t index : *method.outputs())
+    outputs_.push_back(&tensors_[index]);
+
+  // Size the argument arrays first so the spans below stay valid.
+  const auto &instructions = *method.instructions();
+  size_t pointerCount = 0, attributeCount = 0;
+  for (const schema::Instruction *instruction : instructions) {
+    if (const auto *call = instruction->kind_as_KernelCall()) {
+      pointerCount += (call->inputs() ? call->inputs()->size() : 0) +
+                      call->outputs()->size();
+      attributeCount += call->attributes() ? call->attributes()->size() : 0;
+    } else if (const auto *call = instruction->kind_as_DelegateCall()) {
+      pointerCount += (call->inputs() ? call->inputs()->size() : 0) +
+                      (call->outputs() ? call->outputs()->size() : 0);
+    }
+  }
+  argumentPointers_.reserve(pointerCount);
+  attributes_.reserve(attributeCount);
+  calls_.resize(instructions.size());
+
+  auto tensorSpan = [&](const auto *indices) {
+    size_t begin = argumentPointers_.size();
+    if (indices)
+      for (auto index : *indices)
+        argumentPointers_.push_back(index < 0 ? nullptr : &tensors_[index]);
+    return Span<TensorView *>(argumentPointers_.data() + begin,
+                              argumentPointers_.size() - begin);
+  };
+
+  for (uint32_t i = 0; i < instructions.size(); ++i) {
+    Call &call = calls_[i];
+    if (const auto *kernelCall = instructions.Get(i)->kind_as_KernelCall()) {
+      const char *opName =
+          method.operators()->Get(kernelCall->operator_())->name()->c_str();
+      call.name = opName;
+      call.kernel = findKernel(opName);
+      if (!call.kernel) {
+        ET_LOG(Error, "instruction %u: no kernel for operator '%s'", i, opName);
+        return Error::OperatorMissing;
+      }
+      call.args.opName = opName;
+      call.args.instruction = i;
+      call.args.inputs = tensorSpan(kernelCall->inputs());
+      call.args.outputs = tensorSpan(kernelCall->outputs());
+      size_t begin = attributes_.size();
+      if (kernelCall->attributes())
+        for (const schema::NamedArgument *attribute : *kernelCall->attributes())
+          attributes_.push_back(
+              {attribute->name()->c_str(),
+               attributeValue(*values.Get(attribute->value()))});
+      call.args.attributes = Span<const NamedAttribute>(
+          attributes_.data() + begin, attributes_.size() - begin);
+      ET_CHECK_OK(call.kernel->validate(call.args));
+      continue;
+    }
+    const auto *delegateCall = instructions.Get(i)->kind_as_DelegateCall();
+    const schema::DelegateEntry *entry =
+        method.delegates()->Get(delegateCall->delegate());
+    call.name = entry->target()->c_str();
+    call.backend = findBackend(entry->target()->c_str());
+    if (!call.backend) {
+      ET_LOG(Error, "instruction %u: no backend '%s' is linked in", i,
+             entry->target()->c_str());
+      return Error::DelegateMissing;
+    }
+    call.args.inputs = tensorSpan(delegateCall->inputs());
+    call.args.outputs = tensorSpan(delegateCall->outputs());
+    CompileSpec specs[16];
+    size_t specCount = 0;
+    if (entry->specs())
+      for (const schema::CompileSpec *spec : *entry->specs())
+        if (specCount < 16)
+          specs[specCount++] = {spec->key()->c_str(),
+                                spec->value()
+                                    ? Span<const uint8_t>(spec->value()->data(),
+                                                          spec->value()->size())
+                                    : Span<const uint8_t>()};
+    Result<void *> handle =
+        call.backend->init(program.segment(entry->segment()),
+                           Span<const CompileSpec>(specs, specCount));
+    if (!handle.ok()) {
+      ET_LOG(Error, "instruction %u: backend '%s' rejected its blob", i,
+             entry->target()->c_str());
+      return handle.error();
+    }
+    call.handle = *handle;
+  }
+  return Error::Ok;
+}
+
+const char *Method::inputName(size_t index) const {
+  const auto *names = method_->input_names();
+  return names && index < names->size() ? names->Get(index)->c_str() : "";
+}
+
+const char *Method::outputName(size_t index) const {
+  const auto *names = method_->output_names();
+  return names && index < names->size() ? names->Get(index)->c_str() : "";
+}
+
+Error Method::setInput(size_t index, ScalarType type, const int64_t *sizes,
+                       int rank, const void *bytes, size_t nbytes) {
+  if (index >= inputs_.size()) {
+    ET_LOG(Error, "input %zu does not exist (the method takes %zu)", index,
+           inputs_.size());
+    return Error::InvalidArgument;
+  }
+  TensorView &input = *inputs_[index];
+  if (type != input.scalarType()) {
+    ET_LOG(Error, "input %zu is %s, the method expects %s", index,
+           scalarTypeName(type), scalarTypeName(input.scalarType()));
+    return Error::InvalidType;
+  }
+  bool sameShape = rank == input.rank();
+  for (int d = 0; sameShape && d < rank; ++d)
+    sameShape = sizes[d] == input.size(d);
+  if (!sameShape || nbytes != input.nbytes()) {
+    ET_LOG(Error,
+           "input %zu has the wrong shape (%d-D, %zu bytes; expected "
+           "%d-D, %zu bytes)",
+           index, rank, nbytes, input.rank(), input.nbytes());
+    return Error::InvalidShape;
+  }
+  std::memcpy(input.data(), bytes, nbytes);
+  return Error::Ok;
+}
+
+Error Method::execute(uint64_t *instructionNanos) {
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    Call &call = calls_[i];
+    uint64_t start = instructionNanos ? nowNanoseconds() : 0;
+    if (call.kernel) {
+      call.kernel->run(call.args);
+    } else {
+      Error error = call.backend->execute(call.handle, call.args.inputs,
+                                          call.args.outputs);
+      if (error != Error::Ok) {
+        ET_LOG(Error, "instruction %zu: delegate '%s' failed", i, call.name);
+        return error;
+      }
+    }
+    if (instructionNanos)
+      instructionNanos[i] += nowNanoseconds() - start;
+  }
+  return Error::Ok;
+}
+
+} // namespace etch::runtime

@@ -1,0 +1,72 @@
+// An executable method: tensors bound to arenas and constant segments,
+// kernel calls resolved and validated, delegates initialised -- all at load.
+// execute() then runs the instruction list with no allocation and no checks
+// beyond what load established.
+#pragma once
+
+#include "runtime/backend/Backend.h"
+#include "runtime/core/Result.h"
+#include "runtime/kernels/KernelCall.h"
+#include "runtime/program/Program.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace etch::runtime {
+
+class Method {
+public:
+  static Result<std::unique_ptr<Method>> load(const Program &program,
+                                              const char *name);
+  ~Method();
+  Method(const Method &) = delete;
+  Method &operator=(const Method &) = delete;
+
+  size_t inputCount() const { return inputs_.size(); }
+  /// Input tensors live in the arena; fill them before execute().
+  TensorView &input(size_t index) { return *inputs_[index]; }
+  const char *inputName(size_t index) const;
+  size_t outputCount() const { return outputs_.size(); }
+  const TensorView &output(size_t index) const { return *outputs_[index]; }
+  const char *outputName(size_t index) const;
+
+  /// Copies \p bytes into input \p index after checking type and size.
+  Error setInput(size_t index, ScalarType type, const int64_t *sizes, int rank,
+                 const void *bytes, size_t nbytes);
+
+  /// Runs every instruction. With \p instructionNanos (one slot per
+  /// instruction), adds each instruction's time to its slot.
+  Error execute(uint64_t *instructionNanos = nullptr);
+
+  size_t instructionCount() const { return calls_.size(); }
+  /// "edge.convolution", or "delegate:<target>".
+  const char *instructionName(size_t index) const { return calls_[index].name; }
+  uint64_t arenaBytes() const { return arenaBytes_; }
+
+private:
+  struct Call {
+    const char *name;
+    const KernelEntry *kernel = nullptr; // kernel calls
+    KernelCall args;
+    Backend *backend = nullptr; // delegate calls
+    void *handle = nullptr;
+  };
+  struct FreeDeleter {
+    void operator()(uint8_t *pointer) const { std::free(pointer); }
+  };
+
+  Method() = default;
+  Error bind(const Program &program, const schema::Method &method);
+
+  const schema::Method *method_ = nullptr;
+  std::vector<std::unique_ptr<uint8_t, FreeDeleter>> arenas_;
+  uint64_t arenaBytes_ = 0;
+  std::vector<TensorView> tensors_;
+  std::vector<TensorView *> inputs_, outputs_;
+  std::vector<TensorView *> argumentPointers_;
+  std::vector<NamedAttribute> attributes_;
+  std::vector<Call> calls_;
+};
+
+} // namespace etch::runtime

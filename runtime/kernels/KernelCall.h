@@ -1,0 +1,111 @@
+// What a kernel sees: its tensors and named attributes, resolved from the
+// program at load time. Kernels validate a call once (at load) and then run
+// it any number of times without checks or allocation.
+#pragma once
+
+#include "runtime/core/Error.h"
+#include "runtime/core/Result.h"
+#include "runtime/core/Span.h"
+#include "runtime/core/Tensor.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace etch::runtime {
+
+/// An op attribute (non-tensor kernel argument).
+struct AttributeValue {
+  enum class Kind : uint8_t {
+    None,
+    Int,
+    Double,
+    Bool,
+    IntList,
+    DoubleList,
+    BoolList,
+    String
+  };
+  Kind kind = Kind::None;
+  int64_t intValue = 0;
+  double doubleValue = 0;
+  bool boolValue = false;
+  Span<const int64_t> ints;
+  Span<const double> doubles;
+  Span<const uint8_t> bools;
+  const char *string = nullptr;
+};
+
+struct NamedAttribute {
+  const char *name;
+  AttributeValue value;
+};
+
+struct KernelCall {
+  Span<TensorView *> inputs; // null entries: absent optional tensors
+  Span<TensorView *> outputs;
+  Span<const NamedAttribute> attributes;
+  const char *opName = "";
+  uint32_t instruction = 0; // for messages
+
+  const AttributeValue *find(const char *name) const {
+    for (const NamedAttribute &attribute : attributes)
+      if (std::strcmp(attribute.name, name) == 0)
+        return &attribute.value;
+    return nullptr;
+  }
+  int64_t intAttr(const char *name, int64_t fallback) const {
+    const AttributeValue *value = find(name);
+    return value && value->kind == AttributeValue::Kind::Int ? value->intValue
+                                                             : fallback;
+  }
+  double doubleAttr(const char *name, double fallback) const {
+    const AttributeValue *value = find(name);
+    if (!value)
+      return fallback;
+    if (value->kind == AttributeValue::Kind::Double)
+      return value->doubleValue;
+    if (value->kind == AttributeValue::Kind::Int)
+      return static_cast<double>(value->intValue);
+    return fallback;
+  }
+  bool boolAttr(const char *name, bool fallback) const {
+    const AttributeValue *value = find(name);
+    return value && value->kind == AttributeValue::Kind::Bool ? value->boolValue
+                                                              : fallback;
+  }
+  Span<const int64_t> intsAttr(const char *name) const {
+    const AttributeValue *value = find(name);
+    return value && value->kind == AttributeValue::Kind::IntList
+               ? value->ints
+               : Span<const int64_t>();
+  }
+  const char *stringAttr(const char *name, const char *fallback) const {
+    const AttributeValue *value = find(name);
+    return value && value->kind == AttributeValue::Kind::String ? value->string
+                                                                : fallback;
+  }
+  TensorView *input(size_t index) const {
+    return index < inputs.size() ? inputs[index] : nullptr;
+  }
+};
+
+using KernelValidateFn = Error (*)(const KernelCall &call);
+using KernelRunFn = void (*)(const KernelCall &call);
+
+struct KernelEntry {
+  const char *name;          // the Edge op name, e.g. "edge.convolution"
+  KernelValidateFn validate; // at load: shapes, types, attributes
+  KernelRunFn run;           // at execute: trusted, no allocation
+};
+
+/// The kernel registered for \p name, or null.
+const KernelEntry *findKernel(const char *name);
+/// Every registered kernel (for tools and tests).
+Span<const KernelEntry> registeredKernels();
+
+/// Logs "instruction N (op): message" and returns \p error; used by
+/// validate functions so every load failure says where and why.
+Error kernelError(const KernelCall &call, Error error, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+} // namespace etch::runtime

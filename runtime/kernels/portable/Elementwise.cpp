@@ -1,0 +1,233 @@
+// Broadcasting arithmetic and activations.
+#include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <cmath>
+
+namespace etch::runtime::portable {
+namespace {
+
+enum class BinaryKind { Add, Sub, Mul, Div };
+
+template <typename T>
+T applyBinary(BinaryKind kind, T a, T b, T alpha, int rounding) {
+  switch (kind) {
+  case BinaryKind::Add:
+    return a + alpha * b;
+  case BinaryKind::Sub:
+    return a - alpha * b;
+  case BinaryKind::Mul:
+    return a * b;
+  case BinaryKind::Div:
+    if constexpr (std::is_floating_point_v<T>) {
+      T q = a / b;
+      return rounding == 1 ? std::trunc(q) : rounding == 2 ? std::floor(q) : q;
+    } else {
+      if (b == 0)
+        return 0; // integer division by zero: defined as 0, never a trap
+      T q = a / b;
+      // C++ truncates; floor mode rounds toward -inf; true division of
+      // integers is floor-free truncation as ONNX defines it.
+      if (rounding == 2 && (a % b != 0) && ((a < 0) != (b < 0)))
+        --q;
+      return q;
+    }
+  }
+  return a;
+}
+
+template <typename T>
+void runBinaryTyped(const KernelCall &call, BinaryKind kind) {
+  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
+  TensorView &out = *call.outputs[0];
+  T alpha = static_cast<T>(call.doubleAttr("alpha", 1.0));
+  const char *mode = call.stringAttr("rounding_mode", "");
+  int rounding = mode[0] == 't' ? 1 : mode[0] == 'f' ? 2 : 0;
+  const T *pa = a.data<T>();
+  const T *pb = b.data<T>();
+  T *po = out.data<T>();
+  int64_t n = out.numel();
+  if (a.numel() == n && b.numel() == n) {
+    for (int64_t i = 0; i < n; ++i)
+      po[i] = applyBinary(kind, pa[i], pb[i], alpha, rounding);
+    return;
+  }
+  if (a.numel() == n && b.numel() == 1) {
+    T scalar = pb[0];
+    for (int64_t i = 0; i < n; ++i)
+      po[i] = applyBinary(kind, pa[i], scalar, alpha, rounding);
+    return;
+  }
+  int64_t sa[kMaxRank], sb[kMaxRank], index[kMaxRank] = {};
+  broadcastStrides(a, out, sa);
+  broadcastStrides(b, out, sb);
+  int rank = out.rank();
+  int64_t offsetA = 0, offsetB = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    po[i] = applyBinary(kind, pa[offsetA], pb[offsetB], alpha, rounding);
+    for (int d = rank - 1; d >= 0; --d) {
+      offsetA += sa[d];
+      offsetB += sb[d];
+      if (++index[d] < out.size(d))
+        break;
+      offsetA -= sa[d] * out.size(d);
+      offsetB -= sb[d] * out.size(d);
+      index[d] = 0;
+    }
+  }
+}
+
+Error validateBinary(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
+  const TensorView &out = *call.outputs[0];
+  ScalarType type = out.scalarType();
+  if (type != ScalarType::Float32 && type != ScalarType::Int64 &&
+      type != ScalarType::Int32)
+    return kernelError(call, Error::NotSupported,
+                       "supports float32, int64 and int32, not %s",
+                       scalarTypeName(type));
+  ET_CHECK_OK(checkType(call, &a, "self", type));
+  ET_CHECK_OK(checkType(call, &b, "other", type));
+  int64_t strides[kMaxRank];
+  if (!broadcastStrides(a, out, strides) || !broadcastStrides(b, out, strides))
+    return kernelError(call, Error::InvalidShape,
+                       "operands do not broadcast to the output shape");
+  for (int d = 0; d < out.rank(); ++d) {
+    int64_t expected = 1;
+    if (d - (out.rank() - a.rank()) >= 0)
+      expected = std::max(expected, a.size(d - (out.rank() - a.rank())));
+    if (d - (out.rank() - b.rank()) >= 0)
+      expected = std::max(expected, b.size(d - (out.rank() - b.rank())));
+    if (out.size(d) != expected)
+      return kernelError(call, Error::InvalidShape,
+                         "output dim %d is %lld, the broadcast gives %lld", d,
+                         static_cast<long long>(out.size(d)),
+                         static_cast<long long>(expected));
+  }
+  return Error::Ok;
+}
+
+void runBinary(const KernelCall &call, BinaryKind kind) {
+  switch (call.outputs[0]->scalarType()) {
+  case ScalarType::Float32:
+    return runBinaryTyped<float>(call, kind);
+  case ScalarType::Int64:
+    return runBinaryTyped<int64_t>(call, kind);
+  default:
+    return runBinaryTyped<int32_t>(call, kind);
+  }
+}
+
+/// Unary float ops: validate shape/type equality, run a per-element lambda.
+Error validateUnaryFloat(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkType(call, call.inputs[0], "self", ScalarType::Float32));
+  return checkSameShape(call, call.inputs[0], call.outputs[0], "output");
+}
+
+template <typename Fn> void mapFloat(const KernelCall &call, Fn fn) {
+  const float *in = call.inputs[0]->data<float>();
+  float *out = call.outputs[0]->data<float>();
+  int64_t n = call.outputs[0]->numel();
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = fn(in[i]);
+}
+
+float hardsigmoid(float x) {
+  return std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+}
+
+} // namespace
+
+#define ETCH_BINARY_KERNEL(Name, Kind)                                         \
+  Error validate##Name(const KernelCall &call) {                               \
+    return validateBinary(call);                                               \
+  }                                                                            \
+  void run##Name(const KernelCall &call) { runBinary(call, BinaryKind::Kind); }
+ETCH_BINARY_KERNEL(Add, Add)
+ETCH_BINARY_KERNEL(Sub, Sub)
+ETCH_BINARY_KERNEL(Mul, Mul)
+ETCH_BINARY_KERNEL(Div, Div)
+#undef ETCH_BINARY_KERNEL
+
+Error validateUnary(const KernelCall &call) { return validateUnaryFloat(call); }
+
+void runRelu(const KernelCall &call) {
+  mapFloat(call, [](float x) { return x > 0.0f ? x : 0.0f; });
+}
+void runSigmoid(const KernelCall &call) {
+  mapFloat(call, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+}
+void runTanh(const KernelCall &call) {
+  mapFloat(call, [](float x) { return std::tanh(x); });
+}
+void runSilu(const KernelCall &call) {
+  mapFloat(call, [](float x) { return x / (1.0f + std::exp(-x)); });
+}
+void runHardswish(const KernelCall &call) {
+  mapFloat(call, [](float x) { return x * hardsigmoid(x); });
+}
+void runHardsigmoid(const KernelCall &call) { mapFloat(call, hardsigmoid); }
+
+void runGelu(const KernelCall &call) {
+  if (call.stringAttr("approximate", "none")[0] == 't') {
+    const float k = std::sqrt(2.0f / static_cast<float>(M_PI));
+    mapFloat(call, [k](float x) {
+      return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+    });
+  } else {
+    mapFloat(call, [](float x) {
+      return 0.5f * x * (1.0f + std::erf(x * static_cast<float>(M_SQRT1_2)));
+    });
+  }
+}
+
+void runHardtanh(const KernelCall &call) {
+  float low = static_cast<float>(call.doubleAttr("min_val", -1.0));
+  float high = static_cast<float>(call.doubleAttr("max_val", 1.0));
+  mapFloat(call, [=](float x) { return std::min(std::max(x, low), high); });
+}
+
+Error validateClamp(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ScalarType type = call.inputs[0]->scalarType();
+  if (type != ScalarType::Float32 && type != ScalarType::Int64)
+    return kernelError(call, Error::NotSupported,
+                       "supports float32 and int64, not %s",
+                       scalarTypeName(type));
+  return checkSameShape(call, call.inputs[0], call.outputs[0], "output");
+}
+
+void runClamp(const KernelCall &call) {
+  bool hasLow = call.find("min") != nullptr,
+       hasHigh = call.find("max") != nullptr;
+  double low = call.doubleAttr("min", 0), high = call.doubleAttr("max", 0);
+  const TensorView &in = *call.inputs[0];
+  int64_t n = in.numel();
+  if (in.scalarType() == ScalarType::Float32) {
+    const float *src = in.data<float>();
+    float *dst = call.outputs[0]->data<float>();
+    for (int64_t i = 0; i < n; ++i) {
+      float x = src[i];
+      if (hasLow && x < low)
+        x = static_cast<float>(low);
+      if (hasHigh && x > high)
+        x = static_cast<float>(high);
+      dst[i] = x;
+    }
+    return;
+  }
+  const int64_t *src = in.data<int64_t>();
+  int64_t *dst = call.outputs[0]->data<int64_t>();
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t x = src[i];
+    if (hasLow && x < low)
+      x = static_cast<int64_t>(std::ceil(low));
+    if (hasHigh && x > high)
+      x = static_cast<int64_t>(std::floor(high));
+    dst[i] = x;
+  }
+}
+
+} // namespace etch::runtime::portable

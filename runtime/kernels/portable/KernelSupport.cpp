@@ -1,0 +1,98 @@
+#include "runtime/kernels/portable/KernelSupport.h"
+
+#include <cstdio>
+
+namespace etch::runtime::portable {
+
+Error checkArity(const KernelCall &call, size_t minInputs, size_t maxInputs,
+                 size_t outputs) {
+  if (call.inputs.size() < minInputs || call.inputs.size() > maxInputs)
+    return kernelError(call, Error::InvalidProgram,
+                       "takes %zu to %zu inputs, the program gives %zu",
+                       minInputs, maxInputs, call.inputs.size());
+  for (size_t i = 0; i < minInputs; ++i)
+    if (!call.inputs[i])
+      return kernelError(call, Error::InvalidProgram,
+                         "required input #%zu is absent", i);
+  if (call.outputs.size() != outputs)
+    return kernelError(call, Error::InvalidProgram,
+                       "has %zu outputs, the program gives %zu", outputs,
+                       call.outputs.size());
+  return Error::Ok;
+}
+
+Error checkType(const KernelCall &call, const TensorView *tensor,
+                const char *what, ScalarType type) {
+  if (!tensor)
+    return kernelError(call, Error::InvalidProgram, "%s is absent", what);
+  if (tensor->scalarType() != type)
+    return kernelError(call, Error::InvalidType, "%s is %s, expected %s", what,
+                       scalarTypeName(tensor->scalarType()),
+                       scalarTypeName(type));
+  return Error::Ok;
+}
+
+Error checkShape(const KernelCall &call, const TensorView *tensor,
+                 const char *what, const int64_t *sizes, int rank) {
+  bool same = tensor && tensor->rank() == rank;
+  for (int d = 0; same && d < rank; ++d)
+    same = tensor->size(d) == sizes[d];
+  if (same)
+    return Error::Ok;
+  char expected[96] = "";
+  size_t used = 0;
+  for (int d = 0; d < rank && used < sizeof(expected); ++d)
+    used += std::snprintf(expected + used, sizeof(expected) - used, "%s%lld",
+                          d ? "x" : "", static_cast<long long>(sizes[d]));
+  return kernelError(call, Error::InvalidShape,
+                     "%s has the wrong shape (expected %s)", what, expected);
+}
+
+Error checkSameShape(const KernelCall &call, const TensorView *a,
+                     const TensorView *b, const char *what) {
+  if (a->scalarType() != b->scalarType())
+    return kernelError(call, Error::InvalidType, "%s: element types differ",
+                       what);
+  return checkShape(call, b, what, a->sizes(), a->rank());
+}
+
+int64_t normalizeDim(int64_t dim, int64_t rank) {
+  if (dim < 0)
+    dim += rank;
+  return dim < 0 || dim >= rank ? -1 : dim;
+}
+
+bool broadcastStrides(const TensorView &in, const TensorView &out,
+                      int64_t *strides) {
+  int offset = out.rank() - in.rank();
+  if (offset < 0)
+    return false;
+  for (int d = 0; d < out.rank(); ++d) {
+    if (d < offset) {
+      strides[d] = 0;
+      continue;
+    }
+    int64_t size = in.size(d - offset);
+    if (size == out.size(d))
+      strides[d] = size == 1 ? 0 : in.stride(d - offset);
+    else if (size == 1)
+      strides[d] = 0;
+    else
+      return false;
+  }
+  return true;
+}
+
+int64_t windowExtent(int64_t input, int64_t kernel, int64_t stride,
+                     int64_t padding, int64_t dilation, bool ceilMode) {
+  int64_t span = input + 2 * padding - dilation * (kernel - 1) - 1;
+  if (span < 0 || stride <= 0)
+    return 0;
+  int64_t extent =
+      (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  if (ceilMode && (extent - 1) * stride >= input + padding)
+    --extent;
+  return extent;
+}
+
+} // namespace etch::runtime::portable

@@ -1,0 +1,50 @@
+// The portable kernels: one validate/run pair per Edge op.
+#pragma once
+
+#include "runtime/kernels/KernelCall.h"
+
+namespace etch::runtime::portable {
+
+#define ETCH_DECLARE_KERNEL(Name)                                              \
+  Error validate##Name(const KernelCall &call);                                \
+  void run##Name(const KernelCall &call);
+ETCH_DECLARE_KERNEL(Add)
+ETCH_DECLARE_KERNEL(Sub)
+ETCH_DECLARE_KERNEL(Mul)
+ETCH_DECLARE_KERNEL(Div)
+ETCH_DECLARE_KERNEL(Clamp)
+ETCH_DECLARE_KERNEL(Convolution)
+ETCH_DECLARE_KERNEL(Addmm)
+ETCH_DECLARE_KERNEL(Linear)
+ETCH_DECLARE_KERNEL(Mm)
+ETCH_DECLARE_KERNEL(Bmm)
+ETCH_DECLARE_KERNEL(MaxPool2d)
+ETCH_DECLARE_KERNEL(AvgPool2d)
+ETCH_DECLARE_KERNEL(AdaptiveAvgPool2d)
+ETCH_DECLARE_KERNEL(BatchNorm)
+ETCH_DECLARE_KERNEL(LayerNorm)
+ETCH_DECLARE_KERNEL(Softmax)
+ETCH_DECLARE_KERNEL(Mean)
+ETCH_DECLARE_KERNEL(Sum)
+ETCH_DECLARE_KERNEL(Reshape)
+ETCH_DECLARE_KERNEL(Permute)
+ETCH_DECLARE_KERNEL(Cat)
+ETCH_DECLARE_KERNEL(Slice)
+ETCH_DECLARE_KERNEL(Select)
+ETCH_DECLARE_KERNEL(Expand)
+ETCH_DECLARE_KERNEL(Embedding)
+#undef ETCH_DECLARE_KERNEL
+
+/// Shared by every float activation (same shape and float32).
+Error validateUnary(const KernelCall &call);
+void runRelu(const KernelCall &call);
+void runSigmoid(const KernelCall &call);
+void runTanh(const KernelCall &call);
+void runSilu(const KernelCall &call);
+void runHardswish(const KernelCall &call);
+void runHardsigmoid(const KernelCall &call);
+void runGelu(const KernelCall &call);
+void runHardtanh(const KernelCall &call);
+void runLogSoftmax(const KernelCall &call);
+
+} // namespace etch::runtime::portable

@@ -1,0 +1,337 @@
+// convolution (direct and transposed, NCHW), addmm, linear, mm, bmm.
+#include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace etch::runtime::portable {
+namespace {
+
+struct ConvShape {
+  int64_t n, c, h, w; // input
+  int64_t oc, oh, ow; // output
+  int64_t kh, kw;
+  int64_t sh, sw, ph, pw, dh, dw, groups;
+  bool transposed;
+};
+
+ConvShape convShape(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
+  const TensorView &out = *call.outputs[0];
+  Span<const int64_t> stride = call.intsAttr("stride");
+  Span<const int64_t> padding = call.intsAttr("padding");
+  Span<const int64_t> dilation = call.intsAttr("dilation");
+  return {in.size(0),
+          in.size(1),
+          in.size(2),
+          in.size(3),
+          out.size(1),
+          out.size(2),
+          out.size(3),
+          weight.size(2),
+          weight.size(3),
+          stride[0],
+          stride[1],
+          padding[0],
+          padding[1],
+          dilation[0],
+          dilation[1],
+          call.intAttr("groups", 1),
+          call.boolAttr("transposed", false)};
+}
+
+void convDirect(const ConvShape &s, const float *in, const float *weight,
+                const float *bias, float *out) {
+  int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
+  for (int64_t n = 0; n < s.n; ++n) {
+    for (int64_t oc = 0; oc < s.oc; ++oc) {
+      float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
+      std::fill(plane, plane + s.oh * s.ow, bias ? bias[oc] : 0.0f);
+      int64_t group = oc / ocPerGroup;
+      for (int64_t icg = 0; icg < icPerGroup; ++icg) {
+        int64_t ic = group * icPerGroup + icg;
+        const float *src = in + (n * s.c + ic) * s.h * s.w;
+        const float *kernel = weight + (oc * icPerGroup + icg) * s.kh * s.kw;
+        for (int64_t ky = 0; ky < s.kh; ++ky) {
+          for (int64_t kx = 0; kx < s.kw; ++kx) {
+            float k = kernel[ky * s.kw + kx];
+            // Output columns whose input column lies inside the image.
+            int64_t offset = kx * s.dw - s.pw;
+            int64_t owLo = offset >= 0 ? 0 : (-offset + s.sw - 1) / s.sw;
+            int64_t owHi = s.w - 1 - offset < 0
+                               ? 0
+                               : std::min(s.ow, (s.w - 1 - offset) / s.sw + 1);
+            for (int64_t oy = 0; oy < s.oh; ++oy) {
+              int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+              if (iy < 0 || iy >= s.h)
+                continue;
+              const float *row = src + iy * s.w + offset;
+              float *dst = plane + oy * s.ow;
+              if (s.sw == 1) {
+                for (int64_t ox = owLo; ox < owHi; ++ox)
+                  dst[ox] += k * row[ox];
+              } else {
+                for (int64_t ox = owLo; ox < owHi; ++ox)
+                  dst[ox] += k * row[ox * s.sw];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+void convTransposed(const ConvShape &s, const float *in, const float *weight,
+                    const float *bias, float *out) {
+  int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
+  for (int64_t n = 0; n < s.n; ++n) {
+    for (int64_t oc = 0; oc < s.oc; ++oc) {
+      float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
+      std::fill(plane, plane + s.oh * s.ow, bias ? bias[oc] : 0.0f);
+    }
+    for (int64_t ic = 0; ic < s.c; ++ic) {
+      int64_t group = ic / icPerGroup;
+      const float *src = in + (n * s.c + ic) * s.h * s.w;
+      for (int64_t ocg = 0; ocg < ocPerGroup; ++ocg) {
+        int64_t oc = group * ocPerGroup + ocg;
+        float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
+        const float *kernel = weight + (ic * ocPerGroup + ocg) * s.kh * s.kw;
+        for (int64_t iy = 0; iy < s.h; ++iy)
+          for (int64_t ix = 0; ix < s.w; ++ix) {
+            float x = src[iy * s.w + ix];
+            for (int64_t ky = 0; ky < s.kh; ++ky) {
+              int64_t oy = iy * s.sh - s.ph + ky * s.dh;
+              if (oy < 0 || oy >= s.oh)
+                continue;
+              for (int64_t kx = 0; kx < s.kw; ++kx) {
+                int64_t ox = ix * s.sw - s.pw + kx * s.dw;
+                if (ox >= 0 && ox < s.ow)
+                  plane[oy * s.ow + ox] += x * kernel[ky * s.kw + kx];
+              }
+            }
+          }
+      }
+    }
+  }
+}
+
+/// out[M,N] (+)= a[M,K] @ b[K,N] with row-major b (inner loop over N).
+void matmulAccumulate(const float *a, const float *b, float *out, int64_t m,
+                      int64_t k, int64_t n, float alpha) {
+  for (int64_t i = 0; i < m; ++i) {
+    float *row = out + i * n;
+    for (int64_t p = 0; p < k; ++p) {
+      float scale = alpha * a[i * k + p];
+      const float *brow = b + p * n;
+      for (int64_t j = 0; j < n; ++j)
+        row[j] += scale * brow[j];
+    }
+  }
+}
+
+Error checkFloatInputs(const KernelCall &call) {
+  for (size_t i = 0; i < call.inputs.size(); ++i)
+    if (call.inputs[i] && call.inputs[i]->scalarType() != ScalarType::Float32)
+      return kernelError(call, Error::NotSupported,
+                         "input #%zu is %s; the portable kernel takes float32",
+                         i, scalarTypeName(call.inputs[i]->scalarType()));
+  return checkType(call, call.outputs[0], "output", ScalarType::Float32);
+}
+
+Error checkRank(const KernelCall &call, const TensorView *tensor,
+                const char *what, int rank) {
+  if (tensor->rank() != rank)
+    return kernelError(call, Error::InvalidShape,
+                       "%s must have rank %d, got %d", what, rank,
+                       tensor->rank());
+  return Error::Ok;
+}
+
+} // namespace
+
+Error validateConvolution(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 3, 1));
+  ET_CHECK_OK(checkFloatInputs(call));
+  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
+  ET_CHECK_OK(checkRank(call, &in, "input", 4));
+  ET_CHECK_OK(checkRank(call, &weight, "weight", 4));
+  ET_CHECK_OK(checkRank(call, call.outputs[0], "output", 4));
+  for (const char *name : {"stride", "padding", "dilation"})
+    if (call.intsAttr(name).size() != 2)
+      return kernelError(call, Error::InvalidProgram,
+                         "attribute %s must have 2 entries", name);
+  Span<const int64_t> outputPadding = call.intsAttr("output_padding");
+  if (!outputPadding.empty() && outputPadding.size() != 2)
+    return kernelError(call, Error::InvalidProgram,
+                       "attribute output_padding must have 2 entries");
+  ConvShape s = convShape(call);
+  if (s.groups < 1 || s.sh < 1 || s.sw < 1 || s.dh < 1 || s.dw < 1 ||
+      s.ph < 0 || s.pw < 0 || s.c % s.groups || s.oc % s.groups)
+    return kernelError(call, Error::InvalidProgram,
+                       "invalid stride/padding/dilation/groups");
+  int64_t expected[4] = {s.n, 0, 0, 0};
+  if (s.transposed) {
+    int64_t oph = outputPadding.empty() ? 0 : outputPadding[0];
+    int64_t opw = outputPadding.empty() ? 0 : outputPadding[1];
+    int64_t weightShape[4] = {s.c, s.oc / s.groups, s.kh, s.kw};
+    ET_CHECK_OK(checkShape(call, &weight, "weight", weightShape, 4));
+    expected[1] = s.oc;
+    expected[2] = (s.h - 1) * s.sh - 2 * s.ph + s.dh * (s.kh - 1) + oph + 1;
+    expected[3] = (s.w - 1) * s.sw - 2 * s.pw + s.dw * (s.kw - 1) + opw + 1;
+  } else {
+    int64_t weightShape[4] = {s.oc, s.c / s.groups, s.kh, s.kw};
+    ET_CHECK_OK(checkShape(call, &weight, "weight", weightShape, 4));
+    expected[1] = s.oc;
+    expected[2] = windowExtent(s.h, s.kh, s.sh, s.ph, s.dh, false);
+    expected[3] = windowExtent(s.w, s.kw, s.sw, s.pw, s.dw, false);
+  }
+  if (const TensorView *bias = call.input(2)) {
+    int64_t biasShape[1] = {s.oc};
+    ET_CHECK_OK(checkShape(call, bias, "bias", biasShape, 1));
+  }
+  return checkShape(call, call.outputs[0], "output", expected, 4);
+}
+
+void runConvolution(const KernelCall &call) {
+  ConvShape s = convShape(call);
+  const TensorView *bias = call.input(2);
+  const float *biasData = bias ? bias->data<float>() : nullptr;
+  if (s.transposed)
+    convTransposed(s, call.inputs[0]->data<float>(),
+                   call.inputs[1]->data<float>(), biasData,
+                   call.outputs[0]->data<float>());
+  else
+    convDirect(s, call.inputs[0]->data<float>(), call.inputs[1]->data<float>(),
+               biasData, call.outputs[0]->data<float>());
+}
+
+Error validateMm(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  ET_CHECK_OK(checkFloatInputs(call));
+  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
+  ET_CHECK_OK(checkRank(call, &a, "self", 2));
+  ET_CHECK_OK(checkRank(call, &b, "mat2", 2));
+  if (a.size(1) != b.size(0))
+    return kernelError(call, Error::InvalidShape, "contraction sizes differ");
+  int64_t expected[2] = {a.size(0), b.size(1)};
+  return checkShape(call, call.outputs[0], "output", expected, 2);
+}
+
+void runMm(const KernelCall &call) {
+  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
+  TensorView &out = *call.outputs[0];
+  std::memset(out.data(), 0, out.nbytes());
+  matmulAccumulate(a.data<float>(), b.data<float>(), out.data<float>(),
+                   a.size(0), a.size(1), b.size(1), 1.0f);
+}
+
+Error validateBmm(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  ET_CHECK_OK(checkFloatInputs(call));
+  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
+  ET_CHECK_OK(checkRank(call, &a, "self", 3));
+  ET_CHECK_OK(checkRank(call, &b, "mat2", 3));
+  if (a.size(0) != b.size(0) || a.size(2) != b.size(1))
+    return kernelError(call, Error::InvalidShape,
+                       "batch or contraction sizes differ");
+  int64_t expected[3] = {a.size(0), a.size(1), b.size(2)};
+  return checkShape(call, call.outputs[0], "output", expected, 3);
+}
+
+void runBmm(const KernelCall &call) {
+  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
+  TensorView &out = *call.outputs[0];
+  std::memset(out.data(), 0, out.nbytes());
+  int64_t m = a.size(1), k = a.size(2), n = b.size(2);
+  for (int64_t batch = 0; batch < a.size(0); ++batch)
+    matmulAccumulate(a.data<float>() + batch * m * k,
+                     b.data<float>() + batch * k * n,
+                     out.data<float>() + batch * m * n, m, k, n, 1.0f);
+}
+
+Error validateAddmm(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 3, 3, 1));
+  ET_CHECK_OK(checkFloatInputs(call));
+  const TensorView &a = *call.inputs[1], &b = *call.inputs[2];
+  ET_CHECK_OK(checkRank(call, &a, "mat1", 2));
+  ET_CHECK_OK(checkRank(call, &b, "mat2", 2));
+  if (a.size(1) != b.size(0))
+    return kernelError(call, Error::InvalidShape, "contraction sizes differ");
+  int64_t expected[2] = {a.size(0), b.size(1)};
+  ET_CHECK_OK(checkShape(call, call.outputs[0], "output", expected, 2));
+  int64_t strides[kMaxRank];
+  if (!broadcastStrides(*call.inputs[0], *call.outputs[0], strides))
+    return kernelError(call, Error::InvalidShape,
+                       "self does not broadcast to the output");
+  return Error::Ok;
+}
+
+void runAddmm(const KernelCall &call) {
+  const TensorView &bias = *call.inputs[0], &a = *call.inputs[1],
+                   &b = *call.inputs[2];
+  TensorView &out = *call.outputs[0];
+  float beta = static_cast<float>(call.doubleAttr("beta", 1.0));
+  float alpha = static_cast<float>(call.doubleAttr("alpha", 1.0));
+  int64_t m = a.size(0), n = b.size(1);
+  int64_t strides[kMaxRank];
+  broadcastStrides(bias, out, strides);
+  float *dst = out.data<float>();
+  const float *src = bias.data<float>();
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      dst[i * n + j] = beta * src[i * strides[0] + j * strides[1]];
+  matmulAccumulate(a.data<float>(), b.data<float>(), dst, m, a.size(1), n,
+                   alpha);
+}
+
+Error validateLinear(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 3, 1));
+  ET_CHECK_OK(checkFloatInputs(call));
+  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
+  const TensorView &out = *call.outputs[0];
+  ET_CHECK_OK(checkRank(call, &weight, "weight", 2));
+  if (in.rank() < 1 || in.size(in.rank() - 1) != weight.size(1))
+    return kernelError(call, Error::InvalidShape,
+                       "input features differ from weight dim 1");
+  int64_t expected[kMaxRank];
+  for (int d = 0; d < in.rank() - 1; ++d)
+    expected[d] = in.size(d);
+  expected[in.rank() - 1] = weight.size(0);
+  if (const TensorView *bias = call.input(2)) {
+    int64_t biasShape[1] = {weight.size(0)};
+    ET_CHECK_OK(checkShape(call, bias, "bias", biasShape, 1));
+  }
+  return checkShape(call, &out, "output", expected, in.rank());
+}
+
+void runLinear(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
+  const TensorView *bias = call.input(2);
+  int64_t k = weight.size(1), n = weight.size(0);
+  int64_t rows = k ? in.numel() / k : 0;
+  const float *x = in.data<float>(), *w = weight.data<float>();
+  const float *b = bias ? bias->data<float>() : nullptr;
+  float *out = call.outputs[0]->data<float>();
+  for (int64_t r = 0; r < rows; ++r) {
+    const float *xr = x + r * k;
+    for (int64_t j = 0; j < n; ++j) {
+      const float *wj = w + j * k;
+      // Four partial sums let the compiler keep several FMAs in flight.
+      float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      int64_t p = 0;
+      for (; p + 4 <= k; p += 4) {
+        s0 += xr[p] * wj[p];
+        s1 += xr[p + 1] * wj[p + 1];
+        s2 += xr[p + 2] * wj[p + 2];
+        s3 += xr[p + 3] * wj[p + 3];
+      }
+      for (; p < k; ++p)
+        s0 += xr[p] * wj[p];
+      out[r * n + j] = (s0 + s1) + (s2 + s3) + (b ? b[j] : 0.0f);
+    }
+  }
+}
+
+} // namespace etch::runtime::portable

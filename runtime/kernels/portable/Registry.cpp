@@ -1,0 +1,83 @@
+// The operator registry: Edge op name -> portable kernel. The compiler
+// writes the same names (the Edge ops' names) into the program's operator
+// table; test/Transforms checks every Edge op has an entry here.
+#include "runtime/kernels/portable/Kernels.h"
+#include "runtime/platform/Platform.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+namespace etch::runtime {
+namespace {
+
+using namespace portable;
+
+const KernelEntry kKernels[] = {
+    {"edge.convolution", validateConvolution, runConvolution},
+    {"edge.addmm", validateAddmm, runAddmm},
+    {"edge.linear", validateLinear, runLinear},
+    {"edge.mm", validateMm, runMm},
+    {"edge.bmm", validateBmm, runBmm},
+    {"edge.add", validateAdd, runAdd},
+    {"edge.sub", validateSub, runSub},
+    {"edge.mul", validateMul, runMul},
+    {"edge.div", validateDiv, runDiv},
+    {"edge.relu", validateUnary, runRelu},
+    {"edge.sigmoid", validateUnary, runSigmoid},
+    {"edge.tanh", validateUnary, runTanh},
+    {"edge.silu", validateUnary, runSilu},
+    {"edge.gelu", validateUnary, runGelu},
+    {"edge.hardswish", validateUnary, runHardswish},
+    {"edge.hardsigmoid", validateUnary, runHardsigmoid},
+    {"edge.hardtanh", validateUnary, runHardtanh},
+    {"edge.clamp", validateClamp, runClamp},
+    {"edge.softmax", validateSoftmax, runSoftmax},
+    {"edge.log_softmax", validateSoftmax, runLogSoftmax},
+    {"edge.mean", validateMean, runMean},
+    {"edge.sum", validateSum, runSum},
+    {"edge.max_pool2d", validateMaxPool2d, runMaxPool2d},
+    {"edge.avg_pool2d", validateAvgPool2d, runAvgPool2d},
+    {"edge.adaptive_avg_pool2d", validateAdaptiveAvgPool2d,
+     runAdaptiveAvgPool2d},
+    {"edge.batch_norm", validateBatchNorm, runBatchNorm},
+    {"edge.layer_norm", validateLayerNorm, runLayerNorm},
+    {"edge.view", validateReshape, runReshape},
+    {"edge.squeeze", validateReshape, runReshape},
+    {"edge.unsqueeze", validateReshape, runReshape},
+    {"edge.permute", validatePermute, runPermute},
+    {"edge.transpose", validatePermute, runPermute},
+    {"edge.cat", validateCat, runCat},
+    {"edge.slice", validateSlice, runSlice},
+    {"edge.select", validateSelect, runSelect},
+    {"edge.expand", validateExpand, runExpand},
+    {"edge.embedding", validateEmbedding, runEmbedding},
+};
+
+} // namespace
+
+const KernelEntry *findKernel(const char *name) {
+  for (const KernelEntry &entry : kKernels)
+    if (std::strcmp(entry.name, name) == 0)
+      return &entry;
+  return nullptr;
+}
+
+Span<const KernelEntry> registeredKernels() {
+  return Span<const KernelEntry>(kKernels,
+                                 sizeof(kKernels) / sizeof(kKernels[0]));
+}
+
+Error kernelError(const KernelCall &call, Error error, const char *format,
+                  ...) {
+  char message[384];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  ET_LOG(Error, "instruction %u (%s): %s", call.instruction, call.opName,
+         message);
+  return error;
+}
+
+} // namespace etch::runtime

@@ -1,0 +1,294 @@
+// Data movement: view/squeeze/unsqueeze (copies), permute, transpose, cat,
+// slice, select, expand, embedding. Element-type generic (byte copies).
+#include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace etch::runtime::portable {
+namespace {
+
+/// Copies a strided view of `in` (per-output-dim input strides, in
+/// elements, starting at `base`) into contiguous `out`.
+void gather(const TensorView &in, const TensorView &out, const int64_t *strides,
+            int64_t base) {
+  size_t element = elementSize(in.scalarType());
+  const char *src = static_cast<const char *>(in.data());
+  char *dst = static_cast<char *>(out.data());
+  int rank = out.rank();
+  if (rank == 0) {
+    std::memcpy(dst, src + base * element, element);
+    return;
+  }
+  // Copy runs along the innermost dim at once when it is contiguous.
+  int64_t inner = out.size(rank - 1);
+  bool contiguousInner = strides[rank - 1] == 1;
+  int64_t index[kMaxRank] = {};
+  int64_t offset = base;
+  int64_t runs = inner ? out.numel() / inner : 0;
+  for (int64_t run = 0; run < runs; ++run) {
+    char *target = dst + run * inner * element;
+    if (contiguousInner) {
+      std::memcpy(target, src + offset * element, inner * element);
+    } else {
+      for (int64_t i = 0; i < inner; ++i)
+        std::memcpy(target + i * element,
+                    src + (offset + i * strides[rank - 1]) * element, element);
+    }
+    for (int d = rank - 2; d >= 0; --d) {
+      offset += strides[d];
+      if (++index[d] < out.size(d))
+        break;
+      offset -= strides[d] * out.size(d);
+      index[d] = 0;
+    }
+  }
+}
+
+Error checkSameType(const KernelCall &call) {
+  return checkType(call, call.outputs[0], "output",
+                   call.inputs[0]->scalarType());
+}
+
+} // namespace
+
+Error validateReshape(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkSameType(call));
+  if (call.inputs[0]->numel() != call.outputs[0]->numel())
+    return kernelError(call, Error::InvalidShape,
+                       "input and output element counts differ");
+  return Error::Ok;
+}
+
+void runReshape(const KernelCall &call) {
+  if (call.outputs[0]->data() != call.inputs[0]->data())
+    std::memcpy(call.outputs[0]->data(), call.inputs[0]->data(),
+                call.inputs[0]->nbytes());
+}
+
+namespace {
+/// The permutation of a permute/transpose call into `perm`; false if bad.
+bool permutationOf(const KernelCall &call, int rank, int64_t *perm) {
+  for (int d = 0; d < rank; ++d)
+    perm[d] = d;
+  if (call.find("dims")) {
+    Span<const int64_t> dims = call.intsAttr("dims");
+    if (static_cast<int>(dims.size()) != rank)
+      return false;
+    bool seen[kMaxRank] = {};
+    for (int d = 0; d < rank; ++d) {
+      int64_t source = normalizeDim(dims[d], rank);
+      if (source < 0 || seen[source])
+        return false;
+      seen[source] = true;
+      perm[d] = source;
+    }
+    return true;
+  }
+  if (rank == 0)
+    return true;
+  int64_t a = normalizeDim(call.intAttr("dim0", 0), rank);
+  int64_t b = normalizeDim(call.intAttr("dim1", 0), rank);
+  if (a < 0 || b < 0)
+    return false;
+  std::swap(perm[a], perm[b]);
+  return true;
+}
+} // namespace
+
+Error validatePermute(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkSameType(call));
+  const TensorView &in = *call.inputs[0];
+  int64_t perm[kMaxRank], expected[kMaxRank];
+  if (!permutationOf(call, in.rank(), perm))
+    return kernelError(call, Error::InvalidProgram, "not a valid permutation");
+  for (int d = 0; d < in.rank(); ++d)
+    expected[d] = in.size(perm[d]);
+  return checkShape(call, call.outputs[0], "output", expected, in.rank());
+}
+
+void runPermute(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  int64_t perm[kMaxRank], strides[kMaxRank];
+  permutationOf(call, in.rank(), perm);
+  for (int d = 0; d < in.rank(); ++d)
+    strides[d] = in.stride(perm[d]);
+  gather(in, *call.outputs[0], strides, 0);
+}
+
+Error validateCat(const KernelCall &call) {
+  if (call.inputs.empty() || call.outputs.size() != 1)
+    return kernelError(call, Error::InvalidProgram,
+                       "needs tensors and one output");
+  const TensorView &first = *call.inputs[0];
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), first.rank());
+  if (dim < 0)
+    return kernelError(call, Error::InvalidProgram, "dim is out of range");
+  int64_t expected[kMaxRank];
+  for (int d = 0; d < first.rank(); ++d)
+    expected[d] = first.size(d);
+  expected[dim] = 0;
+  for (TensorView *tensor : call.inputs) {
+    if (!tensor || tensor->rank() != first.rank() ||
+        tensor->scalarType() != first.scalarType())
+      return kernelError(call, Error::InvalidShape,
+                         "tensors differ in rank or element type");
+    for (int d = 0; d < first.rank(); ++d)
+      if (d != dim && tensor->size(d) != first.size(d))
+        return kernelError(call, Error::InvalidShape,
+                           "tensors differ outside the cat dim");
+    expected[dim] += tensor->size(dim);
+  }
+  ET_CHECK_OK(checkSameType(call));
+  return checkShape(call, call.outputs[0], "output", expected, first.rank());
+}
+
+void runCat(const KernelCall &call) {
+  const TensorView &out = *call.outputs[0];
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), out.rank());
+  size_t element = elementSize(out.scalarType());
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= out.size(d);
+  int64_t outRow = out.stride(dim) * out.size(dim) * element;
+  char *dst = static_cast<char *>(out.data());
+  int64_t column = 0;
+  for (TensorView *tensor : call.inputs) {
+    int64_t chunk = tensor->stride(dim) * tensor->size(dim) * element;
+    const char *src = static_cast<const char *>(tensor->data());
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(dst + o * outRow + column, src + o * chunk, chunk);
+    column += chunk;
+  }
+}
+
+namespace {
+struct SliceSpec {
+  int64_t dim, start, step;
+};
+SliceSpec sliceOf(const KernelCall &call, const TensorView &in) {
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
+  int64_t extent = dim >= 0 ? in.size(dim) : 0;
+  int64_t start = call.intAttr("start", 0);
+  if (start < 0)
+    start += extent;
+  start = std::min(std::max<int64_t>(start, 0), extent);
+  return {dim, start, call.intAttr("step", 1)};
+}
+} // namespace
+
+Error validateSlice(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkSameType(call));
+  const TensorView &in = *call.inputs[0];
+  SliceSpec s = sliceOf(call, in);
+  if (s.dim < 0 || s.step < 1)
+    return kernelError(call, Error::InvalidProgram, "bad dim or step");
+  int64_t extent = in.size(s.dim);
+  int64_t end = call.find("end") ? call.intAttr("end", extent) : extent;
+  if (end < 0)
+    end += extent;
+  end = std::min(std::max<int64_t>(end, 0), extent);
+  int64_t expected[kMaxRank];
+  for (int d = 0; d < in.rank(); ++d)
+    expected[d] = in.size(d);
+  expected[s.dim] = end > s.start ? (end - s.start + s.step - 1) / s.step : 0;
+  return checkShape(call, call.outputs[0], "output", expected, in.rank());
+}
+
+void runSlice(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  SliceSpec s = sliceOf(call, in);
+  int64_t strides[kMaxRank];
+  for (int d = 0; d < in.rank(); ++d)
+    strides[d] = in.stride(d) * (d == s.dim ? s.step : 1);
+  gather(in, *call.outputs[0], strides, s.start * in.stride(s.dim));
+}
+
+Error validateSelect(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkSameType(call));
+  const TensorView &in = *call.inputs[0];
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
+  int64_t index = dim >= 0 ? call.intAttr("index", 0) : 0;
+  if (dim < 0 || index < -in.size(dim) || index >= in.size(dim))
+    return kernelError(call, Error::InvalidProgram,
+                       "dim or index out of range");
+  int64_t expected[kMaxRank];
+  int rank = 0;
+  for (int d = 0; d < in.rank(); ++d)
+    if (d != dim)
+      expected[rank++] = in.size(d);
+  return checkShape(call, call.outputs[0], "output", expected, rank);
+}
+
+void runSelect(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
+  int64_t index = call.intAttr("index", 0);
+  if (index < 0)
+    index += in.size(dim);
+  int64_t strides[kMaxRank];
+  int rank = 0;
+  for (int d = 0; d < in.rank(); ++d)
+    if (d != dim)
+      strides[rank++] = in.stride(d);
+  gather(in, *call.outputs[0], strides, index * in.stride(dim));
+}
+
+Error validateExpand(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkSameType(call));
+  int64_t strides[kMaxRank];
+  if (!broadcastStrides(*call.inputs[0], *call.outputs[0], strides))
+    return kernelError(call, Error::InvalidShape,
+                       "input does not broadcast to the output");
+  return Error::Ok;
+}
+
+void runExpand(const KernelCall &call) {
+  int64_t strides[kMaxRank];
+  broadcastStrides(*call.inputs[0], *call.outputs[0], strides);
+  gather(*call.inputs[0], *call.outputs[0], strides, 0);
+}
+
+Error validateEmbedding(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  const TensorView &weight = *call.inputs[0], &indices = *call.inputs[1];
+  if (weight.rank() != 2 || (indices.scalarType() != ScalarType::Int64 &&
+                             indices.scalarType() != ScalarType::Int32))
+    return kernelError(call, Error::InvalidProgram,
+                       "needs a rank-2 weight and int32/int64 indices");
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", weight.scalarType()));
+  int64_t expected[kMaxRank];
+  for (int d = 0; d < indices.rank(); ++d)
+    expected[d] = indices.size(d);
+  expected[indices.rank()] = weight.size(1);
+  return checkShape(call, call.outputs[0], "output", expected,
+                    indices.rank() + 1);
+}
+
+// Indices are data, known only at run time: out-of-range rows are zeros
+// (never a read outside the table).
+void runEmbedding(const KernelCall &call) {
+  const TensorView &weight = *call.inputs[0], &indices = *call.inputs[1];
+  size_t row = weight.size(1) * elementSize(weight.scalarType());
+  char *dst = static_cast<char *>(call.outputs[0]->data());
+  const char *table = static_cast<const char *>(weight.data());
+  for (int64_t i = 0; i < indices.numel(); ++i) {
+    int64_t index = indices.scalarType() == ScalarType::Int64
+                        ? indices.data<int64_t>()[i]
+                        : indices.data<int32_t>()[i];
+    if (index < 0)
+      index += weight.size(0);
+    if (index < 0 || index >= weight.size(0))
+      std::memset(dst + i * row, 0, row);
+    else
+      std::memcpy(dst + i * row, table + index * row, row);
+  }
+}
+
+} // namespace etch::runtime::portable

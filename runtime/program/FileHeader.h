@@ -1,0 +1,30 @@
+// The fixed header in front of the flatbuffer (see schema/program.fbs).
+#pragma once
+
+#include <cstdint>
+
+namespace etch::runtime {
+
+inline constexpr char kProgramMagic[8] = {'E', 'T', 'C', 'H',
+                                          'P', 'R', 'G', '\0'};
+inline constexpr uint32_t kFileHeaderVersion = 1;
+/// Program.version the runtime reads; bumped on incompatible schema changes.
+inline constexpr uint32_t kProgramVersion = 1;
+inline constexpr uint64_t kSegmentAlignment = 64;
+
+struct FileHeader {
+  char magic[8];
+  uint32_t headerVersion;
+  uint32_t reserved;
+  uint64_t flatbufferOffset;
+  uint64_t flatbufferSize;
+};
+static_assert(sizeof(FileHeader) == 32, "FileHeader is 32 bytes");
+
+/// Where segments start: the end of the flatbuffer, rounded up to 64.
+inline uint64_t segmentBase(const FileHeader &header) {
+  uint64_t end = header.flatbufferOffset + header.flatbufferSize;
+  return (end + kSegmentAlignment - 1) / kSegmentAlignment * kSegmentAlignment;
+}
+
+} // namespace etch::runtime

@@ -1,0 +1,222 @@
+#include "runtime/program/Program.h"
+
+#include "runtime/core/Tensor.h"
+#include "runtime/platform/Platform.h"
+#include "runtime/program/FileHeader.h"
+
+#include <cstring>
+
+namespace etch::runtime {
+namespace {
+
+Error fail(Error error, const char *what) {
+  ET_LOG(Error, "program: %s", what);
+  return error;
+}
+
+/// a + b <= limit without overflow.
+bool fits(uint64_t a, uint64_t b, uint64_t limit) {
+  return a <= limit && b <= limit - a;
+}
+
+Error verifyTensor(const schema::Method &method, const schema::Tensor &tensor,
+                   uint32_t index, const schema::Program &program) {
+  char where[160];
+  auto bad = [&](const char *what) {
+    std::snprintf(where, sizeof(where), "method '%s', value %u: %s",
+                  method.name()->c_str(), index, what);
+    return fail(Error::InvalidProgram, where);
+  };
+  if (static_cast<uint8_t>(tensor.scalar_type()) > kLastScalarType)
+    return bad("unknown scalar type");
+  const auto *sizes = tensor.sizes();
+  uint32_t rank = sizes ? sizes->size() : 0;
+  if (rank > static_cast<uint32_t>(kMaxRank))
+    return bad("rank exceeds the runtime's maximum");
+  uint64_t numel = 1;
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t size = sizes->Get(d);
+    if (size < 0)
+      return bad("negative size");
+    if (size && numel > UINT64_MAX / static_cast<uint64_t>(size))
+      return bad("element count overflows");
+    numel *= size;
+  }
+  uint64_t element = elementSize(static_cast<ScalarType>(tensor.scalar_type()));
+  if (numel > UINT64_MAX / element || numel * element != tensor.nbytes())
+    return bad("nbytes does not match sizes and scalar type");
+  if (const auto *order = tensor.dim_order()) {
+    if (order->size() != rank)
+      return bad("dim_order length differs from the rank");
+    for (uint32_t d = 0; d < rank; ++d)
+      if (order->Get(d) != d)
+        return bad("only contiguous (row-major) dim order is supported");
+  }
+  switch (tensor.storage()) {
+  case schema::TensorStorage::Arena: {
+    const auto *arenas = method.arena_sizes();
+    if (!arenas || tensor.arena() >= arenas->size())
+      return bad("arena index out of range");
+    if (!fits(tensor.offset(), tensor.nbytes(), arenas->Get(tensor.arena())))
+      return bad("offset + nbytes exceeds its arena");
+    return Error::Ok;
+  }
+  case schema::TensorStorage::Constant: {
+    const auto *segments = program.segments();
+    if (!segments || tensor.segment() >= segments->size())
+      return bad("segment index out of range");
+    if (!fits(tensor.offset(), tensor.nbytes(),
+              segments->Get(tensor.segment())->size()))
+      return bad("offset + nbytes exceeds its segment");
+    return Error::Ok;
+  }
+  case schema::TensorStorage::Delegate:
+    return Error::Ok;
+  }
+  return bad("unknown storage kind");
+}
+
+bool isTensor(const schema::Method &method, int64_t index) {
+  return index >= 0 && static_cast<uint64_t>(index) < method.values()->size() &&
+         method.values()->Get(index)->kind_type() == schema::ValueKind::Tensor;
+}
+
+Error verifyMethod(const schema::Method &method,
+                   const schema::Program &program) {
+  char where[160];
+  auto bad = [&](const char *what, uint32_t index) {
+    std::snprintf(where, sizeof(where), "method '%s', %s %u",
+                  method.name()->c_str(), what, index);
+    return fail(Error::InvalidProgram, where);
+  };
+  if (!method.values() || !method.instructions() || !method.inputs() ||
+      !method.outputs())
+    return fail(Error::InvalidProgram, "method lacks values, instructions, "
+                                       "inputs or outputs");
+  const auto &values = *method.values();
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const schema::Value *value = values.Get(i);
+    if (!value || value->kind_type() == schema::ValueKind::NONE)
+      return bad("empty value", i);
+    if (const schema::Tensor *tensor = value->kind_as_Tensor())
+      ET_CHECK_OK(verifyTensor(method, *tensor, i, program));
+  }
+  for (uint32_t index : *method.inputs())
+    if (!isTensor(method, index) ||
+        values.Get(index)->kind_as_Tensor()->storage() !=
+            schema::TensorStorage::Arena)
+      return bad("input is not a memory-planned tensor: value", index);
+  for (uint32_t index : *method.outputs())
+    if (!isTensor(method, index) ||
+        values.Get(index)->kind_as_Tensor()->storage() ==
+            schema::TensorStorage::Delegate)
+      return bad("output is not a host tensor: value", index);
+  uint32_t operatorCount = method.operators() ? method.operators()->size() : 0;
+  uint32_t delegateCount = method.delegates() ? method.delegates()->size() : 0;
+  const auto &instructions = *method.instructions();
+  for (uint32_t i = 0; i < instructions.size(); ++i) {
+    const schema::Instruction *instruction = instructions.Get(i);
+    if (const schema::KernelCall *call = instruction->kind_as_KernelCall()) {
+      if (call->operator_() >= operatorCount)
+        return bad("operator index out of range in instruction", i);
+      if (call->inputs())
+        for (int32_t input : *call->inputs())
+          if (input != -1 && !isTensor(method, input))
+            return bad("kernel input is not a tensor value in instruction", i);
+      if (!call->outputs() || call->outputs()->size() == 0)
+        return bad("kernel call without outputs: instruction", i);
+      for (uint32_t output : *call->outputs())
+        if (!isTensor(method, output) ||
+            values.Get(output)->kind_as_Tensor()->storage() !=
+                schema::TensorStorage::Arena)
+          return bad("kernel output is not an arena tensor in instruction", i);
+      if (call->attributes())
+        for (const schema::NamedArgument *attribute : *call->attributes())
+          if (attribute->value() >= values.size() ||
+              values.Get(attribute->value())->kind_type() ==
+                  schema::ValueKind::Tensor)
+            return bad("attribute is not a scalar or list value in instruction",
+                       i);
+    } else if (const schema::DelegateCall *call =
+                   instruction->kind_as_DelegateCall()) {
+      if (call->delegate() >= delegateCount)
+        return bad("delegate index out of range in instruction", i);
+      for (const auto *list : {call->inputs(), call->outputs()})
+        if (list)
+          for (uint32_t index : *list)
+            if (!isTensor(method, index))
+              return bad("delegate argument is not a tensor in instruction", i);
+    } else {
+      return bad("empty instruction", i);
+    }
+  }
+  if (method.delegates())
+    for (uint32_t i = 0; i < delegateCount; ++i)
+      if (!program.segments() ||
+          method.delegates()->Get(i)->segment() >= program.segments()->size())
+        return bad("delegate blob segment out of range: delegate", i);
+  return Error::Ok;
+}
+
+} // namespace
+
+Result<Program> Program::load(const void *data, size_t size) {
+  const uint8_t *bytes = static_cast<const uint8_t *>(data);
+  if (!data || size < sizeof(FileHeader))
+    return fail(Error::InvalidProgram,
+                "file is shorter than the 32-byte header");
+  FileHeader header;
+  std::memcpy(&header, bytes, sizeof(header));
+  if (std::memcmp(header.magic, kProgramMagic, sizeof(kProgramMagic)) != 0)
+    return fail(Error::InvalidProgram,
+                "not an etch program (wrong magic; expected ETCHPRG)");
+  if (header.headerVersion != kFileHeaderVersion)
+    return fail(Error::ProgramVersionMismatch,
+                "unsupported file header version");
+  if (!fits(header.flatbufferOffset, header.flatbufferSize, size) ||
+      header.flatbufferOffset % 8 != 0)
+    return fail(Error::InvalidProgram,
+                "flatbuffer extends past the end of the file (truncated?)");
+  const uint8_t *buffer = bytes + header.flatbufferOffset;
+  if (!flatbuffers::BufferHasIdentifier(buffer, schema::ProgramIdentifier()))
+    return fail(Error::InvalidProgram, "flatbuffer identifier is not ETP1");
+  flatbuffers::Verifier verifier(buffer, header.flatbufferSize);
+  if (!schema::VerifyProgramBuffer(verifier))
+    return fail(Error::InvalidProgram,
+                "flatbuffer verification failed (corrupt file)");
+  const schema::Program *program = schema::GetProgram(buffer);
+  if (program->version() != kProgramVersion) {
+    ET_LOG(Error, "program: version %u, this runtime reads version %u",
+           program->version(), kProgramVersion);
+    return Error::ProgramVersionMismatch;
+  }
+  uint64_t base = segmentBase(header);
+  if (program->segments()) {
+    for (const schema::Segment *segment : *program->segments())
+      if (segment->offset() % kSegmentAlignment != 0 ||
+          !fits(base, segment->offset(), size) ||
+          !fits(base + segment->offset(), segment->size(), size))
+        return fail(Error::InvalidProgram,
+                    "a data segment lies outside the file (truncated?)");
+  }
+  if (!program->methods() || program->methods()->size() == 0)
+    return fail(Error::InvalidProgram, "program has no methods");
+  for (const schema::Method *method : *program->methods())
+    ET_CHECK_OK(verifyMethod(*method, *program));
+  return Program(bytes, size, program, base);
+}
+
+const schema::Method *Program::method(const char *name) const {
+  for (const schema::Method *method : *program_->methods())
+    if (std::strcmp(method->name()->c_str(), name) == 0)
+      return method;
+  return nullptr;
+}
+
+Span<const uint8_t> Program::segment(uint32_t index) const {
+  const schema::Segment *segment = program_->segments()->Get(index);
+  return Span<const uint8_t>(data_ + segmentBase_ + segment->offset(),
+                             segment->size());
+}
+
+} // namespace etch::runtime

@@ -1,0 +1,39 @@
+// A loaded, verified program file. Loading checks the header, verifies the
+// flatbuffer, and bounds-checks every index, offset and size against the
+// file and the arenas, so the executor can trust them.
+#pragma once
+
+#include "runtime/core/Result.h"
+#include "runtime/core/Span.h"
+#include "runtime/schema/program_generated.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace etch::runtime {
+
+class Program {
+public:
+  /// Verifies \p data (which must outlive the Program). Errors are logged
+  /// with what is wrong and where.
+  static Result<Program> load(const void *data, size_t size);
+
+  const schema::Program &flatbuffer() const { return *program_; }
+  /// The named method, or null.
+  const schema::Method *method(const char *name) const;
+  /// Bytes of segment \p index (bounds-checked at load).
+  Span<const uint8_t> segment(uint32_t index) const;
+
+private:
+  Program(const uint8_t *data, size_t size, const schema::Program *program,
+          uint64_t segmentBase)
+      : data_(data), size_(size), program_(program), segmentBase_(segmentBase) {
+  }
+
+  const uint8_t *data_;
+  size_t size_;
+  const schema::Program *program_;
+  uint64_t segmentBase_;
+};
+
+} // namespace etch::runtime

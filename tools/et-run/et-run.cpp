@@ -1,0 +1,278 @@
+//===- et-run.cpp - Run an etch program file ------------------------------===//
+//
+//   et-run model.etp [--input x.npy ...] [--output-dir D] [--iterations N]
+//                    [--profile] [--method NAME] [--seed S]
+//
+// Uses only the runtime (no MLIR/LLVM). Inputs without --input are random
+// (uniform [-1, 1) floats, small non-negative ints) from a fixed seed.
+//
+//===----------------------------------------------------------------------===//
+#include "Npy.h"
+
+#include "runtime/module/Module.h"
+#include "runtime/platform/Platform.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using namespace etch::runtime;
+using etch::tools::NpyArray;
+
+namespace {
+
+struct Options {
+  std::string program;
+  std::vector<std::string> inputs;
+  std::string outputDir;
+  std::string method = "forward";
+  int iterations = 1;
+  bool profile = false;
+  unsigned seed = 0;
+};
+
+int usage(const char *message) {
+  std::fprintf(stderr,
+               "et-run: %s\nusage: et-run model.etp [--input x.npy ...] "
+               "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
+               "[--seed S]\n",
+               message);
+  return 2;
+}
+
+bool parse(int argc, char **argv, Options &options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> const char * {
+      return i + 1 < argc ? argv[++i] : nullptr;
+    };
+    if (arg == "--input") {
+      const char *path = value();
+      if (!path)
+        return false;
+      options.inputs.push_back(path);
+    } else if (arg == "--output-dir") {
+      const char *path = value();
+      if (!path)
+        return false;
+      options.outputDir = path;
+    } else if (arg == "--iterations") {
+      const char *count = value();
+      if (!count || (options.iterations = std::atoi(count)) < 1)
+        return false;
+    } else if (arg == "--method") {
+      const char *name = value();
+      if (!name)
+        return false;
+      options.method = name;
+    } else if (arg == "--seed") {
+      const char *seed = value();
+      if (!seed)
+        return false;
+      options.seed = std::strtoul(seed, nullptr, 10);
+    } else if (arg == "--profile") {
+      options.profile = true;
+    } else if (!arg.empty() && arg[0] != '-' && options.program.empty()) {
+      options.program = arg;
+    } else {
+      return false;
+    }
+  }
+  return !options.program.empty();
+}
+
+std::string shapeText(const TensorView &tensor) {
+  std::string text = "[";
+  for (int d = 0; d < tensor.rank(); ++d)
+    text += (d ? ", " : "") + std::to_string(tensor.size(d));
+  return text + "]";
+}
+
+double elementAsDouble(const TensorView &tensor, int64_t i) {
+  switch (tensor.scalarType()) {
+  case ScalarType::Float32:
+    return tensor.data<float>()[i];
+  case ScalarType::Float64:
+    return tensor.data<double>()[i];
+  case ScalarType::Int64:
+    return static_cast<double>(tensor.data<int64_t>()[i]);
+  case ScalarType::Int32:
+    return tensor.data<int32_t>()[i];
+  case ScalarType::Int16:
+    return tensor.data<int16_t>()[i];
+  case ScalarType::Int8:
+    return tensor.data<int8_t>()[i];
+  case ScalarType::UInt8:
+  case ScalarType::Bool:
+    return tensor.data<uint8_t>()[i];
+  default:
+    return NAN;
+  }
+}
+
+void fillRandom(TensorView &tensor, std::mt19937 &generator) {
+  std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> small(0, 9);
+  for (int64_t i = 0; i < tensor.numel(); ++i) {
+    switch (tensor.scalarType()) {
+    case ScalarType::Float32:
+      tensor.data<float>()[i] = real(generator);
+      break;
+    case ScalarType::Float64:
+      tensor.data<double>()[i] = real(generator);
+      break;
+    case ScalarType::Int64:
+      tensor.data<int64_t>()[i] = small(generator);
+      break;
+    case ScalarType::Int32:
+      tensor.data<int32_t>()[i] = small(generator);
+      break;
+    default:
+      static_cast<uint8_t *>(
+          tensor.data())[i * elementSize(tensor.scalarType())] =
+          static_cast<uint8_t>(small(generator) & 1);
+      break;
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  if (!parse(argc, argv, options))
+    return usage("bad arguments");
+
+  uint64_t loadStart = nowNanoseconds();
+  Result<std::unique_ptr<Module>> module =
+      Module::open(options.program.c_str());
+  if (!module.ok()) {
+    std::fprintf(stderr, "et-run: %s: cannot load program (%s)\n",
+                 options.program.c_str(), errorName(module.error()));
+    return 1;
+  }
+  Result<std::unique_ptr<Method>> loaded =
+      (*module)->loadMethod(options.method.c_str());
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "et-run: %s: cannot load method '%s' (%s)\n",
+                 options.program.c_str(), options.method.c_str(),
+                 errorName(loaded.error()));
+    return 1;
+  }
+  Method &method = **loaded;
+  double loadMs = (nowNanoseconds() - loadStart) / 1e6;
+
+  if (!options.inputs.empty() && options.inputs.size() != method.inputCount()) {
+    std::fprintf(stderr, "et-run: method '%s' takes %zu inputs, %zu given\n",
+                 options.method.c_str(), method.inputCount(),
+                 options.inputs.size());
+    return 1;
+  }
+  std::mt19937 generator(options.seed);
+  for (size_t i = 0; i < method.inputCount(); ++i) {
+    if (options.inputs.empty()) {
+      fillRandom(method.input(i), generator);
+      continue;
+    }
+    NpyArray array;
+    std::string error;
+    if (!etch::tools::readNpy(options.inputs[i], array, error)) {
+      std::fprintf(stderr, "et-run: %s\n", error.c_str());
+      return 1;
+    }
+    Error status = method.setInput(i, array.type, array.shape.data(),
+                                   static_cast<int>(array.shape.size()),
+                                   array.data.data(), array.data.size());
+    if (status != Error::Ok) {
+      std::fprintf(stderr,
+                   "et-run: %s: does not fit input %zu '%s' (%s %s): %s\n",
+                   options.inputs[i].c_str(), i, method.inputName(i),
+                   scalarTypeName(method.input(i).scalarType()),
+                   shapeText(method.input(i)).c_str(), errorName(status));
+      return 1;
+    }
+  }
+
+  std::vector<uint64_t> profile(method.instructionCount(), 0);
+  std::vector<double> times;
+  for (int iteration = 0; iteration < options.iterations; ++iteration) {
+    uint64_t start = nowNanoseconds();
+    Error status = method.execute(options.profile ? profile.data() : nullptr);
+    times.push_back((nowNanoseconds() - start) / 1e6);
+    if (status != Error::Ok) {
+      std::fprintf(stderr, "et-run: execution failed (%s)\n",
+                   errorName(status));
+      return 1;
+    }
+  }
+
+  for (size_t i = 0; i < method.outputCount(); ++i) {
+    const TensorView &output = method.output(i);
+    double low = INFINITY, high = -INFINITY, sum = 0;
+    for (int64_t e = 0; e < output.numel(); ++e) {
+      double value = elementAsDouble(output, e);
+      low = std::min(low, value);
+      high = std::max(high, value);
+      sum += value;
+    }
+    std::printf("output %zu '%s': %s %s min %.6g max %.6g mean %.6g\n", i,
+                method.outputName(i), scalarTypeName(output.scalarType()),
+                shapeText(output).c_str(), low, high,
+                output.numel() ? sum / output.numel() : 0.0);
+    if (!options.outputDir.empty()) {
+      mkdir(options.outputDir.c_str(), 0755);
+      std::string path =
+          options.outputDir + "/output" + std::to_string(i) + ".npy";
+      std::string error;
+      if (!etch::tools::writeNpy(path, output.scalarType(), output.sizes(),
+                                 output.rank(), output.data(), output.nbytes(),
+                                 error)) {
+        std::fprintf(stderr, "et-run: %s\n", error.c_str());
+        return 1;
+      }
+    }
+  }
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  double total = 0;
+  for (double t : times)
+    total += t;
+  std::printf("load %.3f ms, arena %llu bytes; %d iteration(s): mean %.3f ms, "
+              "median %.3f ms per iteration\n",
+              loadMs, static_cast<unsigned long long>(method.arenaBytes()),
+              options.iterations, total / times.size(),
+              sorted[sorted.size() / 2]);
+
+  if (options.profile) {
+    struct Row {
+      std::string op;
+      uint64_t calls = 0, nanos = 0;
+    };
+    std::vector<Row> rows;
+    for (size_t i = 0; i < method.instructionCount(); ++i) {
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const Row &row) {
+        return row.op == method.instructionName(i);
+      });
+      if (it == rows.end()) {
+        rows.push_back({method.instructionName(i)});
+        it = rows.end() - 1;
+      }
+      it->calls += options.iterations;
+      it->nanos += profile[i];
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const Row &a, const Row &b) { return a.nanos > b.nanos; });
+    std::printf("%-28s %8s %12s %12s\n", "op", "calls", "total ms", "mean us");
+    for (const Row &row : rows)
+      std::printf("%-28s %8llu %12.3f %12.3f\n", row.op.c_str(),
+                  static_cast<unsigned long long>(row.calls), row.nanos / 1e6,
+                  row.nanos / 1e3 / row.calls);
+  }
+  return 0;
+}
