@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian 12 machine, builds etch and runs the bundled example:
-# the small CNN in docs/examples goes through the Edge passes.
+# Sets up a fresh Debian 12 machine, builds etch, compiles the bundled model
+# (docs/examples/small_cnn.onnx, a small CNN exported by torch) to a program
+# file and runs it on its committed input, comparing with torch's output.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${ETCH_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
-build=${ETCH_BUILD_DIR:-$root/build}
-echo "== docs/examples/small_cnn.mlir after -etch-fold-batch-norm -canonicalize (weights elided)"
-"$build/bin/et-opt" "$root/docs/examples/small_cnn.mlir" \
-  -etch-fold-batch-norm -canonicalize --mlir-elide-resource-strings-if-larger=64
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "== et-compile docs/examples/small_cnn.onnx -o small_cnn.etp"
+"$build/bin/et-compile" "$root/docs/examples/small_cnn.onnx" -o "$out/small_cnn.etp" \
+  --print-memory-plan
+echo "== et-run small_cnn.etp (50 iterations)"
+"$build/bin/et-run" "$out/small_cnn.etp" --input "$root/docs/examples/small_cnn_input.npy" \
+  --output-dir "$out" --iterations 50
+echo "== compared with torch eager"
+/usr/bin/python3 "$root/python/etch/compare.py" "$out/output0.npy" \
+  "$root/docs/examples/small_cnn_expected.npy"

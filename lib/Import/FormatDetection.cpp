@@ -3,6 +3,10 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "edge/EdgeDialect.h"
 
 #include <fstream>
 
@@ -24,6 +28,11 @@ ModelFormat detectModelFormat(llvm::StringRef path) {
   if (header[0] == 0x08 || header[0] == 0x12 || header[0] == 0x42 ||
       header[0] == 0x3a)
     return ModelFormat::Onnx;
+  // MLIR text starts with a comment, `module`, `func.func` or `#loc`.
+  std::string start(reinterpret_cast<char *>(header), sizeof(header));
+  if (start.rfind("//", 0) == 0 || start == "modu" || start == "func" ||
+      start.rfind("#", 0) == 0 || start.rfind("{-#", 0) == 0)
+    return ModelFormat::EdgeMlir;
   return ModelFormat::Unknown;
 }
 
@@ -33,12 +42,19 @@ OwningOpRef<ModuleOp> importModel(llvm::StringRef path, MLIRContext *context) {
     return importTorchExport(path, context);
   case ModelFormat::Onnx:
     return importOnnx(path, context);
+  case ModelFormat::EdgeMlir: {
+    context->loadDialect<edge::EdgeDialect, func::FuncDialect>();
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, context);
+    if (module && failed(verify(*module)))
+      return nullptr;
+    return module;
+  }
   case ModelFormat::Unknown:
     break;
   }
   std::ifstream probe(path.str());
   emitError(FileLineColLoc::get(context, path, 0, 0))
-      << (probe ? "not a torch.export program (.pt2 zip) or an ONNX model"
+      << (probe ? "not a torch.export program (.pt2 zip), an ONNX model or Edge MLIR"
                 : "cannot open file");
   return nullptr;
 }

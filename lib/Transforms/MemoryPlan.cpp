@@ -62,9 +62,13 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       planned.push_back(value);
       return success();
     };
-    for (BlockArgument argument : body.getArguments())
+    // Inputs stay intact for the whole method, so running it again on the
+    // same inputs gives the same outputs.
+    for (BlockArgument argument : body.getArguments()) {
       if (failed(addValue(argument, 0)))
         return signalPassFailure();
+      buffers.back().last = end;
+    }
     for (Operation &op : body) {
       if (isa<etch::edge::ConstantOp, func::ReturnOp>(op))
         continue;

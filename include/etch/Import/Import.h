@@ -9,10 +9,11 @@
 
 namespace etch {
 
-enum class ModelFormat { TorchExport, Onnx, Unknown };
+enum class ModelFormat { TorchExport, Onnx, EdgeMlir, Unknown };
 
 /// Detects the format from the file's content: a zip archive is a
-/// torch.export program, a protobuf starting with ModelProto fields is ONNX.
+/// torch.export program, a protobuf starting with ModelProto fields is ONNX,
+/// MLIR text (Edge dialect, e.g. written by --compile-to=edge) is read as is.
 ModelFormat detectModelFormat(llvm::StringRef path);
 
 /// Reads a file written by torch.export.save (flat zip of torch <= 2.7 or the

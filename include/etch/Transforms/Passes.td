@@ -21,7 +21,9 @@ def MemoryPlan : Pass<"etch-memory-plan", "mlir::func::FuncOp"> {
   let description = [{
     Gives each function argument and each op result (except constants) a
     byte offset in a single arena, from the values' lifetimes in program
-    order: buffers alive at the same time never overlap. Results are recorded
+    order: buffers alive at the same time never overlap. Arguments live for
+    the whole function (a method can run again on the same inputs). Results
+    are recorded
     as `etch.arena_offsets` (per op result), `etch.arena_offset` (per
     argument), and the function attributes `etch.arena_size` and
     `etch.arena_lower_bound` (the most bytes alive at any instruction).
