@@ -1,0 +1,137 @@
+// Broadcasting arithmetic (float and int64), activations, clamp.
+#include "KernelTestSupport.h"
+
+using namespace etch::runtime;
+using namespace etch::runtime::testing;
+
+namespace {
+
+/// Row-major index of `out` position `flat` into a broadcast operand.
+int64_t broadcastIndex(const TensorView &in, const TensorView &out, int64_t flat) {
+  int64_t index = 0, stride = 1;
+  for (int d = out.rank() - 1; d >= 0; --d) {
+    int64_t coordinate = flat % out.size(d);
+    flat /= out.size(d);
+    int inDim = d - (out.rank() - in.rank());
+    if (inDim >= 0) {
+      if (in.size(inDim) != 1)
+        index += coordinate * stride;
+      stride *= in.size(inDim);
+    }
+  }
+  return index;
+}
+
+TEST(PortableBinary, BroadcastFloat) {
+  struct Case {
+    std::vector<int64_t> a, b, out;
+  } cases[] = {{{2, 3, 4}, {2, 3, 4}, {2, 3, 4}},
+               {{2, 1, 4}, {3, 1}, {2, 3, 4}},
+               {{4}, {2, 3, 1}, {2, 3, 4}},
+               {{1, 3, 1, 5}, {2, 1, 4, 1}, {2, 3, 4, 5}},
+               {{5, 6}, {}, {5, 6}}};
+  const char *ops[] = {"edge.add", "edge.sub", "edge.mul", "edge.div"};
+  for (const Case &c : cases)
+    for (int op = 0; op < 4; ++op) {
+      OwnedTensor a = randomFloat(c.a), b = randomFloat(c.b, 0.5f, 2.0f);
+      OwnedTensor out(ScalarType::Float32, c.out);
+      Attributes attributes;
+      if (op < 2)
+        attributes.d("alpha", 1.5);
+      ASSERT_EQ(runKernel(ops[op], {&a.view, &b.view}, {&out.view}, attributes),
+                Error::Ok);
+      std::vector<double> expected(out.numel());
+      for (int64_t i = 0; i < out.numel(); ++i) {
+        double x = a.f()[broadcastIndex(a.view, out.view, i)];
+        double y = b.f()[broadcastIndex(b.view, out.view, i)];
+        expected[i] = op == 0 ? x + 1.5 * y : op == 1 ? x - 1.5 * y
+                      : op == 2 ? x * y
+                                : x / y;
+      }
+      expectClose(out, expected);
+    }
+}
+
+TEST(PortableBinary, Int64DivisionRounding) {
+  OwnedTensor a(ScalarType::Int64, {4}), b(ScalarType::Int64, {4});
+  int64_t numerators[] = {7, -7, 7, -8}, denominators[] = {2, 2, -2, 0};
+  std::memcpy(a.i64(), numerators, sizeof(numerators));
+  std::memcpy(b.i64(), denominators, sizeof(denominators));
+  OwnedTensor trunc(ScalarType::Int64, {4}), floor(ScalarType::Int64, {4});
+  Attributes truncMode, floorMode;
+  truncMode.s("rounding_mode", "trunc");
+  floorMode.s("rounding_mode", "floor");
+  ASSERT_EQ(runKernel("edge.div", {&a.view, &b.view}, {&trunc.view}, truncMode), Error::Ok);
+  ASSERT_EQ(runKernel("edge.div", {&a.view, &b.view}, {&floor.view}, floorMode), Error::Ok);
+  EXPECT_EQ(trunc.i64()[0], 3);
+  EXPECT_EQ(trunc.i64()[1], -3);
+  EXPECT_EQ(floor.i64()[1], -4);
+  EXPECT_EQ(floor.i64()[2], -4);
+  EXPECT_EQ(trunc.i64()[3], 0); // division by zero is defined, never a trap
+}
+
+TEST(PortableBinary, RejectsNonBroadcastable) {
+  OwnedTensor a = randomFloat({2, 3}), b = randomFloat({4});
+  OwnedTensor out(ScalarType::Float32, {2, 3});
+  EXPECT_EQ(runKernel("edge.add", {&a.view, &b.view}, {&out.view}), Error::InvalidShape);
+}
+
+double geluExact(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
+double geluTanh(double x) {
+  return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+double hardsigmoid(double x) { return std::min(std::max(x + 3, 0.0), 6.0) / 6; }
+
+TEST(PortableActivations, MatchFormulas) {
+  struct Case {
+    const char *op;
+    double (*reference)(double);
+    const char *approximate;
+  } cases[] = {
+      {"edge.relu", [](double x) { return x > 0 ? x : 0.0; }, nullptr},
+      {"edge.sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, nullptr},
+      {"edge.tanh", [](double x) { return std::tanh(x); }, nullptr},
+      {"edge.silu", [](double x) { return x / (1 + std::exp(-x)); }, nullptr},
+      {"edge.hardswish", [](double x) { return x * hardsigmoid(x); }, nullptr},
+      {"edge.hardsigmoid", hardsigmoid, nullptr},
+      {"edge.gelu", geluExact, "none"},
+      {"edge.gelu", geluTanh, "tanh"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.op);
+    OwnedTensor x = randomFloat({3, 17}, -6, 6), out(ScalarType::Float32, {3, 17});
+    Attributes attributes;
+    if (c.approximate)
+      attributes.s("approximate", c.approximate);
+    ASSERT_EQ(runKernel(c.op, {&x.view}, {&out.view}, attributes), Error::Ok);
+    std::vector<double> expected(x.numel());
+    for (int64_t i = 0; i < x.numel(); ++i)
+      expected[i] = c.reference(x.f()[i]);
+    expectClose(out, expected, 1e-5, 1e-6);
+  }
+}
+
+TEST(PortableActivations, HardtanhAndClamp) {
+  OwnedTensor x = randomFloat({40}, -8, 8), out(ScalarType::Float32, {40});
+  Attributes relu6;
+  relu6.d("min_val", 0).d("max_val", 6);
+  ASSERT_EQ(runKernel("edge.hardtanh", {&x.view}, {&out.view}, relu6), Error::Ok);
+  std::vector<double> expected(40);
+  for (int i = 0; i < 40; ++i)
+    expected[i] = std::min(std::max<double>(x.f()[i], 0), 6.0);
+  expectClose(out, expected);
+
+  Attributes low;
+  low.d("min", -1.5);
+  ASSERT_EQ(runKernel("edge.clamp", {&x.view}, {&out.view}, low), Error::Ok);
+  for (int i = 0; i < 40; ++i)
+    expected[i] = std::max<double>(x.f()[i], -1.5);
+  expectClose(out, expected);
+}
+
+TEST(PortableActivations, RejectIntegerInput) {
+  OwnedTensor x(ScalarType::Int64, {4}), out(ScalarType::Int64, {4});
+  EXPECT_EQ(runKernel("edge.relu", {&x.view}, {&out.view}), Error::InvalidType);
+}
+
+} // namespace

@@ -1,0 +1,127 @@
+// Test harness for portable kernels: owned tensors, attribute lists, a call
+// that validates then runs, and comparison against double references.
+#pragma once
+
+#include "runtime/kernels/KernelCall.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace etch::runtime::testing {
+
+/// A tensor with its own storage.
+struct OwnedTensor {
+  TensorView view;
+  std::vector<uint8_t> storage;
+
+  OwnedTensor(ScalarType type, std::vector<int64_t> sizes) {
+    view.reset(type, sizes.data(), static_cast<int>(sizes.size()));
+    storage.assign(view.nbytes() + 1, 0);
+    view.setData(storage.data());
+  }
+  float *f() { return view.data<float>(); }
+  int64_t *i64() { return view.data<int64_t>(); }
+  int64_t numel() const { return view.numel(); }
+};
+
+inline std::mt19937 &rng() {
+  static std::mt19937 generator(1234);
+  return generator;
+}
+
+inline OwnedTensor randomFloat(std::vector<int64_t> sizes, float low = -1,
+                               float high = 1) {
+  OwnedTensor t(ScalarType::Float32, std::move(sizes));
+  std::uniform_real_distribution<float> dist(low, high);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    t.f()[i] = dist(rng());
+  return t;
+}
+
+inline int64_t randomInt(int64_t low, int64_t high) {
+  return std::uniform_int_distribution<int64_t>(low, high)(rng());
+}
+
+/// Attributes with stable storage for list values.
+class Attributes {
+public:
+  Attributes &i(const char *name, int64_t value) {
+    AttributeValue v;
+    v.kind = AttributeValue::Kind::Int;
+    v.intValue = value;
+    return add(name, v);
+  }
+  Attributes &d(const char *name, double value) {
+    AttributeValue v;
+    v.kind = AttributeValue::Kind::Double;
+    v.doubleValue = value;
+    return add(name, v);
+  }
+  Attributes &b(const char *name, bool value) {
+    AttributeValue v;
+    v.kind = AttributeValue::Kind::Bool;
+    v.boolValue = value;
+    return add(name, v);
+  }
+  Attributes &ints(const char *name, std::vector<int64_t> values) {
+    lists.push_back(std::move(values));
+    AttributeValue v;
+    v.kind = AttributeValue::Kind::IntList;
+    v.ints = Span<const int64_t>(lists.back().data(), lists.back().size());
+    return add(name, v);
+  }
+  Attributes &s(const char *name, const char *value) {
+    AttributeValue v;
+    v.kind = AttributeValue::Kind::String;
+    v.string = value;
+    return add(name, v);
+  }
+  Span<const NamedAttribute> span() const {
+    return Span<const NamedAttribute>(entries.data(), entries.size());
+  }
+
+private:
+  Attributes &add(const char *name, AttributeValue value) {
+    entries.push_back({name, value});
+    return *this;
+  }
+  std::vector<NamedAttribute> entries;
+  std::deque<std::vector<int64_t>> lists;
+};
+
+/// Validates and runs kernel `op`; returns validate's error.
+inline Error runKernel(const char *op, std::vector<TensorView *> inputs,
+                       std::vector<TensorView *> outputs,
+                       const Attributes &attributes = Attributes()) {
+  const KernelEntry *entry = findKernel(op);
+  EXPECT_NE(entry, nullptr) << op;
+  if (!entry)
+    return Error::OperatorMissing;
+  KernelCall call;
+  call.inputs = Span<TensorView *>(inputs.data(), inputs.size());
+  call.outputs = Span<TensorView *>(outputs.data(), outputs.size());
+  call.attributes = attributes.span();
+  call.opName = op;
+  Error error = entry->validate(call);
+  if (error == Error::Ok)
+    entry->run(call);
+  return error;
+}
+
+/// Every element within atol + rtol * |expected|.
+inline void expectClose(const OwnedTensor &actual, const std::vector<double> &expected,
+                        double rtol = 1e-5, double atol = 1e-5) {
+  ASSERT_EQ(static_cast<size_t>(actual.numel()), expected.size());
+  const float *data = actual.view.data<float>();
+  for (size_t i = 0; i < expected.size(); ++i)
+    ASSERT_NEAR(data[i], expected[i], atol + rtol * std::fabs(expected[i]))
+        << "element " << i;
+}
+
+} // namespace etch::runtime::testing

@@ -1,0 +1,198 @@
+// convolution (direct/transposed, strides, padding, dilation, groups),
+// linear, addmm, mm, bmm against double-precision loops.
+#include "KernelTestSupport.h"
+
+using namespace etch::runtime;
+using namespace etch::runtime::testing;
+
+namespace {
+
+struct ConvCase {
+  int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dh, dw, groups;
+  bool bias, transposed;
+  int64_t oph = 0, opw = 0;
+};
+
+std::vector<double> referenceConv(const ConvCase &k, const OwnedTensor &x,
+                                  const OwnedTensor &weight, const float *bias,
+                                  int64_t oh, int64_t ow) {
+  std::vector<double> out(k.n * k.oc * oh * ow, 0.0);
+  int64_t icg = k.c / k.groups, ocg = k.oc / k.groups;
+  const float *in = x.view.data<float>(), *w = weight.view.data<float>();
+  for (int64_t n = 0; n < k.n; ++n)
+    for (int64_t oc = 0; oc < k.oc; ++oc)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t xo = 0; xo < ow; ++xo)
+          out[((n * k.oc + oc) * oh + y) * ow + xo] = bias ? bias[oc] : 0.0;
+  for (int64_t n = 0; n < k.n; ++n)
+    for (int64_t ic = 0; ic < k.c; ++ic)
+      for (int64_t iy = 0; iy < k.h; ++iy)
+        for (int64_t ix = 0; ix < k.w; ++ix)
+          for (int64_t ky = 0; ky < k.kh; ++ky)
+            for (int64_t kx = 0; kx < k.kw; ++kx) {
+              int64_t g = ic / icg;
+              for (int64_t o = 0; o < ocg; ++o) {
+                int64_t oc = g * ocg + o;
+                int64_t y, xo;
+                double wv;
+                if (k.transposed) {
+                  y = iy * k.sh - k.ph + ky * k.dh;
+                  xo = ix * k.sw - k.pw + kx * k.dw;
+                  wv = w[((ic * ocg + o) * k.kh + ky) * k.kw + kx];
+                } else {
+                  // Output (y, xo) reads input (iy, ix) through (ky, kx).
+                  int64_t ny = iy + k.ph - ky * k.dh, nx = ix + k.pw - kx * k.dw;
+                  if (ny % k.sh || nx % k.sw)
+                    continue;
+                  y = ny / k.sh;
+                  xo = nx / k.sw;
+                  wv = w[((oc * icg + (ic - g * icg)) * k.kh + ky) * k.kw + kx];
+                }
+                if (y < 0 || y >= oh || xo < 0 || xo >= ow)
+                  continue;
+                out[((n * k.oc + oc) * oh + y) * ow + xo] +=
+                    wv * in[((n * k.c + ic) * k.h + iy) * k.w + ix];
+              }
+            }
+  return out;
+}
+
+void checkConv(const ConvCase &k) {
+  SCOPED_TRACE("conv case c=" + std::to_string(k.c) + " oc=" + std::to_string(k.oc) +
+               " groups=" + std::to_string(k.groups) +
+               (k.transposed ? " transposed" : ""));
+  OwnedTensor x = randomFloat({k.n, k.c, k.h, k.w});
+  OwnedTensor weight = k.transposed
+                           ? randomFloat({k.c, k.oc / k.groups, k.kh, k.kw})
+                           : randomFloat({k.oc, k.c / k.groups, k.kh, k.kw});
+  OwnedTensor bias = randomFloat({k.oc});
+  int64_t oh, ow;
+  if (k.transposed) {
+    oh = (k.h - 1) * k.sh - 2 * k.ph + k.dh * (k.kh - 1) + k.oph + 1;
+    ow = (k.w - 1) * k.sw - 2 * k.pw + k.dw * (k.kw - 1) + k.opw + 1;
+  } else {
+    oh = (k.h + 2 * k.ph - k.dh * (k.kh - 1) - 1) / k.sh + 1;
+    ow = (k.w + 2 * k.pw - k.dw * (k.kw - 1) - 1) / k.sw + 1;
+  }
+  OwnedTensor out(ScalarType::Float32, {k.n, k.oc, oh, ow});
+  Attributes attributes;
+  attributes.ints("stride", {k.sh, k.sw})
+      .ints("padding", {k.ph, k.pw})
+      .ints("dilation", {k.dh, k.dw})
+      .i("groups", k.groups)
+      .b("transposed", k.transposed)
+      .ints("output_padding", {k.oph, k.opw});
+  std::vector<TensorView *> inputs = {&x.view, &weight.view};
+  if (k.bias)
+    inputs.push_back(&bias.view);
+  ASSERT_EQ(runKernel("edge.convolution", inputs, {&out.view}, attributes), Error::Ok);
+  expectClose(out, referenceConv(k, x, weight, k.bias ? bias.f() : nullptr, oh, ow),
+              1e-4, 1e-4);
+}
+
+TEST(PortableConvolution, DirectShapes) {
+  checkConv({1, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, false});
+  checkConv({2, 4, 9, 7, 6, 3, 2, 2, 1, 1, 0, 1, 1, 2, false, false});
+  checkConv({1, 8, 10, 10, 8, 3, 3, 2, 2, 1, 1, 1, 1, 8, true, false}); // depthwise
+  checkConv({1, 2, 11, 11, 3, 3, 3, 1, 1, 2, 2, 2, 2, 1, true, false}); // dilation
+  checkConv({1, 3, 7, 5, 2, 1, 1, 3, 2, 0, 0, 1, 1, 1, false, false});  // 1x1 strided
+}
+
+TEST(PortableConvolution, RandomDirect) {
+  for (int trial = 0; trial < 20; ++trial) {
+    ConvCase k{};
+    k.groups = randomInt(1, 3);
+    k.n = randomInt(1, 2);
+    k.c = k.groups * randomInt(1, 3);
+    k.oc = k.groups * randomInt(1, 3);
+    k.kh = randomInt(1, 4);
+    k.kw = randomInt(1, 4);
+    k.sh = randomInt(1, 3);
+    k.sw = randomInt(1, 3);
+    k.dh = randomInt(1, 2);
+    k.dw = randomInt(1, 2);
+    k.ph = randomInt(0, 2);
+    k.pw = randomInt(0, 2);
+    k.h = k.dh * (k.kh - 1) + 1 + randomInt(0, 6);
+    k.w = k.dw * (k.kw - 1) + 1 + randomInt(0, 6);
+    k.bias = trial % 2;
+    checkConv(k);
+  }
+}
+
+TEST(PortableConvolution, Transposed) {
+  checkConv({1, 4, 5, 5, 3, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, true, 1, 1});
+  checkConv({2, 4, 4, 3, 6, 2, 3, 1, 2, 0, 1, 1, 1, 2, false, true, 0, 1});
+}
+
+TEST(PortableConvolution, RejectsInconsistentShapes) {
+  OwnedTensor x = randomFloat({1, 3, 8, 8}), weight = randomFloat({4, 2, 3, 3});
+  OwnedTensor out(ScalarType::Float32, {1, 4, 6, 6});
+  Attributes attributes;
+  attributes.ints("stride", {1, 1}).ints("padding", {0, 0}).ints("dilation", {1, 1});
+  EXPECT_EQ(runKernel("edge.convolution", {&x.view, &weight.view}, {&out.view},
+                      attributes),
+            Error::InvalidShape);
+}
+
+std::vector<double> referenceMatmul(const float *a, const float *b, int64_t m,
+                                    int64_t k, int64_t n) {
+  std::vector<double> out(m * n, 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t p = 0; p < k; ++p)
+        out[i * n + j] += double(a[i * k + p]) * b[p * n + j];
+  return out;
+}
+
+TEST(PortableMatmul, MmBmmAddmm) {
+  for (int trial = 0; trial < 10; ++trial) {
+    int64_t m = randomInt(1, 9), k = randomInt(1, 17), n = randomInt(1, 9),
+            batch = randomInt(1, 3);
+    OwnedTensor a = randomFloat({m, k}), b = randomFloat({k, n});
+    OwnedTensor mm(ScalarType::Float32, {m, n});
+    ASSERT_EQ(runKernel("edge.mm", {&a.view, &b.view}, {&mm.view}), Error::Ok);
+    expectClose(mm, referenceMatmul(a.f(), b.f(), m, k, n));
+
+    OwnedTensor bias = randomFloat({n}), addmm(ScalarType::Float32, {m, n});
+    Attributes scale;
+    scale.d("beta", 0.5).d("alpha", 2.0);
+    ASSERT_EQ(runKernel("edge.addmm", {&bias.view, &a.view, &b.view}, {&addmm.view},
+                        scale),
+              Error::Ok);
+    std::vector<double> expected = referenceMatmul(a.f(), b.f(), m, k, n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        expected[i * n + j] = 2.0 * expected[i * n + j] + 0.5 * bias.f()[j];
+    expectClose(addmm, expected);
+
+    OwnedTensor ba = randomFloat({batch, m, k}), bb = randomFloat({batch, k, n});
+    OwnedTensor bmm(ScalarType::Float32, {batch, m, n});
+    ASSERT_EQ(runKernel("edge.bmm", {&ba.view, &bb.view}, {&bmm.view}), Error::Ok);
+    std::vector<double> all;
+    for (int64_t i = 0; i < batch; ++i) {
+      std::vector<double> part =
+          referenceMatmul(ba.f() + i * m * k, bb.f() + i * k * n, m, k, n);
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    expectClose(bmm, all);
+  }
+}
+
+TEST(PortableMatmul, LinearBatchedWithBias) {
+  OwnedTensor x = randomFloat({2, 3, 13}), weight = randomFloat({5, 13});
+  OwnedTensor bias = randomFloat({5}), out(ScalarType::Float32, {2, 3, 5});
+  ASSERT_EQ(runKernel("edge.linear", {&x.view, &weight.view, &bias.view}, {&out.view}),
+            Error::Ok);
+  std::vector<double> expected(30, 0.0);
+  for (int r = 0; r < 6; ++r)
+    for (int j = 0; j < 5; ++j) {
+      double sum = bias.f()[j];
+      for (int p = 0; p < 13; ++p)
+        sum += double(x.f()[r * 13 + p]) * weight.f()[j * 13 + p];
+      expected[r * 5 + j] = sum;
+    }
+  expectClose(out, expected);
+}
+
+} // namespace

@@ -1,0 +1,187 @@
+// Pooling (ceil mode, padding, dilation, count_include_pad, divisor),
+// adaptive pooling, batch/layer norm, softmax, reductions.
+#include "KernelTestSupport.h"
+
+#include <limits>
+
+using namespace etch::runtime;
+using namespace etch::runtime::testing;
+
+namespace {
+
+int64_t extent(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+  int64_t span = in + 2 * p - d * (k - 1) - 1;
+  int64_t out = (ceil ? (span + s - 1) / s : span / s) + 1;
+  if (ceil && (out - 1) * s >= in + p)
+    --out;
+  return out;
+}
+
+TEST(PortablePooling, MaxAndAverageAgainstReference) {
+  for (int trial = 0; trial < 30; ++trial) {
+    int64_t k = randomInt(1, 3), s = randomInt(1, 3), p = randomInt(0, k / 2),
+            d = trial % 3 == 0 ? 2 : 1;
+    bool ceil = trial % 2, countPad = trial % 4 < 2;
+    int64_t h = d * (k - 1) + 1 + randomInt(0, 6), w = h + randomInt(0, 2);
+    int64_t oh = extent(h, k, s, p, d, ceil), ow = extent(w, k, s, p, d, ceil);
+    OwnedTensor x = randomFloat({2, 3, h, w});
+    OwnedTensor maxOut(ScalarType::Float32, {2, 3, oh, ow});
+    Attributes window;
+    window.ints("kernel_size", {k, k}).ints("stride", {s, s}).ints("padding", {p, p})
+        .ints("dilation", {d, d}).b("ceil_mode", ceil);
+    ASSERT_EQ(runKernel("edge.max_pool2d", {&x.view}, {&maxOut.view}, window), Error::Ok);
+    std::vector<double> expected;
+    for (int64_t plane = 0; plane < 6; ++plane)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t xo = 0; xo < ow; ++xo) {
+          double best = -std::numeric_limits<double>::infinity();
+          for (int64_t ky = 0; ky < k; ++ky)
+            for (int64_t kx = 0; kx < k; ++kx) {
+              int64_t iy = y * s - p + ky * d, ix = xo * s - p + kx * d;
+              if (iy >= 0 && iy < h && ix >= 0 && ix < w)
+                best = std::max<double>(best, x.f()[(plane * h + iy) * w + ix]);
+            }
+          expected.push_back(best);
+        }
+    expectClose(maxOut, expected);
+
+    if (d != 1)
+      continue;
+    int64_t aoh = extent(h, k, s, p, 1, ceil), aow = extent(w, k, s, p, 1, ceil);
+    OwnedTensor avgOut(ScalarType::Float32, {2, 3, aoh, aow});
+    Attributes avg;
+    avg.ints("kernel_size", {k, k}).ints("stride", {s, s}).ints("padding", {p, p})
+        .b("ceil_mode", ceil).b("count_include_pad", countPad);
+    ASSERT_EQ(runKernel("edge.avg_pool2d", {&x.view}, {&avgOut.view}, avg), Error::Ok);
+    expected.clear();
+    for (int64_t plane = 0; plane < 6; ++plane)
+      for (int64_t y = 0; y < aoh; ++y)
+        for (int64_t xo = 0; xo < aow; ++xo) {
+          int64_t y0 = y * s - p, x0 = xo * s - p;
+          int64_t y1 = std::min(y0 + k, h + p), x1 = std::min(x0 + k, w + p);
+          int64_t padded = (y1 - y0) * (x1 - x0);
+          double sum = 0;
+          int64_t inside = 0;
+          for (int64_t iy = std::max<int64_t>(y0, 0); iy < std::min(y1, h); ++iy)
+            for (int64_t ix = std::max<int64_t>(x0, 0); ix < std::min(x1, w); ++ix) {
+              sum += x.f()[(plane * h + iy) * w + ix];
+              ++inside;
+            }
+          expected.push_back(sum / (countPad ? padded : inside));
+        }
+    expectClose(avgOut, expected);
+  }
+}
+
+TEST(PortablePooling, AdaptiveAverage) {
+  OwnedTensor x = randomFloat({1, 2, 7, 5}), out(ScalarType::Float32, {1, 2, 3, 2});
+  Attributes size;
+  size.ints("output_size", {3, 2});
+  ASSERT_EQ(runKernel("edge.adaptive_avg_pool2d", {&x.view}, {&out.view}, size), Error::Ok);
+  std::vector<double> expected;
+  for (int plane = 0; plane < 2; ++plane)
+    for (int y = 0; y < 3; ++y)
+      for (int xo = 0; xo < 2; ++xo) {
+        int y0 = y * 7 / 3, y1 = ((y + 1) * 7 + 2) / 3;
+        int x0 = xo * 5 / 2, x1 = ((xo + 1) * 5 + 1) / 2;
+        double sum = 0;
+        for (int iy = y0; iy < y1; ++iy)
+          for (int ix = x0; ix < x1; ++ix)
+            sum += x.f()[(plane * 7 + iy) * 5 + ix];
+        expected.push_back(sum / ((y1 - y0) * (x1 - x0)));
+      }
+  expectClose(out, expected);
+}
+
+TEST(PortableNorm, BatchNormWithAndWithoutAffine) {
+  OwnedTensor x = randomFloat({2, 3, 4, 5}), weight = randomFloat({3}),
+              bias = randomFloat({3}), mean = randomFloat({3}),
+              var = randomFloat({3}, 0.5f, 2.0f);
+  for (bool affine : {true, false}) {
+    OwnedTensor out(ScalarType::Float32, {2, 3, 4, 5});
+    Attributes eps;
+    eps.d("eps", 1e-3);
+    ASSERT_EQ(runKernel("edge.batch_norm",
+                        {&x.view, affine ? &weight.view : nullptr,
+                         affine ? &bias.view : nullptr, &mean.view, &var.view},
+                        {&out.view}, eps),
+              Error::Ok);
+    std::vector<double> expected(x.numel());
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      int c = (i / 20) % 3;
+      double normalized = (x.f()[i] - mean.f()[c]) / std::sqrt(var.f()[c] + 1e-3);
+      expected[i] = affine ? normalized * weight.f()[c] + bias.f()[c] : normalized;
+    }
+    expectClose(out, expected, 1e-5, 1e-5);
+  }
+}
+
+TEST(PortableNorm, LayerNormOverTrailingDims) {
+  OwnedTensor x = randomFloat({3, 4, 6}), weight = randomFloat({4, 6}),
+              bias = randomFloat({4, 6}), out(ScalarType::Float32, {3, 4, 6});
+  Attributes attributes;
+  attributes.ints("normalized_shape", {4, 6}).d("eps", 1e-5);
+  ASSERT_EQ(runKernel("edge.layer_norm", {&x.view, &weight.view, &bias.view},
+                      {&out.view}, attributes),
+            Error::Ok);
+  std::vector<double> expected(x.numel());
+  for (int r = 0; r < 3; ++r) {
+    double mean = 0, var = 0;
+    for (int i = 0; i < 24; ++i)
+      mean += x.f()[r * 24 + i] / 24.0;
+    for (int i = 0; i < 24; ++i)
+      var += std::pow(x.f()[r * 24 + i] - mean, 2) / 24.0;
+    for (int i = 0; i < 24; ++i)
+      expected[r * 24 + i] = (x.f()[r * 24 + i] - mean) / std::sqrt(var + 1e-5) *
+                                 weight.f()[i] + bias.f()[i];
+  }
+  expectClose(out, expected, 1e-5, 1e-5);
+}
+
+TEST(PortableNorm, SoftmaxAndLogSoftmaxAnyDim) {
+  for (int64_t dim : {0, 1, -1}) {
+    OwnedTensor x = randomFloat({3, 4, 5}, -5, 5);
+    OwnedTensor soft(ScalarType::Float32, {3, 4, 5}), logSoft(ScalarType::Float32, {3, 4, 5});
+    Attributes attributes;
+    attributes.i("dim", dim);
+    ASSERT_EQ(runKernel("edge.softmax", {&x.view}, {&soft.view}, attributes), Error::Ok);
+    ASSERT_EQ(runKernel("edge.log_softmax", {&x.view}, {&logSoft.view}, attributes),
+              Error::Ok);
+    int64_t d = dim < 0 ? dim + 3 : dim;
+    int64_t sizes[3] = {3, 4, 5}, strides[3] = {20, 5, 1};
+    std::vector<double> expected(60), expectedLog(60);
+    for (int64_t i = 0; i < 60; ++i) {
+      int64_t base = i - ((i / strides[d]) % sizes[d]) * strides[d];
+      double sum = 0;
+      for (int64_t k = 0; k < sizes[d]; ++k)
+        sum += std::exp(double(x.f()[base + k * strides[d]]));
+      expected[i] = std::exp(double(x.f()[i])) / sum;
+      expectedLog[i] = x.f()[i] - std::log(sum);
+    }
+    expectClose(soft, expected, 1e-5, 1e-6);
+    expectClose(logSoft, expectedLog, 1e-5, 1e-5);
+  }
+}
+
+TEST(PortableReduction, MeanAndSumOverDims) {
+  OwnedTensor x = randomFloat({2, 3, 4});
+  OwnedTensor mean(ScalarType::Float32, {2, 1, 4}), all(ScalarType::Float32, {});
+  Attributes overDim1, everything;
+  overDim1.ints("dim", {-2}).b("keepdim", true);
+  ASSERT_EQ(runKernel("edge.mean", {&x.view}, {&mean.view}, overDim1), Error::Ok);
+  ASSERT_EQ(runKernel("edge.sum", {&x.view}, {&all.view}, everything), Error::Ok);
+  std::vector<double> expected(8, 0.0);
+  double total = 0;
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 4; ++c) {
+        expected[a * 4 + c] += x.f()[(a * 3 + b) * 4 + c] / 3.0;
+        total += x.f()[(a * 3 + b) * 4 + c];
+      }
+  expectClose(mean, expected);
+  expectClose(all, {total});
+  OwnedTensor wrong(ScalarType::Float32, {2, 4});
+  EXPECT_EQ(runKernel("edge.mean", {&x.view}, {&wrong.view}, overDim1), Error::InvalidShape);
+}
+
+} // namespace

@@ -1,0 +1,102 @@
+// Data movement kernels: every permutation of a rank-4 tensor, cat, slice,
+// select, expand, view, embedding.
+#include "KernelTestSupport.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace etch::runtime;
+using namespace etch::runtime::testing;
+
+namespace {
+
+TEST(PortableShape, EveryRank4Permutation) {
+  OwnedTensor x = randomFloat({2, 3, 4, 5});
+  std::vector<int64_t> perm = {0, 1, 2, 3};
+  do {
+    int64_t sizes[4] = {2, 3, 4, 5}, strides[4] = {60, 20, 5, 1};
+    OwnedTensor out(ScalarType::Float32, {sizes[perm[0]], sizes[perm[1]],
+                                          sizes[perm[2]], sizes[perm[3]]});
+    Attributes dims;
+    dims.ints("dims", perm);
+    ASSERT_EQ(runKernel("edge.permute", {&x.view}, {&out.view}, dims), Error::Ok);
+    std::vector<double> expected;
+    for (int64_t a = 0; a < sizes[perm[0]]; ++a)
+      for (int64_t b = 0; b < sizes[perm[1]]; ++b)
+        for (int64_t c = 0; c < sizes[perm[2]]; ++c)
+          for (int64_t d = 0; d < sizes[perm[3]]; ++d)
+            expected.push_back(x.f()[a * strides[perm[0]] + b * strides[perm[1]] +
+                                     c * strides[perm[2]] + d * strides[perm[3]]]);
+    expectClose(out, expected, 0, 0);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+}
+
+TEST(PortableShape, TransposeIsAPermute) {
+  OwnedTensor x = randomFloat({3, 4}), out(ScalarType::Float32, {4, 3});
+  Attributes dims;
+  dims.i("dim0", 0).i("dim1", -1);
+  ASSERT_EQ(runKernel("edge.transpose", {&x.view}, {&out.view}, dims), Error::Ok);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      EXPECT_EQ(out.f()[j * 3 + i], x.f()[i * 4 + j]);
+}
+
+TEST(PortableShape, CatSliceSelectExpand) {
+  OwnedTensor a = randomFloat({2, 3, 2}), b = randomFloat({2, 1, 2});
+  OwnedTensor cat(ScalarType::Float32, {2, 4, 2});
+  Attributes dim1;
+  dim1.i("dim", 1);
+  ASSERT_EQ(runKernel("edge.cat", {&a.view, &b.view}, {&cat.view}, dim1), Error::Ok);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 2; ++k)
+        EXPECT_EQ(cat.f()[(i * 4 + j) * 2 + k],
+                  j < 3 ? a.f()[(i * 3 + j) * 2 + k] : b.f()[i * 2 + k]);
+
+  OwnedTensor x = randomFloat({3, 10});
+  OwnedTensor sliced(ScalarType::Float32, {3, 5});
+  Attributes slice;
+  slice.i("dim", 1).i("start", -9).i("end", 100).i("step", 2);
+  ASSERT_EQ(runKernel("edge.slice", {&x.view}, {&sliced.view}, slice), Error::Ok);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j)
+      EXPECT_EQ(sliced.f()[i * 5 + j], x.f()[i * 10 + 1 + 2 * j]);
+
+  OwnedTensor selected(ScalarType::Float32, {3});
+  Attributes select;
+  select.i("dim", 1).i("index", -1);
+  ASSERT_EQ(runKernel("edge.select", {&x.view}, {&selected.view}, select), Error::Ok);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(selected.f()[i], x.f()[i * 10 + 9]);
+
+  OwnedTensor column = randomFloat({3, 1}), expanded(ScalarType::Float32, {2, 3, 4});
+  Attributes size;
+  size.ints("size", {2, -1, 4});
+  ASSERT_EQ(runKernel("edge.expand", {&column.view}, {&expanded.view}, size), Error::Ok);
+  for (int i = 0; i < 24; ++i)
+    EXPECT_EQ(expanded.f()[i], column.f()[(i / 4) % 3]);
+}
+
+TEST(PortableShape, ViewCopiesAndChecksCount) {
+  OwnedTensor x = randomFloat({2, 6}), out(ScalarType::Float32, {3, 4});
+  ASSERT_EQ(runKernel("edge.view", {&x.view}, {&out.view}), Error::Ok);
+  EXPECT_TRUE(std::equal(x.f(), x.f() + 12, out.f()));
+  OwnedTensor wrong(ScalarType::Float32, {5});
+  EXPECT_EQ(runKernel("edge.view", {&x.view}, {&wrong.view}), Error::InvalidShape);
+}
+
+TEST(PortableShape, EmbeddingWithOutOfRangeIndices) {
+  OwnedTensor table = randomFloat({5, 3}), ids(ScalarType::Int64, {2, 2});
+  int64_t values[] = {4, -1, 0, 9};
+  std::memcpy(ids.i64(), values, sizeof(values));
+  OwnedTensor out(ScalarType::Float32, {2, 2, 3});
+  ASSERT_EQ(runKernel("edge.embedding", {&table.view, &ids.view}, {&out.view}), Error::Ok);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_EQ(out.f()[0 * 3 + c], table.f()[4 * 3 + c]);
+    EXPECT_EQ(out.f()[1 * 3 + c], table.f()[4 * 3 + c]); // -1 wraps
+    EXPECT_EQ(out.f()[2 * 3 + c], table.f()[0 * 3 + c]);
+    EXPECT_EQ(out.f()[3 * 3 + c], 0.0f); // out of range: zeros, no read
+  }
+}
+
+} // namespace
