@@ -23,6 +23,7 @@ import argparse
 import copy
 import io
 import json
+import os
 import sys
 import zipfile
 
@@ -179,6 +180,59 @@ def write_archive(out, program_json, weights, constants, specs, breaks):
             archive.writestr(root + "data/constants/" + path, data)
 
 
+def reference(program, weights, constants, seed=3):
+    """Evaluates the graph with numpy for the ops e2e tests use; returns
+    (inputs, outputs) of the user inputs/outputs."""
+    graph = program["graph_module"]["graph"]
+    signature = program["graph_module"]["signature"]
+    values, inputs = {}, []
+    rng = np.random.default_rng(seed)
+    for spec in signature["input_specs"]:
+        kind, body = next(iter(spec.items()))
+        if kind == "user_input":
+            name = body["arg"]["as_tensor"]["name"]
+            meta = graph["tensor_values"][name]
+            shape = [s["as_int"] for s in meta["sizes"]]
+            values[name] = rng.standard_normal(shape).astype(np.float32)
+            inputs.append(values[name])
+        elif kind == "parameter":
+            values[body["arg"]["name"]] = weights[body["parameter_name"]]
+        elif kind == "buffer":
+            values[body["arg"]["name"]] = weights[body["buffer_name"]]
+        elif kind == "tensor_constant":
+            values[body["arg"]["name"]] = constants[body["tensor_constant_name"]]
+
+    def arg(node, name, default=None):
+        for item in node["inputs"]:
+            if item["name"] == name:
+                kind, payload = next(iter(item["arg"].items()))
+                return values[payload["name"]] if kind == "as_tensor" else payload
+        return default
+
+    ops = {
+        "t": lambda n: arg(n, "self").T,
+        "relu": lambda n: np.maximum(arg(n, "self"), 0),
+        "sigmoid": lambda n: 1 / (1 + np.exp(-arg(n, "self"))),
+        "addmm": lambda n: arg(n, "beta", 1) * arg(n, "self") +
+                           arg(n, "alpha", 1) * (arg(n, "mat1") @ arg(n, "mat2")),
+        "linear": lambda n: arg(n, "input") @ arg(n, "weight").T +
+                            (arg(n, "bias") if isinstance(arg(n, "bias"), np.ndarray) else 0),
+        "add": lambda n: arg(n, "self") + arg(n, "other"),
+        "mul": lambda n: arg(n, "self") * arg(n, "other"),
+        "view": lambda n: arg(n, "self").reshape(arg(n, "size")),
+        "permute": lambda n: arg(n, "self").transpose(arg(n, "dims")),
+    }
+    for node in graph["nodes"]:
+        op = node["target"].split(".")[3]
+        if op not in ops:
+            sys.exit(f"make_pt2.py: no numpy reference for {node['target']}")
+        result = np.asarray(ops[op](node), dtype=np.float32)
+        values[node["outputs"][0]["as_tensor"]["name"]] = result
+    outputs = [values[spec["user_output"]["arg"]["as_tensor"]["name"]]
+               for spec in signature["output_specs"] if "user_output" in spec]
+    return inputs, outputs
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("spec")
@@ -187,6 +241,8 @@ def main():
     parser.add_argument("--break", dest="breaks",
                         choices=["short-weight", "no-model-json", "schema-major",
                                  "not-zip", "truncated"])
+    parser.add_argument("--reference", metavar="DIR",
+                        help="also write input<N>.npy and expected<N>.npy (numpy)")
     args = parser.parse_args()
     spec = json.load(open(args.spec))
     program = complete_program(spec["program"])
@@ -205,6 +261,13 @@ def main():
     else:
         write_archive(args.out, program_json, weights, constants,
                       {**weight_specs, **constant_specs}, args.breaks)
+    if args.reference:
+        os.makedirs(args.reference, exist_ok=True)
+        inputs, outputs = reference(program, weights, constants)
+        for i, array in enumerate(inputs):
+            np.save(os.path.join(args.reference, f"input{i}.npy"), array)
+        for i, array in enumerate(outputs):
+            np.save(os.path.join(args.reference, f"expected{i}.npy"), array)
     if args.breaks == "truncated":
         data = open(args.out, "rb").read()
         open(args.out, "wb").write(data[: len(data) // 2])
