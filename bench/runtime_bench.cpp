@@ -8,6 +8,7 @@
 // in one run (these machines are shared and noisy).
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/backend/Backend.h"
 #include "runtime/kernels/KernelCall.h"
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
@@ -27,7 +28,8 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-std::unique_ptr<Method> loadOrDie(const char *path, std::unique_ptr<Module> &module) {
+std::unique_ptr<Method> loadOrDie(const char *path,
+                                  std::unique_ptr<Module> &module) {
   Result<std::unique_ptr<Module>> opened = Module::open(path);
   if (!opened.ok()) {
     std::fprintf(stderr, "cannot load %s\n", path);
@@ -73,9 +75,11 @@ double reluKernelNanos() {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: etch-runtime-bench overhead|load|run FILE...\n");
+    std::fprintf(stderr,
+                 "usage: etch-runtime-bench overhead|load|run FILE...\n");
     return 2;
   }
+  registerAllBackends();
   std::string mode = argv[1];
   if (mode == "overhead") {
     std::unique_ptr<Module> module;
@@ -89,9 +93,10 @@ int main(int argc, char **argv) {
       samples.push_back((nowNanoseconds() - start) / 100.0 / ops);
     }
     double perCall = median(samples), kernel = reluKernelNanos();
-    std::printf("overhead: %zu-op program, %.1f ns per instruction, kernel alone "
-                "%.1f ns, framework overhead %.1f ns per kernel call\n",
-                ops, perCall, kernel, perCall - kernel);
+    std::printf(
+        "overhead: %zu-op program, %.1f ns per instruction, kernel alone "
+        "%.1f ns, framework overhead %.1f ns per kernel call\n",
+        ops, perCall, kernel, perCall - kernel);
     return 0;
   }
   for (int file = 2; file < argc; ++file) {
@@ -116,8 +121,8 @@ int main(int argc, char **argv) {
         module.reset();
       }
     }
-    std::printf("%s %s: median %.3f ms over %d runs\n", mode.c_str(), argv[file],
-                median(samples), rounds);
+    std::printf("%s %s: median %.3f ms over %d runs\n", mode.c_str(),
+                argv[file], median(samples), rounds);
   }
   return 0;
 }

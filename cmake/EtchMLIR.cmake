@@ -39,7 +39,9 @@ function(add_etch_compiler_library name)
   endif()
 endfunction()
 
-# mlir_tablegen reads the directory's include paths to find mlir/IR/*.td.
-# Set after add_subdirectory(runtime), so the runtime never sees them.
-include_directories(SYSTEM ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
-include_directories(${ETCH_SOURCE_DIR}/dialects)
+# mlir_tablegen reads its directory's include paths to find mlir/IR/*.td;
+# only the folders with .td files call this, so runtime code never sees them.
+macro(etch_tablegen_include_directories)
+  include_directories(SYSTEM ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
+  include_directories(${ETCH_SOURCE_DIR}/dialects)
+endmacro()

@@ -49,5 +49,30 @@ LogicalResult CustomOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// DelegateOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DelegateOp::verify() {
+  if (getTarget().empty())
+    return emitOpError("needs a target name");
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << body.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
+  for (auto [argument, input] : llvm::zip(body.getArguments(), getInputs()))
+    if (argument.getType() != input.getType())
+      return emitOpError("body argument type ")
+             << argument.getType() << " differs from input type "
+             << input.getType();
+  auto terminator = cast<DelegateReturnOp>(body.getTerminator());
+  if (terminator.getOperandTypes() != getResultTypes())
+    return emitOpError("returns ")
+           << terminator.getOperandTypes().size()
+           << " values whose types differ from the op's results";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "edge/EdgeOps.cpp.inc"

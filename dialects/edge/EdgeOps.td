@@ -391,4 +391,45 @@ def Edge_EmbeddingOp : Edge_AtenOp<"embedding", "aten::embedding"> {
   let results = (outs Edge_FloatTensor:$result);
 }
 
+//===----------------------------------------------------------------------===//
+// Delegation to targets
+//===----------------------------------------------------------------------===//
+
+def Edge_DelegateOp : Edge_Op<"delegate", [IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"DelegateReturnOp">]> {
+  let summary = "A subgraph a target claimed; it runs as one delegate call";
+  let description = [{
+    The partitioner outlines a connected, convex set of ops that `target`
+    supports into the body (constants are cloned in). Code generation then
+    attaches the target's opaque `blob` and `specs` (compile specs), which the
+    serializer writes as a delegate segment.
+
+    ```mlir
+    %r = edge.delegate "xnnpack" (%x) : (tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32> {
+    ^bb0(%in: tensor<1x3x8x8xf32>):
+      ...
+      edge.delegate_return %y : tensor<1x4x8x8xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$target, Variadic<AnyRankedTensor>:$inputs,
+      OptionalAttr<ElementsAttr>:$blob,
+      OptionalAttr<DictionaryAttr>:$specs);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $target `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Edge_DelegateReturnOp : Edge_Op<"delegate_return", [Pure, Terminator,
+    HasParent<"DelegateOp">]> {
+  let summary = "Returns a delegate body's results";
+  let arguments = (ins Variadic<AnyRankedTensor>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, std::nullopt); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
 #endif // ETCH_EDGE_OPS_TD

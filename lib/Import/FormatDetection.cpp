@@ -1,12 +1,12 @@
 //===- FormatDetection.cpp - Which importer reads a file ------------------===//
 #include "etch/Import/Import.h"
 
+#include "edge/EdgeDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "edge/EdgeDialect.h"
 
 #include <fstream>
 
@@ -54,7 +54,8 @@ OwningOpRef<ModuleOp> importModel(llvm::StringRef path, MLIRContext *context) {
   }
   std::ifstream probe(path.str());
   emitError(FileLineColLoc::get(context, path, 0, 0))
-      << (probe ? "not a torch.export program (.pt2 zip), an ONNX model or Edge MLIR"
+      << (probe ? "not a torch.export program (.pt2 zip), an ONNX model or "
+                  "Edge MLIR"
                 : "cannot open file");
   return nullptr;
 }

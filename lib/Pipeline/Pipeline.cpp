@@ -12,6 +12,10 @@ llvm::ArrayRef<PhaseInfo> allPhases() {
       {Phase::Edge, "edge", "imported, verified Edge dialect"},
       {Phase::EdgeOpt, "edge-opt",
        "Edge passes: batch norm folded into convolutions, canonicalized, CSE"},
+      {Phase::Partition, "partition",
+       "targets claim subgraphs as edge.delegate regions"},
+      {Phase::Codegen, "codegen",
+       "each delegate compiled to its target's blob"},
       {Phase::Plan, "plan", "every non-constant tensor placed in the arena"},
       {Phase::Program, "program", "the serialized program file (.etp)"},
   };
@@ -25,7 +29,8 @@ std::optional<Phase> parsePhase(llvm::StringRef name) {
   return std::nullopt;
 }
 
-void addPhasePasses(mlir::PassManager &pm, Phase phase) {
+void addPhasePasses(mlir::PassManager &pm, Phase phase,
+                    const PipelineOptions &options) {
   switch (phase) {
   case Phase::Edge:
     return;
@@ -33,6 +38,16 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase) {
     pm.addNestedPass<mlir::func::FuncOp>(createFoldBatchNorm());
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
+    return;
+  case Phase::Partition: {
+    PartitionOptions partition;
+    partition.targets = options.targets;
+    pm.addNestedPass<mlir::func::FuncOp>(createPartition(partition));
+    pm.addPass(mlir::createCanonicalizerPass());
+    return;
+  }
+  case Phase::Codegen:
+    pm.addPass(createCodegen());
     return;
   case Phase::Plan:
     pm.addNestedPass<mlir::func::FuncOp>(createMemoryPlan());

@@ -57,7 +57,12 @@ private:
     llvm::DenseMap<Value, uint32_t> index;
     std::vector<fb::Offset<schema::Operator>> operators;
     llvm::StringMap<uint32_t> operatorIndex;
+    std::vector<fb::Offset<schema::DelegateEntry>> delegates;
   };
+
+  LogicalResult
+  addDelegateCall(MethodState &state, edge::DelegateOp delegate,
+                  std::vector<fb::Offset<schema::Instruction>> &instructions);
 
   FailureOr<uint32_t> tensorValue(MethodState &state, Value value,
                                   Location loc);
@@ -186,6 +191,47 @@ std::optional<uint32_t> ProgramBuilder::attributeValue(MethodState &state,
   return std::nullopt;
 }
 
+LogicalResult ProgramBuilder::addDelegateCall(
+    MethodState &state, edge::DelegateOp delegate,
+    std::vector<fb::Offset<schema::Instruction>> &instructions) {
+  std::optional<ElementsAttr> blob = delegate.getBlob();
+  SmallVector<char> storage;
+  std::optional<ArrayRef<char>> bytes =
+      blob ? edge::getConstantBytes(*blob, storage) : std::nullopt;
+  if (!bytes)
+    return delegate.emitOpError("has no compiled blob (run etch-codegen)");
+  std::vector<uint32_t> inputs, outputs;
+  for (Value input : delegate.getInputs()) {
+    FailureOr<uint32_t> index = tensorValue(state, input, delegate.getLoc());
+    if (failed(index))
+      return failure();
+    inputs.push_back(*index);
+  }
+  for (Value result : delegate.getResults()) {
+    FailureOr<uint32_t> index = tensorValue(state, result, delegate.getLoc());
+    if (failed(index))
+      return failure();
+    outputs.push_back(*index);
+  }
+  std::vector<fb::Offset<schema::CompileSpec>> specs;
+  if (std::optional<DictionaryAttr> dictionary = delegate.getSpecs())
+    for (NamedAttribute spec : *dictionary)
+      if (auto text = dyn_cast<StringAttr>(spec.getValue())) {
+        std::vector<uint8_t> value(text.getValue().begin(),
+                                   text.getValue().end());
+        specs.push_back(schema::CreateCompileSpecDirect(
+            fbb, spec.getName().getValue().str().c_str(), &value));
+      }
+  uint32_t segment = segmentFor(*blob, *bytes);
+  state.delegates.push_back(schema::CreateDelegateEntryDirect(
+      fbb, delegate.getTarget().str().c_str(), segment, &specs));
+  auto call = schema::CreateDelegateCallDirect(fbb, state.delegates.size() - 1,
+                                               &inputs, &outputs);
+  instructions.push_back(schema::CreateInstruction(
+      fbb, schema::InstructionKind::DelegateCall, call.Union()));
+  return success();
+}
+
 LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
   MethodState state;
   auto arenaSize = func->getAttrOfType<IntegerAttr>("etch.arena_size");
@@ -222,6 +268,11 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
         outputNames.push_back(fbb.CreateString(
             name ? name.getValue().str() : "output" + std::to_string(i)));
       }
+      continue;
+    }
+    if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {
+      if (failed(addDelegateCall(state, delegate, instructions)))
+        return failure();
       continue;
     }
     if (auto custom = dyn_cast<edge::CustomOp>(op))
@@ -300,7 +351,7 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
   methods.push_back(schema::CreateMethodDirect(
       fbb, func.getSymName().str().c_str(), &state.values, &inputs, &outputs,
       &inputNames, &outputNames, &instructions, &state.operators,
-      /*delegates=*/nullptr, &arenaSizes));
+      &state.delegates, &arenaSizes));
   return success();
 }
 

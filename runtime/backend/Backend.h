@@ -19,9 +19,13 @@ struct CompileSpec {
 class Backend {
 public:
   virtual ~Backend() = default;
-  /// Verifies \p blob and builds what execute needs; returns an opaque handle.
+  /// Verifies \p blob and builds what execute needs, with the tensors the
+  /// call will pass (bound at load, so execute can stay allocation-free);
+  /// returns an opaque handle.
   virtual Result<void *> init(Span<const uint8_t> blob,
-                              Span<const CompileSpec> specs) = 0;
+                              Span<const CompileSpec> specs,
+                              Span<TensorView *> inputs,
+                              Span<TensorView *> outputs) = 0;
   virtual Error execute(void *handle, Span<TensorView *> inputs,
                         Span<TensorView *> outputs) = 0;
   virtual void destroy(void *handle) = 0;
@@ -31,5 +35,9 @@ public:
 /// Returns false when the name is taken or the table is full.
 bool registerBackend(const char *name, Backend *backend);
 Backend *findBackend(const char *name);
+
+/// Registers every backend the build includes (generated from
+/// targets/CMakeLists.txt; link etch_backends). Idempotent.
+void registerAllBackends();
 
 } // namespace etch::runtime

@@ -195,7 +195,8 @@ Error Method::bind(const Program &program, const schema::Method &method) {
                                     : Span<const uint8_t>()};
     Result<void *> handle =
         call.backend->init(program.segment(entry->segment()),
-                           Span<const CompileSpec>(specs, specCount));
+                           Span<const CompileSpec>(specs, specCount),
+                           call.args.inputs, call.args.outputs);
     if (!handle.ok()) {
       ET_LOG(Error, "instruction %u: backend '%s' rejected its blob", i,
              entry->target()->c_str());

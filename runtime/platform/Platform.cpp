@@ -68,6 +68,12 @@ void logMessage(LogLevel level, const char *file, int line, const char *format,
 
 uint64_t nowNanoseconds() { return hooks().nowNanoseconds(); }
 
+namespace {
+size_t threadHint = 0;
+}
+void setPreferredThreadCount(size_t threads) { threadHint = threads; }
+size_t preferredThreadCount() { return threadHint; }
+
 void platformAbort() { hooks().abort(); }
 
 } // namespace etch::runtime

@@ -3,6 +3,7 @@
 // use stdio, steady_clock and std::abort.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace etch::runtime {
@@ -28,6 +29,11 @@ void logMessage(LogLevel level, const char *file, int line, const char *format,
                 ...) __attribute__((format(printf, 4, 5)));
 
 uint64_t nowNanoseconds();
+
+/// A process-wide hint for backends that run threads (0: unset, the backend
+/// decides; usually hardware concurrency). Set by the embedder or et-run.
+void setPreferredThreadCount(size_t threads);
+size_t preferredThreadCount();
 [[noreturn]] void platformAbort();
 
 } // namespace etch::runtime

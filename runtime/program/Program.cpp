@@ -146,6 +146,12 @@ Error verifyMethod(const schema::Method &method,
           for (uint32_t index : *list)
             if (!isTensor(method, index))
               return bad("delegate argument is not a tensor in instruction", i);
+      if (call->outputs())
+        for (uint32_t index : *call->outputs())
+          if (values.Get(index)->kind_as_Tensor()->storage() !=
+              schema::TensorStorage::Arena)
+            return bad("delegate output is not an arena tensor in instruction",
+                       i);
     } else {
       return bad("empty instruction", i);
     }

@@ -6,10 +6,13 @@
 // the requested phase and writes the result.
 //
 //===----------------------------------------------------------------------===//
+#include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
 #include "etch/Import/Import.h"
+#include "etch/Partition/Partition.h"
 #include "etch/Pipeline/Pipeline.h"
 #include "etch/Serialize/ProgramWriter.h"
+#include "etch/Target/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -41,6 +44,25 @@ static cl::opt<bool> printMemoryPlan(
              "most bytes alive at any instruction)"),
     cl::init(false));
 
+static cl::list<std::string> targets(
+    "targets",
+    cl::desc("Targets in priority order; what none claims runs on portable "
+             "kernels (default: portable)"),
+    cl::CommaSeparated, cl::value_desc("t1,t2,..."));
+static cl::opt<bool> printPartitionSummary(
+    "print-partition-summary",
+    cl::desc(
+        "Print ops per target, delegates and every fallback with its reason"),
+    cl::init(false));
+static cl::opt<std::string>
+    partitionGraph("partition-graph",
+                   cl::desc("Write a Graphviz picture of the partition"),
+                   cl::value_desc("file.dot"), cl::init(""));
+static cl::opt<bool>
+    dumpDelegates("dump-delegates",
+                  cl::desc("Print every compiled delegate blob readably"),
+                  cl::init(false));
+
 /// "forward: arena 1204224 bytes, lower bound 1204224 bytes (ratio 1.000)".
 static void printPlan(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -63,6 +85,10 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "etch model compiler\n");
 
+  etch::registerAllTargets();
+  etch::PipelineOptions pipelineOptions;
+  if (!targets.empty())
+    pipelineOptions.targets.assign(targets.begin(), targets.end());
   etch::Phase last = etch::allPhases().back().phase;
   if (!compileTo.empty()) {
     std::optional<etch::Phase> phase = etch::parsePhase(compileTo);
@@ -91,10 +117,12 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
-  bool planned = false;
+  bool planned = false, partitioned = false, compiledDelegates = false;
   for (const etch::PhaseInfo &info : etch::allPhases()) {
-    etch::addPhasePasses(pm, info.phase);
+    etch::addPhasePasses(pm, info.phase, pipelineOptions);
     planned |= info.phase == etch::Phase::Plan;
+    partitioned |= info.phase == etch::Phase::Partition;
+    compiledDelegates |= info.phase == etch::Phase::Codegen;
     if (info.phase == last)
       break;
   }
@@ -106,6 +134,35 @@ int main(int argc, char **argv) {
     return 1;
   if (printMemoryPlan)
     printPlan(*module);
+  if ((printPartitionSummary || !partitionGraph.empty()) && !partitioned) {
+    llvm::errs() << "et-compile: partition reports need the partition phase\n";
+    return 2;
+  }
+  if (printPartitionSummary)
+    etch::printPartitionSummary(*module, pipelineOptions.targets, llvm::outs());
+  if (!partitionGraph.empty()) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> dot =
+        openOutputFile(partitionGraph, &error);
+    if (!dot) {
+      llvm::errs() << "et-compile: " << error << "\n";
+      return 1;
+    }
+    etch::writePartitionGraph(*module, dot->os());
+    dot->keep();
+  }
+  if (dumpDelegates && compiledDelegates)
+    module->walk([&](etch::edge::DelegateOp delegate) {
+      const etch::Target *target = etch::lookupTarget(delegate.getTarget());
+      SmallVector<char> storage;
+      std::optional<ArrayRef<char>> bytes =
+          delegate.getBlob()
+              ? etch::edge::getConstantBytes(*delegate.getBlob(), storage)
+              : std::nullopt;
+      if (target && bytes)
+        llvm::outs() << target->describeBlob(ArrayRef<uint8_t>(
+            reinterpret_cast<const uint8_t *>(bytes->data()), bytes->size()));
+    });
 
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output =

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "edge/EdgeDialect.h"
+#include "etch/Target/Target.h"
 #include "etch/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,7 @@ int main(int argc, char **argv) {
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
   etch::registerEtchPasses();
+  etch::registerAllTargets();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "etch optimizer driver\n", registry));
 }

@@ -1,7 +1,7 @@
 //===- et-run.cpp - Run an etch program file ------------------------------===//
 //
 //   et-run model.etp [--input x.npy ...] [--output-dir D] [--iterations N]
-//                    [--profile] [--method NAME] [--seed S]
+//                    [--profile] [--method NAME] [--seed S] [--threads N]
 //
 // Uses only the runtime (no MLIR/LLVM). Inputs without --input are random
 // (uniform [-1, 1) floats, small non-negative ints) from a fixed seed.
@@ -35,13 +35,14 @@ struct Options {
   int iterations = 1;
   bool profile = false;
   unsigned seed = 0;
+  int threads = 0;
 };
 
 int usage(const char *message) {
   std::fprintf(stderr,
                "et-run: %s\nusage: et-run model.etp [--input x.npy ...] "
                "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
-               "[--seed S]\n",
+               "[--seed S] [--threads N]\n",
                message);
   return 2;
 }
@@ -76,6 +77,10 @@ bool parse(int argc, char **argv, Options &options) {
       if (!seed)
         return false;
       options.seed = std::strtoul(seed, nullptr, 10);
+    } else if (arg == "--threads") {
+      const char *count = value();
+      if (!count || (options.threads = std::atoi(count)) < 1)
+        return false;
     } else if (arg == "--profile") {
       options.profile = true;
     } else if (!arg.empty() && arg[0] != '-' && options.program.empty()) {
@@ -149,6 +154,9 @@ int main(int argc, char **argv) {
   if (!parse(argc, argv, options))
     return usage("bad arguments");
 
+  registerAllBackends();
+  if (options.threads)
+    setPreferredThreadCount(options.threads);
   uint64_t loadStart = nowNanoseconds();
   Result<std::unique_ptr<Module>> module =
       Module::open(options.program.c_str());

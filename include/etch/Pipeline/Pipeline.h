@@ -8,15 +8,19 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace etch {
 
 /// Phases in pipeline order; `et-compile --compile-to=<name>` stops after one.
 enum class Phase {
-  Edge,    // imported and verified Edge dialect
-  EdgeOpt, // Edge passes: fold batch norm, canonicalize, CSE
-  Plan,    // memory planned (etch-memory-plan)
-  Program, // serialized program file (.etp)
+  Edge,      // imported and verified Edge dialect
+  EdgeOpt,   // Edge passes: fold batch norm, canonicalize, CSE
+  Partition, // targets claim subgraphs (edge.delegate)
+  Codegen,   // each delegate compiled to its target's blob
+  Plan,      // memory planned (etch-memory-plan)
+  Program,   // serialized program file (.etp)
 };
 
 struct PhaseInfo {
@@ -29,9 +33,15 @@ struct PhaseInfo {
 llvm::ArrayRef<PhaseInfo> allPhases();
 std::optional<Phase> parsePhase(llvm::StringRef name);
 
+struct PipelineOptions {
+  /// Targets in priority order; "portable" (the fallback) claims nothing.
+  std::vector<std::string> targets = {"portable"};
+};
+
 /// Adds the passes that take a module from the end of the phase before
 /// \p phase to the end of \p phase (nothing for Edge: the importer ends it).
-void addPhasePasses(mlir::PassManager &pm, Phase phase);
+void addPhasePasses(mlir::PassManager &pm, Phase phase,
+                    const PipelineOptions &options);
 
 } // namespace etch
 

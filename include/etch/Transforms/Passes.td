@@ -36,4 +36,31 @@ def MemoryPlan : Pass<"etch-memory-plan", "mlir::func::FuncOp"> {
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 
+def Partition : Pass<"etch-partition", "mlir::func::FuncOp"> {
+  let summary = "Outline what each target runs into edge.delegate regions";
+  let description = [{
+    Targets are tried in the order given; the first that supports an op
+    claims it. Claimed ops grow maximal connected groups in program order; an
+    op joins a producer's group only when no path leaves the group and comes
+    back (convexity), so the outlined graph stays acyclic. Each group becomes
+    one `edge.delegate` (constants it uses are cloned in); ops no target
+    claims stay for the portable kernels. `portable` in the list is the
+    fallback and claims nothing.
+  }];
+  let options = [
+    ListOption<"targets", "targets", "std::string",
+               "Targets in priority order (e.g. xnnpack,portable)">,
+  ];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
+def Codegen : Pass<"etch-codegen", "mlir::ModuleOp"> {
+  let summary = "Compile every edge.delegate to its target's blob";
+  let description = [{
+    Asks each delegate's target to compile its body and attaches the result
+    as `blob` (a dense_resource of i8) and `specs`.
+  }];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
 #endif // ETCH_TRANSFORMS_PASSES_TD

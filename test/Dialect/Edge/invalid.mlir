@@ -512,3 +512,24 @@ func.func @embedding_weight(%w: tensor<10xf32>, %i: tensor<5xi64>) {
   %0 = edge.embedding %w, %i : (tensor<10xf32>, tensor<5xi64>) -> tensor<5x4xf32>
   return
 }
+
+// -----
+
+// A delegate's body takes its inputs' types.
+func.func @delegate_argument_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'edge.delegate' op body argument type 'tensor<4xi32>' differs from input type 'tensor<4xf32>'}}
+  %0 = edge.delegate "xnnpack"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: tensor<4xi32>):
+    %c = edge.constant dense<1.0> : tensor<4xf32>
+    edge.delegate_return %c : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// delegate_return only ends a delegate body.
+func.func @delegate_return_outside(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'edge.delegate_return' op expects parent op 'edge.delegate'}}
+  edge.delegate_return %x : tensor<4xf32>
+}

@@ -235,6 +235,23 @@ func.func @embedding(%w: tensor<10x4xf32>, %i: tensor<2x5xi64>) -> tensor<2x5x4x
   return %0 : tensor<2x5x4xf32>
 }
 
+// A delegate region: isolated from above, constants inside, one result.
+// CHECK-LABEL: func @delegate
+// CHECK: %[[R:.*]] = edge.delegate "xnnpack"(%arg0) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK: ^bb0(%[[IN:.*]]: tensor<4xf32>):
+// CHECK: edge.relu %[[IN]]
+// CHECK: edge.delegate_return %{{.*}} : tensor<4xf32>
+func.func @delegate(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = edge.delegate "xnnpack"(%x) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: tensor<4xf32>):
+    %c = edge.constant dense<1.0> : tensor<4xf32>
+    %r = edge.relu %in : (tensor<4xf32>) -> tensor<4xf32>
+    %s = edge.add %r, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    edge.delegate_return %s : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
 {-#
   dialect_resources: {
     builtin: {

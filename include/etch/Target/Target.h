@@ -1,0 +1,55 @@
+//===- Target.h - What a target tells the compiler --------------*- C++ -*-===//
+//
+// A target is a thin class with a few hooks: which ops it runs, how a
+// claimed subgraph becomes an opaque blob, and how to print that blob. Each
+// lives in targets/<name>/compiler and registers itself through the one line
+// in targets/CMakeLists.txt; nothing else in the tree names a target.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ETCH_TARGET_TARGET_H
+#define ETCH_TARGET_TARGET_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace etch {
+namespace edge {
+class DelegateOp;
+}
+
+/// A compiled delegate: the blob and the compile specs the runtime half gets.
+struct CompiledDelegate {
+  std::vector<uint8_t> blob;
+  std::vector<std::pair<std::string, std::string>> specs;
+};
+
+class Target {
+public:
+  virtual ~Target() = default;
+  virtual llvm::StringRef name() const = 0;
+  /// Empty when the target runs \p op as it is (types, attributes, shapes);
+  /// otherwise a short reason, shown in the partition summary.
+  virtual std::string whyUnsupported(mlir::Operation *op) const = 0;
+  /// Lowers a delegate body the target claimed; errors at the op's location.
+  virtual mlir::FailureOr<CompiledDelegate>
+  compile(edge::DelegateOp delegate) const = 0;
+  /// A readable dump of a blob this target wrote (tests, --dump-delegates).
+  virtual std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const = 0;
+};
+
+/// Registers \p target (names are unique; "portable" is reserved for the
+/// fallback that needs no target).
+void registerTarget(std::unique_ptr<Target> target);
+const Target *lookupTarget(llvm::StringRef name);
+std::vector<llvm::StringRef> registeredTargetNames();
+/// Registers every target under targets/ (generated from
+/// targets/CMakeLists.txt).
+void registerAllTargets();
+
+} // namespace etch
+
+#endif // ETCH_TARGET_TARGET_H

@@ -1,0 +1,49 @@
+//===- Codegen.cpp - etch-codegen: delegate bodies -> target blobs --------===//
+#include "edge/ConstantData.h"
+#include "edge/EdgeDialect.h"
+#include "etch/Target/Target.h"
+#include "etch/Transforms/Passes.h"
+
+namespace etch {
+#define GEN_PASS_DEF_CODEGEN
+#include "etch/Transforms/Passes.h.inc"
+} // namespace etch
+
+using namespace mlir;
+using namespace etch;
+
+namespace {
+struct CodegenPass : etch::impl::CodegenBase<CodegenPass> {
+  void runOnOperation() override {
+    Builder builder(&getContext());
+    int index = 0;
+    WalkResult result = getOperation().walk([&](edge::DelegateOp delegate) {
+      if (delegate.getBlob())
+        return WalkResult::advance();
+      const Target *target = lookupTarget(delegate.getTarget());
+      if (!target) {
+        delegate.emitOpError("target '")
+            << delegate.getTarget() << "' is not registered";
+        return WalkResult::interrupt();
+      }
+      FailureOr<CompiledDelegate> compiled = target->compile(delegate);
+      if (failed(compiled))
+        return WalkResult::interrupt();
+      auto type = RankedTensorType::get(
+          {static_cast<int64_t>(compiled->blob.size())}, builder.getI8Type());
+      std::string bytes(compiled->blob.begin(), compiled->blob.end());
+      delegate.setBlobAttr(edge::makeConstantFromOwnedBytes(
+          type, std::move(bytes),
+          (delegate.getTarget() + "_blob_" + Twine(index++)).str()));
+      SmallVector<NamedAttribute> specs;
+      for (const auto &[key, value] : compiled->specs)
+        specs.push_back(
+            builder.getNamedAttr(key, builder.getStringAttr(value)));
+      delegate.setSpecsAttr(builder.getDictionaryAttr(specs));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,171 @@
+//===- Partition.cpp - etch-partition: outline target subgraphs -----------===//
+#include "edge/EdgeDialect.h"
+#include "etch/Target/Target.h"
+#include "etch/Transforms/Passes.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <set>
+
+namespace etch {
+#define GEN_PASS_DEF_PARTITION
+#include "etch/Transforms/Passes.h.inc"
+} // namespace etch
+
+using namespace mlir;
+using namespace etch;
+
+namespace {
+
+struct Group {
+  const Target *target;
+  SmallVector<Operation *> ops; // program order
+};
+
+/// Moves a group's ops into one edge.delegate and rewires their uses.
+void outline(Group &group, OpBuilder &builder) {
+  llvm::SmallPtrSet<Operation *, 16> members(group.ops.begin(),
+                                             group.ops.end());
+  SmallVector<Value> inputs;
+  llvm::SmallPtrSet<Value, 16> seenInputs;
+  SmallVector<Operation *> constants;
+  llvm::SmallPtrSet<Operation *, 16> seenConstants;
+  for (Operation *op : group.ops)
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (producer && members.contains(producer))
+        continue;
+      if (producer && isa<edge::ConstantOp>(producer)) {
+        if (seenConstants.insert(producer).second)
+          constants.push_back(producer);
+        continue;
+      }
+      if (seenInputs.insert(operand).second)
+        inputs.push_back(operand);
+    }
+  SmallVector<Value> outputs;
+  for (Operation *op : group.ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          }))
+        outputs.push_back(result);
+
+  builder.setInsertionPoint(group.ops.front());
+  auto delegate = builder.create<edge::DelegateOp>(
+      group.ops.front()->getLoc(), ValueRange(outputs).getTypes(),
+      builder.getStringAttr(group.target->name()), inputs, nullptr, nullptr);
+  Block *body = builder.createBlock(&delegate.getBody());
+  IRMapping mapping;
+  for (Value input : inputs)
+    mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
+  builder.setInsertionPointToStart(body);
+  for (Operation *constant : constants)
+    builder.clone(*constant, mapping);
+  for (Operation *op : group.ops)
+    builder.clone(*op, mapping);
+  SmallVector<Value> returned;
+  for (Value output : outputs)
+    returned.push_back(mapping.lookup(output));
+  builder.create<edge::DelegateReturnOp>(delegate.getLoc(), returned);
+  for (auto [output, result] : llvm::zip(outputs, delegate.getResults()))
+    output.replaceUsesWithIf(result, [&](OpOperand &use) {
+      return !members.contains(use.getOwner());
+    });
+  for (Operation *op : llvm::reverse(group.ops))
+    op->erase();
+}
+
+struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
+  using PartitionBase::PartitionBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<const Target *> order;
+    for (const std::string &name : targets) {
+      if (name == "portable")
+        continue;
+      const Target *target = lookupTarget(name);
+      if (!target) {
+        std::string known;
+        for (StringRef registered : registeredTargetNames())
+          known += " " + registered.str();
+        func.emitError("unknown target '")
+            << name << "'; targets are:" << known << " portable";
+        return signalPassFailure();
+      }
+      order.push_back(target);
+    }
+    if (order.empty())
+      return;
+
+    Block &block = func.getBody().front();
+    std::vector<Group> groups;
+    llvm::DenseMap<Operation *, int> groupOf;
+    // Groups each op depends on, directly or through other ops.
+    llvm::DenseMap<Operation *, std::set<int>> dependsOn;
+    for (Operation &op : block) {
+      if (isa<edge::ConstantOp, func::ReturnOp, edge::DelegateOp>(op))
+        continue;
+      SmallVector<Operation *> producers;
+      std::set<int> deps;
+      for (Value operand : op.getOperands()) {
+        Operation *producer = operand.getDefiningOp();
+        if (!producer || isa<edge::ConstantOp>(producer))
+          continue;
+        producers.push_back(producer);
+        const std::set<int> &upstream = dependsOn[producer];
+        deps.insert(upstream.begin(), upstream.end());
+        if (auto it = groupOf.find(producer); it != groupOf.end())
+          deps.insert(it->second);
+      }
+      dependsOn[&op] = deps;
+      for (const Target *target : order) {
+        if (!target->whyUnsupported(&op).empty())
+          continue;
+        // Join the largest producer group of this target that stays convex:
+        // no producer outside the group may itself depend on the group.
+        int chosen = -1;
+        for (Operation *producer : producers) {
+          auto it = groupOf.find(producer);
+          if (it == groupOf.end() || groups[it->second].target != target)
+            continue;
+          int candidate = it->second;
+          bool convex = llvm::none_of(producers, [&](Operation *other) {
+            auto otherGroup = groupOf.find(other);
+            bool inside =
+                otherGroup != groupOf.end() && otherGroup->second == candidate;
+            return !inside && dependsOn[other].count(candidate);
+          });
+          if (convex && (chosen < 0 || groups[candidate].ops.size() >
+                                           groups[chosen].ops.size()))
+            chosen = candidate;
+        }
+        if (chosen < 0) {
+          chosen = groups.size();
+          groups.push_back({target, {}});
+        }
+        groups[chosen].ops.push_back(&op);
+        groupOf[&op] = chosen;
+        break;
+      }
+    }
+
+    OpBuilder builder(func.getContext());
+    for (Group &group : groups)
+      outline(group, builder);
+    if (!sortTopologically(&block)) {
+      func.emitError("internal: partitioning created a cycle");
+      return signalPassFailure();
+    }
+    // Constants now used only inside delegates are dead at top level.
+    for (Operation &op : llvm::make_early_inc_range(block))
+      if (isa<edge::ConstantOp>(op) && op.use_empty())
+        op.erase();
+  }
+};
+
+} // namespace

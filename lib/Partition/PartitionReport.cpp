@@ -1,0 +1,140 @@
+//===- PartitionReport.cpp - Partition summary table and DOT picture ------===//
+#include "edge/EdgeDialect.h"
+#include "etch/Partition/Partition.h"
+#include "etch/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+
+namespace etch {
+
+void printPartitionSummary(ModuleOp module,
+                           const std::vector<std::string> &targets,
+                           llvm::raw_ostream &os) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    llvm::MapVector<StringRef, int> opsPerTarget;
+    std::vector<std::pair<std::string, int>> delegates;
+    std::vector<std::string> fallbacks;
+    int portable = 0;
+    for (Operation &op : func.getBody().front()) {
+      if (isa<edge::ConstantOp, func::ReturnOp>(op))
+        continue;
+      if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {
+        int count = 0;
+        delegate.getBody().walk([&](Operation *inner) {
+          if (!isa<edge::ConstantOp, edge::DelegateReturnOp>(inner))
+            ++count;
+        });
+        opsPerTarget[delegate.getTarget()] += count;
+        delegates.emplace_back(delegate.getTarget().str(), count);
+        continue;
+      }
+      ++portable;
+      std::string reasons;
+      for (const std::string &name : targets) {
+        const Target *target = lookupTarget(name);
+        if (!target)
+          continue;
+        if (!reasons.empty())
+          reasons += "; ";
+        reasons += name + ": " + target->whyUnsupported(&op);
+      }
+      std::string location;
+      llvm::raw_string_ostream locationStream(location);
+      op.getLoc().print(locationStream);
+      fallbacks.push_back(op.getName().getStringRef().str() + " " + location +
+                          (reasons.empty() ? "" : " -- " + reasons));
+    }
+    int total = portable;
+    for (auto &entry : opsPerTarget)
+      total += entry.second;
+    os << "partition summary for @" << func.getSymName() << ": " << total
+       << " ops\n";
+    os << "  target          ops    share\n";
+    for (auto &[name, count] : opsPerTarget)
+      os << llvm::format("  %-12s %6d %7.1f%%\n", name.str().c_str(), count,
+                         total ? 100.0 * count / total : 0.0);
+    os << llvm::format("  %-12s %6d %7.1f%%\n",
+                       static_cast<const char *>("portable"), portable,
+                       total ? 100.0 * portable / total : 0.0);
+    os << "  delegates: " << delegates.size() << "\n";
+    for (auto [index, delegate] : llvm::enumerate(delegates))
+      os << "    #" << index << " " << delegate.first << ": " << delegate.second
+         << " ops\n";
+    os << "  fell back to portable: " << fallbacks.size() << "\n";
+    for (const std::string &line : fallbacks)
+      os << "    " << line << "\n";
+  }
+}
+
+void writePartitionGraph(ModuleOp module, llvm::raw_ostream &os) {
+  llvm::DenseMap<Operation *, std::string> ids;
+  int next = 0;
+  auto idOf = [&](Operation *op) -> std::string {
+    auto [it, inserted] = ids.try_emplace(op, "");
+    if (inserted)
+      it->second = "n" + std::to_string(next++);
+    return it->second;
+  };
+  auto label = [](Operation *op) {
+    std::string name = op->getName().getStringRef().str();
+    return name.substr(name.find('.') + 1);
+  };
+  os << "digraph etch {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n";
+  int cluster = 0;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    for (Operation &op : func.getBody().front()) {
+      if (isa<edge::ConstantOp, func::ReturnOp>(op))
+        continue;
+      auto delegate = dyn_cast<edge::DelegateOp>(op);
+      if (!delegate) {
+        os << "  " << idOf(&op) << " [label=\"" << label(&op)
+           << "\", style=filled, fillcolor=lightgray];\n";
+        continue;
+      }
+      os << "  subgraph cluster_" << cluster++ << " {\n    label=\""
+         << delegate.getTarget() << " #" << cluster - 1
+         << "\";\n    style=filled; fillcolor=lightblue;\n";
+      delegate.getBody().walk([&](Operation *inner) {
+        if (!isa<edge::ConstantOp, edge::DelegateReturnOp>(inner))
+          os << "    " << idOf(inner) << " [label=\"" << label(inner)
+             << "\"];\n";
+      });
+      os << "  }\n";
+    }
+    // Edges between ops; a delegate's inputs connect to the inner ops that
+    // read the corresponding block argument.
+    for (Operation &op : func.getBody().front()) {
+      auto edgesInto = [&](Operation *consumer, Value value) {
+        Operation *producer = value.getDefiningOp();
+        if (auto result = dyn_cast<OpResult>(value))
+          if (auto delegate = dyn_cast<edge::DelegateOp>(producer))
+            producer = cast<edge::DelegateReturnOp>(
+                           delegate.getBody().front().getTerminator())
+                           .getOperand(result.getResultNumber())
+                           .getDefiningOp();
+        if (producer && ids.count(producer) && ids.count(consumer))
+          os << "  " << ids[producer] << " -> " << ids[consumer] << ";\n";
+      };
+      if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {
+        delegate.getBody().walk([&](Operation *inner) {
+          for (Value operand : inner->getOperands()) {
+            if (auto argument = dyn_cast<BlockArgument>(operand))
+              edgesInto(inner, delegate.getInputs()[argument.getArgNumber()]);
+            else
+              edgesInto(inner, operand);
+          }
+        });
+      } else if (!isa<func::ReturnOp>(op)) {
+        for (Value operand : op.getOperands())
+          edgesInto(&op, operand);
+      }
+    }
+  }
+  os << "}\n";
+}
+
+} // namespace etch

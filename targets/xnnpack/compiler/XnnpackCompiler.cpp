@@ -1,0 +1,559 @@
+//===- XnnpackCompiler.cpp - Delegate body -> XNNPACK blob ----------------===//
+#include "XnnpackCompiler.h"
+
+#include "XnnpackRules.h"
+#include "targets/xnnpack/schema/BlobFormat.h"
+#include "targets/xnnpack/schema/xnnpack_blob_generated.h"
+
+#include "edge/ConstantData.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace etch::edge;
+namespace fb = flatbuffers;
+namespace schema = etch::xnnpack;
+
+namespace etch::xnnpack {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+struct TensorRecord {
+  std::vector<uint64_t> dims;
+  uint64_t dataOffset = 0, dataSize = 0;
+  int input = -1, output = -1;
+  bool nchw = false;
+};
+
+struct NodeRecord {
+  schema::NodeKind kind;
+  std::vector<uint32_t> inputs, outputs, params;
+  float outputMin = -kInf, outputMax = kInf;
+  std::vector<uint64_t> shape;
+  bool fusable = false; // accepts a fused output range
+};
+
+/// NCHW extents -> XNNPACK's NHWC order for rank 4, unchanged otherwise.
+std::vector<uint64_t> xnnDims(ArrayRef<int64_t> shape) {
+  std::vector<uint64_t> dims(shape.begin(), shape.end());
+  if (dims.size() == 4)
+    dims = {dims[0], dims[2], dims[3], dims[1]};
+  return dims;
+}
+
+std::vector<uint64_t> xnnDims(Value value) {
+  return xnnDims(cast<RankedTensorType>(value.getType()).getShape());
+}
+
+/// Permutes a row-major float array: out dim i is in dim perm[i].
+std::vector<float> permuteData(ArrayRef<float> data, ArrayRef<int64_t> shape,
+                               ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> strides(shape.size(), 1), outShape;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  for (int64_t p : perm)
+    outShape.push_back(shape[p]);
+  std::vector<float> out(data.size());
+  SmallVector<int64_t> index(shape.size(), 0);
+  for (size_t flat = 0; flat < out.size(); ++flat) {
+    int64_t source = 0;
+    for (size_t d = 0; d < perm.size(); ++d)
+      source += index[d] * strides[perm[d]];
+    out[flat] = data[source];
+    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < outShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+class BlobWriter {
+public:
+  uint32_t addTensor(std::vector<uint64_t> dims) {
+    tensors.push_back({std::move(dims)});
+    return tensors.size() - 1;
+  }
+  uint32_t addConstant(std::vector<uint64_t> dims, ArrayRef<float> values) {
+    uint32_t id = addTensor(std::move(dims));
+    data.append((kConstantAlignment - data.size() % kConstantAlignment) %
+                    kConstantAlignment,
+                '\0');
+    tensors[id].dataOffset = data.size();
+    tensors[id].dataSize = values.size() * sizeof(float);
+    data.append(reinterpret_cast<const char *>(values.data()),
+                values.size() * sizeof(float));
+    return id;
+  }
+  std::vector<TensorRecord> tensors;
+  std::vector<NodeRecord> nodes;
+  std::string data;
+
+  std::vector<uint8_t> finish(uint32_t inputCount, uint32_t outputCount) {
+    fb::FlatBufferBuilder fbb;
+    fbb.ForceDefaults(true);
+    std::vector<fb::Offset<schema::Tensor>> tensorOffsets;
+    for (const TensorRecord &t : tensors)
+      tensorOffsets.push_back(schema::CreateTensorDirect(
+          fbb, &t.dims, t.dataOffset, t.dataSize, t.input, t.output, t.nchw));
+    std::vector<fb::Offset<schema::Node>> nodeOffsets;
+    for (const NodeRecord &n : nodes)
+      nodeOffsets.push_back(schema::CreateNodeDirect(
+          fbb, n.kind, &n.inputs, &n.outputs, &n.params, n.outputMin,
+          n.outputMax, n.shape.empty() ? nullptr : &n.shape));
+    auto blob = schema::CreateBlobDirect(fbb, kBlobVersion, &tensorOffsets,
+                                         &nodeOffsets, inputCount, outputCount);
+    schema::FinishBlobBuffer(fbb, blob);
+    uint64_t size = fbb.GetSize();
+    std::vector<uint8_t> bytes(constantSectionOffset(size), 0);
+    std::memcpy(bytes.data(), kBlobMagic, 4);
+    std::memcpy(bytes.data() + 4, &kBlobVersion, 4);
+    std::memcpy(bytes.data() + 8, &size, 8);
+    std::memcpy(bytes.data() + kBlobHeaderSize, fbb.GetBufferPointer(), size);
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    return bytes;
+  }
+};
+
+class DelegateCompiler {
+public:
+  explicit DelegateCompiler(DelegateOp delegate) : delegate(delegate) {}
+
+  FailureOr<CompiledDelegate> run() {
+    Block &body = delegate.getBody().front();
+    for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
+      uint32_t id = blob.addTensor(xnnDims(argument));
+      blob.tensors[id].input = index;
+      blob.tensors[id].nchw =
+          cast<RankedTensorType>(argument.getType()).getRank() == 4;
+      ids[argument] = id;
+    }
+    auto terminator = cast<DelegateReturnOp>(body.getTerminator());
+    for (Value value : terminator.getOperands())
+      returned.insert(value);
+    for (Operation &op : body) {
+      if (isa<ConstantOp, DelegateReturnOp>(op) || fused.count(&op))
+        continue;
+      if (failed(lower(&op)))
+        return failure();
+    }
+    for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
+      auto it = ids.find(value);
+      if (it == ids.end() || blob.tensors[it->second].input >= 0 ||
+          blob.tensors[it->second].output >= 0)
+        return delegate.emitOpError(
+            "xnnpack: every delegate result must be a distinct value computed "
+            "inside the delegate");
+      blob.tensors[it->second].output = index;
+      blob.tensors[it->second].nchw =
+          cast<RankedTensorType>(value.getType()).getRank() == 4;
+    }
+    CompiledDelegate compiled;
+    compiled.blob =
+        blob.finish(body.getNumArguments(), terminator.getNumOperands());
+    return compiled;
+  }
+
+private:
+  /// The tensor id of a non-constant operand.
+  FailureOr<uint32_t> valueId(Operation *user, Value value) {
+    auto it = ids.find(value);
+    if (it != ids.end())
+      return it->second;
+    if (auto constant = value.getDefiningOp<ConstantOp>())
+      return constantId(user, constant, /*perm=*/{});
+    return user->emitOpError("xnnpack: operand has no tensor");
+  }
+
+  FailureOr<std::vector<float>> floats(Operation *user, ConstantOp constant) {
+    std::optional<SmallVector<float>> values =
+        getFloatValues(constant.getValue());
+    if (!values)
+      return user->emitOpError("xnnpack: constant payload is not available");
+    return std::vector<float>(values->begin(), values->end());
+  }
+
+  /// A constant as XNNPACK wants it: rank-4 data permuted by \p perm (NCHW
+  /// -> NHWC when perm is empty), others as they are.
+  FailureOr<uint32_t> constantId(Operation *user, ConstantOp constant,
+                                 ArrayRef<int64_t> perm) {
+    FailureOr<std::vector<float>> values = floats(user, constant);
+    if (failed(values))
+      return failure();
+    ArrayRef<int64_t> shape = constant.getType().getShape();
+    if (shape.size() != 4)
+      return blob.addConstant(std::vector<uint64_t>(shape.begin(), shape.end()),
+                              *values);
+    SmallVector<int64_t> order(perm.empty() ? ArrayRef<int64_t>{0, 2, 3, 1}
+                                            : perm);
+    std::vector<uint64_t> dims;
+    for (int64_t d : order)
+      dims.push_back(shape[d]);
+    return blob.addConstant(std::move(dims),
+                            permuteData(*values, shape, order));
+  }
+
+  /// A constant broadcast against a rank-4 (NHWC) result: extended to rank
+  /// 4 in NCHW terms, then permuted to NHWC.
+  FailureOr<uint32_t> broadcastConstantId(Operation *user,
+                                          ConstantOp constant) {
+    FailureOr<std::vector<float>> values = floats(user, constant);
+    if (failed(values))
+      return failure();
+    SmallVector<int64_t> shape(constant.getType().getShape());
+    while (shape.size() < 4)
+      shape.insert(shape.begin(), 1);
+    std::vector<uint64_t> dims = {uint64_t(shape[0]), uint64_t(shape[2]),
+                                  uint64_t(shape[3]), uint64_t(shape[1])};
+    return blob.addConstant(std::move(dims),
+                            permuteData(*values, shape, {0, 2, 3, 1}));
+  }
+
+  uint32_t resultId(Value result) {
+    uint32_t id = blob.addTensor(xnnDims(result));
+    ids[result] = id;
+    return id;
+  }
+
+  /// Emits \p node for \p op and fuses a following clamp into it when the
+  /// result has no other use.
+  void emit(Operation *op, NodeRecord node) {
+    if (node.fusable && op->getNumResults() == 1) {
+      Value result = op->getResult(0);
+      if (result.hasOneUse() && !returned.count(result)) {
+        Operation *user = *result.getUsers().begin();
+        float low, high;
+        if (isClampLike(user, low, high)) {
+          node.outputMin = std::max(node.outputMin, low);
+          node.outputMax = std::min(node.outputMax, high);
+          ids[user->getResult(0)] = node.outputs.front();
+          fused.insert(user);
+        }
+      }
+    }
+    blob.nodes.push_back(std::move(node));
+  }
+
+  LogicalResult lower(Operation *op) {
+    using K = schema::NodeKind;
+    auto unary = [&](K kind, bool fusable) -> LogicalResult {
+      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+      if (failed(input))
+        return failure();
+      NodeRecord node{kind, {*input}, {resultId(op->getResult(0))}};
+      node.fusable = fusable;
+      emit(op, std::move(node));
+      return success();
+    };
+    float low, high;
+    if (isClampLike(op, low, high)) {
+      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+      if (failed(input))
+        return failure();
+      NodeRecord node{K::Clamp, {*input}, {resultId(op->getResult(0))}};
+      node.outputMin = low;
+      node.outputMax = high;
+      emit(op, std::move(node));
+      return success();
+    }
+    if (isa<HardswishOp>(op))
+      return unary(K::Hardswish, false);
+    if (isa<HardsigmoidOp>(op)) {
+      // hardsigmoid(x) = clamp(x * 1/6 + 1/2, 0, 1): a multiply and an add
+      // with a fused output range (XNNPACK 2022 has no hardsigmoid node).
+      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+      if (failed(input))
+        return failure();
+      std::vector<uint64_t> one(
+          cast<RankedTensorType>(op->getResult(0).getType()).getRank(), 1);
+      float sixth = 1.0f / 6.0f, half = 0.5f;
+      uint32_t scaled = blob.addTensor(xnnDims(op->getResult(0)));
+      emit(op, NodeRecord{K::Multiply,
+                          {*input, blob.addConstant(one, sixth)},
+                          {scaled}});
+      NodeRecord shift{K::Add,
+                       {scaled, blob.addConstant(one, half)},
+                       {resultId(op->getResult(0))}};
+      shift.outputMin = 0.0f;
+      shift.outputMax = 1.0f;
+      emit(op, std::move(shift));
+      return success();
+    }
+    if (isa<SigmoidOp>(op))
+      return unary(K::Sigmoid, false);
+    if (isa<SoftmaxOp>(op))
+      return unary(K::Softmax, false);
+    if (auto conv = dyn_cast<ConvolutionOp>(op))
+      return lowerConvolution(conv);
+    if (isa<AddOp, SubOp, MulOp, DivOp>(op)) {
+      bool nhwc =
+          cast<RankedTensorType>(op->getResult(0).getType()).getRank() == 4;
+      SmallVector<uint32_t> inputs;
+      for (Value operand : op->getOperands()) {
+        auto constant = operand.getDefiningOp<ConstantOp>();
+        FailureOr<uint32_t> id = constant && nhwc
+                                     ? broadcastConstantId(op, constant)
+                                     : valueId(op, operand);
+        if (failed(id))
+          return failure();
+        inputs.push_back(*id);
+      }
+      K kind = isa<AddOp>(op)   ? K::Add
+               : isa<SubOp>(op) ? K::Subtract
+               : isa<MulOp>(op) ? K::Multiply
+                                : K::Divide;
+      NodeRecord node{
+          kind, {inputs[0], inputs[1]}, {resultId(op->getResult(0))}};
+      node.fusable = true;
+      emit(op, std::move(node));
+      return success();
+    }
+    if (auto linear = dyn_cast<LinearOp>(op)) {
+      FailureOr<uint32_t> input = valueId(op, linear.getInput());
+      FailureOr<uint32_t> weight =
+          constantId(op, linear.getWeight().getDefiningOp<ConstantOp>(), {});
+      if (failed(input) || failed(weight))
+        return failure();
+      uint32_t bias = kAbsentTensor;
+      if (Value b = linear.getBias()) {
+        FailureOr<uint32_t> id =
+            constantId(op, b.getDefiningOp<ConstantOp>(), {});
+        if (failed(id))
+          return failure();
+        bias = *id;
+      }
+      NodeRecord node{K::FullyConnected,
+                      {*input, *weight, bias},
+                      {resultId(linear.getResult())}};
+      node.fusable = true;
+      emit(op, std::move(node));
+      return success();
+    }
+    if (auto addmm = dyn_cast<AddmmOp>(op)) {
+      // addmm(b, x, W^T) is a fully connected layer with filter W.
+      auto mat2 = addmm.getMat2().getDefiningOp<ConstantOp>();
+      FailureOr<std::vector<float>> values = floats(op, mat2);
+      FailureOr<uint32_t> input = valueId(op, addmm.getMat1());
+      FailureOr<uint32_t> bias =
+          constantId(op, addmm.getSelf().getDefiningOp<ConstantOp>(), {});
+      if (failed(values) || failed(input) || failed(bias))
+        return failure();
+      ArrayRef<int64_t> shape = mat2.getType().getShape();
+      uint32_t filter =
+          blob.addConstant({uint64_t(shape[1]), uint64_t(shape[0])},
+                           permuteData(*values, shape, {1, 0}));
+      NodeRecord node{K::FullyConnected,
+                      {*input, filter, *bias},
+                      {resultId(addmm.getResult())}};
+      node.fusable = true;
+      emit(op, std::move(node));
+      return success();
+    }
+    if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
+      FailureOr<uint32_t> input = valueId(op, pool.getSelf());
+      if (failed(input))
+        return failure();
+      ArrayRef<int64_t> kernel = pool.getKernelSize(),
+                        padding = pool.getPadding(),
+                        dilation = pool.getDilation();
+      ArrayRef<int64_t> stride =
+          pool.getStride().empty() ? kernel : pool.getStride();
+      ArrayRef<int64_t> in = pool.getSelf().getType().getShape();
+      ArrayRef<int64_t> out = pool.getType().getShape();
+      // ceil_mode: extra bottom/right padding (ignored by max pooling).
+      SmallVector<uint32_t> extra(2, 0);
+      for (int i = 0; i < 2; ++i) {
+        int64_t needed = (out[2 + i] - 1) * stride[i] +
+                         dilation[i] * (kernel[i] - 1) + 1 -
+                         (in[2 + i] + 2 * padding[i]);
+        extra[i] = needed > 0 ? needed : 0;
+      }
+      NodeRecord node{K::MaxPooling2d,
+                      {*input},
+                      {resultId(pool.getResult())},
+                      {uint32_t(padding[0]), uint32_t(padding[1] + extra[1]),
+                       uint32_t(padding[0] + extra[0]), uint32_t(padding[1]),
+                       uint32_t(kernel[0]), uint32_t(kernel[1]),
+                       uint32_t(stride[0]), uint32_t(stride[1]),
+                       uint32_t(dilation[0]), uint32_t(dilation[1])}};
+      node.fusable = true;
+      emit(op, std::move(node));
+      return success();
+    }
+    if (auto pool = dyn_cast<AvgPool2dOp>(op)) {
+      FailureOr<uint32_t> input = valueId(op, pool.getSelf());
+      if (failed(input))
+        return failure();
+      ArrayRef<int64_t> kernel = pool.getKernelSize();
+      ArrayRef<int64_t> stride =
+          pool.getStride().empty() ? kernel : pool.getStride();
+      NodeRecord node{K::AveragePooling2d,
+                      {*input},
+                      {resultId(pool.getResult())},
+                      {0, 0, 0, 0, uint32_t(kernel[0]), uint32_t(kernel[1]),
+                       uint32_t(stride[0]), uint32_t(stride[1])}};
+      node.fusable = true;
+      emit(op, std::move(node));
+      return success();
+    }
+    if (isa<AdaptiveAvgPool2dOp, MeanOp>(op)) {
+      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+      if (failed(input))
+        return failure();
+      Value result = op->getResult(0);
+      auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+      std::vector<uint64_t> pooledDims = {uint64_t(inputType.getDimSize(0)), 1,
+                                          1, uint64_t(inputType.getDimSize(1))};
+      bool keep = cast<RankedTensorType>(result.getType()).getRank() == 4;
+      uint32_t pooled = keep ? resultId(result) : blob.addTensor(pooledDims);
+      NodeRecord node{K::GlobalAveragePooling2d, {*input}, {pooled}};
+      node.fusable = keep;
+      emit(op, std::move(node));
+      if (!keep) {
+        NodeRecord reshape{K::StaticReshape, {pooled}, {resultId(result)}};
+        reshape.shape = xnnDims(result);
+        emit(op, std::move(reshape));
+      }
+      return success();
+    }
+    if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op)) {
+      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+      if (failed(input))
+        return failure();
+      NodeRecord node{K::StaticReshape, {*input}, {resultId(op->getResult(0))}};
+      node.shape = xnnDims(op->getResult(0));
+      emit(op, std::move(node));
+      return success();
+    }
+    return op->emitOpError("xnnpack: ") << whyUnsupported(op);
+  }
+
+  LogicalResult lowerConvolution(ConvolutionOp conv) {
+    using K = schema::NodeKind;
+    FailureOr<uint32_t> input = valueId(conv, conv.getInput());
+    if (failed(input))
+      return failure();
+    ArrayRef<int64_t> w =
+        conv.getWeight().getType().getShape(); // O, I/g, kh, kw
+    int64_t groups = conv.getGroups();
+    int64_t inChannels = conv.getInput().getType().getDimSize(1);
+    bool depthwise = groups == inChannels && w[1] == 1 && groups > 1;
+    auto weightConstant = conv.getWeight().getDefiningOp<ConstantOp>();
+    // OIHW -> OHWI (grouped) or -> 1HW(C*M) (depthwise).
+    FailureOr<uint32_t> filter =
+        constantId(conv, weightConstant,
+                   depthwise ? ArrayRef<int64_t>{1, 2, 3, 0}
+                             : ArrayRef<int64_t>{0, 2, 3, 1});
+    if (failed(filter))
+      return failure();
+    uint32_t bias = kAbsentTensor;
+    if (Value b = conv.getBias()) {
+      FailureOr<uint32_t> id =
+          constantId(conv, b.getDefiningOp<ConstantOp>(), {});
+      if (failed(id))
+        return failure();
+      bias = *id;
+    }
+    ArrayRef<int64_t> stride = conv.getStride(), padding = conv.getPadding(),
+                      dilation = conv.getDilation();
+    std::vector<uint32_t> params = {
+        uint32_t(padding[0]), uint32_t(padding[1]), uint32_t(padding[0]),
+        uint32_t(padding[1]), uint32_t(w[2]),       uint32_t(w[3]),
+        uint32_t(stride[0]),  uint32_t(stride[1]),  uint32_t(dilation[0]),
+        uint32_t(dilation[1])};
+    if (depthwise) {
+      params.push_back(uint32_t(w[0] / inChannels)); // depth multiplier
+      params.push_back(uint32_t(inChannels));
+    } else {
+      params.push_back(uint32_t(groups));
+      params.push_back(uint32_t(inChannels / groups));
+      params.push_back(uint32_t(w[0] / groups));
+    }
+    NodeRecord node{depthwise ? K::DepthwiseConvolution2d : K::Convolution2d,
+                    {*input, *filter, bias},
+                    {resultId(conv.getResult())},
+                    std::move(params)};
+    node.fusable = true;
+    emit(conv, std::move(node));
+    return success();
+  }
+
+  DelegateOp delegate;
+  BlobWriter blob;
+  llvm::DenseMap<Value, uint32_t> ids;
+  llvm::DenseSet<Value> returned;
+  llvm::DenseSet<Operation *> fused;
+};
+
+} // namespace
+
+FailureOr<CompiledDelegate> compileDelegate(DelegateOp delegate) {
+  return DelegateCompiler(delegate).run();
+}
+
+std::string describeBlob(ArrayRef<uint8_t> bytes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  uint64_t size = 0;
+  if (bytes.size() < kBlobHeaderSize ||
+      std::memcmp(bytes.data(), kBlobMagic, 4) != 0)
+    return "not an XNNPACK blob\n";
+  std::memcpy(&size, bytes.data() + 8, 8);
+  if (kBlobHeaderSize + size > bytes.size())
+    return "truncated XNNPACK blob\n";
+  const schema::Blob *blob = schema::GetBlob(bytes.data() + kBlobHeaderSize);
+  os << "xnnpack blob v" << blob->version() << ": " << blob->tensors()->size()
+     << " tensors, " << blob->nodes()->size() << " nodes, "
+     << blob->input_count() << " inputs, " << blob->output_count()
+     << " outputs, " << bytes.size() - constantSectionOffset(size)
+     << " constant bytes\n";
+  for (auto [index, tensor] : llvm::enumerate(*blob->tensors())) {
+    os << "  tensor " << index << " [";
+    llvm::interleave(*tensor->dims(), os, "x");
+    os << "]";
+    if (tensor->data_size())
+      os << " constant " << tensor->data_size() << " bytes";
+    if (tensor->input() >= 0)
+      os << " input " << tensor->input();
+    if (tensor->output() >= 0)
+      os << " output " << tensor->output();
+    if (tensor->nchw())
+      os << " nchw";
+    os << "\n";
+  }
+  for (const schema::Node *node : *blob->nodes()) {
+    os << "  " << schema::EnumNameNodeKind(node->kind()) << " (";
+    llvm::interleaveComma(*node->inputs(), os, [&](uint32_t id) {
+      if (id == kAbsentTensor)
+        os << "-";
+      else
+        os << id;
+    });
+    os << ") -> (";
+    llvm::interleaveComma(*node->outputs(), os);
+    os << ")";
+    if (node->params() && node->params()->size()) {
+      os << " params [";
+      llvm::interleaveComma(*node->params(), os);
+      os << "]";
+    }
+    if (node->shape()) {
+      os << " shape [";
+      llvm::interleave(*node->shape(), os, "x");
+      os << "]";
+    }
+    if (node->output_min() != -kInf || node->output_max() != kInf)
+      os << " range [" << node->output_min() << ", " << node->output_max()
+         << "]";
+    os << "\n";
+  }
+  return text;
+}
+
+} // namespace etch::xnnpack

@@ -1,0 +1,157 @@
+//===- XnnpackRules.cpp - Support rules of the XNNPACK target -------------===//
+#include "XnnpackRules.h"
+
+#include "edge/EdgeDialect.h"
+
+#include "mlir/IR/Matchers.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace etch::edge;
+
+namespace etch::xnnpack {
+namespace {
+
+bool isStaticF32(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getElementType().isF32() &&
+         tensor.getRank() <= 6;
+}
+
+bool isConstant(Value value) {
+  return value && value.getDefiningOp<ConstantOp>();
+}
+
+int64_t rankOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getRank();
+}
+
+/// Rank-4 values are NHWC inside a delegate, so an op whose meaning depends
+/// on the physical order must not see one (unless its H and W are 1, where
+/// NCHW and NHWC hold the same bytes).
+bool isLayoutNeutral(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getRank() != 4 ||
+         (type.getDimSize(2) == 1 && type.getDimSize(3) == 1);
+}
+
+std::string binaryRule(Operation *op) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  if (auto alpha = op->getAttrOfType<FloatAttr>("alpha"))
+    if (alpha.getValueAsDouble() != 1.0)
+      return "alpha != 1";
+  if (op->getAttr("rounding_mode"))
+    return "rounding_mode";
+  int64_t outRank = rankOf(op->getResult(0));
+  for (Value operand : {lhs, rhs})
+    if (outRank == 4 && rankOf(operand) < 4 && !isConstant(operand))
+      return "broadcasts a lower-rank tensor against an NHWC tensor";
+  return "";
+}
+
+} // namespace
+
+bool isClampLike(Operation *op, float &low, float &high) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  if (isa<ReluOp>(op)) {
+    low = 0;
+    high = inf;
+    return true;
+  }
+  if (auto hardtanh = dyn_cast<HardtanhOp>(op)) {
+    low = hardtanh.getMinVal().convertToDouble();
+    high = hardtanh.getMaxVal().convertToDouble();
+    return true;
+  }
+  if (auto clamp = dyn_cast<ClampOp>(op)) {
+    low = clamp.getMin() ? clamp.getMin()->convertToDouble() : -inf;
+    high = clamp.getMax() ? clamp.getMax()->convertToDouble() : inf;
+    return true;
+  }
+  return false;
+}
+
+std::string whyUnsupported(Operation *op) {
+  auto allStaticF32 = [](TypeRange types) {
+    return llvm::all_of(types, isStaticF32);
+  };
+  if (!allStaticF32(op->getOperandTypes()) ||
+      !allStaticF32(op->getResultTypes()))
+    return "needs statically shaped float32 tensors of rank <= 6";
+  float low, high;
+  if (isClampLike(op, low, high))
+    return "";
+  if (isa<HardswishOp, SigmoidOp, HardsigmoidOp>(op))
+    return "";
+  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    if (conv.getTransposed())
+      return "transposed convolution";
+    if (!isConstant(conv.getWeight()) ||
+        (conv.getBias() && !isConstant(conv.getBias())))
+      return "weight and bias must be constants";
+    return "";
+  }
+  if (auto linear = dyn_cast<LinearOp>(op)) {
+    if (rankOf(linear.getInput()) == 4)
+      return "rank-4 input (NHWC inside the delegate)";
+    if (!isConstant(linear.getWeight()) ||
+        (linear.getBias() && !isConstant(linear.getBias())))
+      return "weight and bias must be constants";
+    return "";
+  }
+  if (auto addmm = dyn_cast<AddmmOp>(op)) {
+    if (addmm.getBeta().convertToDouble() != 1.0 ||
+        addmm.getAlpha().convertToDouble() != 1.0)
+      return "beta or alpha != 1";
+    if (!isConstant(addmm.getMat2()) || !isConstant(addmm.getSelf()) ||
+        rankOf(addmm.getSelf()) != 1)
+      return "needs a constant mat2 and a constant 1-D bias";
+    return "";
+  }
+  if (isa<AddOp, SubOp, MulOp, DivOp>(op))
+    return binaryRule(op);
+  if (auto softmax = dyn_cast<SoftmaxOp>(op)) {
+    int64_t rank = rankOf(softmax.getSelf());
+    int64_t dim =
+        softmax.getDim() < 0 ? softmax.getDim() + rank : softmax.getDim();
+    if (rank == 4 || dim != rank - 1)
+      return "only softmax over the last dim of a tensor of rank != 4";
+    return "";
+  }
+  if (auto pool = dyn_cast<MaxPool2dOp>(op))
+    return rankOf(pool.getSelf()) == 4 ? "" : "needs NCHW input";
+  if (auto pool = dyn_cast<AvgPool2dOp>(op)) {
+    if (rankOf(pool.getSelf()) != 4 || pool.getCeilMode() ||
+        pool.getDivisorOverride() ||
+        llvm::any_of(pool.getPadding(), [](int64_t p) { return p != 0; }))
+      return "only unpadded, floor-mode average pooling of NCHW input";
+    return "";
+  }
+  if (auto pool = dyn_cast<AdaptiveAvgPool2dOp>(op)) {
+    if (rankOf(pool.getSelf()) != 4 ||
+        pool.getOutputSize() != ArrayRef<int64_t>{1, 1})
+      return "only global (1x1) adaptive average pooling";
+    return "";
+  }
+  if (auto mean = dyn_cast<MeanOp>(op)) {
+    std::optional<ArrayRef<int64_t>> dims = mean.getDim();
+    if (rankOf(mean.getSelf()) != 4 || !dims || dims->size() != 2)
+      return "only the mean over H and W of NCHW input";
+    SmallVector<int64_t> normalized;
+    for (int64_t dim : *dims)
+      normalized.push_back(dim < 0 ? dim + 4 : dim);
+    llvm::sort(normalized);
+    return normalized == SmallVector<int64_t>{2, 3}
+               ? ""
+               : "only the mean over H and W";
+  }
+  if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op))
+    return isLayoutNeutral(op->getOperand(0)) &&
+                   isLayoutNeutral(op->getResult(0))
+               ? ""
+               : "reshapes an NCHW tensor whose H or W is not 1";
+  return "no XNNPACK equivalent";
+}
+
+} // namespace etch::xnnpack

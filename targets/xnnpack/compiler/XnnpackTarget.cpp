@@ -1,0 +1,29 @@
+//===- XnnpackTarget.cpp - The XNNPACK target's compiler hooks ------------===//
+#include "XnnpackCompiler.h"
+#include "XnnpackRules.h"
+
+#include "etch/Target/Target.h"
+
+namespace etch::xnnpack {
+namespace {
+class XnnpackTarget : public Target {
+public:
+  llvm::StringRef name() const override { return "xnnpack"; }
+  std::string whyUnsupported(mlir::Operation *op) const override {
+    return xnnpack::whyUnsupported(op);
+  }
+  mlir::FailureOr<CompiledDelegate>
+  compile(edge::DelegateOp delegate) const override {
+    return compileDelegate(delegate);
+  }
+  std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const override {
+    return xnnpack::describeBlob(blob);
+  }
+};
+} // namespace
+} // namespace etch::xnnpack
+
+/// Called from the generated target registration (targets/CMakeLists.txt).
+void etchRegisterTarget_xnnpack() {
+  etch::registerTarget(std::make_unique<etch::xnnpack::XnnpackTarget>());
+}

@@ -1,0 +1,363 @@
+//===- XnnpackBackend.cpp - Runs XNNPACK delegate blobs -------------------===//
+//
+// init: verifies the blob, defines an xnn_subgraph (weights point into the
+// mapped program; XNNPACK packs them once when the runtime is created),
+// creates the runtime on a pthreadpool and binds the external buffers.
+// execute: converts NCHW border tensors to/from NHWC staging buffers
+// (allocated at init) and invokes the runtime. No allocation in execute.
+//
+//===----------------------------------------------------------------------===//
+#include "targets/xnnpack/schema/BlobFormat.h"
+#include "targets/xnnpack/schema/xnnpack_blob_generated.h"
+
+#include "runtime/backend/Backend.h"
+#include "runtime/platform/Platform.h"
+
+#include <pthreadpool.h>
+#include <xnnpack.h>
+
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace etch::xnnpack {
+namespace {
+
+using runtime::Error;
+using runtime::Result;
+using runtime::Span;
+using runtime::TensorView;
+
+struct Border {
+  TensorView *tensor;         // the program's (NCHW) tensor
+  std::vector<float> staging; // NHWC copy, when nchw
+  bool nchw;
+  uint32_t externalId;
+};
+
+struct Handle {
+  xnn_runtime_t runtime = nullptr;
+  std::vector<Border> inputs, outputs;
+  ~Handle() {
+    if (runtime)
+      xnn_delete_runtime(runtime);
+  }
+};
+
+/// One pool for every delegate of the process: pools spin while waiting, so
+/// one per delegate would oversubscribe the cores.
+pthreadpool_t sharedPool(size_t threads) {
+  static pthreadpool_t pool = nullptr;
+  static size_t poolThreads = 0;
+  if (!pool || poolThreads != threads) {
+    if (pool)
+      pthreadpool_destroy(pool);
+    pool = pthreadpool_create(threads);
+    poolThreads = threads;
+  }
+  return pool;
+}
+
+Error fail(const char *what) {
+  ET_LOG(Error, "xnnpack: %s", what);
+  return Error::DelegateInvalidBlob;
+}
+
+/// NCHW <-> NHWC for a rank-4 tensor of floats.
+void toNhwc(const float *in, float *out, const int64_t *d) {
+  int64_t n = d[0], c = d[1], hw = d[2] * d[3];
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t p = 0; p < hw; ++p)
+        out[(b * hw + p) * c + ch] = in[(b * c + ch) * hw + p];
+}
+void toNchw(const float *in, float *out, const int64_t *d) {
+  int64_t n = d[0], c = d[1], hw = d[2] * d[3];
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t p = 0; p < hw; ++p)
+      for (int64_t ch = 0; ch < c; ++ch)
+        out[(b * c + ch) * hw + p] = in[(b * hw + p) * c + ch];
+}
+
+size_t preferredThreads(Span<const runtime::CompileSpec> specs) {
+  if (size_t threads = runtime::preferredThreadCount())
+    return threads;
+  for (const runtime::CompileSpec &spec : specs)
+    if (std::strcmp(spec.key, "num_threads") == 0 && spec.value.size() < 16) {
+      char text[16] = {};
+      std::memcpy(text, spec.value.data(), spec.value.size());
+      if (long threads = std::strtol(text, nullptr, 10); threads > 0)
+        return threads;
+    }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+class XnnpackBackend : public runtime::Backend {
+public:
+  Result<void *> init(Span<const uint8_t> bytes,
+                      Span<const runtime::CompileSpec> specs,
+                      Span<TensorView *> inputs,
+                      Span<TensorView *> outputs) override {
+    // Framing and flatbuffer verification.
+    if (bytes.size() < kBlobHeaderSize ||
+        std::memcmp(bytes.data(), kBlobMagic, 4) != 0)
+      return fail("blob does not start with EXNN");
+    uint32_t version;
+    uint64_t size;
+    std::memcpy(&version, bytes.data() + 4, 4);
+    std::memcpy(&size, bytes.data() + 8, 8);
+    if (version != kBlobVersion)
+      return fail("unsupported blob version");
+    if (size > bytes.size() - kBlobHeaderSize)
+      return fail("blob flatbuffer extends past the blob (truncated?)");
+    const uint8_t *buffer = bytes.data() + kBlobHeaderSize;
+    flatbuffers::Verifier verifier(buffer, size);
+    if (!VerifyBlobBuffer(verifier))
+      return fail("blob flatbuffer verification failed (corrupt blob)");
+    const Blob *blob = GetBlob(buffer);
+    uint64_t dataStart = constantSectionOffset(size);
+    if (dataStart > bytes.size())
+      return fail("constant section lies outside the blob");
+    const uint8_t *data = bytes.data() + dataStart;
+    uint64_t dataSize = bytes.size() - dataStart;
+    if (!blob->tensors() || !blob->nodes() ||
+        blob->input_count() != inputs.size() ||
+        blob->output_count() != outputs.size())
+      return fail("blob inputs/outputs differ from the delegate call's");
+
+    // Tensors: bounds of constants, dims, border tensors vs program tensors.
+    const auto &tensors = *blob->tensors();
+    std::unique_ptr<Handle> handle(new Handle());
+    handle->inputs.resize(inputs.size());
+    handle->outputs.resize(outputs.size());
+    for (const Tensor *tensor : tensors) {
+      if (!tensor->dims() || tensor->dims()->size() > XNN_MAX_TENSOR_DIMS)
+        return fail("tensor rank exceeds XNNPACK's maximum");
+      uint64_t numel = 1;
+      for (uint64_t dim : *tensor->dims())
+        numel = dim && numel > (UINT64_MAX / 8) / dim ? UINT64_MAX / 8
+                                                      : numel * dim;
+      if (tensor->data_size()) {
+        if (tensor->data_size() != numel * sizeof(float) ||
+            tensor->data_offset() > dataSize ||
+            tensor->data_size() > dataSize - tensor->data_offset() ||
+            tensor->data_offset() % alignof(float))
+          return fail("constant tensor lies outside the constant section");
+      }
+      int input = tensor->input(), output = tensor->output();
+      if ((input >= 0 && static_cast<size_t>(input) >= inputs.size()) ||
+          (output >= 0 && static_cast<size_t>(output) >= outputs.size()))
+        return fail("external tensor index out of range");
+      if (input >= 0 || output >= 0) {
+        TensorView *view = input >= 0 ? inputs[input] : outputs[output];
+        if (!view || view->scalarType() != runtime::ScalarType::Float32 ||
+            static_cast<uint64_t>(view->numel()) != numel ||
+            (tensor->nchw() && view->rank() != 4))
+          return fail("border tensor differs from the program's tensor");
+        Border &border =
+            input >= 0 ? handle->inputs[input] : handle->outputs[output];
+        if (border.tensor)
+          return fail("two blob tensors claim the same delegate input/output");
+        border.tensor = view;
+        border.nchw = tensor->nchw();
+        if (border.nchw)
+          border.staging.resize(numel);
+      }
+    }
+    for (const auto *list : {&handle->inputs, &handle->outputs})
+      for (const Border &border : *list)
+        if (!border.tensor)
+          return fail("a delegate input/output has no blob tensor");
+
+    if (xnn_initialize(nullptr) != xnn_status_success)
+      return fail("xnn_initialize failed");
+    xnn_subgraph_t subgraph = nullptr;
+    uint32_t externalCount = inputs.size() + outputs.size();
+    if (xnn_create_subgraph(externalCount, 0, &subgraph) != xnn_status_success)
+      return fail("xnn_create_subgraph failed");
+    std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)> owner(
+        subgraph, xnn_delete_subgraph);
+
+    std::vector<uint32_t> ids(tensors.size());
+    for (uint32_t i = 0; i < tensors.size(); ++i) {
+      const Tensor *tensor = tensors.Get(i);
+      std::vector<size_t> dims(tensor->dims()->begin(), tensor->dims()->end());
+      uint32_t external = XNN_INVALID_VALUE_ID, flags = 0;
+      if (tensor->input() >= 0) {
+        external = tensor->input();
+        flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
+        handle->inputs[tensor->input()].externalId = external;
+      } else if (tensor->output() >= 0) {
+        external = inputs.size() + tensor->output();
+        flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
+        handle->outputs[tensor->output()].externalId = external;
+      }
+      const void *constant =
+          tensor->data_size() ? data + tensor->data_offset() : nullptr;
+      if (xnn_define_tensor_value(subgraph, xnn_datatype_fp32, dims.size(),
+                                  dims.data(), constant, external, flags,
+                                  &ids[i]) != xnn_status_success)
+        return fail("xnn_define_tensor_value rejected a tensor");
+    }
+    for (const Node *node : *blob->nodes())
+      if (Error error = defineNode(subgraph, *node, ids); error != Error::Ok)
+        return error;
+
+    if (xnn_create_runtime_v2(subgraph, sharedPool(preferredThreads(specs)), 0,
+                              &handle->runtime) != xnn_status_success)
+      return fail("xnn_create_runtime_v2 failed (inconsistent subgraph)");
+    std::vector<xnn_external_value> externals;
+    for (const auto *list : {&handle->inputs, &handle->outputs})
+      for (Border &border : const_cast<std::vector<Border> &>(*list))
+        externals.push_back({border.externalId, border.nchw
+                                                    ? border.staging.data()
+                                                    : border.tensor->data()});
+    if (xnn_setup_runtime(handle->runtime, externals.size(),
+                          externals.data()) != xnn_status_success)
+      return fail("xnn_setup_runtime failed");
+    return static_cast<void *>(handle.release());
+  }
+
+  Error execute(void *opaque, Span<TensorView *>, Span<TensorView *>) override {
+    Handle &handle = *static_cast<Handle *>(opaque);
+    for (Border &border : handle.inputs)
+      if (border.nchw)
+        toNhwc(border.tensor->data<float>(), border.staging.data(),
+               border.tensor->sizes());
+    if (xnn_invoke_runtime(handle.runtime) != xnn_status_success) {
+      ET_LOG(Error, "xnnpack: xnn_invoke_runtime failed");
+      return Error::DelegateExecuteFailed;
+    }
+    for (Border &border : handle.outputs)
+      if (border.nchw)
+        toNchw(border.staging.data(), border.tensor->data<float>(),
+               border.tensor->sizes());
+    return Error::Ok;
+  }
+
+  void destroy(void *opaque) override { delete static_cast<Handle *>(opaque); }
+
+private:
+  static Error defineNode(xnn_subgraph_t subgraph, const Node &node,
+                          const std::vector<uint32_t> &ids) {
+    size_t kind = static_cast<size_t>(node.kind());
+    if (kind >= sizeof(kParamCounts) / sizeof(kParamCounts[0]))
+      return fail("unknown node kind");
+    size_t paramCount = node.params() ? node.params()->size() : 0;
+    if (paramCount != static_cast<size_t>(kParamCounts[kind]) ||
+        !node.inputs() || !node.outputs() || node.outputs()->size() != 1 ||
+        node.inputs()->size() == 0)
+      return fail("node has the wrong number of params, inputs or outputs");
+    auto id = [&](uint32_t index, bool optional) -> uint32_t {
+      if (optional && index == kAbsentTensor)
+        return XNN_INVALID_VALUE_ID;
+      return index < ids.size() ? ids[index] : XNN_INVALID_VALUE_ID - 1;
+    };
+    std::vector<uint32_t> in;
+    for (uint32_t index : *node.inputs())
+      in.push_back(
+          id(index, in.size() == 2)); // the third input (bias) is optional
+    for (size_t i = 0; i < in.size(); ++i)
+      if (in[i] == XNN_INVALID_VALUE_ID - 1)
+        return fail("node input index out of range");
+    uint32_t out = id(node.outputs()->Get(0), false);
+    if (out == XNN_INVALID_VALUE_ID - 1)
+      return fail("node output index out of range");
+    auto p = [&](size_t i) { return node.params()->Get(i); };
+    float lo = node.output_min(), hi = node.output_max();
+    auto needInputs = [&](size_t count) { return in.size() == count; };
+    xnn_status status = xnn_status_invalid_parameter;
+    switch (node.kind()) {
+    case NodeKind::Convolution2d:
+      if (needInputs(3))
+        status = xnn_define_convolution_2d(
+            subgraph, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8),
+            p(9), p(10), p(11), p(12), lo, hi, in[0], in[1], in[2], out, 0);
+      break;
+    case NodeKind::DepthwiseConvolution2d:
+      if (needInputs(3))
+        status = xnn_define_depthwise_convolution_2d(
+            subgraph, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8),
+            p(9), p(10), p(11), lo, hi, in[0], in[1], in[2], out, 0);
+      break;
+    case NodeKind::FullyConnected:
+      if (needInputs(3))
+        status = xnn_define_fully_connected(subgraph, lo, hi, in[0], in[1],
+                                            in[2], out, 0);
+      break;
+    case NodeKind::Add:
+      if (needInputs(2))
+        status = xnn_define_add2(subgraph, lo, hi, in[0], in[1], out, 0);
+      break;
+    case NodeKind::Subtract:
+      if (needInputs(2))
+        status = xnn_define_subtract(subgraph, lo, hi, in[0], in[1], out, 0);
+      break;
+    case NodeKind::Multiply:
+      if (needInputs(2))
+        status = xnn_define_multiply2(subgraph, lo, hi, in[0], in[1], out, 0);
+      break;
+    case NodeKind::Divide:
+      if (needInputs(2))
+        status = xnn_define_divide(subgraph, lo, hi, in[0], in[1], out, 0);
+      break;
+    case NodeKind::Clamp:
+      if (needInputs(1))
+        status = xnn_define_clamp(subgraph, lo, hi, in[0], out, 0);
+      break;
+    case NodeKind::Hardswish:
+      if (needInputs(1))
+        status = xnn_define_hardswish(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::Sigmoid:
+      if (needInputs(1))
+        status = xnn_define_sigmoid(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::Softmax:
+      if (needInputs(1))
+        status = xnn_define_softmax(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::MaxPooling2d:
+      if (needInputs(1))
+        status = xnn_define_max_pooling_2d(subgraph, p(0), p(1), p(2), p(3),
+                                           p(4), p(5), p(6), p(7), p(8), p(9),
+                                           lo, hi, in[0], out, 0);
+      break;
+    case NodeKind::AveragePooling2d:
+      if (needInputs(1))
+        status = xnn_define_average_pooling_2d(subgraph, p(0), p(1), p(2), p(3),
+                                               p(4), p(5), p(6), p(7), lo, hi,
+                                               in[0], out, 0);
+      break;
+    case NodeKind::GlobalAveragePooling2d:
+      if (needInputs(1))
+        status = xnn_define_global_average_pooling_2d(subgraph, lo, hi, in[0],
+                                                      out, 0);
+      break;
+    case NodeKind::StaticReshape:
+      if (needInputs(1) && node.shape() &&
+          node.shape()->size() <= XNN_MAX_TENSOR_DIMS) {
+        std::vector<size_t> shape(node.shape()->begin(), node.shape()->end());
+        status = xnn_define_static_reshape(subgraph, shape.size(), shape.data(),
+                                           in[0], out, 0);
+      }
+      break;
+    }
+    if (status != xnn_status_success) {
+      ET_LOG(Error, "xnnpack: cannot define node %s (status %d)",
+             EnumNameNodeKind(node.kind()), static_cast<int>(status));
+      return Error::DelegateInvalidBlob;
+    }
+    return Error::Ok;
+  }
+};
+
+} // namespace
+} // namespace etch::xnnpack
+
+/// Called from the generated backend registration (targets/CMakeLists.txt).
+bool etchRegisterBackend_xnnpack() {
+  static etch::xnnpack::XnnpackBackend backend;
+  return etch::runtime::registerBackend("xnnpack", &backend);
+}
