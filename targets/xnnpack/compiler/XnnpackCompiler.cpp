@@ -549,8 +549,8 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
       os << "]";
     }
     if (node->output_min() != -kInf || node->output_max() != kInf)
-      os << " range [" << node->output_min() << ", " << node->output_max()
-         << "]";
+      os << " range [" << llvm::format("%g", node->output_min()) << ", "
+         << llvm::format("%g", node->output_max()) << "]";
     os << "\n";
   }
   return text;

@@ -7,6 +7,7 @@
 // (allocated at init) and invokes the runtime. No allocation in execute.
 //
 //===----------------------------------------------------------------------===//
+#include "BlobValidator.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
@@ -170,6 +171,24 @@ public:
         if (!border.tensor)
           return fail("a delegate input/output has no blob tensor");
 
+    // Node inputs/outputs exist before semantic checks index with them.
+    for (const Node *node : *blob->nodes()) {
+      if (!node->inputs() || !node->outputs() || node->outputs()->size() != 1)
+        return fail("a node lacks inputs or has other than one output");
+      for (const auto *list : {node->inputs(), node->outputs()})
+        for (uint32_t index : *list)
+          if (index >= tensors.size() && !(list == node->inputs() && index == kAbsentTensor))
+            return fail("a node refers to a tensor that does not exist");
+      size_t kind = static_cast<size_t>(node->kind());
+      size_t params = node->params() ? node->params()->size() : 0;
+      if (kind >= sizeof(kParamCounts) / sizeof(kParamCounts[0]) ||
+          params != static_cast<size_t>(kParamCounts[kind]))
+        return fail("a node has an unknown kind or the wrong number of params");
+    }
+    if (std::string problem = validateBlob(*blob); !problem.empty()) {
+      ET_LOG(Error, "xnnpack: %s", problem.c_str());
+      return Error::DelegateInvalidBlob;
+    }
     if (xnn_initialize(nullptr) != xnn_status_success)
       return fail("xnn_initialize failed");
     xnn_subgraph_t subgraph = nullptr;

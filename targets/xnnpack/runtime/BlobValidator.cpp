@@ -1,0 +1,187 @@
+#include "BlobValidator.h"
+
+#include "targets/xnnpack/schema/BlobFormat.h"
+
+#include <vector>
+
+namespace etch::xnnpack {
+namespace {
+
+using Dims = std::vector<uint64_t>;
+
+constexpr uint64_t kMaxElements = uint64_t(1) << 34;
+
+uint64_t numel(const Dims &dims) {
+  uint64_t count = 1;
+  for (uint64_t dim : dims)
+    count = dim && count > kMaxElements / dim ? kMaxElements + 1 : count * dim;
+  return count;
+}
+
+int64_t window(uint64_t in, uint64_t padBefore, uint64_t padAfter, uint64_t kernel,
+               uint64_t stride, uint64_t dilation) {
+  int64_t span = int64_t(in + padBefore + padAfter) - int64_t(dilation * (kernel - 1) + 1);
+  return span < 0 ? -1 : span / int64_t(stride) + 1;
+}
+
+bool broadcastsTo(const Dims &in, const Dims &out) {
+  if (in.size() > out.size())
+    return false;
+  size_t offset = out.size() - in.size();
+  for (size_t i = 0; i < in.size(); ++i)
+    if (in[i] != 1 && in[i] != out[offset + i])
+      return false;
+  return true;
+}
+
+std::string nodeError(size_t index, const Node &node, const char *what) {
+  return "node " + std::to_string(index) + " (" + EnumNameNodeKind(node.kind()) +
+         "): " + what;
+}
+
+} // namespace
+
+std::string validateBlob(const Blob &blob) {
+  const auto &tensors = *blob.tensors();
+  std::vector<Dims> dims;
+  std::vector<bool> defined(tensors.size(), false);
+  for (const Tensor *tensor : tensors) {
+    dims.emplace_back(tensor->dims()->begin(), tensor->dims()->end());
+    if (numel(dims.back()) > kMaxElements)
+      return "tensor " + std::to_string(dims.size() - 1) + " is too large";
+    defined[dims.size() - 1] = tensor->data_size() > 0 || tensor->input() >= 0;
+  }
+  const auto &nodes = *blob.nodes();
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const Node &node = *nodes.Get(n);
+    const auto &inputs = *node.inputs();
+    std::vector<const Dims *> in;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      uint32_t index = inputs.Get(i);
+      if (index == kAbsentTensor) {
+        in.push_back(nullptr);
+        continue;
+      }
+      if (!defined[index])
+        return nodeError(n, node, "reads a tensor no earlier node wrote");
+      in.push_back(&dims[index]);
+    }
+    uint32_t outIndex = node.outputs()->Get(0);
+    if (defined[outIndex])
+      return nodeError(n, node, "writes a tensor that already has a value");
+    const Dims &out = dims[outIndex];
+    auto p = [&](size_t i) { return uint64_t(node.params()->Get(i)); };
+    auto need = [&](size_t count) {
+      if (in.size() < count)
+        return false;
+      for (size_t i = 0; i < count; ++i)
+        if (!in[i])
+          return false;
+      return true;
+    };
+    switch (node.kind()) {
+    case NodeKind::Convolution2d:
+    case NodeKind::DepthwiseConvolution2d: {
+      bool depthwise = node.kind() == NodeKind::DepthwiseConvolution2d;
+      if (!need(2) || in.size() != 3 || in[0]->size() != 4 || in[1]->size() != 4 ||
+          out.size() != 4)
+        return nodeError(n, node, "needs rank-4 input, filter and output");
+      for (size_t i = 4; i < 10; ++i)
+        if (p(i) == 0)
+          return nodeError(n, node, "kernel, stride and dilation must be positive");
+      const Dims &x = *in[0], &f = *in[1];
+      uint64_t channels, outChannels;
+      if (depthwise) {
+        channels = p(11);
+        outChannels = channels * p(10);
+        if (f != Dims{1, p(4), p(5), outChannels} || x[3] != channels || p(10) == 0)
+          return nodeError(n, node, "filter or channels do not match");
+      } else {
+        uint64_t groups = p(10), groupIn = p(11), groupOut = p(12);
+        channels = groups * groupIn;
+        outChannels = groups * groupOut;
+        if (!groups || f != Dims{outChannels, p(4), p(5), groupIn} || x[3] != channels)
+          return nodeError(n, node, "filter or channels do not match");
+      }
+      if (in[2] && *in[2] != Dims{outChannels})
+        return nodeError(n, node, "bias does not match the output channels");
+      int64_t oh = window(x[1], p(0), p(2), p(4), p(6), p(8));
+      int64_t ow = window(x[2], p(3), p(1), p(5), p(7), p(9));
+      if (out != Dims{x[0], uint64_t(oh), uint64_t(ow), outChannels} || oh <= 0 || ow <= 0)
+        return nodeError(n, node, "output shape does not follow from the input");
+      break;
+    }
+    case NodeKind::FullyConnected: {
+      if (!need(2) || in.size() != 3 || in[1]->size() != 2 || in[0]->empty() || out.empty())
+        return nodeError(n, node, "needs input, a rank-2 filter and an output");
+      uint64_t k = (*in[1])[1], outFeatures = (*in[1])[0];
+      if (!k || in[0]->back() != k || out.back() != outFeatures ||
+          numel(out) != numel(*in[0]) / k * outFeatures)
+        return nodeError(n, node, "feature counts do not match");
+      if (in[2] && *in[2] != Dims{outFeatures})
+        return nodeError(n, node, "bias does not match the output features");
+      break;
+    }
+    case NodeKind::Add:
+    case NodeKind::Subtract:
+    case NodeKind::Multiply:
+    case NodeKind::Divide:
+      if (!need(2) || in.size() != 2 || !broadcastsTo(*in[0], out) ||
+          !broadcastsTo(*in[1], out))
+        return nodeError(n, node, "inputs do not broadcast to the output");
+      for (size_t d = 0; d < out.size(); ++d) {
+        uint64_t expected = 1;
+        for (const Dims *input : in) {
+          int offset = int(out.size()) - int(input->size());
+          if (int(d) >= offset)
+            expected = std::max(expected, (*input)[d - offset]);
+        }
+        if (out[d] != expected)
+          return nodeError(n, node, "output is not the broadcast shape");
+      }
+      break;
+    case NodeKind::Clamp:
+    case NodeKind::Hardswish:
+    case NodeKind::Sigmoid:
+    case NodeKind::Softmax:
+      if (!need(1) || in.size() != 1 || *in[0] != out || out.empty())
+        return nodeError(n, node, "output shape differs from the input's");
+      break;
+    case NodeKind::MaxPooling2d:
+    case NodeKind::AveragePooling2d: {
+      bool max = node.kind() == NodeKind::MaxPooling2d;
+      if (!need(1) || in.size() != 1 || in[0]->size() != 4 || out.size() != 4)
+        return nodeError(n, node, "needs rank-4 input and output");
+      for (size_t i = 4; i < (max ? 10u : 8u); ++i)
+        if (p(i) == 0)
+          return nodeError(n, node, "kernel, stride and dilation must be positive");
+      const Dims &x = *in[0];
+      uint64_t dh = max ? p(8) : 1, dw = max ? p(9) : 1;
+      int64_t oh = window(x[1], p(0), p(2), p(4), p(6), dh);
+      int64_t ow = window(x[2], p(3), p(1), p(5), p(7), dw);
+      if (oh <= 0 || ow <= 0 || out != Dims{x[0], uint64_t(oh), uint64_t(ow), x[3]})
+        return nodeError(n, node, "output shape does not follow from the input");
+      break;
+    }
+    case NodeKind::GlobalAveragePooling2d:
+      if (!need(1) || in.size() != 1 || in[0]->size() != 4 ||
+          out != Dims{(*in[0])[0], 1, 1, (*in[0])[3]})
+        return nodeError(n, node, "needs [N,H,W,C] input and [N,1,1,C] output");
+      break;
+    case NodeKind::StaticReshape:
+      if (!need(1) || in.size() != 1 || !node.shape() ||
+          Dims(node.shape()->begin(), node.shape()->end()) != out ||
+          numel(out) != numel(*in[0]))
+        return nodeError(n, node, "shape does not hold the input's elements");
+      break;
+    }
+    defined[outIndex] = true;
+  }
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors.Get(i)->output() >= 0 && (!defined[i] || tensors.Get(i)->data_size() ||
+                                          tensors.Get(i)->input() >= 0))
+      return "output tensor " + std::to_string(i) + " is not computed by a node";
+  return "";
+}
+
+} // namespace etch::xnnpack

@@ -1,0 +1,72 @@
+// RUN: et-opt %s -split-input-file -etch-partition="targets=xnnpack,portable" | FileCheck %s
+
+// Supported ops become one delegate; constants they use are cloned inside;
+// an op XNNPACK cannot run (hardtanh on int? here: log_softmax) stays outside.
+// CHECK-LABEL: func @supported_and_fallback
+// CHECK: %[[D:.*]] = edge.delegate "xnnpack"(%arg0) : (tensor<1x3x8x8xf32>) -> tensor<1x4xf32> {
+// CHECK: edge.constant {{.*}} : tensor<4x3x3x3xf32>
+// CHECK: edge.convolution
+// CHECK: edge.relu
+// CHECK: edge.adaptive_avg_pool2d
+// CHECK: edge.view
+// CHECK: edge.delegate_return
+// CHECK: }
+// CHECK: edge.log_softmax %[[D]]
+func.func @supported_and_fallback(%x: tensor<1x3x8x8xf32>) -> tensor<1x4xf32> {
+  %w = edge.constant dense<0.1> : tensor<4x3x3x3xf32>
+  %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %1 = edge.relu %0 : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %2 = edge.adaptive_avg_pool2d %1 {output_size = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+  %3 = edge.view %2 {size = array<i64: 1, 4>} : (tensor<1x4x1x1xf32>) -> tensor<1x4xf32>
+  %4 = edge.log_softmax %3 {dim = 1 : i64} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %4 : tensor<1x4xf32>
+}
+
+// -----
+
+// Convexity: B depends on A through an op XNNPACK cannot run (sum), so A and
+// B may not share a delegate (that would make delegate -> sum -> delegate a
+// cycle); a residual add whose inputs are all in one group joins it.
+// CHECK-LABEL: func @convexity
+// CHECK: %[[A:.*]] = edge.delegate "xnnpack"(%arg0)
+// CHECK: edge.relu
+// CHECK: edge.sigmoid
+// CHECK: edge.add
+// CHECK: edge.delegate_return
+// CHECK: %[[S:.*]] = edge.sum %[[A]]
+// CHECK: edge.delegate "xnnpack"(%[[A]], %[[S]])
+// CHECK: edge.mul
+// CHECK: return
+func.func @convexity(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %a = edge.relu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %b = edge.sigmoid %a : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r = edge.add %a, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %s = edge.sum %r {dim = array<i64: 1>, keepdim = true} : (tensor<2x8xf32>) -> tensor<2x1xf32>
+  %m = edge.mul %r, %s : (tensor<2x8xf32>, tensor<2x1xf32>) -> tensor<2x8xf32>
+  return %m : tensor<2x8xf32>
+}
+
+// -----
+
+// Unsupported forms stay outside: transposed convolution, a reshape of an
+// NCHW tensor whose H and W are not 1 (layout-dependent), int64 arithmetic.
+// CHECK-LABEL: func @unsupported
+// CHECK-NOT: edge.delegate
+// CHECK: return
+func.func @unsupported(%x: tensor<1x4x5x5xf32>, %i: tensor<4xi64>) -> (tensor<1x3x10x10xf32>, tensor<1x100xf32>, tensor<4xi64>) {
+  %w = edge.constant dense<0.1> : tensor<4x3x3x3xf32>
+  %0 = edge.convolution %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = true, output_padding = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
+  %1 = edge.view %x {size = array<i64: 1, 100>} : (tensor<1x4x5x5xf32>) -> tensor<1x100xf32>
+  %2 = edge.add %i, %i : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return %0, %1, %2 : tensor<1x3x10x10xf32>, tensor<1x100xf32>, tensor<4xi64>
+}
+
+// -----
+
+// An unknown target is an error naming the known ones.
+// RUN: not et-opt %s -etch-partition="targets=npu" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: unknown target 'npu'; targets are: xnnpack portable
+func.func @unknown(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = edge.relu %x : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
