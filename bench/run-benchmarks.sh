@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# Runtime benchmarks, printed as figures (not tests): framework overhead per
-# kernel call, load+init time of each corpus program, arena size vs its
-# lower bound, and portable execute time.
+# Benchmarks, printed as figures (not tests), all in one run on this machine:
+#  - runtime framework overhead per kernel call and load+init times;
+#  - memory plan: arena size vs its lower bound;
+#  - etch-xnnpack, etch-portable and ONNX Runtime (npm onnxruntime-node,
+#    installed with --ignore-scripts) side by side: 2 threads, batch 1, the
+#    same ONNX file and input, median of RUNS runs after warm-up.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ETCH_BUILD_DIR:-$root/build}
+runs=${RUNS:-30}
+threads=${THREADS:-2}
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" >/dev/null
 work="$build/bench"
-mkdir -p "$work/corpus"
+mkdir -p "$work/corpus" "$work/ort"
+if ! command -v node >/dev/null; then
+  apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [ ! -d "$work/ort/node_modules/onnxruntime-node" ]; then
+  (cd "$work/ort" && npm install --ignore-scripts --no-audit --no-fund \
+     onnxruntime-node@1.30.0 >/dev/null)
+fi
 
 # A program of 1000 relu calls on one float: execute time per instruction
 # minus the kernel's own time is the framework's overhead.
@@ -22,15 +34,24 @@ mkdir -p "$work/corpus"
   echo "  return $prev : tensor<1xf32>"
   echo '}'
 } > "$work/tiny_ops.mlir"
-"$build/bin/et-compile" "$work/tiny_ops.mlir" --compile-to=program -o "$work/tiny_ops.etp"
+"$build/bin/et-compile" "$work/tiny_ops.mlir" -o "$work/tiny_ops.etp"
 "$build/bin/etch-runtime-bench" overhead "$work/tiny_ops.etp"
 
-programs=()
+printf '\n%-20s %10s %10s %10s %8s %8s %10s %10s %9s\n' model xnnpack_ms portable_ms ort_ms \
+  xnn/ort port/ort xnn_load ort_create arena/lb
 for model in mobilenet_v2 mobilenet_v3_small resnet18; do
   /usr/bin/python3 "$root/python/etch/onnx_corpus.py" --out "$work/corpus" --model "$model" --opset 17
-  echo -n "memory plan $model: "
-  "$build/bin/et-compile" "$work/corpus/${model}_op17.onnx" -o "$work/$model.etp" --print-memory-plan
-  programs+=("$work/$model.etp")
+  onnx="$work/corpus/${model}_op17.onnx"
+  input="$work/corpus/${model}_input.npy"
+  plan=$("$build/bin/et-compile" "$onnx" -o "$work/$model.portable.etp" --print-memory-plan)
+  "$build/bin/et-compile" "$onnx" --targets=xnnpack,portable -o "$work/$model.xnnpack.etp"
+  arena=$(echo "$plan" | sed -E 's/.*ratio ([0-9.]+)\).*/\1/')
+  xnn=$("$build/bin/etch-runtime-bench" --threads "$threads" --input "$input" run "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
+  port=$("$build/bin/etch-runtime-bench" --threads "$threads" --input "$input" run "$work/$model.portable.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
+  load=$("$build/bin/etch-runtime-bench" --threads "$threads" load "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
+  ort=$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads")
+  ort_create=$(echo "$ort" | sed -E 's/ort create ([0-9.]+) ms.*/\1/')
+  ort_ms=$(echo "$ort" | sed -E 's/.*median ([0-9.]+) ms/\1/')
+  printf '%-20s %10s %10s %10s %8.2f %8.1f %10s %10s %9s\n' "$model" "$xnn" "$port" "$ort_ms" \
+    "$(awk "BEGIN{print $xnn / $ort_ms}")" "$(awk "BEGIN{print $port / $ort_ms}")" "$load" "$ort_create" "$arena"
 done
-"$build/bin/etch-runtime-bench" load "${programs[@]}"
-"$build/bin/etch-runtime-bench" run "${programs[@]}"

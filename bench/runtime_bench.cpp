@@ -4,6 +4,9 @@
 //   etch-runtime-bench load model.etp [...]    # load+init ms, median of 30
 //   etch-runtime-bench run model.etp [...]     # execute ms, median of 30
 //
+// Options before the mode: --threads N (backend thread hint), --input
+// x.npy (the input of every `run` program; otherwise 0.5 everywhere).
+//
 // Figures are medians of repeated runs in one process; compare side by side
 // in one run (these machines are shared and noisy).
 //
@@ -12,6 +15,9 @@
 #include "runtime/kernels/KernelCall.h"
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
+#include "tools/et-run/Npy.h"
+
+#include <string>
 
 #include <algorithm>
 #include <cstdio>
@@ -74,6 +80,15 @@ double reluKernelNanos() {
 } // namespace
 
 int main(int argc, char **argv) {
+  std::string inputPath;
+  while (argc > 2 && std::strncmp(argv[1], "--", 2) == 0) {
+    if (std::strcmp(argv[1], "--threads") == 0)
+      setPreferredThreadCount(std::atoi(argv[2]));
+    else if (std::strcmp(argv[1], "--input") == 0)
+      inputPath = argv[2];
+    argv += 2;
+    argc -= 2;
+  }
   if (argc < 3) {
     std::fprintf(stderr,
                  "usage: etch-runtime-bench overhead|load|run FILE...\n");
@@ -106,7 +121,21 @@ int main(int argc, char **argv) {
     int rounds = mode == "load" ? 30 : 30;
     if (mode == "run") {
       method = loadOrDie(argv[file], module);
-      method->execute(); // warm-up
+      for (size_t i = 0; i < method->inputCount(); ++i) {
+        TensorView &input = method->input(i);
+        etch::tools::NpyArray array;
+        std::string error;
+        if (!inputPath.empty() && etch::tools::readNpy(inputPath, array, error)) {
+          if (method->setInput(i, array.type, array.shape.data(),
+                               static_cast<int>(array.shape.size()), array.data.data(),
+                               array.data.size()) != Error::Ok)
+            return 1;
+        } else if (input.scalarType() == ScalarType::Float32) {
+          std::fill(input.data<float>(), input.data<float>() + input.numel(), 0.5f);
+        }
+      }
+      for (int warm = 0; warm < 5; ++warm)
+        method->execute();
     }
     for (int round = 0; round < rounds; ++round) {
       uint64_t start = nowNanoseconds();
