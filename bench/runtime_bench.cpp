@@ -125,13 +125,16 @@ int main(int argc, char **argv) {
         TensorView &input = method->input(i);
         etch::tools::NpyArray array;
         std::string error;
-        if (!inputPath.empty() && etch::tools::readNpy(inputPath, array, error)) {
+        if (!inputPath.empty() &&
+            etch::tools::readNpy(inputPath, array, error)) {
           if (method->setInput(i, array.type, array.shape.data(),
-                               static_cast<int>(array.shape.size()), array.data.data(),
+                               static_cast<int>(array.shape.size()),
+                               array.data.data(),
                                array.data.size()) != Error::Ok)
             return 1;
         } else if (input.scalarType() == ScalarType::Float32) {
-          std::fill(input.data<float>(), input.data<float>() + input.numel(), 0.5f);
+          std::fill(input.data<float>(), input.data<float>() + input.numel(),
+                    0.5f);
         }
       }
       for (int warm = 0; warm < 5; ++warm)

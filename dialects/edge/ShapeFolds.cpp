@@ -7,7 +7,10 @@
 // constants.
 //
 //===----------------------------------------------------------------------===//
+#include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
+
+#include <cstring>
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -57,20 +60,42 @@ static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-/// Constant folding of a permutation: result dim i is source dim perm[i].
-static Attribute permuteConstant(Attribute value, RankedTensorType sourceType,
+/// Constant folding of a permutation (result dim i is source dim perm[i])
+/// on the raw bytes, so dense and dense_resource weights both fold. A
+/// permute that is the constant's only user folds at any size (the original
+/// becomes dead); otherwise only small constants are copied.
+static Attribute permuteConstant(Attribute value, Value source,
                                  RankedTensorType resultType,
                                  ArrayRef<int64_t> perm) {
+  auto elements = dyn_cast_or_null<ElementsAttr>(value);
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  if (!elements || !resultType.hasStaticShape() ||
+      !resultType.getElementType().isIntOrFloat() ||
+      resultType.getElementType().isInteger(1))
+    return {};
+  if (auto dense = dyn_cast<DenseElementsAttr>(value); dense && dense.isSplat())
+    return DenseElementsAttr::get(resultType, dense.getSplatValue<Attribute>());
+  if (!source.hasOneUse() &&
+      resultType.getNumElements() > kMaxCopiedConstantElements)
+    return {};
+  SmallVector<char> storage;
+  std::optional<ArrayRef<char>> bytes = getConstantBytes(elements, storage);
+  if (!bytes)
+    return {};
+  int64_t element = resultType.getElementTypeBitWidth() / 8;
   SmallVector<int64_t> sourceStrides = rowMajorStrides(sourceType.getShape());
   SmallVector<int64_t> resultStrides = rowMajorStrides(resultType.getShape());
-  return gatherConstant(value, resultType, [&](int64_t flat) {
-    int64_t source = 0;
-    for (size_t d = 0; d < perm.size(); ++d) {
-      int64_t coordinate = (flat / resultStrides[d]) % resultType.getDimSize(d);
-      source += coordinate * sourceStrides[perm[d]];
-    }
-    return source;
-  });
+  std::string permuted(bytes->size(), '\0');
+  for (int64_t flat = 0; flat < resultType.getNumElements(); ++flat) {
+    int64_t from = 0;
+    for (size_t d = 0; d < perm.size(); ++d)
+      from += ((flat / resultStrides[d]) % resultType.getDimSize(d)) *
+              sourceStrides[perm[d]];
+    std::memcpy(&permuted[flat * element], bytes->data() + from * element,
+                element);
+  }
+  return makeConstantFromOwnedBytes(resultType, std::move(permuted),
+                                    "permuted");
 }
 
 static bool isIdentityPermutation(ArrayRef<int64_t> perm) {
@@ -193,8 +218,7 @@ OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
   SmallVector<int64_t> perm = normalizedPermutation(getDims());
   if (isIdentityPermutation(perm))
     return getSelf();
-  return permuteConstant(adaptor.getSelf(), getSelf().getType(), getType(),
-                         perm);
+  return permuteConstant(adaptor.getSelf(), getSelf(), getType(), perm);
 }
 
 void PermuteOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -208,7 +232,7 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
       transposePermutation(source.getRank(), getDim0(), getDim1());
   if (isIdentityPermutation(perm))
     return getSelf();
-  return permuteConstant(adaptor.getSelf(), source, getType(), perm);
+  return permuteConstant(adaptor.getSelf(), getSelf(), getType(), perm);
 }
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -233,7 +257,10 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   if (!source.hasStaticShape())
     return {};
   int64_t rank = source.getRank();
-  int64_t dim = getDim() < 0 ? getDim() + rank : getDim();
+  // I64Attr getters return uint64_t: convert before testing the sign.
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0)
+    dim += rank;
   int64_t extent = source.getDimSize(dim);
   int64_t start = getStart().value_or(0);
   if (start < 0)

@@ -113,8 +113,10 @@ std::string whyUnsupported(Operation *op) {
     return binaryRule(op);
   if (auto softmax = dyn_cast<SoftmaxOp>(op)) {
     int64_t rank = rankOf(softmax.getSelf());
-    int64_t dim =
-        softmax.getDim() < 0 ? softmax.getDim() + rank : softmax.getDim();
+    // I64Attr getters return uint64_t: convert before testing the sign.
+    int64_t dim = static_cast<int64_t>(softmax.getDim());
+    if (dim < 0)
+      dim += rank;
     if (rank == 4 || dim != rank - 1)
       return "only softmax over the last dim of a tensor of rank != 4";
     return "";

@@ -18,9 +18,10 @@ uint64_t numel(const Dims &dims) {
   return count;
 }
 
-int64_t window(uint64_t in, uint64_t padBefore, uint64_t padAfter, uint64_t kernel,
-               uint64_t stride, uint64_t dilation) {
-  int64_t span = int64_t(in + padBefore + padAfter) - int64_t(dilation * (kernel - 1) + 1);
+int64_t window(uint64_t in, uint64_t padBefore, uint64_t padAfter,
+               uint64_t kernel, uint64_t stride, uint64_t dilation) {
+  int64_t span =
+      int64_t(in + padBefore + padAfter) - int64_t(dilation * (kernel - 1) + 1);
   return span < 0 ? -1 : span / int64_t(stride) + 1;
 }
 
@@ -35,8 +36,8 @@ bool broadcastsTo(const Dims &in, const Dims &out) {
 }
 
 std::string nodeError(size_t index, const Node &node, const char *what) {
-  return "node " + std::to_string(index) + " (" + EnumNameNodeKind(node.kind()) +
-         "): " + what;
+  return "node " + std::to_string(index) + " (" +
+         EnumNameNodeKind(node.kind()) + "): " + what;
 }
 
 } // namespace
@@ -83,36 +84,42 @@ std::string validateBlob(const Blob &blob) {
     case NodeKind::Convolution2d:
     case NodeKind::DepthwiseConvolution2d: {
       bool depthwise = node.kind() == NodeKind::DepthwiseConvolution2d;
-      if (!need(2) || in.size() != 3 || in[0]->size() != 4 || in[1]->size() != 4 ||
-          out.size() != 4)
+      if (!need(2) || in.size() != 3 || in[0]->size() != 4 ||
+          in[1]->size() != 4 || out.size() != 4)
         return nodeError(n, node, "needs rank-4 input, filter and output");
       for (size_t i = 4; i < 10; ++i)
         if (p(i) == 0)
-          return nodeError(n, node, "kernel, stride and dilation must be positive");
+          return nodeError(n, node,
+                           "kernel, stride and dilation must be positive");
       const Dims &x = *in[0], &f = *in[1];
       uint64_t channels, outChannels;
       if (depthwise) {
         channels = p(11);
         outChannels = channels * p(10);
-        if (f != Dims{1, p(4), p(5), outChannels} || x[3] != channels || p(10) == 0)
+        if (f != Dims{1, p(4), p(5), outChannels} || x[3] != channels ||
+            p(10) == 0)
           return nodeError(n, node, "filter or channels do not match");
       } else {
         uint64_t groups = p(10), groupIn = p(11), groupOut = p(12);
         channels = groups * groupIn;
         outChannels = groups * groupOut;
-        if (!groups || f != Dims{outChannels, p(4), p(5), groupIn} || x[3] != channels)
+        if (!groups || f != Dims{outChannels, p(4), p(5), groupIn} ||
+            x[3] != channels)
           return nodeError(n, node, "filter or channels do not match");
       }
       if (in[2] && *in[2] != Dims{outChannels})
         return nodeError(n, node, "bias does not match the output channels");
       int64_t oh = window(x[1], p(0), p(2), p(4), p(6), p(8));
       int64_t ow = window(x[2], p(3), p(1), p(5), p(7), p(9));
-      if (out != Dims{x[0], uint64_t(oh), uint64_t(ow), outChannels} || oh <= 0 || ow <= 0)
-        return nodeError(n, node, "output shape does not follow from the input");
+      if (out != Dims{x[0], uint64_t(oh), uint64_t(ow), outChannels} ||
+          oh <= 0 || ow <= 0)
+        return nodeError(n, node,
+                         "output shape does not follow from the input");
       break;
     }
     case NodeKind::FullyConnected: {
-      if (!need(2) || in.size() != 3 || in[1]->size() != 2 || in[0]->empty() || out.empty())
+      if (!need(2) || in.size() != 3 || in[1]->size() != 2 || in[0]->empty() ||
+          out.empty())
         return nodeError(n, node, "needs input, a rank-2 filter and an output");
       uint64_t k = (*in[1])[1], outFeatures = (*in[1])[0];
       if (!k || in[0]->back() != k || out.back() != outFeatures ||
@@ -154,13 +161,16 @@ std::string validateBlob(const Blob &blob) {
         return nodeError(n, node, "needs rank-4 input and output");
       for (size_t i = 4; i < (max ? 10u : 8u); ++i)
         if (p(i) == 0)
-          return nodeError(n, node, "kernel, stride and dilation must be positive");
+          return nodeError(n, node,
+                           "kernel, stride and dilation must be positive");
       const Dims &x = *in[0];
       uint64_t dh = max ? p(8) : 1, dw = max ? p(9) : 1;
       int64_t oh = window(x[1], p(0), p(2), p(4), p(6), dh);
       int64_t ow = window(x[2], p(3), p(1), p(5), p(7), dw);
-      if (oh <= 0 || ow <= 0 || out != Dims{x[0], uint64_t(oh), uint64_t(ow), x[3]})
-        return nodeError(n, node, "output shape does not follow from the input");
+      if (oh <= 0 || ow <= 0 ||
+          out != Dims{x[0], uint64_t(oh), uint64_t(ow), x[3]})
+        return nodeError(n, node,
+                         "output shape does not follow from the input");
       break;
     }
     case NodeKind::GlobalAveragePooling2d:
@@ -178,9 +188,11 @@ std::string validateBlob(const Blob &blob) {
     defined[outIndex] = true;
   }
   for (size_t i = 0; i < tensors.size(); ++i)
-    if (tensors.Get(i)->output() >= 0 && (!defined[i] || tensors.Get(i)->data_size() ||
-                                          tensors.Get(i)->input() >= 0))
-      return "output tensor " + std::to_string(i) + " is not computed by a node";
+    if (tensors.Get(i)->output() >= 0 &&
+        (!defined[i] || tensors.Get(i)->data_size() ||
+         tensors.Get(i)->input() >= 0))
+      return "output tensor " + std::to_string(i) +
+             " is not computed by a node";
   return "";
 }
 

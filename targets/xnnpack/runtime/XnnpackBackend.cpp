@@ -177,7 +177,8 @@ public:
         return fail("a node lacks inputs or has other than one output");
       for (const auto *list : {node->inputs(), node->outputs()})
         for (uint32_t index : *list)
-          if (index >= tensors.size() && !(list == node->inputs() && index == kAbsentTensor))
+          if (index >= tensors.size() &&
+              !(list == node->inputs() && index == kAbsentTensor))
             return fail("a node refers to a tensor that does not exist");
       size_t kind = static_cast<size_t>(node->kind());
       size_t params = node->params() ? node->params()->size() : 0;

@@ -144,3 +144,36 @@ func.func @dynamic_squeeze_kept(%x: tensor<?x4xf32>) -> tensor<?x1x4xf32> {
   %0 = edge.unsqueeze %x {dim = 1 : i64} : (tensor<?x4xf32>) -> tensor<?x1x4xf32>
   return %0 : tensor<?x1x4xf32>
 }
+
+// -----
+
+// A slice with a negative dim folds on constants (dim is normalized first).
+// CHECK-LABEL: func @slice_negative_dim
+// CHECK-NEXT: %[[C:.*]] = edge.constant dense<{{\[}}[2.000000e+00], [4.000000e+00]]> : tensor<2x1xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @slice_negative_dim() -> tensor<2x1xf32> {
+  %c = edge.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %0 = edge.slice %c {dim = -1 : i64, start = 1 : i64} : (tensor<2x2xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+// Transposing a dense_resource weight (its only use) folds at compile time
+// into a new blob: row 0 of the result is column 0 of the source.
+// CHECK-LABEL: func @resource_transpose
+// CHECK-NEXT: %[[C:.*]] = edge.constant dense<{{\[}}[1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @resource_transpose() -> tensor<2x2xf32> {
+  %c = edge.constant dense_resource<square> : tensor<2x2xf32>
+  %0 = edge.transpose %c {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      square: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
