@@ -21,7 +21,7 @@ add_library(etch_compiler_options INTERFACE)
 target_include_directories(etch_compiler_options SYSTEM INTERFACE
   ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
 target_include_directories(etch_compiler_options INTERFACE
-  ${ETCH_SOURCE_DIR}/include ${ETCH_BINARY_DIR}/include
+  ${ETCH_SOURCE_DIR} ${ETCH_SOURCE_DIR}/include ${ETCH_BINARY_DIR}/include
   ${ETCH_SOURCE_DIR}/dialects ${ETCH_BINARY_DIR}/dialects)
 target_compile_definitions(etch_compiler_options INTERFACE ${LLVM_DEFINITIONS})
 if(NOT LLVM_ENABLE_RTTI)

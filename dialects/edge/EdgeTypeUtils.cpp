@@ -1,5 +1,7 @@
 #include "edge/EdgeTypeUtils.h"
 
+#include "runtime/core/WindowExtent.h"
+
 #include "mlir/IR/Value.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -130,16 +132,7 @@ int64_t slidingWindowExtent(int64_t input, int64_t kernel, int64_t stride,
                             int64_t padding, int64_t dilation, bool ceilMode) {
   if (ShapedType::isDynamic(input))
     return ShapedType::kDynamic;
-  int64_t span = input + 2 * padding - dilation * (kernel - 1) - 1;
-  if (span < 0)
-    return 0;
-  int64_t extent =
-      (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
-  // ATen: with ceil_mode, the last window must start inside the input or the
-  // left padding, never entirely in the right padding.
-  if (ceilMode && (extent - 1) * stride >= input + padding)
-    --extent;
-  return extent;
+  return runtime::windowExtent(input, kernel, stride, padding, dilation, ceilMode);
 }
 
 } // namespace etch::edge

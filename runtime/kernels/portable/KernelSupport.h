@@ -1,6 +1,7 @@
 // Helpers shared by the portable kernels' validate and run functions.
 #pragma once
 
+#include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/KernelCall.h"
 
 #include <cstdint>
@@ -27,8 +28,6 @@ int64_t normalizeDim(int64_t dim, int64_t rank);
 bool broadcastStrides(const TensorView &in, const TensorView &out,
                       int64_t *strides);
 
-/// Output extent of a sliding window (ATen's formula, as the compiler's).
-int64_t windowExtent(int64_t input, int64_t kernel, int64_t stride,
-                     int64_t padding, int64_t dilation, bool ceilMode);
+using runtime::windowExtent;
 
 } // namespace etch::runtime::portable
