@@ -412,6 +412,9 @@ LogicalResult OnnxImporter::convertCustom(const OnnxNode &node) {
 }
 
 LogicalResult OnnxImporter::convertNode(const OnnxNode &node) {
+  if ((node.domain.empty() || node.domain == "ai.onnx") &&
+      foldConstantNode(node))
+    return success();
   if (node.domain.empty() || node.domain == "ai.onnx") {
     auto it = converters.find(node.opType);
     if (it != converters.end())

@@ -84,6 +84,9 @@ public:
 
 private:
   mlir::LogicalResult convertNode(const OnnxNode &node);
+  /// Evaluates integer shape arithmetic on constants into a new constant;
+  /// false when the node is not such a case (OnnxConstantFolding.cpp).
+  bool foldConstantNode(const OnnxNode &node);
   mlir::LogicalResult convertCustom(const OnnxNode &node);
   mlir::Type elementType(OnnxDataType type);
   mlir::Value constantFromTensor(const OnnxTensor &tensor, mlir::Location loc);

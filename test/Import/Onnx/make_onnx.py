@@ -121,6 +121,23 @@ def reduce_sum_opset13():
         [vi("x", [2, 3, 4])], [vi("y", [2, 1, 4])], [ints("axes", [1])], opset=13)
 
 
+def shape_arithmetic():
+    # Channel split as exporters write it: bounds computed from Shape.
+    return model(
+        [helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+         helper.make_node("Gather", ["shape", "one"], ["channels"], name="channels"),
+         helper.make_node("Div", ["channels", "two"], ["half"], name="half"),
+         helper.make_node("Unsqueeze", ["half", "zero_axis"], ["half_1d"], name="half_1d"),
+         helper.make_node("Slice", ["x", "start", "half_1d", "one_1d"], ["first"], name="split"),
+         helper.make_node("Concat", ["batch", "half_1d", "minus_one"], ["target"],
+                          name="target", axis=0),
+         helper.make_node("Cast", ["target"], ["target64"], name="cast", to=TensorProto.INT64),
+         helper.make_node("Reshape", ["first", "target64"], ["y"], name="reshape")],
+        [vi("x", [2, 6, 4])], [vi("y", [2, 3, 4])],
+        [ints("one", 1), ints("two", 2), ints("zero_axis", [0]), ints("start", [0]),
+         ints("one_1d", [1]), ints("batch", [2]), ints("minus_one", [-1])])
+
+
 def bad_opset():
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [vi("x", [2])], [vi("y", [2])], opset=11)
@@ -151,7 +168,7 @@ def shape_mismatch():
         [vi("x", [2, 3]), vi("z", [4])], [vi("y", [2, 3])])
 
 
-CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, activations, norm_pool,
+CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  dynamic_reshape, undefined_input, shape_mismatch]}
 
