@@ -55,6 +55,7 @@ OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
       {"Constant", &OnnxImporter::convertConstant},
       {"Shape", &OnnxImporter::convertShape},
       {"Gelu", &OnnxImporter::convertGelu},
+      {"Erf", &OnnxImporter::convertErf},
   };
 }
 
@@ -412,6 +413,8 @@ LogicalResult OnnxImporter::convertCustom(const OnnxNode &node) {
 }
 
 LogicalResult OnnxImporter::convertNode(const OnnxNode &node) {
+  if (fusedAway.contains(&node))
+    return success();
   if ((node.domain.empty() || node.domain == "ai.onnx") &&
       foldConstantNode(node))
     return success();
@@ -433,9 +436,14 @@ LogicalResult OnnxImporter::run() {
 
   for (const OnnxTensor &initializer : graph.initializers)
     constants[initializer.name] = &initializer;
-  for (const OnnxNode &node : graph.nodes)
-    for (const std::string &name : node.inputs)
+  for (const OnnxNode &node : graph.nodes) {
+    for (const std::string &name : node.inputs) {
       ++useCounts[name];
+      consumers[name].push_back(&node);
+    }
+    for (const std::string &name : node.outputs)
+      producers[name] = &node;
+  }
   for (const auto &[name, type] : graph.outputs)
     ++useCounts[name];
 

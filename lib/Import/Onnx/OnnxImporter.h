@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -50,6 +51,7 @@ public:
   mlir::LogicalResult convertConstant(const OnnxNode &node);
   mlir::LogicalResult convertShape(const OnnxNode &node);
   mlir::LogicalResult convertGelu(const OnnxNode &node);
+  mlir::LogicalResult convertErf(const OnnxNode &node);
 
   // Helpers shared by converters.
   mlir::Location locationOf(const OnnxNode &node);
@@ -87,6 +89,12 @@ private:
   /// Evaluates integer shape arithmetic on constants into a new constant;
   /// false when the node is not such a case (OnnxConstantFolding.cpp).
   bool foldConstantNode(const OnnxNode &node);
+  /// A scalar constant by tensor name: an initializer, a folded constant or
+  /// the output of a Constant node not converted yet.
+  std::optional<double> scalarConstant(const std::string &name);
+  const OnnxNode *producerOf(const std::string &name) const;
+  /// The only node reading \p name (and nothing else, not a graph output).
+  const OnnxNode *soleConsumerOf(const std::string &name) const;
   mlir::LogicalResult convertCustom(const OnnxNode &node);
   mlir::Type elementType(OnnxDataType type);
   mlir::Value constantFromTensor(const OnnxTensor &tensor, mlir::Location loc);
@@ -98,6 +106,9 @@ private:
   llvm::StringMap<const OnnxTensor *> constants;
   std::vector<std::unique_ptr<OnnxTensor>> ownedConstants;
   llvm::StringMap<int> useCounts;
+  llvm::StringMap<const OnnxNode *> producers;
+  llvm::StringMap<std::vector<const OnnxNode *>> consumers;
+  llvm::DenseSet<const OnnxNode *> fusedAway; // handled by an earlier fusion
   llvm::StringMap<NodeConverter> converters;
   UnmappedOperators unmapped;
 };

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 using namespace mlir;
 
@@ -345,6 +346,76 @@ LogicalResult OnnxImporter::convertGelu(const OnnxNode &node) {
                   {builder.getNamedAttr("approximate",
                                         builder.getStringAttr(stringAttr(
                                             node, "approximate", "none")))}));
+}
+
+const OnnxNode *OnnxImporter::producerOf(const std::string &name) const {
+  return producers.lookup(name);
+}
+
+const OnnxNode *OnnxImporter::soleConsumerOf(const std::string &name) const {
+  auto it = consumers.find(name);
+  if (it == consumers.end() || it->second.size() != 1 ||
+      useCounts.lookup(name) != 1)
+    return nullptr;
+  return it->second.front();
+}
+
+std::optional<double> OnnxImporter::scalarConstant(const std::string &name) {
+  if (const OnnxTensor *tensor = constants.lookup(name)) {
+    std::optional<std::vector<double>> values = constantDoubles(*tensor);
+    if (values && values->size() == 1)
+      return values->front();
+    return std::nullopt;
+  }
+  const OnnxNode *producer = producerOf(name);
+  if (!producer || producer->opType != "Constant")
+    return std::nullopt;
+  auto it = producer->attributes.find("value");
+  if (it == producer->attributes.end() ||
+      it->second.kind != OnnxAttribute::Kind::Tensor)
+    return std::nullopt;
+  std::optional<std::vector<double>> values = constantDoubles(it->second.t);
+  if (values && values->size() == 1)
+    return values->front();
+  return std::nullopt;
+}
+
+/// torch.onnx exports exact GELU as x * 0.5 * (1 + erf(x / sqrt(2))):
+/// Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x, .) -> Mul(., 0.5), either
+/// operand order. Matched at the Erf; the trailing nodes are skipped and the
+/// Div is left dead (pure, removed by canonicalization).
+LogicalResult OnnxImporter::convertErf(const OnnxNode &node) {
+  auto near = [](std::optional<double> value, double expected) {
+    return value && std::fabs(*value - expected) < 1e-4;
+  };
+  auto otherInput = [](const OnnxNode &binary, const std::string &known) {
+    return binary.inputs.size() == 2
+               ? (binary.inputs[0] == known ? binary.inputs[1]
+                                            : binary.inputs[0])
+               : std::string();
+  };
+  const OnnxNode *div = producerOf(node.inputs.front());
+  const OnnxNode *add = soleConsumerOf(node.outputs.front());
+  const OnnxNode *scale = add ? soleConsumerOf(add->outputs.front()) : nullptr;
+  const OnnxNode *half =
+      scale ? soleConsumerOf(scale->outputs.front()) : nullptr;
+  if (div && div->opType == "Div" && div->inputs.size() == 2 &&
+      near(scalarConstant(div->inputs[1]), std::sqrt(2.0)) &&
+      add->opType == "Add" &&
+      near(scalarConstant(otherInput(*add, node.outputs.front())), 1.0) &&
+      scale->opType == "Mul" &&
+      otherInput(*scale, add->outputs.front()) == div->inputs[0] &&
+      half->opType == "Mul" &&
+      near(scalarConstant(otherInput(*half, scale->outputs.front())), 0.5)) {
+    OnnxNode gelu = *half;
+    gelu.inputs = {div->inputs[0]};
+    gelu.attributes.clear();
+    fusedAway.insert(add);
+    fusedAway.insert(scale);
+    fusedAway.insert(half);
+    return convertGelu(gelu);
+  }
+  return convertCustom(node);
 }
 
 } // namespace etch::onnx_import

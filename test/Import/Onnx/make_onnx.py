@@ -138,6 +138,20 @@ def shape_arithmetic():
          ints("one_1d", [1]), ints("batch", [2]), ints("minus_one", [-1])])
 
 
+def gelu_pattern():
+    # Exact GELU as torch.onnx writes it, constants from Constant nodes.
+    def const(name, value):
+        return helper.make_node("Constant", [], [name], name=name,
+                                value=numpy_helper.from_array(np.array(value, np.float32)))
+    return model(
+        [const("sqrt2", 1.4142135), helper.make_node("Div", ["x", "sqrt2"], ["d"], name="div"),
+         helper.make_node("Erf", ["d"], ["e"], name="erf"), const("one", 1.0),
+         helper.make_node("Add", ["e", "one"], ["a"], name="add"),
+         helper.make_node("Mul", ["x", "a"], ["m"], name="mul"), const("half", 0.5),
+         helper.make_node("Mul", ["m", "half"], ["y"], name="gelu_out")],
+        [vi("x", [2, 8])], [vi("y", [2, 8])])
+
+
 def bad_opset():
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [vi("x", [2])], [vi("y", [2])], opset=11)
@@ -168,7 +182,7 @@ def shape_mismatch():
         [vi("x", [2, 3]), vi("z", [4])], [vi("y", [2, 3])])
 
 
-CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, activations, norm_pool,
+CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  dynamic_reshape, undefined_input, shape_mismatch]}
 
