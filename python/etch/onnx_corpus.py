@@ -24,17 +24,31 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from etch.reinit import SEED, reinit_weights  # noqa: E402
 import torchvision
 
+def encoder_block():
+    """A transformer encoder layer: MHA, layer norm, GELU MLP."""
+    return torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                            activation="gelu", batch_first=True)
+
+
+IMAGE = (1, 3, 224, 224)
+# name -> (constructor, input shape)
 MODELS = {
-    "mobilenet_v2": lambda: torchvision.models.mobilenet_v2(weights=None),
-    "mobilenet_v3_small": lambda: torchvision.models.mobilenet_v3_small(weights=None),
-    "resnet18": lambda: torchvision.models.resnet18(weights=None),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), IMAGE),
+    "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(weights=None), IMAGE),
+    "resnet18": (lambda: torchvision.models.resnet18(weights=None), IMAGE),
+    # The extended corpus: other op mixes (concat, channel shuffle, SiLU/SE,
+    # layer norm + exact GELU, attention).
+    "squeezenet1_0": (lambda: torchvision.models.squeezenet1_0(weights=None), IMAGE),
+    "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(weights=None), IMAGE),
+    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), IMAGE),
+    "convnext_tiny": (lambda: torchvision.models.convnext_tiny(weights=None), IMAGE),
+    "encoder_block": (encoder_block, (2, 16, 64)),
 }
-INPUT_SHAPE = (1, 3, 224, 224)
 
 
 def build_model(name):
     torch.manual_seed(SEED)
-    return reinit_weights(MODELS[name]())
+    return reinit_weights(MODELS[name][0]())
 
 
 def write_atomic(path, write):
@@ -66,7 +80,7 @@ def main():
     torch.set_num_threads(2)
     model = build_model(args.model)
     generator = torch.Generator().manual_seed(SEED + 1)
-    example = torch.randn(INPUT_SHAPE, generator=generator)
+    example = torch.randn(MODELS[args.model][1], generator=generator)
     with torch.no_grad():
         expected = model(example)
 
