@@ -7,7 +7,7 @@ import lit.formats
 config.name = "etch"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "plugin"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.etch_binary_dir, "test")
 
@@ -22,3 +22,4 @@ config.substitutions.append(("%etch_src", config.etch_source_dir))
 # inputs made at test time; and the build-tree cache for generated corpora.
 config.substitutions.append(("%refpy", "/usr/bin/python3"))
 config.substitutions.append(("%corpus", os.path.join(config.etch_binary_dir, "test", "corpus")))
+config.substitutions.append(("%etch_plugin", os.path.join(config.etch_binary_dir, "lib", "etch-test-plugin.so")))

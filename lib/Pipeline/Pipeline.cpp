@@ -3,6 +3,7 @@
 #include "etch/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace etch {
@@ -55,6 +56,43 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
   case Phase::Program:
     return; // serialization is not a pass: the driver writes the file
   }
+}
+
+bool parsePhaseHook(llvm::StringRef text, bool after, PhaseHook &hook,
+                    std::string &error) {
+  auto [name, pipeline] = text.split(':');
+  std::optional<Phase> phase = parsePhase(name);
+  if (!phase || pipeline.empty()) {
+    error = "expected <phase>:<pass pipeline>, got '" + text.str() +
+            "'; phases are:";
+    for (const PhaseInfo &info : allPhases())
+      error += " " + info.name.str();
+    return false;
+  }
+  hook = {*phase, after, pipeline.str()};
+  return true;
+}
+
+mlir::LogicalResult buildPipeline(mlir::PassManager &pm, Phase last,
+                                  const PipelineOptions &options,
+                                  llvm::raw_ostream &errors) {
+  auto addHooks = [&](Phase phase, bool after) -> mlir::LogicalResult {
+    for (const PhaseHook &hook : options.hooks)
+      if (hook.phase == phase && hook.after == after &&
+          failed(mlir::parsePassPipeline(hook.pipeline, pm, errors)))
+        return mlir::failure();
+    return mlir::success();
+  };
+  for (const PhaseInfo &info : allPhases()) {
+    if (failed(addHooks(info.phase, /*after=*/false)))
+      return mlir::failure();
+    addPhasePasses(pm, info.phase, options);
+    if (failed(addHooks(info.phase, /*after=*/true)))
+      return mlir::failure();
+    if (info.phase == last)
+      break;
+  }
+  return mlir::success();
 }
 
 } // namespace etch

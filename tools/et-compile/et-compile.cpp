@@ -14,11 +14,14 @@
 #include "etch/Serialize/ProgramWriter.h"
 #include "etch/Target/Target.h"
 
+#include "etch/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -58,6 +61,18 @@ static cl::opt<std::string>
     partitionGraph("partition-graph",
                    cl::desc("Write a Graphviz picture of the partition"),
                    cl::value_desc("file.dot"), cl::init(""));
+static cl::list<std::string> passPlugins(
+    "load-pass-plugin",
+    cl::desc("Load a pass plugin (a shared library exporting "
+             "mlirGetPassPluginInfo) whose passes --before-phase/--after-phase "
+             "can use"),
+    cl::value_desc("lib.so"));
+static cl::list<std::string>
+    beforePhase("before-phase", cl::desc("Run a pass pipeline before a phase"),
+                cl::value_desc("phase:pipeline"));
+static cl::list<std::string>
+    afterPhase("after-phase", cl::desc("Run a pass pipeline after a phase"),
+               cl::value_desc("phase:pipeline"));
 static cl::opt<bool>
     dumpDelegates("dump-delegates",
                   cl::desc("Print every compiled delegate blob readably"),
@@ -86,7 +101,30 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "etch model compiler\n");
 
   etch::registerAllTargets();
+  etch::registerEtchPasses();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  for (const std::string &path : passPlugins) {
+    llvm::Expected<mlir::PassPlugin> plugin = mlir::PassPlugin::load(path);
+    if (!plugin) {
+      llvm::errs() << "et-compile: cannot load pass plugin '" << path
+                   << "': " << llvm::toString(plugin.takeError()) << "\n";
+      return 1;
+    }
+    plugin->registerPassRegistryCallbacks();
+  }
   etch::PipelineOptions pipelineOptions;
+  for (auto [list, after] :
+       {std::make_pair(&beforePhase, false), std::make_pair(&afterPhase, true)})
+    for (const std::string &text : *list) {
+      etch::PhaseHook hook;
+      std::string error;
+      if (!etch::parsePhaseHook(text, after, hook, error)) {
+        llvm::errs() << "et-compile: " << error << "\n";
+        return 2;
+      }
+      pipelineOptions.hooks.push_back(hook);
+    }
   if (!targets.empty())
     pipelineOptions.targets.assign(targets.begin(), targets.end());
   etch::Phase last = etch::allPhases().back().phase;
@@ -119,12 +157,18 @@ int main(int argc, char **argv) {
     return 1;
   bool planned = false, partitioned = false, compiledDelegates = false;
   for (const etch::PhaseInfo &info : etch::allPhases()) {
-    etch::addPhasePasses(pm, info.phase, pipelineOptions);
     planned |= info.phase == etch::Phase::Plan;
     partitioned |= info.phase == etch::Phase::Partition;
     compiledDelegates |= info.phase == etch::Phase::Codegen;
     if (info.phase == last)
       break;
+  }
+  std::string pipelineError;
+  llvm::raw_string_ostream pipelineErrors(pipelineError);
+  if (failed(etch::buildPipeline(pm, last, pipelineOptions, pipelineErrors))) {
+    llvm::errs() << "et-compile: invalid pass pipeline: " << pipelineError
+                 << "\n";
+    return 2;
   }
   if (printMemoryPlan && !planned) {
     llvm::errs() << "et-compile: --print-memory-plan needs the plan phase\n";

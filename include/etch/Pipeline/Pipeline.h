@@ -33,10 +33,31 @@ struct PhaseInfo {
 llvm::ArrayRef<PhaseInfo> allPhases();
 std::optional<Phase> parsePhase(llvm::StringRef name);
 
+/// A textual pass pipeline (e.g. "func.func(my-pass)") a user inserts
+/// before or after a phase; plugin passes are registered by then.
+struct PhaseHook {
+  Phase phase;
+  bool after;
+  std::string pipeline;
+};
+
 struct PipelineOptions {
   /// Targets in priority order; "portable" (the fallback) claims nothing.
   std::vector<std::string> targets = {"portable"};
+  std::vector<PhaseHook> hooks;
 };
+
+/// Parses "<phase>:<pipeline>" into a hook; false (and \p error) when the
+/// phase is unknown or the text has no ':'.
+bool parsePhaseHook(llvm::StringRef text, bool after, PhaseHook &hook,
+                    std::string &error);
+
+/// Fills \p pm with every phase up to and including \p last, with the
+/// hooks in place. Fails (message in \p errors) on a pipeline that does not
+/// parse.
+mlir::LogicalResult buildPipeline(mlir::PassManager &pm, Phase last,
+                                  const PipelineOptions &options,
+                                  llvm::raw_ostream &errors);
 
 /// Adds the passes that take a module from the end of the phase before
 /// \p phase to the end of \p phase (nothing for Edge: the importer ends it).
