@@ -139,6 +139,21 @@ def Edge_DivOp : Edge_BinaryOp<"div", "aten::div"> {
   let hasVerifier = 1;
 }
 
+def Edge_PowOp : Edge_BinaryOp<"pow", "aten::pow"> {
+  let summary = "self ** exponent (float)";
+  let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$exponent);
+}
+
+def Edge_MaximumOp : Edge_BinaryOp<"maximum", "aten::maximum"> {
+  let summary = "Elementwise max(self, other)";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
+}
+
+def Edge_MinimumOp : Edge_BinaryOp<"minimum", "aten::minimum"> {
+  let summary = "Elementwise min(self, other)";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
+}
+
 //===----------------------------------------------------------------------===//
 // Activations
 //===----------------------------------------------------------------------===//
@@ -160,6 +175,25 @@ def Edge_HardswishOp : Edge_UnaryFloatOp<"hardswish", "aten::hardswish"> {
 }
 def Edge_HardsigmoidOp : Edge_UnaryFloatOp<"hardsigmoid", "aten::hardsigmoid"> {
   let summary = "relu6(x + 3) / 6";
+}
+
+// Elementwise math (attention, normalization, rotary embeddings).
+def Edge_ExpOp : Edge_UnaryFloatOp<"exp", "aten::exp"> { let summary = "e^x"; }
+def Edge_LogOp : Edge_UnaryFloatOp<"log", "aten::log"> { let summary = "Natural logarithm"; }
+def Edge_SqrtOp : Edge_UnaryFloatOp<"sqrt", "aten::sqrt"> { let summary = "Square root"; }
+def Edge_RsqrtOp : Edge_UnaryFloatOp<"rsqrt", "aten::rsqrt"> { let summary = "1 / sqrt(x)"; }
+def Edge_NegOp : Edge_UnaryFloatOp<"neg", "aten::neg"> { let summary = "-x"; }
+def Edge_AbsOp : Edge_UnaryFloatOp<"abs", "aten::abs"> { let summary = "|x|"; }
+def Edge_ErfOp : Edge_UnaryFloatOp<"erf", "aten::erf"> { let summary = "Error function"; }
+def Edge_SinOp : Edge_UnaryFloatOp<"sin", "aten::sin"> { let summary = "Sine"; }
+def Edge_CosOp : Edge_UnaryFloatOp<"cos", "aten::cos"> { let summary = "Cosine"; }
+def Edge_ReciprocalOp : Edge_UnaryFloatOp<"reciprocal", "aten::reciprocal"> {
+  let summary = "1 / x";
+}
+def Edge_FloorOp : Edge_UnaryFloatOp<"floor", "aten::floor"> { let summary = "Round down"; }
+def Edge_CeilOp : Edge_UnaryFloatOp<"ceil", "aten::ceil"> { let summary = "Round up"; }
+def Edge_RoundOp : Edge_UnaryFloatOp<"round", "aten::round"> {
+  let summary = "Round to nearest, ties to even (as ATen)";
 }
 
 def Edge_GeluOp : Edge_UnaryFloatOp<"gelu", "aten::gelu"> {

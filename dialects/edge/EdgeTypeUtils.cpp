@@ -132,7 +132,8 @@ int64_t slidingWindowExtent(int64_t input, int64_t kernel, int64_t stride,
                             int64_t padding, int64_t dilation, bool ceilMode) {
   if (ShapedType::isDynamic(input))
     return ShapedType::kDynamic;
-  return runtime::windowExtent(input, kernel, stride, padding, dilation, ceilMode);
+  return runtime::windowExtent(input, kernel, stride, padding, dilation,
+                               ceilMode);
 }
 
 } // namespace etch::edge

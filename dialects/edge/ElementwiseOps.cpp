@@ -40,7 +40,17 @@ EDGE_BROADCAST_INFERENCE(AddOp)
 EDGE_BROADCAST_INFERENCE(SubOp)
 EDGE_BROADCAST_INFERENCE(MulOp)
 EDGE_BROADCAST_INFERENCE(DivOp)
+EDGE_BROADCAST_INFERENCE(MaximumOp)
+EDGE_BROADCAST_INFERENCE(MinimumOp)
 #undef EDGE_BROADCAST_INFERENCE
+
+LogicalResult PowOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  return inferBroadcastResult(location, getOperationName(), adaptor.getSelf(),
+                              adaptor.getExponent(), types);
+}
 
 LogicalResult DivOp::verify() {
   std::optional<StringRef> mode = getRoundingMode();

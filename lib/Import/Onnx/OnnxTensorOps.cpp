@@ -23,6 +23,16 @@ LogicalResult OnnxImporter::convertBinary(const OnnxNode &node) {
     return bind(node, edge.create<edge::SubOp>(loc, ValueRange{lhs, rhs}));
   if (op == "Mul")
     return bind(node, edge.create<edge::MulOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "Pow")
+    return bind(node, edge.create<edge::PowOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "Max" || op == "Min") {
+    if (node.inputs.size() != 2)
+      return nodeError(node) << "only the two-input form is supported";
+    if (op == "Max")
+      return bind(node,
+                  edge.create<edge::MaximumOp>(loc, ValueRange{lhs, rhs}));
+    return bind(node, edge.create<edge::MinimumOp>(loc, ValueRange{lhs, rhs}));
+  }
   // ONNX integer division truncates; float division is true division.
   SmallVector<NamedAttribute> attributes;
   if (isa<IntegerType>(rankedTypeOf(lhs).getElementType()))
@@ -41,7 +51,22 @@ LogicalResult OnnxImporter::convertUnary(const OnnxNode &node) {
           .Case("Relu", edge::ReluOp::getOperationName())
           .Case("Sigmoid", edge::SigmoidOp::getOperationName())
           .Case("Tanh", edge::TanhOp::getOperationName())
-          .Case("HardSwish", edge::HardswishOp::getOperationName());
+          .Case("HardSwish", edge::HardswishOp::getOperationName())
+          .Case("Exp", edge::ExpOp::getOperationName())
+          .Case("Log", edge::LogOp::getOperationName())
+          .Case("Sqrt", edge::SqrtOp::getOperationName())
+          .Case("Neg", edge::NegOp::getOperationName())
+          .Case("Abs", edge::AbsOp::getOperationName())
+          .Case("Erf", edge::ErfOp::getOperationName())
+          .Case("Sin", edge::SinOp::getOperationName())
+          .Case("Cos", edge::CosOp::getOperationName())
+          .Case("Reciprocal", edge::ReciprocalOp::getOperationName())
+          .Case("Floor", edge::FloorOp::getOperationName())
+          .Case("Ceil", edge::CeilOp::getOperationName())
+          .Case("Round", edge::RoundOp::getOperationName())
+          .Default("");
+  if (opName.empty())
+    return nodeError(node) << "internal: no unary mapping for " << node.opType;
   return bind(node, edge.create(locationOf(node), opName, x));
 }
 
@@ -415,7 +440,7 @@ LogicalResult OnnxImporter::convertErf(const OnnxNode &node) {
     fusedAway.insert(half);
     return convertGelu(gelu);
   }
-  return convertCustom(node);
+  return convertUnary(node);
 }
 
 } // namespace etch::onnx_import

@@ -7,7 +7,7 @@
 namespace etch::runtime::portable {
 namespace {
 
-enum class BinaryKind { Add, Sub, Mul, Div };
+enum class BinaryKind { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
 
 template <typename T>
 T applyBinary(BinaryKind kind, T a, T b, T alpha, int rounding) {
@@ -18,6 +18,12 @@ T applyBinary(BinaryKind kind, T a, T b, T alpha, int rounding) {
     return a - alpha * b;
   case BinaryKind::Mul:
     return a * b;
+  case BinaryKind::Pow:
+    return static_cast<T>(std::pow(a, b));
+  case BinaryKind::Maximum:
+    return a > b ? a : b;
+  case BinaryKind::Minimum:
+    return a < b ? a : b;
   case BinaryKind::Div:
     if constexpr (std::is_floating_point_v<T>) {
       T q = a / b;
@@ -149,6 +155,14 @@ ETCH_BINARY_KERNEL(Add, Add)
 ETCH_BINARY_KERNEL(Sub, Sub)
 ETCH_BINARY_KERNEL(Mul, Mul)
 ETCH_BINARY_KERNEL(Div, Div)
+ETCH_BINARY_KERNEL(Maximum, Maximum)
+ETCH_BINARY_KERNEL(Minimum, Minimum)
+
+Error validatePow(const KernelCall &call) {
+  ET_CHECK_OK(validateBinary(call));
+  return checkType(call, call.outputs[0], "output", ScalarType::Float32);
+}
+void runPow(const KernelCall &call) { runBinary(call, BinaryKind::Pow); }
 #undef ETCH_BINARY_KERNEL
 
 Error validateUnary(const KernelCall &call) { return validateUnaryFloat(call); }
@@ -169,6 +183,25 @@ void runHardswish(const KernelCall &call) {
   mapFloat(call, [](float x) { return x * hardsigmoid(x); });
 }
 void runHardsigmoid(const KernelCall &call) { mapFloat(call, hardsigmoid); }
+
+#define ETCH_MATH_KERNEL(Name, expression)                                     \
+  void run##Name(const KernelCall &call) {                                     \
+    mapFloat(call, [](float x) { return expression; });                        \
+  }
+ETCH_MATH_KERNEL(Exp, std::exp(x))
+ETCH_MATH_KERNEL(Log, std::log(x))
+ETCH_MATH_KERNEL(Sqrt, std::sqrt(x))
+ETCH_MATH_KERNEL(Rsqrt, 1.0f / std::sqrt(x))
+ETCH_MATH_KERNEL(Neg, -x)
+ETCH_MATH_KERNEL(Abs, std::fabs(x))
+ETCH_MATH_KERNEL(Erf, std::erf(x))
+ETCH_MATH_KERNEL(Sin, std::sin(x))
+ETCH_MATH_KERNEL(Cos, std::cos(x))
+ETCH_MATH_KERNEL(Reciprocal, 1.0f / x)
+ETCH_MATH_KERNEL(Floor, std::floor(x))
+ETCH_MATH_KERNEL(Ceil, std::ceil(x))
+ETCH_MATH_KERNEL(Round, std::nearbyint(x)) // ties to even, as ATen
+#undef ETCH_MATH_KERNEL
 
 void runGelu(const KernelCall &call) {
   if (call.stringAttr("approximate", "none")[0] == 't') {

@@ -12,6 +12,9 @@ ETCH_DECLARE_KERNEL(Add)
 ETCH_DECLARE_KERNEL(Sub)
 ETCH_DECLARE_KERNEL(Mul)
 ETCH_DECLARE_KERNEL(Div)
+ETCH_DECLARE_KERNEL(Pow)
+ETCH_DECLARE_KERNEL(Maximum)
+ETCH_DECLARE_KERNEL(Minimum)
 ETCH_DECLARE_KERNEL(Clamp)
 ETCH_DECLARE_KERNEL(Convolution)
 ETCH_DECLARE_KERNEL(Addmm)
@@ -46,5 +49,18 @@ void runHardsigmoid(const KernelCall &call);
 void runGelu(const KernelCall &call);
 void runHardtanh(const KernelCall &call);
 void runLogSoftmax(const KernelCall &call);
+void runExp(const KernelCall &call);
+void runLog(const KernelCall &call);
+void runSqrt(const KernelCall &call);
+void runRsqrt(const KernelCall &call);
+void runNeg(const KernelCall &call);
+void runAbs(const KernelCall &call);
+void runErf(const KernelCall &call);
+void runSin(const KernelCall &call);
+void runCos(const KernelCall &call);
+void runReciprocal(const KernelCall &call);
+void runFloor(const KernelCall &call);
+void runCeil(const KernelCall &call);
+void runRound(const KernelCall &call);
 
 } // namespace etch::runtime::portable

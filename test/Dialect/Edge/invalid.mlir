@@ -533,3 +533,148 @@ func.func @delegate_return_outside(%x: tensor<4xf32>) {
   // expected-error @+1 {{'edge.delegate_return' op expects parent op 'edge.delegate'}}
   edge.delegate_return %x : tensor<4xf32>
 }
+
+// -----
+
+// edge.exp takes floating-point tensors and keeps their type.
+func.func @exp_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.exp' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.exp %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.log takes floating-point tensors and keeps their type.
+func.func @log_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.log' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.log %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.sqrt takes floating-point tensors and keeps their type.
+func.func @sqrt_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.sqrt' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.sqrt %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.rsqrt takes floating-point tensors and keeps their type.
+func.func @rsqrt_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.rsqrt' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.rsqrt %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.neg takes floating-point tensors and keeps their type.
+func.func @neg_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.neg' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.neg %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.abs takes floating-point tensors and keeps their type.
+func.func @abs_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.abs' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.abs %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.erf takes floating-point tensors and keeps their type.
+func.func @erf_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.erf' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.erf %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.sin takes floating-point tensors and keeps their type.
+func.func @sin_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.sin' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.sin %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.cos takes floating-point tensors and keeps their type.
+func.func @cos_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.cos' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.cos %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.reciprocal takes floating-point tensors and keeps their type.
+func.func @reciprocal_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.reciprocal' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.reciprocal %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.floor takes floating-point tensors and keeps their type.
+func.func @floor_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.floor' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.floor %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.ceil takes floating-point tensors and keeps their type.
+func.func @ceil_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.ceil' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.ceil %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.round takes floating-point tensors and keeps their type.
+func.func @round_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.round' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.round %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// pow is float-only.
+func.func @pow_int(%a: tensor<3xi64>) {
+  // expected-error @+1 {{'edge.pow' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi64>'}}
+  %0 = edge.pow %a, %a : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  return
+}
+
+// -----
+
+// maximum/minimum operands must broadcast and share an element type.
+func.func @maximum_shapes(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.maximum' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.maximum %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @minimum_types(%a: tensor<3xf32>, %b: tensor<3xi64>) {
+  // expected-error @+2 {{'edge.minimum' op operands have different element types (f32 vs i64)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.minimum %a, %b : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}

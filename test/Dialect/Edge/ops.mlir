@@ -113,6 +113,50 @@ func.func @activations(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> tensor<2x3xf32
   return %9 : tensor<2x3xf32>
 }
 
+// Elementwise math keeps the operand type.
+// CHECK-LABEL: func @math
+// CHECK: edge.exp %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.log %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.sqrt %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.rsqrt %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.neg %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.abs %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.erf %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.sin %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.cos %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.reciprocal %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.floor %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.ceil %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.round %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @math(%x: tensor<2x3xf32>) {
+  %0 = edge.exp %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = edge.log %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = edge.sqrt %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = edge.rsqrt %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = edge.neg %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %5 = edge.abs %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %6 = edge.erf %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %7 = edge.sin %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %8 = edge.cos %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %9 = edge.reciprocal %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %10 = edge.floor %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %11 = edge.ceil %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %12 = edge.round %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// pow, maximum and minimum broadcast like the arithmetic ops.
+// CHECK-LABEL: func @pow_max_min
+// CHECK: edge.pow %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CHECK: edge.maximum %{{.*}}, %{{.*}} : (tensor<2x1xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+// CHECK: edge.minimum %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @pow_max_min(%x: tensor<2x3xf32>, %e: tensor<f32>, %a: tensor<2x1xi64>, %b: tensor<3xi64>) {
+  %0 = edge.pow %x, %e : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %1 = edge.maximum %a, %b : (tensor<2x1xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %2 = edge.minimum %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
 // softmax and log_softmax along a (negative) dim.
 // CHECK-LABEL: func @softmax
 // CHECK: edge.softmax %{{.*}} {dim = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>

@@ -152,6 +152,19 @@ def gelu_pattern():
         [vi("x", [2, 8])], [vi("y", [2, 8])])
 
 
+def math():
+    ops = ["Exp", "Log", "Sqrt", "Neg", "Abs", "Sin", "Cos", "Reciprocal", "Floor",
+           "Ceil", "Round"]
+    nodes, previous = [], "x"
+    for op in ops:
+        nodes.append(helper.make_node(op, [previous], [op.lower()], name=op.lower()))
+        previous = op.lower()
+    nodes += [helper.make_node("Pow", [previous, "two"], ["pow"], name="pow"),
+              helper.make_node("Max", ["pow", "x"], ["max"], name="max"),
+              helper.make_node("Min", ["max", "x"], ["y"], name="min")]
+    return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])], [floats("two", 2.0)])
+
+
 def bad_opset():
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [vi("x", [2])], [vi("y", [2])], opset=11)
@@ -182,7 +195,7 @@ def shape_mismatch():
         [vi("x", [2, 3]), vi("z", [4])], [vi("y", [2, 3])])
 
 
-CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, activations, norm_pool,
+CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  dynamic_reshape, undefined_input, shape_mismatch]}
 

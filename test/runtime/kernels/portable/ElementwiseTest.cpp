@@ -7,7 +7,8 @@ using namespace etch::runtime::testing;
 namespace {
 
 /// Row-major index of `out` position `flat` into a broadcast operand.
-int64_t broadcastIndex(const TensorView &in, const TensorView &out, int64_t flat) {
+int64_t broadcastIndex(const TensorView &in, const TensorView &out,
+                       int64_t flat) {
   int64_t index = 0, stride = 1;
   for (int d = out.rank() - 1; d >= 0; --d) {
     int64_t coordinate = flat % out.size(d);
@@ -44,7 +45,8 @@ TEST(PortableBinary, BroadcastFloat) {
       for (int64_t i = 0; i < out.numel(); ++i) {
         double x = a.f()[broadcastIndex(a.view, out.view, i)];
         double y = b.f()[broadcastIndex(b.view, out.view, i)];
-        expected[i] = op == 0 ? x + 1.5 * y : op == 1 ? x - 1.5 * y
+        expected[i] = op == 0   ? x + 1.5 * y
+                      : op == 1 ? x - 1.5 * y
                       : op == 2 ? x * y
                                 : x / y;
       }
@@ -61,8 +63,10 @@ TEST(PortableBinary, Int64DivisionRounding) {
   Attributes truncMode, floorMode;
   truncMode.s("rounding_mode", "trunc");
   floorMode.s("rounding_mode", "floor");
-  ASSERT_EQ(runKernel("edge.div", {&a.view, &b.view}, {&trunc.view}, truncMode), Error::Ok);
-  ASSERT_EQ(runKernel("edge.div", {&a.view, &b.view}, {&floor.view}, floorMode), Error::Ok);
+  ASSERT_EQ(runKernel("edge.div", {&a.view, &b.view}, {&trunc.view}, truncMode),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.div", {&a.view, &b.view}, {&floor.view}, floorMode),
+            Error::Ok);
   EXPECT_EQ(trunc.i64()[0], 3);
   EXPECT_EQ(trunc.i64()[1], -3);
   EXPECT_EQ(floor.i64()[1], -4);
@@ -73,12 +77,16 @@ TEST(PortableBinary, Int64DivisionRounding) {
 TEST(PortableBinary, RejectsNonBroadcastable) {
   OwnedTensor a = randomFloat({2, 3}), b = randomFloat({4});
   OwnedTensor out(ScalarType::Float32, {2, 3});
-  EXPECT_EQ(runKernel("edge.add", {&a.view, &b.view}, {&out.view}), Error::InvalidShape);
+  EXPECT_EQ(runKernel("edge.add", {&a.view, &b.view}, {&out.view}),
+            Error::InvalidShape);
 }
 
-double geluExact(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
+double geluExact(double x) {
+  return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+}
 double geluTanh(double x) {
-  return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+  return 0.5 * x *
+         (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
 }
 double hardsigmoid(double x) { return std::min(std::max(x + 3, 0.0), 6.0) / 6; }
 
@@ -89,17 +97,28 @@ TEST(PortableActivations, MatchFormulas) {
     const char *approximate;
   } cases[] = {
       {"edge.relu", [](double x) { return x > 0 ? x : 0.0; }, nullptr},
-      {"edge.sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, nullptr},
+      {"edge.sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); },
+       nullptr},
       {"edge.tanh", [](double x) { return std::tanh(x); }, nullptr},
       {"edge.silu", [](double x) { return x / (1 + std::exp(-x)); }, nullptr},
       {"edge.hardswish", [](double x) { return x * hardsigmoid(x); }, nullptr},
       {"edge.hardsigmoid", hardsigmoid, nullptr},
       {"edge.gelu", geluExact, "none"},
       {"edge.gelu", geluTanh, "tanh"},
+      {"edge.exp", [](double x) { return std::exp(x); }, nullptr},
+      {"edge.sin", [](double x) { return std::sin(x); }, nullptr},
+      {"edge.cos", [](double x) { return std::cos(x); }, nullptr},
+      {"edge.neg", [](double x) { return -x; }, nullptr},
+      {"edge.abs", [](double x) { return std::fabs(x); }, nullptr},
+      {"edge.erf", [](double x) { return std::erf(x); }, nullptr},
+      {"edge.floor", [](double x) { return std::floor(x); }, nullptr},
+      {"edge.ceil", [](double x) { return std::ceil(x); }, nullptr},
+      {"edge.round", [](double x) { return std::nearbyint(x); }, nullptr},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.op);
-    OwnedTensor x = randomFloat({3, 17}, -6, 6), out(ScalarType::Float32, {3, 17});
+    OwnedTensor x = randomFloat({3, 17}, -6, 6),
+                out(ScalarType::Float32, {3, 17});
     Attributes attributes;
     if (c.approximate)
       attributes.s("approximate", c.approximate);
@@ -111,11 +130,70 @@ TEST(PortableActivations, MatchFormulas) {
   }
 }
 
+TEST(PortableMath, PositiveDomainFunctions) {
+  struct Case {
+    const char *op;
+    double (*reference)(double);
+  } cases[] = {{"edge.log", [](double x) { return std::log(x); }},
+               {"edge.sqrt", [](double x) { return std::sqrt(x); }},
+               {"edge.rsqrt", [](double x) { return 1 / std::sqrt(x); }},
+               {"edge.reciprocal", [](double x) { return 1 / x; }}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.op);
+    OwnedTensor x = randomFloat({4, 9}, 0.1f, 10.0f),
+                out(ScalarType::Float32, {4, 9});
+    ASSERT_EQ(runKernel(c.op, {&x.view}, {&out.view}), Error::Ok);
+    std::vector<double> expected(x.numel());
+    for (int64_t i = 0; i < x.numel(); ++i)
+      expected[i] = c.reference(x.f()[i]);
+    expectClose(out, expected, 1e-5, 1e-6);
+  }
+}
+
+TEST(PortableMath, RoundTiesToEven) {
+  OwnedTensor x(ScalarType::Float32, {4}), out(ScalarType::Float32, {4});
+  float values[] = {0.5f, 1.5f, 2.5f, -0.5f};
+  std::memcpy(x.f(), values, sizeof(values));
+  ASSERT_EQ(runKernel("edge.round", {&x.view}, {&out.view}), Error::Ok);
+  expectClose(out, {0.0, 2.0, 2.0, -0.0}, 0, 0);
+}
+
+TEST(PortableBinary, PowMaximumMinimumBroadcast) {
+  OwnedTensor a = randomFloat({3, 4}, 0.5f, 2.0f),
+              b = randomFloat({4}, -2.0f, 2.0f);
+  for (const char *op : {"edge.pow", "edge.maximum", "edge.minimum"}) {
+    SCOPED_TRACE(op);
+    OwnedTensor out(ScalarType::Float32, {3, 4});
+    ASSERT_EQ(runKernel(op, {&a.view, &b.view}, {&out.view}), Error::Ok);
+    std::vector<double> expected(12);
+    for (int i = 0; i < 12; ++i) {
+      double x = a.f()[i], y = b.f()[i % 4];
+      expected[i] = op[5] == 'p'   ? std::pow(x, y)
+                    : op[6] == 'a' ? std::max(x, y)
+                                   : std::min(x, y);
+    }
+    expectClose(out, expected, 1e-5, 1e-6);
+  }
+  OwnedTensor i(ScalarType::Int64, {3}), j(ScalarType::Int64, {3}),
+      k(ScalarType::Int64, {3});
+  int64_t left[] = {1, 5, -3}, right[] = {4, 2, -7};
+  std::memcpy(i.i64(), left, sizeof(left));
+  std::memcpy(j.i64(), right, sizeof(right));
+  ASSERT_EQ(runKernel("edge.maximum", {&i.view, &j.view}, {&k.view}),
+            Error::Ok);
+  EXPECT_EQ(k.i64()[0], 4);
+  EXPECT_EQ(k.i64()[1], 5);
+  EXPECT_EQ(k.i64()[2], -3);
+  EXPECT_EQ(runKernel("edge.pow", {&i.view, &j.view}, {&k.view}),
+            Error::InvalidType);
+}
+
 TEST(PortableActivations, HardtanhAndClamp) {
   OwnedTensor x = randomFloat({40}, -8, 8), out(ScalarType::Float32, {40});
   Attributes relu6;
   relu6.d("min_val", 0).d("max_val", 6);
-  ASSERT_EQ(runKernel("edge.hardtanh", {&x.view}, {&out.view}, relu6), Error::Ok);
+  ASSERT_EQ(runKernel("edge.hardtanh", {&x.view}, {&out.view}, relu6),
+            Error::Ok);
   std::vector<double> expected(40);
   for (int i = 0; i < 40; ++i)
     expected[i] = std::min(std::max<double>(x.f()[i], 0), 6.0);

@@ -41,7 +41,8 @@ std::vector<double> referenceConv(const ConvCase &k, const OwnedTensor &x,
                   wv = w[((ic * ocg + o) * k.kh + ky) * k.kw + kx];
                 } else {
                   // Output (y, xo) reads input (iy, ix) through (ky, kx).
-                  int64_t ny = iy + k.ph - ky * k.dh, nx = ix + k.pw - kx * k.dw;
+                  int64_t ny = iy + k.ph - ky * k.dh,
+                          nx = ix + k.pw - kx * k.dw;
                   if (ny % k.sh || nx % k.sw)
                     continue;
                   y = ny / k.sh;
@@ -58,8 +59,8 @@ std::vector<double> referenceConv(const ConvCase &k, const OwnedTensor &x,
 }
 
 void checkConv(const ConvCase &k) {
-  SCOPED_TRACE("conv case c=" + std::to_string(k.c) + " oc=" + std::to_string(k.oc) +
-               " groups=" + std::to_string(k.groups) +
+  SCOPED_TRACE("conv case c=" + std::to_string(k.c) + " oc=" +
+               std::to_string(k.oc) + " groups=" + std::to_string(k.groups) +
                (k.transposed ? " transposed" : ""));
   OwnedTensor x = randomFloat({k.n, k.c, k.h, k.w});
   OwnedTensor weight = k.transposed
@@ -85,17 +86,22 @@ void checkConv(const ConvCase &k) {
   std::vector<TensorView *> inputs = {&x.view, &weight.view};
   if (k.bias)
     inputs.push_back(&bias.view);
-  ASSERT_EQ(runKernel("edge.convolution", inputs, {&out.view}, attributes), Error::Ok);
-  expectClose(out, referenceConv(k, x, weight, k.bias ? bias.f() : nullptr, oh, ow),
+  ASSERT_EQ(runKernel("edge.convolution", inputs, {&out.view}, attributes),
+            Error::Ok);
+  expectClose(out,
+              referenceConv(k, x, weight, k.bias ? bias.f() : nullptr, oh, ow),
               1e-4, 1e-4);
 }
 
 TEST(PortableConvolution, DirectShapes) {
   checkConv({1, 3, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, false});
   checkConv({2, 4, 9, 7, 6, 3, 2, 2, 1, 1, 0, 1, 1, 2, false, false});
-  checkConv({1, 8, 10, 10, 8, 3, 3, 2, 2, 1, 1, 1, 1, 8, true, false}); // depthwise
-  checkConv({1, 2, 11, 11, 3, 3, 3, 1, 1, 2, 2, 2, 2, 1, true, false}); // dilation
-  checkConv({1, 3, 7, 5, 2, 1, 1, 3, 2, 0, 0, 1, 1, 1, false, false});  // 1x1 strided
+  checkConv(
+      {1, 8, 10, 10, 8, 3, 3, 2, 2, 1, 1, 1, 1, 8, true, false}); // depthwise
+  checkConv(
+      {1, 2, 11, 11, 3, 3, 3, 1, 1, 2, 2, 2, 2, 1, true, false}); // dilation
+  checkConv(
+      {1, 3, 7, 5, 2, 1, 1, 3, 2, 0, 0, 1, 1, 1, false, false}); // 1x1 strided
 }
 
 TEST(PortableConvolution, RandomDirect) {
@@ -129,7 +135,9 @@ TEST(PortableConvolution, RejectsInconsistentShapes) {
   OwnedTensor x = randomFloat({1, 3, 8, 8}), weight = randomFloat({4, 2, 3, 3});
   OwnedTensor out(ScalarType::Float32, {1, 4, 6, 6});
   Attributes attributes;
-  attributes.ints("stride", {1, 1}).ints("padding", {0, 0}).ints("dilation", {1, 1});
+  attributes.ints("stride", {1, 1})
+      .ints("padding", {0, 0})
+      .ints("dilation", {1, 1});
   EXPECT_EQ(runKernel("edge.convolution", {&x.view, &weight.view}, {&out.view},
                       attributes),
             Error::InvalidShape);
@@ -157,8 +165,8 @@ TEST(PortableMatmul, MmBmmAddmm) {
     OwnedTensor bias = randomFloat({n}), addmm(ScalarType::Float32, {m, n});
     Attributes scale;
     scale.d("beta", 0.5).d("alpha", 2.0);
-    ASSERT_EQ(runKernel("edge.addmm", {&bias.view, &a.view, &b.view}, {&addmm.view},
-                        scale),
+    ASSERT_EQ(runKernel("edge.addmm", {&bias.view, &a.view, &b.view},
+                        {&addmm.view}, scale),
               Error::Ok);
     std::vector<double> expected = referenceMatmul(a.f(), b.f(), m, k, n);
     for (int64_t i = 0; i < m; ++i)
@@ -166,9 +174,11 @@ TEST(PortableMatmul, MmBmmAddmm) {
         expected[i * n + j] = 2.0 * expected[i * n + j] + 0.5 * bias.f()[j];
     expectClose(addmm, expected);
 
-    OwnedTensor ba = randomFloat({batch, m, k}), bb = randomFloat({batch, k, n});
+    OwnedTensor ba = randomFloat({batch, m, k}),
+                bb = randomFloat({batch, k, n});
     OwnedTensor bmm(ScalarType::Float32, {batch, m, n});
-    ASSERT_EQ(runKernel("edge.bmm", {&ba.view, &bb.view}, {&bmm.view}), Error::Ok);
+    ASSERT_EQ(runKernel("edge.bmm", {&ba.view, &bb.view}, {&bmm.view}),
+              Error::Ok);
     std::vector<double> all;
     for (int64_t i = 0; i < batch; ++i) {
       std::vector<double> part =
@@ -182,7 +192,8 @@ TEST(PortableMatmul, MmBmmAddmm) {
 TEST(PortableMatmul, LinearBatchedWithBias) {
   OwnedTensor x = randomFloat({2, 3, 13}), weight = randomFloat({5, 13});
   OwnedTensor bias = randomFloat({5}), out(ScalarType::Float32, {2, 3, 5});
-  ASSERT_EQ(runKernel("edge.linear", {&x.view, &weight.view, &bias.view}, {&out.view}),
+  ASSERT_EQ(runKernel("edge.linear", {&x.view, &weight.view, &bias.view},
+                      {&out.view}),
             Error::Ok);
   std::vector<double> expected(30, 0.0);
   for (int r = 0; r < 6; ++r)

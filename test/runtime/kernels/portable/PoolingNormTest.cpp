@@ -9,7 +9,8 @@ using namespace etch::runtime::testing;
 
 namespace {
 
-int64_t extent(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+int64_t extent(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d,
+               bool ceil) {
   int64_t span = in + 2 * p - d * (k - 1) - 1;
   int64_t out = (ceil ? (span + s - 1) / s : span / s) + 1;
   if (ceil && (out - 1) * s >= in + p)
@@ -27,9 +28,13 @@ TEST(PortablePooling, MaxAndAverageAgainstReference) {
     OwnedTensor x = randomFloat({2, 3, h, w});
     OwnedTensor maxOut(ScalarType::Float32, {2, 3, oh, ow});
     Attributes window;
-    window.ints("kernel_size", {k, k}).ints("stride", {s, s}).ints("padding", {p, p})
-        .ints("dilation", {d, d}).b("ceil_mode", ceil);
-    ASSERT_EQ(runKernel("edge.max_pool2d", {&x.view}, {&maxOut.view}, window), Error::Ok);
+    window.ints("kernel_size", {k, k})
+        .ints("stride", {s, s})
+        .ints("padding", {p, p})
+        .ints("dilation", {d, d})
+        .b("ceil_mode", ceil);
+    ASSERT_EQ(runKernel("edge.max_pool2d", {&x.view}, {&maxOut.view}, window),
+              Error::Ok);
     std::vector<double> expected;
     for (int64_t plane = 0; plane < 6; ++plane)
       for (int64_t y = 0; y < oh; ++y)
@@ -47,12 +52,17 @@ TEST(PortablePooling, MaxAndAverageAgainstReference) {
 
     if (d != 1)
       continue;
-    int64_t aoh = extent(h, k, s, p, 1, ceil), aow = extent(w, k, s, p, 1, ceil);
+    int64_t aoh = extent(h, k, s, p, 1, ceil),
+            aow = extent(w, k, s, p, 1, ceil);
     OwnedTensor avgOut(ScalarType::Float32, {2, 3, aoh, aow});
     Attributes avg;
-    avg.ints("kernel_size", {k, k}).ints("stride", {s, s}).ints("padding", {p, p})
-        .b("ceil_mode", ceil).b("count_include_pad", countPad);
-    ASSERT_EQ(runKernel("edge.avg_pool2d", {&x.view}, {&avgOut.view}, avg), Error::Ok);
+    avg.ints("kernel_size", {k, k})
+        .ints("stride", {s, s})
+        .ints("padding", {p, p})
+        .b("ceil_mode", ceil)
+        .b("count_include_pad", countPad);
+    ASSERT_EQ(runKernel("edge.avg_pool2d", {&x.view}, {&avgOut.view}, avg),
+              Error::Ok);
     expected.clear();
     for (int64_t plane = 0; plane < 6; ++plane)
       for (int64_t y = 0; y < aoh; ++y)
@@ -62,8 +72,10 @@ TEST(PortablePooling, MaxAndAverageAgainstReference) {
           int64_t padded = (y1 - y0) * (x1 - x0);
           double sum = 0;
           int64_t inside = 0;
-          for (int64_t iy = std::max<int64_t>(y0, 0); iy < std::min(y1, h); ++iy)
-            for (int64_t ix = std::max<int64_t>(x0, 0); ix < std::min(x1, w); ++ix) {
+          for (int64_t iy = std::max<int64_t>(y0, 0); iy < std::min(y1, h);
+               ++iy)
+            for (int64_t ix = std::max<int64_t>(x0, 0); ix < std::min(x1, w);
+                 ++ix) {
               sum += x.f()[(plane * h + iy) * w + ix];
               ++inside;
             }
@@ -74,10 +86,12 @@ TEST(PortablePooling, MaxAndAverageAgainstReference) {
 }
 
 TEST(PortablePooling, AdaptiveAverage) {
-  OwnedTensor x = randomFloat({1, 2, 7, 5}), out(ScalarType::Float32, {1, 2, 3, 2});
+  OwnedTensor x = randomFloat({1, 2, 7, 5}),
+              out(ScalarType::Float32, {1, 2, 3, 2});
   Attributes size;
   size.ints("output_size", {3, 2});
-  ASSERT_EQ(runKernel("edge.adaptive_avg_pool2d", {&x.view}, {&out.view}, size), Error::Ok);
+  ASSERT_EQ(runKernel("edge.adaptive_avg_pool2d", {&x.view}, {&out.view}, size),
+            Error::Ok);
   std::vector<double> expected;
   for (int plane = 0; plane < 2; ++plane)
     for (int y = 0; y < 3; ++y)
@@ -109,8 +123,10 @@ TEST(PortableNorm, BatchNormWithAndWithoutAffine) {
     std::vector<double> expected(x.numel());
     for (int64_t i = 0; i < x.numel(); ++i) {
       int c = (i / 20) % 3;
-      double normalized = (x.f()[i] - mean.f()[c]) / std::sqrt(var.f()[c] + 1e-3);
-      expected[i] = affine ? normalized * weight.f()[c] + bias.f()[c] : normalized;
+      double normalized =
+          (x.f()[i] - mean.f()[c]) / std::sqrt(var.f()[c] + 1e-3);
+      expected[i] =
+          affine ? normalized * weight.f()[c] + bias.f()[c] : normalized;
     }
     expectClose(out, expected, 1e-5, 1e-5);
   }
@@ -132,8 +148,9 @@ TEST(PortableNorm, LayerNormOverTrailingDims) {
     for (int i = 0; i < 24; ++i)
       var += std::pow(x.f()[r * 24 + i] - mean, 2) / 24.0;
     for (int i = 0; i < 24; ++i)
-      expected[r * 24 + i] = (x.f()[r * 24 + i] - mean) / std::sqrt(var + 1e-5) *
-                                 weight.f()[i] + bias.f()[i];
+      expected[r * 24 + i] =
+          (x.f()[r * 24 + i] - mean) / std::sqrt(var + 1e-5) * weight.f()[i] +
+          bias.f()[i];
   }
   expectClose(out, expected, 1e-5, 1e-5);
 }
@@ -141,12 +158,15 @@ TEST(PortableNorm, LayerNormOverTrailingDims) {
 TEST(PortableNorm, SoftmaxAndLogSoftmaxAnyDim) {
   for (int64_t dim : {0, 1, -1}) {
     OwnedTensor x = randomFloat({3, 4, 5}, -5, 5);
-    OwnedTensor soft(ScalarType::Float32, {3, 4, 5}), logSoft(ScalarType::Float32, {3, 4, 5});
+    OwnedTensor soft(ScalarType::Float32, {3, 4, 5}),
+        logSoft(ScalarType::Float32, {3, 4, 5});
     Attributes attributes;
     attributes.i("dim", dim);
-    ASSERT_EQ(runKernel("edge.softmax", {&x.view}, {&soft.view}, attributes), Error::Ok);
-    ASSERT_EQ(runKernel("edge.log_softmax", {&x.view}, {&logSoft.view}, attributes),
+    ASSERT_EQ(runKernel("edge.softmax", {&x.view}, {&soft.view}, attributes),
               Error::Ok);
+    ASSERT_EQ(
+        runKernel("edge.log_softmax", {&x.view}, {&logSoft.view}, attributes),
+        Error::Ok);
     int64_t d = dim < 0 ? dim + 3 : dim;
     int64_t sizes[3] = {3, 4, 5}, strides[3] = {20, 5, 1};
     std::vector<double> expected(60), expectedLog(60);
@@ -165,11 +185,14 @@ TEST(PortableNorm, SoftmaxAndLogSoftmaxAnyDim) {
 
 TEST(PortableReduction, MeanAndSumOverDims) {
   OwnedTensor x = randomFloat({2, 3, 4});
-  OwnedTensor mean(ScalarType::Float32, {2, 1, 4}), all(ScalarType::Float32, {});
+  OwnedTensor mean(ScalarType::Float32, {2, 1, 4}),
+      all(ScalarType::Float32, {});
   Attributes overDim1, everything;
   overDim1.ints("dim", {-2}).b("keepdim", true);
-  ASSERT_EQ(runKernel("edge.mean", {&x.view}, {&mean.view}, overDim1), Error::Ok);
-  ASSERT_EQ(runKernel("edge.sum", {&x.view}, {&all.view}, everything), Error::Ok);
+  ASSERT_EQ(runKernel("edge.mean", {&x.view}, {&mean.view}, overDim1),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.sum", {&x.view}, {&all.view}, everything),
+            Error::Ok);
   std::vector<double> expected(8, 0.0);
   double total = 0;
   for (int a = 0; a < 2; ++a)
@@ -181,7 +204,8 @@ TEST(PortableReduction, MeanAndSumOverDims) {
   expectClose(mean, expected);
   expectClose(all, {total});
   OwnedTensor wrong(ScalarType::Float32, {2, 4});
-  EXPECT_EQ(runKernel("edge.mean", {&x.view}, {&wrong.view}, overDim1), Error::InvalidShape);
+  EXPECT_EQ(runKernel("edge.mean", {&x.view}, {&wrong.view}, overDim1),
+            Error::InvalidShape);
 }
 
 } // namespace

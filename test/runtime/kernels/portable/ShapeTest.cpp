@@ -19,14 +19,16 @@ TEST(PortableShape, EveryRank4Permutation) {
                                           sizes[perm[2]], sizes[perm[3]]});
     Attributes dims;
     dims.ints("dims", perm);
-    ASSERT_EQ(runKernel("edge.permute", {&x.view}, {&out.view}, dims), Error::Ok);
+    ASSERT_EQ(runKernel("edge.permute", {&x.view}, {&out.view}, dims),
+              Error::Ok);
     std::vector<double> expected;
     for (int64_t a = 0; a < sizes[perm[0]]; ++a)
       for (int64_t b = 0; b < sizes[perm[1]]; ++b)
         for (int64_t c = 0; c < sizes[perm[2]]; ++c)
           for (int64_t d = 0; d < sizes[perm[3]]; ++d)
-            expected.push_back(x.f()[a * strides[perm[0]] + b * strides[perm[1]] +
-                                     c * strides[perm[2]] + d * strides[perm[3]]]);
+            expected.push_back(
+                x.f()[a * strides[perm[0]] + b * strides[perm[1]] +
+                      c * strides[perm[2]] + d * strides[perm[3]]]);
     expectClose(out, expected, 0, 0);
   } while (std::next_permutation(perm.begin(), perm.end()));
 }
@@ -35,7 +37,8 @@ TEST(PortableShape, TransposeIsAPermute) {
   OwnedTensor x = randomFloat({3, 4}), out(ScalarType::Float32, {4, 3});
   Attributes dims;
   dims.i("dim0", 0).i("dim1", -1);
-  ASSERT_EQ(runKernel("edge.transpose", {&x.view}, {&out.view}, dims), Error::Ok);
+  ASSERT_EQ(runKernel("edge.transpose", {&x.view}, {&out.view}, dims),
+            Error::Ok);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j)
       EXPECT_EQ(out.f()[j * 3 + i], x.f()[i * 4 + j]);
@@ -46,7 +49,8 @@ TEST(PortableShape, CatSliceSelectExpand) {
   OwnedTensor cat(ScalarType::Float32, {2, 4, 2});
   Attributes dim1;
   dim1.i("dim", 1);
-  ASSERT_EQ(runKernel("edge.cat", {&a.view, &b.view}, {&cat.view}, dim1), Error::Ok);
+  ASSERT_EQ(runKernel("edge.cat", {&a.view, &b.view}, {&cat.view}, dim1),
+            Error::Ok);
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 2; ++k)
@@ -57,7 +61,8 @@ TEST(PortableShape, CatSliceSelectExpand) {
   OwnedTensor sliced(ScalarType::Float32, {3, 5});
   Attributes slice;
   slice.i("dim", 1).i("start", -9).i("end", 100).i("step", 2);
-  ASSERT_EQ(runKernel("edge.slice", {&x.view}, {&sliced.view}, slice), Error::Ok);
+  ASSERT_EQ(runKernel("edge.slice", {&x.view}, {&sliced.view}, slice),
+            Error::Ok);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 5; ++j)
       EXPECT_EQ(sliced.f()[i * 5 + j], x.f()[i * 10 + 1 + 2 * j]);
@@ -65,14 +70,17 @@ TEST(PortableShape, CatSliceSelectExpand) {
   OwnedTensor selected(ScalarType::Float32, {3});
   Attributes select;
   select.i("dim", 1).i("index", -1);
-  ASSERT_EQ(runKernel("edge.select", {&x.view}, {&selected.view}, select), Error::Ok);
+  ASSERT_EQ(runKernel("edge.select", {&x.view}, {&selected.view}, select),
+            Error::Ok);
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(selected.f()[i], x.f()[i * 10 + 9]);
 
-  OwnedTensor column = randomFloat({3, 1}), expanded(ScalarType::Float32, {2, 3, 4});
+  OwnedTensor column = randomFloat({3, 1}),
+              expanded(ScalarType::Float32, {2, 3, 4});
   Attributes size;
   size.ints("size", {2, -1, 4});
-  ASSERT_EQ(runKernel("edge.expand", {&column.view}, {&expanded.view}, size), Error::Ok);
+  ASSERT_EQ(runKernel("edge.expand", {&column.view}, {&expanded.view}, size),
+            Error::Ok);
   for (int i = 0; i < 24; ++i)
     EXPECT_EQ(expanded.f()[i], column.f()[(i / 4) % 3]);
 }
@@ -82,7 +90,8 @@ TEST(PortableShape, ViewCopiesAndChecksCount) {
   ASSERT_EQ(runKernel("edge.view", {&x.view}, {&out.view}), Error::Ok);
   EXPECT_TRUE(std::equal(x.f(), x.f() + 12, out.f()));
   OwnedTensor wrong(ScalarType::Float32, {5});
-  EXPECT_EQ(runKernel("edge.view", {&x.view}, {&wrong.view}), Error::InvalidShape);
+  EXPECT_EQ(runKernel("edge.view", {&x.view}, {&wrong.view}),
+            Error::InvalidShape);
 }
 
 TEST(PortableShape, EmbeddingWithOutOfRangeIndices) {
@@ -90,7 +99,8 @@ TEST(PortableShape, EmbeddingWithOutOfRangeIndices) {
   int64_t values[] = {4, -1, 0, 9};
   std::memcpy(ids.i64(), values, sizeof(values));
   OwnedTensor out(ScalarType::Float32, {2, 2, 3});
-  ASSERT_EQ(runKernel("edge.embedding", {&table.view, &ids.view}, {&out.view}), Error::Ok);
+  ASSERT_EQ(runKernel("edge.embedding", {&table.view, &ids.view}, {&out.view}),
+            Error::Ok);
   for (int c = 0; c < 3; ++c) {
     EXPECT_EQ(out.f()[0 * 3 + c], table.f()[4 * 3 + c]);
     EXPECT_EQ(out.f()[1 * 3 + c], table.f()[4 * 3 + c]); // -1 wraps
