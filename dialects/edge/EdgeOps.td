@@ -154,6 +154,46 @@ def Edge_MinimumOp : Edge_BinaryOp<"minimum", "aten::minimum"> {
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
 }
 
+class Edge_CompareOp<string mnemonic, string aten>
+    : Edge_AtenOp<mnemonic, aten> {
+  let summary = "Elementwise comparison (broadcasting) producing i1";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
+  let results = (outs RankedTensorOf<[I1]>:$result);
+}
+def Edge_EqOp : Edge_CompareOp<"eq", "aten::eq">;
+def Edge_NeOp : Edge_CompareOp<"ne", "aten::ne">;
+def Edge_LtOp : Edge_CompareOp<"lt", "aten::lt">;
+def Edge_LeOp : Edge_CompareOp<"le", "aten::le">;
+def Edge_GtOp : Edge_CompareOp<"gt", "aten::gt">;
+def Edge_GeOp : Edge_CompareOp<"ge", "aten::ge">;
+
+def Edge_WhereOp : Edge_AtenOp<"where", "aten::where"> {
+  let summary = "condition ? self : other, all three broadcasting";
+  let arguments = (ins RankedTensorOf<[I1]>:$condition, Edge_NumericTensor:$self,
+      Edge_NumericTensor:$other);
+  let results = (outs Edge_NumericTensor:$result);
+}
+
+def Edge_ToCopyOp : Edge_AtenOp<"to_copy", "aten::_to_copy"> {
+  let summary = "Convert to element type `dtype` (a copy, same shape)";
+  let description = [{
+    Float to integer truncates toward zero; anything to i1 is `!= 0`.
+  }];
+  let arguments = (ins Edge_Tensor:$self, TypeAttr:$dtype);
+  let results = (outs Edge_Tensor:$result);
+}
+
+def Edge_ConstantPadNdOp : Edge_AtenOp<"constant_pad_nd", "aten::constant_pad_nd"> {
+  let summary = "Pad with `value`; `pad` lists (before, after) pairs from the last dim";
+  let description = [{
+    As ATen: `pad = [last_before, last_after, second_last_before, ...]`;
+    negative entries crop.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self, DenseI64ArrayAttr:$pad,
+      DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Edge_NumericTensor:$result);
+}
+
 //===----------------------------------------------------------------------===//
 // Activations
 //===----------------------------------------------------------------------===//

@@ -44,6 +44,61 @@ EDGE_BROADCAST_INFERENCE(MaximumOp)
 EDGE_BROADCAST_INFERENCE(MinimumOp)
 #undef EDGE_BROADCAST_INFERENCE
 
+#define EDGE_COMPARE_INFERENCE(OpClass)                                        \
+  LogicalResult OpClass::inferReturnTypes(                                     \
+      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
+      SmallVectorImpl<Type> &types) {                                          \
+    if (failed(inferBroadcastResult(location, getOperationName(),              \
+                                    adaptor.getSelf(), adaptor.getOther(),     \
+                                    types)))                                   \
+      return failure();                                                        \
+    types.back() = cast<RankedTensorType>(types.back())                        \
+                       .clone(IntegerType::get(context, 1));                   \
+    return success();                                                          \
+  }
+EDGE_COMPARE_INFERENCE(EqOp)
+EDGE_COMPARE_INFERENCE(NeOp)
+EDGE_COMPARE_INFERENCE(LtOp)
+EDGE_COMPARE_INFERENCE(LeOp)
+EDGE_COMPARE_INFERENCE(GtOp)
+EDGE_COMPARE_INFERENCE(GeOp)
+#undef EDGE_COMPARE_INFERENCE
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  if (failed(inferBroadcastResult(location, name, adaptor.getSelf(),
+                                  adaptor.getOther(), types)))
+    return failure();
+  auto values = cast<RankedTensorType>(types.back());
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(
+          values.getShape(), rankedType(adaptor.getCondition()).getShape(),
+          shape))
+    return emitInferenceError(
+        location, name,
+        "condition of shape " +
+            formatShape(rankedType(adaptor.getCondition()).getShape()) +
+            " does not broadcast with " + formatShape(values.getShape()));
+  types.back() = values.clone(shape);
+  return success();
+}
+
+LogicalResult ToCopyOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  Type dtype = adaptor.getDtype();
+  if (!dtype.isIntOrFloat())
+    return emitInferenceError(location, getOperationName(),
+                              "dtype must be an integer or float type, got " +
+                                  formatType(dtype));
+  types.push_back(rankedType(adaptor.getSelf()).clone(dtype));
+  return success();
+}
+
 LogicalResult PowOp::inferReturnTypes(MLIRContext *,
                                       std::optional<Location> location,
                                       Adaptor adaptor,

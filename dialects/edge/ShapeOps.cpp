@@ -1,6 +1,7 @@
 //===- ShapeOps.cpp - view, permute, cat, slice, ... and embedding --------===//
 #include "edge/EdgeDialect.h"
 
+#include "mlir/Dialect/Traits.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 #include <limits>
@@ -313,5 +314,32 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape(rankedType(adaptor.getIndices()).getShape());
   shape.push_back(rankedType(adaptor.getWeight()).getDimSize(1));
   types.push_back(withShape(adaptor.getWeight(), shape));
+  return success();
+}
+
+LogicalResult ConstantPadNdOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  ArrayRef<int64_t> pad = adaptor.getPad();
+  if (pad.size() % 2 || pad.size() / 2 > static_cast<size_t>(input.getRank()))
+    return emitInferenceError(
+        location, name,
+        "pad " + formatShape(pad) +
+            " must hold (before, after) pairs for at most " +
+            Twine(input.getRank()) + " dims");
+  SmallVector<int64_t> shape(input.getShape());
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    int64_t &extent = shape[shape.size() - 1 - i];
+    if (ShapedType::isDynamic(extent))
+      continue;
+    extent += pad[2 * i] + pad[2 * i + 1];
+    if (extent < 0)
+      return emitInferenceError(location, name,
+                                "pad " + formatShape(pad) + " crops dim " +
+                                    Twine(shape.size() - 1 - i) + " below 0");
+  }
+  types.push_back(withShape(adaptor.getSelf(), shape));
   return success();
 }

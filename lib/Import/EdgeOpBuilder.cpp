@@ -19,6 +19,25 @@ FailureOr<Value> EdgeOpBuilder::create(Location loc, StringRef opName,
   state.addAttributes(attributes);
   state.addTypes(builder.getNoneType());
   Operation *op = builder.create(state);
+  // Inference reads attributes, so missing or malformed ones must be caught
+  // first. The generated verifier checks attributes before types; the
+  // placeholder result type only fails later checks, which are ignored here.
+  std::string attributeProblem;
+  {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+      std::string message = diag.str();
+      if (attributeProblem.empty() &&
+          (message.find("requires attribute") != std::string::npos ||
+           message.find("attribute '") != std::string::npos))
+        attributeProblem = message;
+      return success();
+    });
+    (void)op->getName().getRegisteredInfo()->verifyInvariants(op);
+  }
+  if (!attributeProblem.empty()) {
+    op->erase();
+    return emitError(loc) << attributeProblem; // already names the op
+  }
   auto inference = dyn_cast<InferTypeOpInterface>(op);
   if (!inference) {
     op->erase();

@@ -151,6 +151,14 @@ std::optional<uint32_t> ProgramBuilder::attributeValue(MethodState &state,
   auto make = [&](schema::ValueKind kind, fb::Offset<void> payload) {
     return scalarValue(state, schema::CreateValue(fbb, kind, payload));
   };
+  // A dtype attribute travels as its schema ScalarType code.
+  if (auto type = dyn_cast<TypeAttr>(attr)) {
+    std::optional<schema::ScalarType> code = scalarTypeOf(type.getValue());
+    if (!code)
+      return std::nullopt;
+    return make(schema::ValueKind::Int,
+                schema::CreateInt(fbb, static_cast<int64_t>(*code)).Union());
+  }
   if (auto flag = dyn_cast<BoolAttr>(attr))
     return make(schema::ValueKind::Bool,
                 schema::CreateBool(fbb, flag.getValue()).Union());

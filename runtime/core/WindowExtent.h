@@ -14,7 +14,8 @@ inline int64_t windowExtent(int64_t input, int64_t kernel, int64_t stride,
   int64_t span = input + 2 * padding - dilation * (kernel - 1) - 1;
   if (span < 0 || stride <= 0)
     return 0;
-  int64_t extent = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  int64_t extent =
+      (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
   if (ceilMode && (extent - 1) * stride >= input + padding)
     --extent;
   return extent;

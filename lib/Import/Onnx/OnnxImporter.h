@@ -52,6 +52,12 @@ public:
   mlir::LogicalResult convertShape(const OnnxNode &node);
   mlir::LogicalResult convertGelu(const OnnxNode &node);
   mlir::LogicalResult convertErf(const OnnxNode &node);
+  mlir::LogicalResult convertCompare(const OnnxNode &node);
+  mlir::LogicalResult convertWhere(const OnnxNode &node);
+  mlir::LogicalResult convertCast(const OnnxNode &node);
+  mlir::LogicalResult convertPad(const OnnxNode &node);
+  mlir::LogicalResult convertSplit(const OnnxNode &node);
+  mlir::Type elementTypeOf(OnnxDataType type) { return elementType(type); }
 
   // Helpers shared by converters.
   mlir::Location locationOf(const OnnxNode &node);

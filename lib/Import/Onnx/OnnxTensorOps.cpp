@@ -373,6 +373,139 @@ LogicalResult OnnxImporter::convertGelu(const OnnxNode &node) {
                                             node, "approximate", "none")))}));
 }
 
+LogicalResult OnnxImporter::convertCompare(const OnnxNode &node) {
+  Value lhs = input(node, 0), rhs = input(node, 1);
+  if (!lhs || !rhs)
+    return failure();
+  StringRef opName = llvm::StringSwitch<StringRef>(node.opType)
+                         .Case("Equal", edge::EqOp::getOperationName())
+                         .Case("Less", edge::LtOp::getOperationName())
+                         .Case("LessOrEqual", edge::LeOp::getOperationName())
+                         .Case("Greater", edge::GtOp::getOperationName())
+                         .Case("GreaterOrEqual", edge::GeOp::getOperationName())
+                         .Default("");
+  if (opName.empty())
+    return nodeError(node) << "internal: no comparison mapping";
+  return bind(node,
+              edge.create(locationOf(node), opName, ValueRange{lhs, rhs}));
+}
+
+LogicalResult OnnxImporter::convertWhere(const OnnxNode &node) {
+  Value condition = input(node, 0), lhs = input(node, 1), rhs = input(node, 2);
+  if (!condition || !lhs || !rhs)
+    return failure();
+  return bind(node, edge.create<edge::WhereOp>(
+                        locationOf(node), ValueRange{condition, lhs, rhs}));
+}
+
+LogicalResult OnnxImporter::convertCast(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  Type target =
+      elementTypeOf(static_cast<OnnxDataType>(intAttr(node, "to", 0)));
+  if (!target)
+    return nodeError(node) << "unsupported target type "
+                           << intAttr(node, "to", 0);
+  if (target == rankedTypeOf(x).getElementType()) {
+    values[node.outputs.front()] = x;
+    return success();
+  }
+  return bind(node,
+              edge.create<edge::ToCopyOp>(
+                  locationOf(node), x,
+                  {builder.getNamedAttr("dtype", TypeAttr::get(target))}));
+}
+
+LogicalResult OnnxImporter::convertPad(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  if (stringAttr(node, "mode", "constant") != "constant")
+    return nodeError(node) << "only constant padding is supported";
+  if (hasInput(node, 3))
+    return nodeError(node) << "the axes input is not supported";
+  const OnnxTensor *padTensor = constantInput(node, 1);
+  std::optional<std::vector<int64_t>> pads =
+      padTensor ? constantInts(*padTensor) : std::nullopt;
+  if (!pads)
+    return nodeError(node) << "pads must be a constant";
+  int64_t rank = rankedTypeOf(x).getRank();
+  if (static_cast<int64_t>(pads->size()) != 2 * rank)
+    return nodeError(node) << "pads has " << pads->size()
+                           << " entries for rank " << rank;
+  double value = 0;
+  if (hasInput(node, 2)) {
+    const OnnxTensor *valueTensor = constantInput(node, 2);
+    std::optional<std::vector<double>> values =
+        valueTensor ? constantDoubles(*valueTensor) : std::nullopt;
+    if (!values || values->size() != 1)
+      return nodeError(node) << "constant_value must be a constant scalar";
+    value = values->front();
+  }
+  // ONNX: [begin_0 .. begin_n, end_0 .. end_n]; ATen: (begin, end) pairs
+  // from the last dim.
+  std::vector<int64_t> aten;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    aten.push_back((*pads)[d]);
+    aten.push_back((*pads)[rank + d]);
+  }
+  return bind(
+      node,
+      edge.create<edge::ConstantPadNdOp>(
+          locationOf(node), x,
+          {builder.getNamedAttr("pad", builder.getDenseI64ArrayAttr(aten)),
+           builder.getNamedAttr("value", builder.getF64FloatAttr(value))}));
+}
+
+LogicalResult OnnxImporter::convertSplit(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  RankedTensorType type = rankedTypeOf(x);
+  int64_t axis = intAttr(node, "axis", 0);
+  if (axis < 0)
+    axis += type.getRank();
+  if (axis < 0 || axis >= type.getRank() || type.isDynamicDim(axis))
+    return nodeError(node) << "needs a static split axis, got " << type;
+  std::vector<int64_t> sizes =
+      intsAttr(node, "split").value_or(std::vector<int64_t>());
+  if (sizes.empty() && hasInput(node, 1)) {
+    const OnnxTensor *tensor = constantInput(node, 1);
+    std::optional<std::vector<int64_t>> values =
+        tensor ? constantInts(*tensor) : std::nullopt;
+    if (!values)
+      return nodeError(node) << "split sizes must be constant";
+    sizes = *values;
+  }
+  int64_t count = node.outputs.size(), extent = type.getDimSize(axis);
+  if (sizes.empty()) {
+    if (extent % count)
+      return nodeError(node) << "cannot split " << extent << " into " << count
+                             << " equal parts";
+    sizes.assign(count, extent / count);
+  }
+  if (static_cast<int64_t>(sizes.size()) != count)
+    return nodeError(node) << sizes.size() << " split sizes for " << count
+                           << " outputs";
+  int64_t start = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    if (failed(bind(
+            node,
+            edge.create<edge::SliceOp>(
+                locationOf(node), x,
+                {builder.getNamedAttr("dim", builder.getI64IntegerAttr(axis)),
+                 builder.getNamedAttr("start",
+                                      builder.getI64IntegerAttr(start)),
+                 builder.getNamedAttr(
+                     "end", builder.getI64IntegerAttr(start + sizes[i]))}),
+            i)))
+      return failure();
+    start += sizes[i];
+  }
+  return success();
+}
+
 const OnnxNode *OnnxImporter::producerOf(const std::string &name) const {
   return producers.lookup(name);
 }

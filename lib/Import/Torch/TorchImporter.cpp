@@ -401,16 +401,24 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
       {
         ScopedDiagnosticHandler quiet(builder.getContext(),
                                       [](Diagnostic &) { return success(); });
+        bool accepted = false;
         for (Attribute candidate : candidates) {
           NamedAttrList trial;
           trial.append(name, candidate);
           if (succeeded(edgeOp.verifyInherentAttrs(
                   trial, [&] { return emitError(loc); }))) {
             attribute = candidate;
+            accepted = true;
             break;
           }
         }
+        if (!accepted)
+          attribute = nullptr;
       }
+      if (!attribute)
+        return nodeError(node, aten)
+               << "argument '" << name << "' (" << arg.unionKey
+               << ") does not fit " << edgeOp.getStringRef() << "'s attribute";
       attributes.push_back(builder.getNamedAttr(name, attribute));
       continue;
     }
@@ -531,8 +539,12 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
     if (target->getElementType() ==
         cast<ShapedType>(input.getType()).getElementType())
       return bindOutputs(node, aten, input);
-    handled = false; // a real dtype conversion: kept as edge.custom
-    return success();
+    return bindOutputs(
+        node, aten,
+        edge.create<edge::ToCopyOp>(
+            loc, input,
+            {builder.getNamedAttr("dtype",
+                                  TypeAttr::get(target->getElementType()))}));
   }
   if (aten == "aten::t") {
     Value input = self();
@@ -580,6 +592,57 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
                            loc, input,
                            {builder.getNamedAttr(
                                "size", builder.getDenseI64ArrayAttr(shape))}));
+  }
+  if (aten == "aten::split_with_sizes" || aten == "aten::split" ||
+      aten == "aten::chunk" || aten == "aten::unbind") {
+    // Multi-output splits become one slice (or select, for unbind) per
+    // output; the ops stay single-result.
+    Value input = self();
+    std::vector<std::string> outputs = outputTensorNames(node);
+    if (!input || outputs.empty())
+      return nodeError(node, aten)
+             << "needs a defined tensor input and outputs";
+    auto type = cast<RankedTensorType>(input.getType());
+    const TorchArgument *dimArg = argument("dim");
+    int64_t dim = dimArg && !dimArg->ints.empty() && dimArg->ints.front()
+                      ? *dimArg->ints.front()
+                      : 0;
+    if (dim < 0)
+      dim += type.getRank();
+    if (dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
+      return nodeError(node, aten)
+             << "needs a static dim to split, got " << type;
+    int64_t start = 0;
+    for (auto [index, output] : llvm::enumerate(outputs)) {
+      FailureOr<RankedTensorType> outType = tensorType(output, loc);
+      if (failed(outType))
+        return failure();
+      FailureOr<Value> piece;
+      if (aten == "aten::unbind") {
+        piece = edge.create<edge::SelectOp>(
+            loc, input,
+            {builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
+             builder.getNamedAttr("index", builder.getI64IntegerAttr(index))});
+      } else {
+        int64_t length = outType->getDimSize(dim);
+        piece = edge.create<edge::SliceOp>(
+            loc, input,
+            {builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
+             builder.getNamedAttr("start", builder.getI64IntegerAttr(start)),
+             builder.getNamedAttr("end",
+                                  builder.getI64IntegerAttr(start + length))});
+        start += length;
+      }
+      if (failed(piece))
+        return nodeError(node, aten)
+               << "cannot be expressed in the Edge dialect";
+      if (!edge::areCompatibleTensorTypes(piece->getType(), *outType))
+        return nodeError(node, aten)
+               << "output #" << index << " is " << *outType
+               << " but the split gives " << piece->getType();
+      values[output] = *piece;
+    }
+    return success();
   }
   if (aten == "aten::sym_size") {
     Value input = self();

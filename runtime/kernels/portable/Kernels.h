@@ -36,6 +36,9 @@ ETCH_DECLARE_KERNEL(Slice)
 ETCH_DECLARE_KERNEL(Select)
 ETCH_DECLARE_KERNEL(Expand)
 ETCH_DECLARE_KERNEL(Embedding)
+ETCH_DECLARE_KERNEL(Where)
+ETCH_DECLARE_KERNEL(ToCopy)
+ETCH_DECLARE_KERNEL(ConstantPadNd)
 #undef ETCH_DECLARE_KERNEL
 
 /// Shared by every float activation (same shape and float32).
@@ -62,5 +65,13 @@ void runReciprocal(const KernelCall &call);
 void runFloor(const KernelCall &call);
 void runCeil(const KernelCall &call);
 void runRound(const KernelCall &call);
+/// Shared by the comparisons (bool output, broadcasting).
+Error validateCompare(const KernelCall &call);
+void runEq(const KernelCall &call);
+void runNe(const KernelCall &call);
+void runLt(const KernelCall &call);
+void runLe(const KernelCall &call);
+void runGt(const KernelCall &call);
+void runGe(const KernelCall &call);
 
 } // namespace etch::runtime::portable

@@ -68,6 +68,15 @@ const KernelEntry kKernels[] = {
     {"edge.select", validateSelect, runSelect},
     {"edge.expand", validateExpand, runExpand},
     {"edge.embedding", validateEmbedding, runEmbedding},
+    {"edge.eq", validateCompare, runEq},
+    {"edge.ne", validateCompare, runNe},
+    {"edge.lt", validateCompare, runLt},
+    {"edge.le", validateCompare, runLe},
+    {"edge.gt", validateCompare, runGt},
+    {"edge.ge", validateCompare, runGe},
+    {"edge.where", validateWhere, runWhere},
+    {"edge.to_copy", validateToCopy, runToCopy},
+    {"edge.constant_pad_nd", validateConstantPadNd, runConstantPadNd},
 };
 
 } // namespace

@@ -678,3 +678,93 @@ func.func @minimum_types(%a: tensor<3xf32>, %b: tensor<3xi64>) {
   %0 = edge.minimum %a, %b : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+// edge.eq operands must broadcast.
+func.func @eq_shapes(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.eq' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.eq %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+// edge.ne operands must broadcast.
+func.func @ne_shapes(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.ne' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.ne %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+// edge.lt operands must broadcast.
+func.func @lt_shapes(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.lt' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.lt %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+// edge.le operands must broadcast.
+func.func @le_shapes(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.le' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.le %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+// edge.gt operands must broadcast.
+func.func @gt_shapes(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.gt' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.gt %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+// edge.ge operands must broadcast.
+func.func @ge_shapes(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.ge' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.ge %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+// where's condition is i1 and broadcasts with the values.
+func.func @where_condition(%c: tensor<5xi1>, %a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.where' op condition of shape [5] does not broadcast with [2, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.where %c, %a, %a : (tensor<5xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// to_copy converts to an integer or float type only.
+func.func @to_copy_dtype(%a: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.to_copy' op dtype must be an integer or float type, got index}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.to_copy %a {dtype = index} : (tensor<3xf32>) -> tensor<3xindex>
+  return
+}
+
+// -----
+
+// constant_pad_nd's pad holds (before, after) pairs for existing dims.
+func.func @constant_pad_nd_pairs(%a: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.constant_pad_nd' op pad [1, 1, 1] must hold (before, after) pairs for at most 1 dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.constant_pad_nd %a {pad = array<i64: 1, 1, 1>} : (tensor<3xf32>) -> tensor<5xf32>
+  return
+}

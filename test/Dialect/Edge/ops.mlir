@@ -157,6 +157,32 @@ func.func @pow_max_min(%x: tensor<2x3xf32>, %e: tensor<f32>, %a: tensor<2x1xi64>
   return
 }
 
+// Comparisons give i1; where picks between broadcast operands; to_copy
+// converts the element type; constant_pad_nd pads (before, after) pairs from
+// the last dim.
+// CHECK-LABEL: func @masks_casts_pads
+// CHECK: edge.eq %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+// CHECK: edge.ne
+// CHECK: edge.lt
+// CHECK: edge.le
+// CHECK: edge.gt
+// CHECK: edge.ge %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi1>
+// CHECK: edge.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CHECK: edge.to_copy %{{.*}} {dtype = i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
+// CHECK: edge.constant_pad_nd %{{.*}} {pad = array<i64: 1, 2, 0, 1>, value = -1.000000e+00 : f64} : (tensor<2x3xf32>) -> tensor<3x6xf32>
+func.func @masks_casts_pads(%x: tensor<2x3xf32>, %s: tensor<f32>, %i: tensor<4xi64>) {
+  %0 = edge.eq %x, %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+  %1 = edge.ne %x, %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+  %2 = edge.lt %x, %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+  %3 = edge.le %x, %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+  %4 = edge.gt %x, %s : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+  %5 = edge.ge %i, %i : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi1>
+  %6 = edge.where %0, %x, %s : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %7 = edge.to_copy %x {dtype = i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
+  %8 = edge.constant_pad_nd %x {pad = array<i64: 1, 2, 0, 1>, value = -1.0 : f64} : (tensor<2x3xf32>) -> tensor<3x6xf32>
+  return
+}
+
 // softmax and log_softmax along a (negative) dim.
 // CHECK-LABEL: func @softmax
 // CHECK: edge.softmax %{{.*}} {dim = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>

@@ -165,6 +165,20 @@ def math():
     return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])], [floats("two", 2.0)])
 
 
+def masks():
+    return model(
+        [helper.make_node("Greater", ["x", "zero"], ["positive"], name="greater"),
+         helper.make_node("Where", ["positive", "x", "zero"], ["relu"], name="where"),
+         helper.make_node("Cast", ["relu"], ["ints"], name="cast", to=TensorProto.INT64),
+         helper.make_node("Pad", ["x", "pads", "minus_one"], ["padded"], name="pad"),
+         helper.make_node("Split", ["padded", "sizes"], ["left", "right"], name="split",
+                          axis=1)],
+        [vi("x", [2, 3])],
+        [vi("ints", [2, 3], TensorProto.INT64), vi("left", [3, 2]), vi("right", [3, 4])],
+        [floats("zero", 0.0), ints("pads", [0, 1, 1, 2]), floats("minus_one", -1.0),
+         ints("sizes", [2, 4])])
+
+
 def bad_opset():
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [vi("x", [2])], [vi("y", [2])], opset=11)
@@ -195,7 +209,7 @@ def shape_mismatch():
         [vi("x", [2, 3]), vi("z", [4])], [vi("y", [2, 3])])
 
 
-CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, activations, norm_pool,
+CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, masks, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  dynamic_reshape, undefined_input, shape_mismatch]}
 
