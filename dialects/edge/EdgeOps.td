@@ -296,6 +296,29 @@ def Edge_MeanOp : Edge_ReductionOp<"mean", "aten::mean"> {
 def Edge_SumOp : Edge_ReductionOp<"sum", "aten::sum"> {
   let summary = "Sum over dimensions";
 }
+def Edge_AmaxOp : Edge_ReductionOp<"amax", "aten::amax"> {
+  let summary = "Maximum over dimensions";
+}
+def Edge_AminOp : Edge_ReductionOp<"amin", "aten::amin"> {
+  let summary = "Minimum over dimensions";
+}
+
+class Edge_ArgReductionOp<string mnemonic, string aten>
+    : Edge_AtenOp<mnemonic, aten> {
+  let description = [{
+    Index (i64) of the first extreme value along `dim`; without `dim`, over
+    the flattened tensor.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self, OptionalAttr<I64Attr>:$dim,
+      DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+}
+def Edge_ArgmaxOp : Edge_ArgReductionOp<"argmax", "aten::argmax"> {
+  let summary = "Index of the maximum";
+}
+def Edge_ArgminOp : Edge_ArgReductionOp<"argmin", "aten::argmin"> {
+  let summary = "Index of the minimum";
+}
 
 //===----------------------------------------------------------------------===//
 // Pooling

@@ -58,6 +58,59 @@ LogicalResult SumOp::inferReturnTypes(MLIRContext *,
                              adaptor.getDim(), adaptor.getKeepdim(), types);
 }
 
+LogicalResult AmaxOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
+                             adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
+LogicalResult AminOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
+                             adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
+/// argmax/argmin: the reduction shape over one dim (or all), as i64.
+static LogicalResult
+inferArgReduction(MLIRContext *context, std::optional<Location> location,
+                  StringRef opName, Value self, std::optional<uint64_t> dim,
+                  bool keepdim, SmallVectorImpl<Type> &types) {
+  SmallVector<int64_t, 1> dims;
+  if (dim)
+    dims.push_back(static_cast<int64_t>(*dim));
+  std::optional<ArrayRef<int64_t>> list;
+  if (dim)
+    list = ArrayRef<int64_t>(dims);
+  if (failed(inferReductionShape(location, opName, self, list,
+                                 keepdim && dim.has_value(), types)))
+    return failure();
+  types.back() =
+      cast<RankedTensorType>(types.back()).clone(IntegerType::get(context, 64));
+  return success();
+}
+
+LogicalResult ArgmaxOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferArgReduction(context, location, getOperationName(),
+                           adaptor.getSelf(), adaptor.getDim(),
+                           adaptor.getKeepdim(), types);
+}
+
+LogicalResult ArgminOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferArgReduction(context, location, getOperationName(),
+                           adaptor.getSelf(), adaptor.getDim(),
+                           adaptor.getKeepdim(), types);
+}
+
 /// Softmax-like ops keep the shape; `dim` must name a dimension (rank-0
 /// tensors accept 0 and -1, as ATen does). `half_to_float` turns f16 into f32.
 static LogicalResult inferSoftmaxResult(std::optional<Location> location,

@@ -47,6 +47,7 @@ public:
   mlir::LogicalResult convertSqueeze(const OnnxNode &node);
   mlir::LogicalResult convertSlice(const OnnxNode &node);
   mlir::LogicalResult convertReduce(const OnnxNode &node);
+  mlir::LogicalResult convertArgReduce(const OnnxNode &node);
   mlir::LogicalResult convertIdentity(const OnnxNode &node);
   mlir::LogicalResult convertConstant(const OnnxNode &node);
   mlir::LogicalResult convertShape(const OnnxNode &node);

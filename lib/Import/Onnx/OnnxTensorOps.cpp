@@ -355,10 +355,33 @@ LogicalResult OnnxImporter::convertReduce(const OnnxNode &node) {
   if (axes && !axes->empty())
     attributes.push_back(
         builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(*axes)));
-  if (node.opType == "ReduceMean")
+  StringRef opName = llvm::StringSwitch<StringRef>(node.opType)
+                         .Case("ReduceMean", edge::MeanOp::getOperationName())
+                         .Case("ReduceSum", edge::SumOp::getOperationName())
+                         .Case("ReduceMax", edge::AmaxOp::getOperationName())
+                         .Case("ReduceMin", edge::AminOp::getOperationName())
+                         .Default("");
+  if (opName.empty())
+    return nodeError(node) << "internal: no reduction mapping";
+  return bind(node, edge.create(locationOf(node), opName, x, attributes));
+}
+
+LogicalResult OnnxImporter::convertArgReduce(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  if (intAttr(node, "select_last_index", 0) != 0)
+    return nodeError(node) << "select_last_index=1 is not supported";
+  SmallVector<NamedAttribute> attributes = {
+      builder.getNamedAttr("dim",
+                           builder.getI64IntegerAttr(intAttr(node, "axis", 0))),
+      builder.getNamedAttr(
+          "keepdim", builder.getBoolAttr(intAttr(node, "keepdims", 1) != 0))};
+  if (node.opType == "ArgMax")
     return bind(node,
-                edge.create<edge::MeanOp>(locationOf(node), x, attributes));
-  return bind(node, edge.create<edge::SumOp>(locationOf(node), x, attributes));
+                edge.create<edge::ArgmaxOp>(locationOf(node), x, attributes));
+  return bind(node,
+              edge.create<edge::ArgminOp>(locationOf(node), x, attributes));
 }
 
 LogicalResult OnnxImporter::convertGelu(const OnnxNode &node) {

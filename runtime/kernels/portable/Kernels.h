@@ -29,6 +29,8 @@ ETCH_DECLARE_KERNEL(LayerNorm)
 ETCH_DECLARE_KERNEL(Softmax)
 ETCH_DECLARE_KERNEL(Mean)
 ETCH_DECLARE_KERNEL(Sum)
+ETCH_DECLARE_KERNEL(Amax)
+ETCH_DECLARE_KERNEL(Amin)
 ETCH_DECLARE_KERNEL(Reshape)
 ETCH_DECLARE_KERNEL(Permute)
 ETCH_DECLARE_KERNEL(Cat)
@@ -73,5 +75,9 @@ void runLt(const KernelCall &call);
 void runLe(const KernelCall &call);
 void runGt(const KernelCall &call);
 void runGe(const KernelCall &call);
+/// Shared by argmax and argmin.
+Error validateArgReduction(const KernelCall &call);
+void runArgmax(const KernelCall &call);
+void runArgmin(const KernelCall &call);
 
 } // namespace etch::runtime::portable

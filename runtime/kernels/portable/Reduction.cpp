@@ -3,6 +3,7 @@
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <cstring>
+#include <vector>
 
 namespace etch::runtime::portable {
 namespace {
@@ -44,7 +45,9 @@ Error validateReduction(const KernelCall &call, bool floatOnly) {
   return checkShape(call, call.outputs[0], "output", expected, rank);
 }
 
-template <typename T> void reduce(const KernelCall &call, bool mean) {
+enum class Reduce { Sum, Mean, Max, Min };
+
+template <typename T> void reduce(const KernelCall &call, Reduce kind) {
   const TensorView &in = *call.inputs[0];
   const TensorView &out = *call.outputs[0];
   bool reduced[kMaxRank];
@@ -58,11 +61,20 @@ template <typename T> void reduce(const KernelCall &call, bool mean) {
       step *= in.size(d);
   }
   T *dst = out.data<T>();
-  std::memset(dst, 0, out.nbytes());
   const T *src = in.data<T>();
+  bool extreme = kind == Reduce::Max || kind == Reduce::Min;
+  std::vector<uint8_t> seen(extreme ? out.numel() : 0, 0);
+  if (!extreme)
+    std::memset(dst, 0, out.nbytes());
   int64_t offset = 0;
   for (int64_t i = 0; i < in.numel(); ++i) {
-    dst[offset] += src[i];
+    if (!extreme)
+      dst[offset] += src[i];
+    else if (!seen[offset] || (kind == Reduce::Max ? src[i] > dst[offset]
+                                                   : src[i] < dst[offset])) {
+      dst[offset] = src[i];
+      seen[offset] = 1;
+    }
     for (int d = in.rank() - 1; d >= 0; --d) {
       offset += outStride[d];
       if (++index[d] < in.size(d))
@@ -71,7 +83,7 @@ template <typename T> void reduce(const KernelCall &call, bool mean) {
       index[d] = 0;
     }
   }
-  if (mean && out.numel()) {
+  if (kind == Reduce::Mean && out.numel()) {
     T count = static_cast<T>(in.numel() / out.numel());
     for (int64_t i = 0; i < out.numel(); ++i)
       dst[i] /= count;
@@ -83,16 +95,90 @@ template <typename T> void reduce(const KernelCall &call, bool mean) {
 Error validateMean(const KernelCall &call) {
   return validateReduction(call, true);
 }
-void runMean(const KernelCall &call) { reduce<float>(call, true); }
+void runMean(const KernelCall &call) { reduce<float>(call, Reduce::Mean); }
 
 Error validateSum(const KernelCall &call) {
   return validateReduction(call, false);
 }
-void runSum(const KernelCall &call) {
+namespace {
+void reduceAny(const KernelCall &call, Reduce kind) {
   if (call.inputs[0]->scalarType() == ScalarType::Float32)
-    reduce<float>(call, false);
+    reduce<float>(call, kind);
   else
-    reduce<int64_t>(call, false);
+    reduce<int64_t>(call, kind);
 }
+
+/// Index of the first extreme value along `dim` (or the flattened tensor).
+template <typename T> void argReduce(const KernelCall &call, bool max) {
+  const TensorView &in = *call.inputs[0];
+  int64_t *dst = call.outputs[0]->data<int64_t>();
+  const T *src = in.data<T>();
+  int64_t extent = in.numel(), inner = 1;
+  if (const AttributeValue *dim = call.find("dim")) {
+    int64_t d = normalizeDim(dim->intValue, in.rank());
+    extent = in.size(d);
+    inner = in.stride(d);
+  }
+  int64_t outer = extent * inner ? in.numel() / (extent * inner) : 0;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const T *base = src + o * extent * inner + i;
+      int64_t best = 0;
+      for (int64_t k = 1; k < extent; ++k)
+        if (max ? base[k * inner] > base[best * inner]
+                : base[k * inner] < base[best * inner])
+          best = k;
+      dst[o * inner + i] = best;
+    }
+}
+
+void argAny(const KernelCall &call, bool max) {
+  if (call.inputs[0]->scalarType() == ScalarType::Float32)
+    argReduce<float>(call, max);
+  else
+    argReduce<int64_t>(call, max);
+}
+} // namespace
+
+void runSum(const KernelCall &call) { reduceAny(call, Reduce::Sum); }
+Error validateAmax(const KernelCall &call) {
+  return validateReduction(call, false);
+}
+void runAmax(const KernelCall &call) { reduceAny(call, Reduce::Max); }
+Error validateAmin(const KernelCall &call) {
+  return validateReduction(call, false);
+}
+void runAmin(const KernelCall &call) { reduceAny(call, Reduce::Min); }
+
+Error validateArgReduction(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  const TensorView &in = *call.inputs[0];
+  if (in.scalarType() != ScalarType::Float32 &&
+      in.scalarType() != ScalarType::Int64)
+    return kernelError(call, Error::NotSupported, "does not take %s",
+                       scalarTypeName(in.scalarType()));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", ScalarType::Int64));
+  const AttributeValue *dim = call.find("dim");
+  int64_t expected[kMaxRank];
+  int rank = 0;
+  if (dim) {
+    int64_t d = normalizeDim(dim->intValue, std::max(in.rank(), 1));
+    if (d < 0 || in.rank() == 0 || in.size(d) == 0)
+      return kernelError(call, Error::InvalidProgram,
+                         "bad dim or empty extent");
+    bool keep = call.boolAttr("keepdim", false);
+    for (int i = 0; i < in.rank(); ++i)
+      if (i != d)
+        expected[rank++] = in.size(i);
+      else if (keep)
+        expected[rank++] = 1;
+  } else if (in.numel() == 0) {
+    return kernelError(call, Error::InvalidProgram,
+                       "argmax of an empty tensor");
+  }
+  return checkShape(call, call.outputs[0], "output", expected, rank);
+}
+void runArgmax(const KernelCall &call) { argAny(call, true); }
+void runArgmin(const KernelCall &call) { argAny(call, false); }
 
 } // namespace etch::runtime::portable

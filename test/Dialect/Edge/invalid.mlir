@@ -768,3 +768,40 @@ func.func @constant_pad_nd_pairs(%a: tensor<3xf32>) {
   %0 = edge.constant_pad_nd %a {pad = array<i64: 1, 1, 1>} : (tensor<3xf32>) -> tensor<5xf32>
   return
 }
+
+// -----
+
+// amax's dims must exist.
+func.func @amax_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.amax' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.amax %a {dim = array<i64: 2>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @amin_duplicate(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.amin' op dim -1 appears more than once}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.amin %a {dim = array<i64: 1, -1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// argmax returns i64 indices.
+func.func @argmax_type(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'edge.argmax' op result #0 must be ranked tensor of 64-bit signless integer values, but got 'tensor<2xf32>'}}
+  %0 = edge.argmax %a {dim = 1 : i64} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @argmin_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.argmin' op dim 3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.argmin %a {dim = 3 : i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+  return
+}

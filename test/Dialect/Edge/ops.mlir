@@ -207,6 +207,21 @@ func.func @reductions(%x: tensor<1x8x7x7xf32>) -> tensor<f32> {
   return %2 : tensor<f32>
 }
 
+// amax/amin reduce like sum; argmax/argmin give i64 indices over one dim
+// (or the flattened tensor).
+// CHECK-LABEL: func @extremes
+// CHECK: edge.amax %{{.*}} {dim = array<i64: 1>} : (tensor<2x5xf32>) -> tensor<2xf32>
+// CHECK: edge.amin %{{.*}} {dim = array<i64: 0>, keepdim = true} : (tensor<2x5xf32>) -> tensor<1x5xf32>
+// CHECK: edge.argmax %{{.*}} {dim = -1 : i64, keepdim = true} : (tensor<2x5xf32>) -> tensor<2x1xi64>
+// CHECK: edge.argmin %{{.*}} : (tensor<2x5xf32>) -> tensor<i64>
+func.func @extremes(%x: tensor<2x5xf32>) {
+  %0 = edge.amax %x {dim = array<i64: 1>} : (tensor<2x5xf32>) -> tensor<2xf32>
+  %1 = edge.amin %x {dim = array<i64: 0>, keepdim = true} : (tensor<2x5xf32>) -> tensor<1x5xf32>
+  %2 = edge.argmax %x {dim = -1 : i64, keepdim = true} : (tensor<2x5xf32>) -> tensor<2x1xi64>
+  %3 = edge.argmin %x : (tensor<2x5xf32>) -> tensor<i64>
+  return
+}
+
 // Pooling: ceil_mode, default stride (= kernel), adaptive output size.
 // CHECK-LABEL: func @pooling
 // CHECK: edge.max_pool2d %{{.*}} {ceil_mode = true, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x5x5xf32>

@@ -179,6 +179,15 @@ def masks():
          ints("sizes", [2, 4])])
 
 
+def extremes():
+    return model(
+        [helper.make_node("ReduceMax", ["x"], ["max"], name="max", axes=[1], keepdims=0),
+         helper.make_node("ReduceMin", ["x"], ["min"], name="min", axes=[0]),
+         helper.make_node("ArgMax", ["x"], ["argmax"], name="argmax", axis=1, keepdims=0)],
+        [vi("x", [2, 5])],
+        [vi("max", [2]), vi("min", [1, 5]), vi("argmax", [2], TensorProto.INT64)])
+
+
 def bad_opset():
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                  [vi("x", [2])], [vi("y", [2])], opset=11)
@@ -209,7 +218,7 @@ def shape_mismatch():
         [vi("x", [2, 3]), vi("z", [4])], [vi("y", [2, 3])])
 
 
-CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, masks, activations, norm_pool,
+CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  dynamic_reshape, undefined_input, shape_mismatch]}
 

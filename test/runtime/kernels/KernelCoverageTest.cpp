@@ -15,15 +15,17 @@ TEST(KernelCoverage, EveryEdgeOpHasAKernel) {
     llvm::StringRef op = name.getStringRef();
     // Constants are data, custom ops have no kernel by definition, and
     // delegates run on their target's backend.
-    if (!op.starts_with("edge.") || op == "edge.constant" || op == "edge.custom" ||
-        op == "edge.delegate" || op == "edge.delegate_return")
+    if (!op.starts_with("edge.") || op == "edge.constant" ||
+        op == "edge.custom" || op == "edge.delegate" ||
+        op == "edge.delegate_return")
       continue;
     EXPECT_NE(etch::runtime::findKernel(op.str().c_str()), nullptr)
         << op.str() << " has no portable kernel";
     ++checked;
   }
   EXPECT_GE(checked, 37);
-  for (const etch::runtime::KernelEntry &entry : etch::runtime::registeredKernels())
+  for (const etch::runtime::KernelEntry &entry :
+       etch::runtime::registeredKernels())
     EXPECT_TRUE(mlir::RegisteredOperationName::lookup(entry.name, &context))
         << entry.name << " is registered as a kernel but is not an Edge op";
 }

@@ -115,8 +115,9 @@ inline Error runKernel(const char *op, std::vector<TensorView *> inputs,
 }
 
 /// Every element within atol + rtol * |expected|.
-inline void expectClose(const OwnedTensor &actual, const std::vector<double> &expected,
-                        double rtol = 1e-5, double atol = 1e-5) {
+inline void expectClose(const OwnedTensor &actual,
+                        const std::vector<double> &expected, double rtol = 1e-5,
+                        double atol = 1e-5) {
   ASSERT_EQ(static_cast<size_t>(actual.numel()), expected.size());
   const float *data = actual.view.data<float>();
   for (size_t i = 0; i < expected.size(); ++i)

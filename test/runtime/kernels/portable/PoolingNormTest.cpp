@@ -2,6 +2,7 @@
 // adaptive pooling, batch/layer norm, softmax, reductions.
 #include "KernelTestSupport.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace etch::runtime;
@@ -206,6 +207,35 @@ TEST(PortableReduction, MeanAndSumOverDims) {
   OwnedTensor wrong(ScalarType::Float32, {2, 4});
   EXPECT_EQ(runKernel("edge.mean", {&x.view}, {&wrong.view}, overDim1),
             Error::InvalidShape);
+}
+
+TEST(PortableReduction, AmaxAminArgmaxArgmin) {
+  OwnedTensor x = randomFloat({3, 5});
+  OwnedTensor amax(ScalarType::Float32, {3}), amin(ScalarType::Float32, {3});
+  OwnedTensor argmax(ScalarType::Int64, {3, 1}),
+      argminAll(ScalarType::Int64, {});
+  Attributes lastDim, keep;
+  lastDim.ints("dim", {-1});
+  keep.i("dim", 1).b("keepdim", true);
+  ASSERT_EQ(runKernel("edge.amax", {&x.view}, {&amax.view}, lastDim),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.amin", {&x.view}, {&amin.view}, lastDim),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.argmax", {&x.view}, {&argmax.view}, keep),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.argmin", {&x.view}, {&argminAll.view}), Error::Ok);
+  int64_t globalMin = 0;
+  for (int r = 0; r < 3; ++r) {
+    const float *row = x.f() + r * 5;
+    int64_t best = std::max_element(row, row + 5) - row;
+    EXPECT_EQ(amax.f()[r], row[best]);
+    EXPECT_EQ(amin.f()[r], *std::min_element(row, row + 5));
+    EXPECT_EQ(argmax.i64()[r], best);
+  }
+  for (int i = 1; i < 15; ++i)
+    if (x.f()[i] < x.f()[globalMin])
+      globalMin = i;
+  EXPECT_EQ(argminAll.i64()[0], globalMin);
 }
 
 } // namespace

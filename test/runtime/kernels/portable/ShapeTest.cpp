@@ -116,10 +116,13 @@ namespace {
 TEST(PortableConversion, CompareWhereCastPad) {
   OwnedTensor x = randomFloat({2, 3}), threshold(ScalarType::Float32, {});
   threshold.f()[0] = 0.0f;
-  OwnedTensor mask(ScalarType::Bool, {2, 3}), picked(ScalarType::Float32, {2, 3});
-  ASSERT_EQ(runKernel("edge.gt", {&x.view, &threshold.view}, {&mask.view}), Error::Ok);
+  OwnedTensor mask(ScalarType::Bool, {2, 3}),
+      picked(ScalarType::Float32, {2, 3});
+  ASSERT_EQ(runKernel("edge.gt", {&x.view, &threshold.view}, {&mask.view}),
+            Error::Ok);
   OwnedTensor zero(ScalarType::Float32, {1});
-  ASSERT_EQ(runKernel("edge.where", {&mask.view, &x.view, &zero.view}, {&picked.view}),
+  ASSERT_EQ(runKernel("edge.where", {&mask.view, &x.view, &zero.view},
+                      {&picked.view}),
             Error::Ok);
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(mask.view.data<uint8_t>()[i], x.f()[i] > 0);
@@ -135,7 +138,8 @@ TEST(PortableConversion, CompareWhereCastPad) {
   OwnedTensor padded(ScalarType::Float32, {3, 6});
   Attributes pad;
   pad.ints("pad", {1, 2, 0, 1}).d("value", -1.0);
-  ASSERT_EQ(runKernel("edge.constant_pad_nd", {&x.view}, {&padded.view}, pad), Error::Ok);
+  ASSERT_EQ(runKernel("edge.constant_pad_nd", {&x.view}, {&padded.view}, pad),
+            Error::Ok);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 6; ++c) {
       bool inside = r < 2 && c >= 1 && c < 4;
