@@ -363,6 +363,34 @@ def Edge_AdaptiveAvgPool2dOp
   let results = (outs Edge_FloatTensor:$result);
 }
 
+class Edge_UpsampleOp<string mnemonic, string aten, dag extra>
+    : Edge_AtenOp<mnemonic, aten> {
+  let arguments = !con((ins Edge_FloatTensor:$self,
+                            DenseI64ArrayAttr:$output_size), extra,
+                       (ins OptionalAttr<F64Attr>:$scales_h,
+                            OptionalAttr<F64Attr>:$scales_w));
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_UpsampleNearest2dOp
+    : Edge_UpsampleOp<"upsample_nearest2d", "aten::upsample_nearest2d", (ins)> {
+  let summary = "Nearest-neighbour resize of NCHW to `output_size` (H, W)";
+  let description = [{
+    As ATen: source index = min(floor(dst * scale), in - 1), with scale =
+    1 / scales_{h,w} when given, else in / out.
+  }];
+}
+
+def Edge_UpsampleBilinear2dOp
+    : Edge_UpsampleOp<"upsample_bilinear2d", "aten::upsample_bilinear2d",
+                      (ins BoolAttr:$align_corners)> {
+  let summary = "Bilinear resize of NCHW to `output_size` (H, W)";
+  let description = [{
+    As ATen: with `align_corners` corners map to corners; otherwise source
+    = (dst + 0.5) * scale - 0.5, clamped at 0.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//

@@ -113,3 +113,35 @@ LogicalResult AdaptiveAvgPool2dOp::inferReturnTypes(
   types.push_back(RankedTensorType::get(shape, type.getElementType()));
   return success();
 }
+
+/// Upsampling keeps N and C and sets H, W to output_size.
+static LogicalResult inferUpsample(std::optional<Location> location,
+                                   StringRef opName, Value self,
+                                   ArrayRef<int64_t> size,
+                                   SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(self);
+  if (type.getRank() != 4)
+    return emitInferenceError(location, opName,
+                              "self must have rank 4 (NCHW), got rank " +
+                                  Twine(type.getRank()));
+  if (failed(verifySpatialPair(location, opName, "output_size", size, 1)))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      {type.getDimSize(0), type.getDimSize(1), size[0], size[1]},
+      type.getElementType()));
+  return success();
+}
+
+LogicalResult UpsampleNearest2dOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  return inferUpsample(location, getOperationName(), adaptor.getSelf(),
+                       adaptor.getOutputSize(), types);
+}
+
+LogicalResult UpsampleBilinear2dOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  return inferUpsample(location, getOperationName(), adaptor.getSelf(),
+                       adaptor.getOutputSize(), types);
+}

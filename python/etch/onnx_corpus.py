@@ -30,6 +30,23 @@ def encoder_block():
                                             activation="gelu", batch_first=True)
 
 
+class UpsampleBlock(torch.nn.Module):
+    """A decoder-style block: nearest x2, bilinear to a size, aligned bilinear."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(8, 4, 3, padding=1)
+
+    def forward(self, x):
+        x = torch.nn.functional.interpolate(torch.relu(self.conv1(x)), scale_factor=2,
+                                            mode="nearest")
+        x = torch.nn.functional.interpolate(self.conv2(x), size=(27, 33), mode="bilinear",
+                                            align_corners=False)
+        return torch.nn.functional.interpolate(x, scale_factor=1.5, mode="bilinear",
+                                               align_corners=True)
+
+
 IMAGE = (1, 3, 224, 224)
 # name -> (constructor, input shape)
 MODELS = {
@@ -43,6 +60,7 @@ MODELS = {
     "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), IMAGE),
     "convnext_tiny": (lambda: torchvision.models.convnext_tiny(weights=None), IMAGE),
     "encoder_block": (encoder_block, (2, 16, 64)),
+    "upsample_block": (UpsampleBlock, (1, 3, 10, 12)),
 }
 
 

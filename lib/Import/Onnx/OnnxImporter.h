@@ -58,6 +58,7 @@ public:
   mlir::LogicalResult convertCast(const OnnxNode &node);
   mlir::LogicalResult convertPad(const OnnxNode &node);
   mlir::LogicalResult convertSplit(const OnnxNode &node);
+  mlir::LogicalResult convertResize(const OnnxNode &node);
   mlir::Type elementTypeOf(OnnxDataType type) { return elementType(type); }
 
   // Helpers shared by converters.

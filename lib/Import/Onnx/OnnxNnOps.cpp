@@ -339,4 +339,71 @@ LogicalResult OnnxImporter::convertGlobalPool(const OnnxNode &node) {
                                 {type.getDimSize(2), type.getDimSize(3)}))}));
 }
 
+/// Resize as torch.onnx writes it: nearest (asymmetric, floor) and linear
+/// (half_pixel / pytorch_half_pixel, or align_corners) over H and W.
+LogicalResult OnnxImporter::convertResize(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  RankedTensorType type = rankedTypeOf(x);
+  if (type.getRank() != 4 || !type.hasStaticShape())
+    return nodeError(node) << "only static NCHW input is supported, got "
+                           << type;
+  std::string mode = stringAttr(node, "mode", "nearest");
+  std::string transform =
+      stringAttr(node, "coordinate_transformation_mode", "half_pixel");
+  std::string nearest = stringAttr(node, "nearest_mode", "round_prefer_floor");
+  std::vector<double> scales;
+  std::vector<int64_t> sizes;
+  if (const OnnxTensor *tensor = constantInput(node, 2))
+    if (std::optional<std::vector<double>> values = constantDoubles(*tensor))
+      scales = *values;
+  if (const OnnxTensor *tensor = constantInput(node, 3))
+    if (std::optional<std::vector<int64_t>> values = constantInts(*tensor))
+      sizes = *values;
+  if (scales.empty() && sizes.empty())
+    return nodeError(node) << "scales or sizes must be constants";
+  if ((!scales.empty() && scales.size() != 4) ||
+      (!sizes.empty() && sizes.size() != 4))
+    return nodeError(node) << "scales/sizes must have 4 entries";
+  if (!scales.empty() && (scales[0] != 1.0 || scales[1] != 1.0))
+    return nodeError(node) << "only H and W can be resized";
+  SmallVector<int64_t> outputSize;
+  for (int d = 2; d < 4; ++d)
+    outputSize.push_back(!sizes.empty() ? sizes[d]
+                                        : static_cast<int64_t>(std::floor(
+                                              type.getDimSize(d) * scales[d])));
+  SmallVector<NamedAttribute> attributes = {builder.getNamedAttr(
+      "output_size", builder.getDenseI64ArrayAttr(outputSize))};
+  if (!scales.empty() && transform != "align_corners") {
+    attributes.push_back(
+        builder.getNamedAttr("scales_h", builder.getF64FloatAttr(scales[2])));
+    attributes.push_back(
+        builder.getNamedAttr("scales_w", builder.getF64FloatAttr(scales[3])));
+  }
+  Location loc = locationOf(node);
+  if (mode == "nearest") {
+    if (transform != "asymmetric" || nearest != "floor")
+      return nodeError(node)
+             << "nearest resize needs asymmetric coordinates and "
+                "floor rounding (as torch exports it), got "
+             << transform << "/" << nearest;
+    return bind(node,
+                edge.create<edge::UpsampleNearest2dOp>(loc, x, attributes));
+  }
+  if (mode == "linear") {
+    bool align = transform == "align_corners";
+    if (!align && transform != "half_pixel" &&
+        transform != "pytorch_half_pixel")
+      return nodeError(node)
+             << "linear resize with coordinate_transformation_mode '"
+             << transform << "' is not supported";
+    attributes.push_back(
+        builder.getNamedAttr("align_corners", builder.getBoolAttr(align)));
+    return bind(node,
+                edge.create<edge::UpsampleBilinear2dOp>(loc, x, attributes));
+  }
+  return nodeError(node) << "resize mode '" << mode << "' is not supported";
+}
+
 } // namespace etch::onnx_import

@@ -644,6 +644,50 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
     }
     return success();
   }
+  if (aten == "aten::upsample_nearest2d" ||
+      aten == "aten::upsample_bilinear2d") {
+    // The .vec forms give scale_factors instead of output_size: the output
+    // size is the node's recorded output shape, the factors become scales.
+    Value input = self();
+    std::vector<std::string> outputs = outputTensorNames(node);
+    if (!input || outputs.empty())
+      return nodeError(node, aten) << "needs a defined tensor input and output";
+    FailureOr<RankedTensorType> outType = tensorType(outputs.front(), loc);
+    if (failed(outType))
+      return failure();
+    if (outType->getRank() != 4 || outType->isDynamicDim(2) ||
+        outType->isDynamicDim(3))
+      return nodeError(node, aten)
+             << "needs a static NCHW output, got " << *outType;
+    SmallVector<NamedAttribute> attributes = {builder.getNamedAttr(
+        "output_size", builder.getDenseI64ArrayAttr(
+                           {outType->getDimSize(2), outType->getDimSize(3)}))};
+    const TorchArgument *factors = argument("scale_factors");
+    if (factors && factors->kind == Kind::Floats &&
+        factors->floats.size() == 2) {
+      attributes.push_back(builder.getNamedAttr(
+          "scales_h", builder.getF64FloatAttr(factors->floats[0])));
+      attributes.push_back(builder.getNamedAttr(
+          "scales_w", builder.getF64FloatAttr(factors->floats[1])));
+    }
+    for (const char *name : {"scales_h", "scales_w"})
+      if (const TorchArgument *scale = argument(name))
+        if (scale->kind == Kind::Float)
+          attributes.push_back(builder.getNamedAttr(
+              name, builder.getF64FloatAttr(scale->floats.front())));
+    if (aten == "aten::upsample_nearest2d")
+      return bindOutputs(
+          node, aten,
+          edge.create<edge::UpsampleNearest2dOp>(loc, input, attributes));
+    const TorchArgument *align = argument("align_corners");
+    attributes.push_back(builder.getNamedAttr(
+        "align_corners",
+        builder.getBoolAttr(align && align->kind == Kind::Bool &&
+                            align->bools.front())));
+    return bindOutputs(
+        node, aten,
+        edge.create<edge::UpsampleBilinear2dOp>(loc, input, attributes));
+  }
   if (aten == "aten::sym_size") {
     Value input = self();
     const TorchArgument *dim = argument("dim");

@@ -3,6 +3,7 @@
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace etch::runtime::portable {
@@ -187,6 +188,98 @@ void runAdaptiveAvgPool2d(const KernelCall &call) {
           for (int64_t x = x0; x < x1; ++x)
             sum += plane[y * width + x];
         dst[(p * oh + oy) * ow + ox] = sum / ((y1 - y0) * (x1 - x0));
+      }
+    }
+  }
+}
+
+namespace {
+/// ATen's source scale for one spatial dim: 1/scale when the op recorded
+/// one (and corners are not aligned), else in/out.
+double sourceScale(const KernelCall &call, const char *name, int64_t in,
+                   int64_t out, bool alignCorners) {
+  if (alignCorners)
+    return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
+  const AttributeValue *scale = call.find(name);
+  if (scale && scale->kind == AttributeValue::Kind::Double &&
+      scale->doubleValue > 0)
+    return 1.0 / scale->doubleValue;
+  return double(in) / double(out);
+}
+
+Error validateUpsample(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  const TensorView &in = *call.inputs[0];
+  ET_CHECK_OK(checkType(call, &in, "self", ScalarType::Float32));
+  Span<const int64_t> size = call.intsAttr("output_size");
+  if (in.rank() != 4 || size.size() != 2 || size[0] < 1 || size[1] < 1 ||
+      in.size(2) < 1 || in.size(3) < 1)
+    return kernelError(call, Error::InvalidProgram,
+                       "needs non-empty NCHW input and a 2-entry output_size");
+  int64_t expected[4] = {in.size(0), in.size(1), size[0], size[1]};
+  return checkShape(call, call.outputs[0], "output", expected, 4);
+}
+} // namespace
+
+Error validateUpsampleNearest2d(const KernelCall &call) {
+  return validateUpsample(call);
+}
+Error validateUpsampleBilinear2d(const KernelCall &call) {
+  return validateUpsample(call);
+}
+
+void runUpsampleNearest2d(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  const TensorView &out = *call.outputs[0];
+  int64_t h = in.size(2), w = in.size(3), oh = out.size(2), ow = out.size(3);
+  double sh = sourceScale(call, "scales_h", h, oh, false);
+  double sw = sourceScale(call, "scales_w", w, ow, false);
+  int64_t planes = in.size(0) * in.size(1);
+  const float *src = in.data<float>();
+  float *dst = out.data<float>();
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t y = 0; y < oh; ++y) {
+      int64_t iy =
+          std::min<int64_t>(static_cast<int64_t>(std::floor(y * sh)), h - 1);
+      for (int64_t x = 0; x < ow; ++x) {
+        int64_t ix =
+            std::min<int64_t>(static_cast<int64_t>(std::floor(x * sw)), w - 1);
+        dst[(p * oh + y) * ow + x] = src[(p * h + iy) * w + ix];
+      }
+    }
+}
+
+void runUpsampleBilinear2d(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  const TensorView &out = *call.outputs[0];
+  bool align = call.boolAttr("align_corners", false);
+  int64_t h = in.size(2), w = in.size(3), oh = out.size(2), ow = out.size(3);
+  double sh = sourceScale(call, "scales_h", h, oh, align);
+  double sw = sourceScale(call, "scales_w", w, ow, align);
+  auto source = [&](int64_t dst, double scale, int64_t extent, int64_t &i0,
+                    int64_t &i1, float &lambda) {
+    double real =
+        align ? dst * scale : std::max(0.0, (dst + 0.5) * scale - 0.5);
+    i0 = std::min<int64_t>(static_cast<int64_t>(real), extent - 1);
+    i1 = std::min<int64_t>(i0 + 1, extent - 1);
+    lambda = static_cast<float>(real - i0);
+  };
+  int64_t planes = in.size(0) * in.size(1);
+  const float *src = in.data<float>();
+  float *dst = out.data<float>();
+  for (int64_t p = 0; p < planes; ++p) {
+    const float *plane = src + p * h * w;
+    for (int64_t y = 0; y < oh; ++y) {
+      int64_t y0, y1;
+      float ly;
+      source(y, sh, h, y0, y1, ly);
+      for (int64_t x = 0; x < ow; ++x) {
+        int64_t x0, x1;
+        float lx;
+        source(x, sw, w, x0, x1, lx);
+        float top = plane[y0 * w + x0] * (1 - lx) + plane[y0 * w + x1] * lx;
+        float bottom = plane[y1 * w + x0] * (1 - lx) + plane[y1 * w + x1] * lx;
+        dst[(p * oh + y) * ow + x] = top * (1 - ly) + bottom * ly;
       }
     }
   }

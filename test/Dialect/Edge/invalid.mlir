@@ -805,3 +805,22 @@ func.func @argmin_dim(%a: tensor<2x3xf32>) {
   %0 = edge.argmin %a {dim = 3 : i64} : (tensor<2x3xf32>) -> tensor<2xi64>
   return
 }
+
+// -----
+
+// Upsampling takes NCHW input.
+func.func @upsample_nearest2d_rank(%a: tensor<3x4x5xf32>) {
+  // expected-error @+2 {{'edge.upsample_nearest2d' op self must have rank 4 (NCHW), got rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.upsample_nearest2d %a {output_size = array<i64: 8, 10>} : (tensor<3x4x5xf32>) -> tensor<3x8x10xf32>
+  return
+}
+
+// -----
+
+func.func @upsample_bilinear2d_size(%a: tensor<1x3x4x5xf32>) {
+  // expected-error @+2 {{'edge.upsample_bilinear2d' op output_size must have 2 entries (H, W), got 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.upsample_bilinear2d %a {output_size = array<i64: 8>, align_corners = false} : (tensor<1x3x4x5xf32>) -> tensor<1x3x8x8xf32>
+  return
+}

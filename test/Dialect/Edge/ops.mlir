@@ -234,6 +234,16 @@ func.func @pooling(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32> {
   return %2 : tensor<1x4x1x1xf32>
 }
 
+// Upsampling to an output size, with optional recorded scales.
+// CHECK-LABEL: func @upsample
+// CHECK: edge.upsample_nearest2d %{{.*}} {output_size = array<i64: 8, 10>, scales_h = 2.000000e+00 : f64, scales_w = 2.000000e+00 : f64} : (tensor<1x3x4x5xf32>) -> tensor<1x3x8x10xf32>
+// CHECK: edge.upsample_bilinear2d %{{.*}} {align_corners = true, output_size = array<i64: 7, 9>} : (tensor<1x3x4x5xf32>) -> tensor<1x3x7x9xf32>
+func.func @upsample(%x: tensor<1x3x4x5xf32>) {
+  %0 = edge.upsample_nearest2d %x {output_size = array<i64: 8, 10>, scales_h = 2.0 : f64, scales_w = 2.0 : f64} : (tensor<1x3x4x5xf32>) -> tensor<1x3x8x10xf32>
+  %1 = edge.upsample_bilinear2d %x {output_size = array<i64: 7, 9>, align_corners = true} : (tensor<1x3x4x5xf32>) -> tensor<1x3x7x9xf32>
+  return
+}
+
 // batch_norm with and without affine parameters.
 // CHECK-LABEL: func @batch_norm
 // CHECK: edge.batch_norm %{{.*}} weight %{{.*}} bias %{{.*}} mean %{{.*}} var %{{.*}} {eps = 1.000000e-03 : f64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
