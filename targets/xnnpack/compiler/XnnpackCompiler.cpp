@@ -36,6 +36,7 @@ struct NodeRecord {
   float outputMin = -kInf, outputMax = kInf;
   std::vector<uint64_t> shape;
   bool fusable = false; // accepts a fused output range
+  float value = 0;      // ConstantPad's padding value
 };
 
 /// NCHW extents -> XNNPACK's NHWC order for rank 4, unchanged otherwise.
@@ -106,7 +107,7 @@ public:
     for (const NodeRecord &n : nodes)
       nodeOffsets.push_back(schema::CreateNodeDirect(
           fbb, n.kind, &n.inputs, &n.outputs, &n.params, n.outputMin,
-          n.outputMax, n.shape.empty() ? nullptr : &n.shape));
+          n.outputMax, n.shape.empty() ? nullptr : &n.shape, n.value));
     auto blob = schema::CreateBlobDirect(fbb, kBlobVersion, &tensorOffsets,
                                          &nodeOffsets, inputCount, outputCount);
     schema::FinishBlobBuffer(fbb, blob);
@@ -287,11 +288,47 @@ private:
     }
     if (isa<SigmoidOp>(op))
       return unary(K::Sigmoid, false);
+    if (isa<AbsOp>(op))
+      return unary(K::Abs, false);
+    if (isa<NegOp>(op))
+      return unary(K::Negate, false);
+    if (isa<SqrtOp>(op))
+      return unary(K::SquareRoot, false);
+    if (isa<FloorOp>(op))
+      return unary(K::Floor, false);
+    if (isa<CeilOp>(op))
+      return unary(K::Ceiling, false);
+    if (isa<RoundOp>(op))
+      return unary(K::BankersRounding, false); // ties to even, as ATen
+    if (auto pad = dyn_cast<ConstantPadNdOp>(op)) {
+      FailureOr<uint32_t> input = valueId(op, pad.getSelf());
+      if (failed(input))
+        return failure();
+      // ATen pairs run from the last dim; XNNPACK wants per-dim lists in its
+      // layout (NHWC for rank 4).
+      int64_t rank = pad.getSelf().getType().getRank();
+      SmallVector<uint32_t> pre(rank, 0), post(rank, 0);
+      ArrayRef<int64_t> pairs = pad.getPad();
+      for (size_t i = 0; i < pairs.size() / 2; ++i) {
+        pre[rank - 1 - i] = pairs[2 * i];
+        post[rank - 1 - i] = pairs[2 * i + 1];
+      }
+      if (rank == 4) {
+        pre = {pre[0], pre[2], pre[3], pre[1]};
+        post = {post[0], post[2], post[3], post[1]};
+      }
+      NodeRecord node{K::ConstantPad, {*input}, {resultId(pad.getResult())}};
+      node.params.assign(pre.begin(), pre.end());
+      node.params.insert(node.params.end(), post.begin(), post.end());
+      node.value = static_cast<float>(pad.getValue().convertToDouble());
+      emit(op, std::move(node));
+      return success();
+    }
     if (isa<SoftmaxOp>(op))
       return unary(K::Softmax, false);
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return lowerConvolution(conv);
-    if (isa<AddOp, SubOp, MulOp, DivOp>(op)) {
+    if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp>(op)) {
       bool nhwc =
           cast<RankedTensorType>(op->getResult(0).getType()).getRank() == 4;
       SmallVector<uint32_t> inputs;
@@ -304,13 +341,16 @@ private:
           return failure();
         inputs.push_back(*id);
       }
-      K kind = isa<AddOp>(op)   ? K::Add
-               : isa<SubOp>(op) ? K::Subtract
-               : isa<MulOp>(op) ? K::Multiply
-                                : K::Divide;
+      K kind = isa<AddOp>(op)       ? K::Add
+               : isa<SubOp>(op)     ? K::Subtract
+               : isa<MulOp>(op)     ? K::Multiply
+               : isa<DivOp>(op)     ? K::Divide
+               : isa<MaximumOp>(op) ? K::Maximum
+                                    : K::Minimum;
       NodeRecord node{
           kind, {inputs[0], inputs[1]}, {resultId(op->getResult(0))}};
-      node.fusable = true;
+      // maximum2/minimum2 have no output range to fuse a clamp into.
+      node.fusable = kind != K::Maximum && kind != K::Minimum;
       emit(op, std::move(node));
       return success();
     }

@@ -82,8 +82,16 @@ std::string whyUnsupported(Operation *op) {
   float low, high;
   if (isClampLike(op, low, high))
     return "";
-  if (isa<HardswishOp, SigmoidOp, HardsigmoidOp>(op))
+  if (isa<HardswishOp, SigmoidOp, HardsigmoidOp, AbsOp, NegOp, SqrtOp, FloorOp,
+          CeilOp, RoundOp>(op))
     return "";
+  if (isa<MaximumOp, MinimumOp>(op))
+    return binaryRule(op);
+  if (auto pad = dyn_cast<ConstantPadNdOp>(op)) {
+    if (llvm::any_of(pad.getPad(), [](int64_t p) { return p < 0; }))
+      return "negative (cropping) pads";
+    return "";
+  }
   if (auto conv = dyn_cast<ConvolutionOp>(op)) {
     if (conv.getTransposed())
       return "transposed convolution";

@@ -133,6 +133,8 @@ std::string validateBlob(const Blob &blob) {
     case NodeKind::Subtract:
     case NodeKind::Multiply:
     case NodeKind::Divide:
+    case NodeKind::Maximum:
+    case NodeKind::Minimum:
       if (!need(2) || in.size() != 2 || !broadcastsTo(*in[0], out) ||
           !broadcastsTo(*in[1], out))
         return nodeError(n, node, "inputs do not broadcast to the output");
@@ -147,6 +149,12 @@ std::string validateBlob(const Blob &blob) {
           return nodeError(n, node, "output is not the broadcast shape");
       }
       break;
+    case NodeKind::Abs:
+    case NodeKind::Negate:
+    case NodeKind::SquareRoot:
+    case NodeKind::Floor:
+    case NodeKind::Ceiling:
+    case NodeKind::BankersRounding:
     case NodeKind::Clamp:
     case NodeKind::Hardswish:
     case NodeKind::Sigmoid:
@@ -178,6 +186,17 @@ std::string validateBlob(const Blob &blob) {
           out != Dims{(*in[0])[0], 1, 1, (*in[0])[3]})
         return nodeError(n, node, "needs [N,H,W,C] input and [N,1,1,C] output");
       break;
+    case NodeKind::ConstantPad: {
+      size_t rank = node.params() ? node.params()->size() / 2 : 0;
+      if (!need(1) || in.size() != 1 || in[0]->size() != rank ||
+          out.size() != rank || node.params()->size() != 2 * rank)
+        return nodeError(n, node, "needs one pre and one post padding per dim");
+      for (size_t d = 0; d < rank; ++d)
+        if (out[d] != (*in[0])[d] + p(d) + p(rank + d))
+          return nodeError(n, node,
+                           "output shape does not follow from the paddings");
+      break;
+    }
     case NodeKind::StaticReshape:
       if (!need(1) || in.size() != 1 || !node.shape() ||
           Dims(node.shape()->begin(), node.shape()->end()) != out ||

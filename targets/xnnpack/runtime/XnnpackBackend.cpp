@@ -183,7 +183,8 @@ public:
       size_t kind = static_cast<size_t>(node->kind());
       size_t params = node->params() ? node->params()->size() : 0;
       if (kind >= sizeof(kParamCounts) / sizeof(kParamCounts[0]) ||
-          params != static_cast<size_t>(kParamCounts[kind]))
+          (kParamCounts[kind] >= 0 &&
+           params != static_cast<size_t>(kParamCounts[kind])))
         return fail("a node has an unknown kind or the wrong number of params");
     }
     if (std::string problem = validateBlob(*blob); !problem.empty()) {
@@ -265,7 +266,8 @@ private:
     if (kind >= sizeof(kParamCounts) / sizeof(kParamCounts[0]))
       return fail("unknown node kind");
     size_t paramCount = node.params() ? node.params()->size() : 0;
-    if (paramCount != static_cast<size_t>(kParamCounts[kind]) ||
+    if ((kParamCounts[kind] >= 0 &&
+         paramCount != static_cast<size_t>(kParamCounts[kind])) ||
         !node.inputs() || !node.outputs() || node.outputs()->size() != 1 ||
         node.inputs()->size() == 0)
       return fail("node has the wrong number of params, inputs or outputs");
@@ -354,6 +356,51 @@ private:
       if (needInputs(1))
         status = xnn_define_global_average_pooling_2d(subgraph, lo, hi, in[0],
                                                       out, 0);
+      break;
+    case NodeKind::Abs:
+      if (needInputs(1))
+        status = xnn_define_abs(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::Negate:
+      if (needInputs(1))
+        status = xnn_define_negate(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::SquareRoot:
+      if (needInputs(1))
+        status = xnn_define_square_root(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::Floor:
+      if (needInputs(1))
+        status = xnn_define_floor(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::Ceiling:
+      if (needInputs(1))
+        status = xnn_define_ceiling(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::BankersRounding:
+      if (needInputs(1))
+        status = xnn_define_bankers_rounding(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::Maximum:
+      if (needInputs(2))
+        status = xnn_define_maximum2(subgraph, in[0], in[1], out, 0);
+      break;
+    case NodeKind::Minimum:
+      if (needInputs(2))
+        status = xnn_define_minimum2(subgraph, in[0], in[1], out, 0);
+      break;
+    case NodeKind::ConstantPad:
+      if (needInputs(1) && paramCount % 2 == 0 &&
+          paramCount / 2 <= XNN_MAX_TENSOR_DIMS) {
+        size_t rank = paramCount / 2;
+        std::vector<size_t> pre(rank), post(rank);
+        for (size_t d = 0; d < rank; ++d) {
+          pre[d] = p(d);
+          post[d] = p(rank + d);
+        }
+        status = xnn_define_static_constant_pad(
+            subgraph, pre.data(), post.data(), node.value(), in[0], out, 0);
+      }
       break;
     case NodeKind::StaticReshape:
       if (needInputs(1) && node.shape() &&
