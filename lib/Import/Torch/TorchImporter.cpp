@@ -546,6 +546,42 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
             {builder.getNamedAttr("dtype",
                                   TypeAttr::get(target->getElementType()))}));
   }
+  if (aten == "aten::rsub") {
+    // rsub(self, other, alpha) = other - alpha * self.
+    Value input = self();
+    const TorchArgument *other = argument("other");
+    if (!input || !other)
+      return nodeError(node, aten) << "needs tensor 'self' and 'other'";
+    Value minuend;
+    if (other->isTensorLike() && !other->tensors.empty())
+      minuend = tensor(other->tensors.front());
+    else if (other->kind == Kind::Float)
+      minuend = edge.scalarConstant(
+          loc, cast<ShapedType>(input.getType()).getElementType(),
+          other->floats.front());
+    else if (other->kind == Kind::Int && other->ints.front())
+      minuend = edge.scalarConstant(
+          loc, cast<ShapedType>(input.getType()).getElementType(),
+          static_cast<double>(*other->ints.front()));
+    if (!minuend)
+      return nodeError(node, aten)
+             << "'other' must be a tensor or a constant scalar, got "
+             << other->unionKey;
+    SmallVector<NamedAttribute> attributes;
+    if (const TorchArgument *alpha = argument("alpha")) {
+      if (alpha->kind == Kind::Float)
+        attributes.push_back(builder.getNamedAttr(
+            "alpha", builder.getF64FloatAttr(alpha->floats.front())));
+      else if (alpha->kind == Kind::Int && alpha->ints.front())
+        attributes.push_back(builder.getNamedAttr(
+            "alpha", builder.getF64FloatAttr(*alpha->ints.front())));
+      else if (alpha->kind != Kind::None)
+        return nodeError(node, aten) << "'alpha' must be a constant scalar";
+    }
+    return bindOutputs(
+        node, aten,
+        edge.create<edge::SubOp>(loc, {minuend, input}, attributes));
+  }
   if (aten == "aten::t") {
     Value input = self();
     if (!input)
@@ -746,6 +782,18 @@ LogicalResult TorchImporter::importNode(const Object &node) {
     if (parts.size() >= 2)
       aten = (parts[0] + "::" + parts[1]).str();
   }
+  // ExecuTorch's Edge programs spell view ops as their *_copy variants; the
+  // values are the same, and Edge ops are value semantics anyway.
+  static const llvm::StringSet<> viewCopies = {
+      "aten::alias_copy",     "aten::detach_copy",
+      "aten::expand_copy",    "aten::permute_copy",
+      "aten::select_copy",    "aten::slice_copy",
+      "aten::split_copy",     "aten::split_with_sizes_copy",
+      "aten::squeeze_copy",   "aten::t_copy",
+      "aten::transpose_copy", "aten::unbind_copy",
+      "aten::unsqueeze_copy", "aten::view_copy"};
+  if (viewCopies.contains(aten))
+    aten.resize(aten.size() - StringRef("_copy").size());
 
   NamedArguments args;
   if (const Array *inputs = node.getArray("inputs")) {
@@ -787,6 +835,8 @@ LogicalResult TorchImporter::importNode(const Object &node) {
 
   bool handled = false;
   if (failed(importSpecial(node, aten, args, handled)))
+    return failure();
+  if (!handled && failed(importFactory(node, aten, args, handled)))
     return failure();
   if (handled)
     return success();

@@ -38,6 +38,12 @@ private:
   mlir::LogicalResult importSpecial(const llvm::json::Object &node,
                                     llvm::StringRef aten,
                                     const NamedArguments &args, bool &handled);
+  /// Factory ops (full, zeros, ones, arange, scalar_tensor and their
+  /// *_like / new_* forms) with a static result become edge.constant; sets
+  /// \p handled when \p aten is one of them.
+  mlir::LogicalResult importFactory(const llvm::json::Object &node,
+                                    llvm::StringRef aten,
+                                    const NamedArguments &args, bool &handled);
   mlir::LogicalResult importCustom(const llvm::json::Object &node,
                                    llvm::StringRef aten,
                                    const NamedArguments &args);

@@ -221,7 +221,16 @@ def reference(program, weights, constants, seed=3):
         "mul": lambda n: arg(n, "self") * arg(n, "other"),
         "view": lambda n: arg(n, "self").reshape(arg(n, "size")),
         "permute": lambda n: arg(n, "self").transpose(arg(n, "dims")),
+        "rsub": lambda n: arg(n, "other") - arg(n, "alpha", 1) * arg(n, "self"),
+        "full": lambda n: np.full(arg(n, "size"), arg(n, "fill_value")),
+        "zeros_like": lambda n: np.zeros_like(arg(n, "self")),
+        "scalar_tensor": lambda n: np.array(arg(n, "s")),
+        "arange": lambda n: np.arange(arg(n, "start", 0), arg(n, "end"),
+                                      arg(n, "step", 1)),
     }
+    # ExecuTorch's Edge spelling of view ops computes the same values.
+    for view in ("view", "permute"):
+        ops[view + "_copy"] = ops[view]
     for node in graph["nodes"]:
         op = node["target"].split(".")[3]
         if op not in ops:
