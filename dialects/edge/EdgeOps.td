@@ -251,6 +251,20 @@ def Edge_HardtanhOp : Edge_UnaryFloatOp<"hardtanh", "aten::hardtanh"> {
   let hasVerifier = 1;
 }
 
+def Edge_LeakyReluOp : Edge_UnaryFloatOp<"leaky_relu", "aten::leaky_relu"> {
+  let summary = "x if x > 0 else negative_slope * x";
+  let arguments = (ins Edge_FloatTensor:$self,
+      DefaultValuedAttr<F64Attr, "0.01">:$negative_slope);
+}
+
+def Edge_EluOp : Edge_UnaryFloatOp<"elu", "aten::elu"> {
+  let summary = "scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))";
+  let arguments = (ins Edge_FloatTensor:$self,
+      DefaultValuedAttr<F64Attr, "1.0">:$alpha,
+      DefaultValuedAttr<F64Attr, "1.0">:$scale,
+      DefaultValuedAttr<F64Attr, "1.0">:$input_scale);
+}
+
 def Edge_ClampOp : Edge_AtenOp<"clamp", "aten::clamp"> {
   let summary = "Clamp to [min, max]; either bound may be absent";
   let arguments = (ins Edge_NumericTensor:$self,

@@ -36,6 +36,7 @@ public:
   mlir::LogicalResult convertBinary(const OnnxNode &node);
   mlir::LogicalResult convertUnary(const OnnxNode &node);
   mlir::LogicalResult convertHardSigmoid(const OnnxNode &node);
+  mlir::LogicalResult convertLeakyReluOrElu(const OnnxNode &node);
   mlir::LogicalResult convertClip(const OnnxNode &node);
   mlir::LogicalResult convertSoftmax(const OnnxNode &node);
   mlir::LogicalResult convertFlatten(const OnnxNode &node);

@@ -82,6 +82,25 @@ LogicalResult OnnxImporter::convertHardSigmoid(const OnnxNode &node) {
   return bind(node, edge.create<edge::HardsigmoidOp>(locationOf(node), x));
 }
 
+LogicalResult OnnxImporter::convertLeakyReluOrElu(const OnnxNode &node) {
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  Location loc = locationOf(node);
+  if (node.opType == "LeakyRelu")
+    return bind(node,
+                edge.create<edge::LeakyReluOp>(
+                    loc, x,
+                    {builder.getNamedAttr("negative_slope",
+                                          builder.getF64FloatAttr(floatAttr(
+                                              node, "alpha", 0.01f)))}));
+  return bind(node, edge.create<edge::EluOp>(
+                        loc, x,
+                        {builder.getNamedAttr(
+                            "alpha", builder.getF64FloatAttr(
+                                         floatAttr(node, "alpha", 1.0f)))}));
+}
+
 LogicalResult OnnxImporter::convertClip(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)

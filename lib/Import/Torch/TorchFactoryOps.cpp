@@ -96,8 +96,7 @@ LogicalResult TorchImporter::importFactory(const Object &node, StringRef aten,
     return failure();
   if (!type->hasStaticShape())
     return nodeError(node, aten)
-           << "needs a static result shape to become a constant, got "
-           << *type;
+           << "needs a static result shape to become a constant, got " << *type;
   Type elementType = type->getElementType();
   if (!elementType.isIntOrFloat())
     return nodeError(node, aten) << "unsupported result type " << *type;

@@ -222,6 +222,20 @@ void runHardtanh(const KernelCall &call) {
   mapFloat(call, [=](float x) { return std::min(std::max(x, low), high); });
 }
 
+void runLeakyRelu(const KernelCall &call) {
+  float slope = static_cast<float>(call.doubleAttr("negative_slope", 0.01));
+  mapFloat(call, [=](float x) { return x > 0.0f ? x : slope * x; });
+}
+
+void runElu(const KernelCall &call) {
+  float alpha = static_cast<float>(call.doubleAttr("alpha", 1.0));
+  float scale = static_cast<float>(call.doubleAttr("scale", 1.0));
+  float inputScale = static_cast<float>(call.doubleAttr("input_scale", 1.0));
+  mapFloat(call, [=](float x) {
+    return scale * (x > 0.0f ? x : alpha * std::expm1(x * inputScale));
+  });
+}
+
 Error validateClamp(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   ScalarType type = call.inputs[0]->scalarType();

@@ -55,6 +55,8 @@ void runHardswish(const KernelCall &call);
 void runHardsigmoid(const KernelCall &call);
 void runGelu(const KernelCall &call);
 void runHardtanh(const KernelCall &call);
+void runLeakyRelu(const KernelCall &call);
+void runElu(const KernelCall &call);
 void runLogSoftmax(const KernelCall &call);
 void runExp(const KernelCall &call);
 void runLog(const KernelCall &call);

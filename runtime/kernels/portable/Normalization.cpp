@@ -40,7 +40,7 @@ void runBatchNorm(const KernelCall &call) {
   const float *var = call.inputs[4]->data<float>();
   float eps = static_cast<float>(call.doubleAttr("eps", 1e-5));
   int64_t n = in.size(0), c = in.size(1);
-  int64_t inner = n * c ? in.numel() / (n * c) : 0;
+  int64_t inner = n * c != 0 ? in.numel() / (n * c) : 0;
   const float *src = in.data<float>();
   float *dst = call.outputs[0]->data<float>();
   for (int64_t b = 0; b < n; ++b)
@@ -123,7 +123,7 @@ void softmax(const KernelCall &call, bool logarithm) {
   int64_t dim = normalizeDim(call.intAttr("dim", -1), std::max(rank, 1));
   int64_t extent = rank ? in.size(dim) : 1;
   int64_t inner = rank ? in.stride(dim) : 1;
-  int64_t outer = extent * inner ? in.numel() / (extent * inner) : 0;
+  int64_t outer = extent * inner != 0 ? in.numel() / (extent * inner) : 0;
   const float *src = in.data<float>();
   float *dst = call.outputs[0]->data<float>();
   for (int64_t o = 0; o < outer; ++o)

@@ -119,7 +119,7 @@ template <typename T> void argReduce(const KernelCall &call, bool max) {
     extent = in.size(d);
     inner = in.stride(d);
   }
-  int64_t outer = extent * inner ? in.numel() / (extent * inner) : 0;
+  int64_t outer = extent * inner != 0 ? in.numel() / (extent * inner) : 0;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
       const T *base = src + o * extent * inner + i;

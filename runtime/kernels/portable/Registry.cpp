@@ -47,6 +47,8 @@ const KernelEntry kKernels[] = {
     {"edge.hardswish", validateUnary, runHardswish},
     {"edge.hardsigmoid", validateUnary, runHardsigmoid},
     {"edge.hardtanh", validateUnary, runHardtanh},
+    {"edge.leaky_relu", validateUnary, runLeakyRelu},
+    {"edge.elu", validateUnary, runElu},
     {"edge.clamp", validateClamp, runClamp},
     {"edge.softmax", validateSoftmax, runSoftmax},
     {"edge.log_softmax", validateSoftmax, runLogSoftmax},

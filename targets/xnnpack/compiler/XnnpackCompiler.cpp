@@ -36,7 +36,7 @@ struct NodeRecord {
   float outputMin = -kInf, outputMax = kInf;
   std::vector<uint64_t> shape;
   bool fusable = false; // accepts a fused output range
-  float value = 0;      // ConstantPad's padding value
+  float value = 0;      // ConstantPad's padding value, LeakyRelu/Elu's scalar
 };
 
 /// NCHW extents -> XNNPACK's NHWC order for rank 4, unchanged otherwise.
@@ -243,12 +243,14 @@ private:
 
   LogicalResult lower(Operation *op) {
     using K = schema::NodeKind;
-    auto unary = [&](K kind, bool fusable) -> LogicalResult {
+    // `value`: the node's one scalar parameter, where it has one.
+    auto unary = [&](K kind, bool fusable, double value = 0) -> LogicalResult {
       FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
       if (failed(input))
         return failure();
       NodeRecord node{kind, {*input}, {resultId(op->getResult(0))}};
       node.fusable = fusable;
+      node.value = static_cast<float>(value);
       emit(op, std::move(node));
       return success();
     };
@@ -300,6 +302,11 @@ private:
       return unary(K::Ceiling, false);
     if (isa<RoundOp>(op))
       return unary(K::BankersRounding, false); // ties to even, as ATen
+    if (auto leaky = dyn_cast<LeakyReluOp>(op))
+      return unary(K::LeakyRelu, false,
+                   leaky.getNegativeSlope().convertToDouble());
+    if (auto elu = dyn_cast<EluOp>(op))
+      return unary(K::Elu, false, elu.getAlpha().convertToDouble());
     if (auto pad = dyn_cast<ConstantPadNdOp>(op)) {
       FailureOr<uint32_t> input = valueId(op, pad.getSelf());
       if (failed(input))
@@ -591,6 +598,8 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
     if (node->output_min() != -kInf || node->output_max() != kInf)
       os << " range [" << llvm::format("%g", node->output_min()) << ", "
          << llvm::format("%g", node->output_max()) << "]";
+    if (node->value() != 0.0f)
+      os << " value " << llvm::format("%g", node->value());
     os << "\n";
   }
   return text;

@@ -85,6 +85,15 @@ std::string whyUnsupported(Operation *op) {
   if (isa<HardswishOp, SigmoidOp, HardsigmoidOp, AbsOp, NegOp, SqrtOp, FloorOp,
           CeilOp, RoundOp>(op))
     return "";
+  if (isa<LeakyReluOp>(op))
+    return "";
+  if (auto elu = dyn_cast<EluOp>(op)) {
+    // xnn_define_elu has alpha only.
+    if (elu.getScale().convertToDouble() != 1.0 ||
+        elu.getInputScale().convertToDouble() != 1.0)
+      return "elu with scale or input_scale other than 1";
+    return "";
+  }
   if (isa<MaximumOp, MinimumOp>(op))
     return binaryRule(op);
   if (auto pad = dyn_cast<ConstantPadNdOp>(op)) {

@@ -149,6 +149,8 @@ std::string validateBlob(const Blob &blob) {
           return nodeError(n, node, "output is not the broadcast shape");
       }
       break;
+    case NodeKind::LeakyRelu:
+    case NodeKind::Elu:
     case NodeKind::Abs:
     case NodeKind::Negate:
     case NodeKind::SquareRoot:

@@ -357,6 +357,14 @@ private:
         status = xnn_define_global_average_pooling_2d(subgraph, lo, hi, in[0],
                                                       out, 0);
       break;
+    case NodeKind::LeakyRelu:
+      if (needInputs(1))
+        status = xnn_define_leaky_relu(subgraph, node.value(), in[0], out, 0);
+      break;
+    case NodeKind::Elu:
+      if (needInputs(1))
+        status = xnn_define_elu(subgraph, node.value(), in[0], out, 0);
+      break;
     case NodeKind::Abs:
       if (needInputs(1))
         status = xnn_define_abs(subgraph, in[0], out, 0);

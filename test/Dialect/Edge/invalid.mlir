@@ -824,3 +824,21 @@ func.func @upsample_bilinear2d_size(%a: tensor<1x3x4x5xf32>) {
   %0 = edge.upsample_bilinear2d %a {output_size = array<i64: 8>, align_corners = false} : (tensor<1x3x4x5xf32>) -> tensor<1x3x8x8xf32>
   return
 }
+
+// -----
+
+// edge.leaky_relu takes floating-point tensors and keeps their type.
+func.func @leaky_relu_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.leaky_relu' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.leaky_relu %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.elu's alpha is a float, not a string.
+func.func @elu_alpha(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.elu' op attribute 'alpha' failed to satisfy constraint: 64-bit float attribute}}
+  %0 = edge.elu %a {alpha = "one"} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}

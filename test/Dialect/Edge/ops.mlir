@@ -98,6 +98,9 @@ func.func @binary(%a: tensor<2x1x4xf32>, %b: tensor<3x1xf32>, %s: tensor<f32>, %
 // CHECK: edge.hardtanh %{{.*}} {max_val = 6.000000e+00 : f64, min_val = 0.000000e+00 : f64}
 // CHECK: edge.clamp %{{.*}} {min = -2.000000e+00 : f64}
 // CHECK: edge.clamp %{{.*}} {max = 3.000000e+00 : f64, min = 1.000000e+00 : f64} : (tensor<4xi32>) -> tensor<4xi32>
+// CHECK: edge.leaky_relu %{{.*}} {negative_slope = 2.000000e-01 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.leaky_relu %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.elu %{{.*}} {alpha = 5.000000e-01 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
 func.func @activations(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> tensor<2x3xf32> {
   %0 = edge.relu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %1 = edge.sigmoid %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -110,7 +113,10 @@ func.func @activations(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> tensor<2x3xf32
   %8 = edge.hardtanh %7 {min_val = 0.0 : f64, max_val = 6.0 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %9 = edge.clamp %8 {min = -2.0 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %10 = edge.clamp %i {min = 1.0 : f64, max = 3.0 : f64} : (tensor<4xi32>) -> tensor<4xi32>
-  return %9 : tensor<2x3xf32>
+  %11 = edge.leaky_relu %9 {negative_slope = 0.2 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %12 = edge.leaky_relu %11 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %13 = edge.elu %12 {alpha = 0.5 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %13 : tensor<2x3xf32>
 }
 
 // Elementwise math keeps the operand type.

@@ -87,8 +87,11 @@ def activations():
          helper.make_node("Softmax", ["odd"], ["sm"], name="softmax", axis=1),
          helper.make_node("LogSoftmax", ["sm"], ["lsm"], name="log_softmax"),
          helper.make_node("Erf", ["lsm"], ["erf"], name="erf"),
-         helper.make_node("Div", ["erf", "two"], ["half"], name="div")],
-        [vi("x", [2, 8])], [vi("half", [2, 8])],
+         helper.make_node("Div", ["erf", "two"], ["half"], name="div"),
+         helper.make_node("LeakyRelu", ["half"], ["leaky"], name="leaky", alpha=0.25),
+         helper.make_node("LeakyRelu", ["leaky"], ["leaky2"], name="leaky_default"),
+         helper.make_node("Elu", ["leaky2"], ["elu"], name="elu", alpha=0.5)],
+        [vi("x", [2, 8])], [vi("elu", [2, 8])],
         [floats("zero", 0.0), floats("six", 6.0), floats("two", 2.0)])
 
 

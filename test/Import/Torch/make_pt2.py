@@ -221,6 +221,11 @@ def reference(program, weights, constants, seed=3):
         "mul": lambda n: arg(n, "self") * arg(n, "other"),
         "view": lambda n: arg(n, "self").reshape(arg(n, "size")),
         "permute": lambda n: arg(n, "self").transpose(arg(n, "dims")),
+        "leaky_relu": lambda n: np.where(arg(n, "self") > 0, arg(n, "self"),
+                                         arg(n, "negative_slope", 0.01) * arg(n, "self")),
+        "elu": lambda n: arg(n, "scale", 1) * np.where(
+            arg(n, "self") > 0, arg(n, "self"),
+            arg(n, "alpha", 1) * np.expm1(arg(n, "input_scale", 1) * arg(n, "self"))),
         "rsub": lambda n: arg(n, "other") - arg(n, "alpha", 1) * arg(n, "self"),
         "full": lambda n: np.full(arg(n, "size"), arg(n, "fill_value")),
         "zeros_like": lambda n: np.zeros_like(arg(n, "self")),

@@ -49,16 +49,18 @@ func.func @convexity(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // -----
 
 // Unsupported forms stay outside: transposed convolution, a reshape of an
-// NCHW tensor whose H and W are not 1 (layout-dependent), int64 arithmetic.
+// NCHW tensor whose H and W are not 1 (layout-dependent), int64 arithmetic,
+// elu with a scale (XNNPACK's elu has alpha only).
 // CHECK-LABEL: func @unsupported
 // CHECK-NOT: edge.delegate
 // CHECK: return
-func.func @unsupported(%x: tensor<1x4x5x5xf32>, %i: tensor<4xi64>) -> (tensor<1x3x10x10xf32>, tensor<1x100xf32>, tensor<4xi64>) {
+func.func @unsupported(%x: tensor<1x4x5x5xf32>, %i: tensor<4xi64>) -> (tensor<1x3x10x10xf32>, tensor<1x100xf32>, tensor<4xi64>, tensor<1x4x5x5xf32>) {
   %w = edge.constant dense<0.1> : tensor<4x3x3x3xf32>
   %0 = edge.convolution %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = true, output_padding = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
   %1 = edge.view %x {size = array<i64: 1, 100>} : (tensor<1x4x5x5xf32>) -> tensor<1x100xf32>
   %2 = edge.add %i, %i : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
-  return %0, %1, %2 : tensor<1x3x10x10xf32>, tensor<1x100xf32>, tensor<4xi64>
+  %3 = edge.elu %x {scale = 2.0 : f64} : (tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  return %0, %1, %2, %3 : tensor<1x3x10x10xf32>, tensor<1x100xf32>, tensor<4xi64>, tensor<1x4x5x5xf32>
 }
 
 // -----

@@ -207,6 +207,33 @@ TEST(PortableActivations, HardtanhAndClamp) {
   expectClose(out, expected);
 }
 
+TEST(PortableActivations, LeakyReluAndElu) {
+  OwnedTensor x = randomFloat({40}, -4, 4), out(ScalarType::Float32, {40});
+  Attributes slope;
+  slope.d("negative_slope", 0.2);
+  ASSERT_EQ(runKernel("edge.leaky_relu", {&x.view}, {&out.view}, slope),
+            Error::Ok);
+  std::vector<double> expected(40);
+  for (int i = 0; i < 40; ++i)
+    expected[i] = x.f()[i] > 0 ? x.f()[i] : 0.2 * x.f()[i];
+  expectClose(out, expected);
+
+  ASSERT_EQ(runKernel("edge.leaky_relu", {&x.view}, {&out.view}), Error::Ok);
+  for (int i = 0; i < 40; ++i)
+    expected[i] = x.f()[i] > 0 ? x.f()[i] : 0.01 * x.f()[i];
+  expectClose(out, expected);
+
+  // ATen's elu(x, alpha, scale, input_scale).
+  Attributes elu;
+  elu.d("alpha", 0.7).d("scale", 1.5).d("input_scale", 2.0);
+  ASSERT_EQ(runKernel("edge.elu", {&x.view}, {&out.view}, elu), Error::Ok);
+  for (int i = 0; i < 40; ++i) {
+    double v = x.f()[i];
+    expected[i] = 1.5 * (v > 0 ? v : 0.7 * (std::exp(2.0 * v) - 1.0));
+  }
+  expectClose(out, expected);
+}
+
 TEST(PortableActivations, RejectIntegerInput) {
   OwnedTensor x(ScalarType::Int64, {4}), out(ScalarType::Int64, {4});
   EXPECT_EQ(runKernel("edge.relu", {&x.view}, {&out.view}), Error::InvalidType);
