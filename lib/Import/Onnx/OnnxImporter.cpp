@@ -466,6 +466,16 @@ LogicalResult OnnxImporter::run() {
 
   for (const OnnxTensor &initializer : graph.initializers)
     constants[initializer.name] = &initializer;
+  // Converters bind a node's first output: it must exist and have a name.
+  for (auto [index, node] : llvm::enumerate(graph.nodes)) {
+    if (node.opType.empty())
+      return emitError(fileLoc)
+             << "node #" << index << " '" << node.name << "' has no op_type";
+    if (node.outputs.empty() || node.outputs.front().empty())
+      return emitError(fileLoc)
+             << "node #" << index << " '" << node.name << "' (" << node.opType
+             << ") has no named first output";
+  }
   for (const OnnxNode &node : graph.nodes) {
     for (const std::string &name : node.inputs) {
       ++useCounts[name];

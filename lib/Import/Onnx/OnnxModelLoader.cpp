@@ -221,6 +221,20 @@ std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
     if (opset.domain().empty() || opset.domain() == "ai.onnx")
       graph.opsetVersion = opset.version();
 
+  std::string modelDir = ".";
+  if (size_t slash = path.find_last_of('/'); slash != std::string::npos)
+    modelDir = path.substr(0, slash);
+
+  // Initializers first: libonnx's shape inference trusts their dims, and a
+  // damaged one (dims that disagree with its data) can crash it.
+  const onnx::GraphProto &proto = model.graph();
+  for (const auto &initializer : proto.initializer()) {
+    OnnxTensor tensor;
+    if (!convertTensor(initializer, modelDir, tensor, error))
+      return std::nullopt;
+    graph.initializers.push_back(std::move(tensor));
+  }
+
   // Shape inference fills value_info; libonnx reports problems by throwing.
   try {
     onnx::shape_inference::InferShapes(model);
@@ -229,18 +243,7 @@ std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
     return std::nullopt;
   }
 
-  std::string modelDir = ".";
-  if (size_t slash = path.find_last_of('/'); slash != std::string::npos)
-    modelDir = path.substr(0, slash);
-
-  const onnx::GraphProto &proto = model.graph();
   graph.name = proto.name();
-  for (const auto &initializer : proto.initializer()) {
-    OnnxTensor tensor;
-    if (!convertTensor(initializer, modelDir, tensor, error))
-      return std::nullopt;
-    graph.initializers.push_back(std::move(tensor));
-  }
   std::map<std::string, bool> isInitializer;
   for (const auto &initializer : graph.initializers)
     isInitializer[initializer.name] = true;

@@ -221,9 +221,23 @@ def shape_mismatch():
         [vi("x", [2, 3]), vi("z", [4])], [vi("y", [2, 3])])
 
 
+def no_output():
+    return model(
+        [helper.make_node("Relu", ["x"], [""], name="sink"),
+         helper.make_node("Relu", ["x"], ["y"], name="relu")],
+        [vi("x", [2])], [vi("y", [2])])
+
+
+def no_op_type():
+    return model(
+        [helper.make_node("", ["x"], ["y"], name="blank")],
+        [vi("x", [2])], [vi("y", [2])])
+
+
 CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
-                                 dynamic_reshape, undefined_input, shape_mismatch]}
+                                 dynamic_reshape, undefined_input, shape_mismatch,
+                                 no_output, no_op_type]}
 
 if __name__ == "__main__":
     case, out = sys.argv[1], sys.argv[2]
