@@ -4,12 +4,15 @@
 #  - memory plan: arena size vs its lower bound;
 #  - etch-xnnpack, etch-portable and ONNX Runtime (npm onnxruntime-node,
 #    installed with --ignore-scripts) side by side: 2 threads, batch 1, the
-#    same ONNX file and input, median of RUNS runs after warm-up.
+#    same ONNX file and input, median of RUNS runs after warm-up. The shared
+#    machine drifts, so etch and ORT are measured in ROUNDS alternating
+#    rounds and each figure is the median of its rounds' medians.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ETCH_BUILD_DIR:-$root/build}
 runs=${RUNS:-30}
 threads=${THREADS:-2}
+rounds=${ROUNDS:-3}
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" >/dev/null
 work="$build/bench"
@@ -21,6 +24,8 @@ if [ ! -d "$work/ort/node_modules/onnxruntime-node" ]; then
   (cd "$work/ort" && npm install --ignore-scripts --no-audit --no-fund \
      onnxruntime-node@1.30.0 >/dev/null)
 fi
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
 
 # A program of 1000 relu calls on one float: execute time per instruction
 # minus the kernel's own time is the framework's overhead.
@@ -37,7 +42,9 @@ fi
 "$build/bin/et-compile" "$work/tiny_ops.mlir" -o "$work/tiny_ops.etp"
 "$build/bin/etch-runtime-bench" overhead "$work/tiny_ops.etp"
 
-printf '\n%-20s %10s %10s %10s %8s %8s %10s %10s %9s\n' model xnnpack_ms portable_ms ort_ms \
+printf '\n%s threads, batch 1; each figure: median over %s alternating rounds of the median of %s runs\n' \
+  "$threads" "$rounds" "$runs"
+printf '%-20s %10s %10s %10s %8s %8s %10s %10s %9s\n' model xnnpack_ms portable_ms ort_ms \
   xnn/ort port/ort xnn_load ort_create arena/lb
 for model in mobilenet_v2 mobilenet_v3_small resnet18; do
   /usr/bin/python3 "$root/python/etch/onnx_corpus.py" --out "$work/corpus" --model "$model" --opset 17
@@ -46,12 +53,17 @@ for model in mobilenet_v2 mobilenet_v3_small resnet18; do
   plan=$("$build/bin/et-compile" "$onnx" -o "$work/$model.portable.etp" --print-memory-plan)
   "$build/bin/et-compile" "$onnx" --targets=xnnpack,portable -o "$work/$model.xnnpack.etp"
   arena=$(echo "$plan" | sed -E 's/.*ratio ([0-9.]+)\).*/\1/')
-  xnn=$("$build/bin/etch-runtime-bench" --threads "$threads" --input "$input" run "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
-  port=$("$build/bin/etch-runtime-bench" --threads "$threads" --input "$input" run "$work/$model.portable.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
-  load=$("$build/bin/etch-runtime-bench" --threads "$threads" load "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
-  ort=$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads")
-  ort_create=$(echo "$ort" | sed -E 's/ort create ([0-9.]+) ms.*/\1/')
-  ort_ms=$(echo "$ort" | sed -E 's/.*median ([0-9.]+) ms/\1/')
+  xnns=() ports=() loads=() orts=() creates=()
+  for _ in $(seq 1 "$rounds"); do
+    xnns+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')")
+    ort=$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads")
+    creates+=("$(echo "$ort" | sed -E 's/ort create ([0-9.]+) ms.*/\1/')")
+    orts+=("$(echo "$ort" | sed -E 's/.*median ([0-9.]+) ms/\1/')")
+    ports+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.portable.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')")
+    loads+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" load "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')")
+  done
+  xnn=$(median "${xnns[@]}") port=$(median "${ports[@]}") load=$(median "${loads[@]}")
+  ort_ms=$(median "${orts[@]}") ort_create=$(median "${creates[@]}")
   printf '%-20s %10s %10s %10s %8.2f %8.1f %10s %10s %9s\n' "$model" "$xnn" "$port" "$ort_ms" \
     "$(awk "BEGIN{print $xnn / $ort_ms}")" "$(awk "BEGIN{print $port / $ort_ms}")" "$load" "$ort_create" "$arena"
 done

@@ -81,17 +81,21 @@ double reluKernelNanos() {
 
 int main(int argc, char **argv) {
   std::string inputPath;
+  int rounds = 30;
   while (argc > 2 && std::strncmp(argv[1], "--", 2) == 0) {
     if (std::strcmp(argv[1], "--threads") == 0)
       setPreferredThreadCount(std::atoi(argv[2]));
     else if (std::strcmp(argv[1], "--input") == 0)
       inputPath = argv[2];
+    else if (std::strcmp(argv[1], "--runs") == 0)
+      rounds = std::max(1, std::atoi(argv[2]));
     argv += 2;
     argc -= 2;
   }
   if (argc < 3) {
     std::fprintf(stderr,
-                 "usage: etch-runtime-bench overhead|load|run FILE...\n");
+                 "usage: etch-runtime-bench [--threads N] [--input x.npy] "
+                 "[--runs N] overhead|load|run FILE...\n");
     return 2;
   }
   registerAllBackends();
@@ -118,7 +122,6 @@ int main(int argc, char **argv) {
     std::vector<double> samples;
     std::unique_ptr<Module> module;
     std::unique_ptr<Method> method;
-    int rounds = mode == "load" ? 30 : 30;
     if (mode == "run") {
       method = loadOrDie(argv[file], module);
       for (size_t i = 0; i < method->inputCount(); ++i) {
