@@ -4,6 +4,7 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cstddef>
 #include <cstring>
@@ -62,6 +63,13 @@ std::optional<SmallVector<float>> getFloatValues(ElementsAttr value) {
   SmallVector<float> values(bytes->size() / sizeof(float));
   std::memcpy(values.data(), bytes->data(), values.size() * sizeof(float));
   return values;
+}
+
+std::optional<SmallVector<float>> getConstantFloats(Value value) {
+  ElementsAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  return getFloatValues(attr);
 }
 
 ElementsAttr makeConstantFromBytes(RankedTensorType type, ArrayRef<char> bytes,

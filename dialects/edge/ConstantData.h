@@ -10,6 +10,7 @@
 #define ETCH_DIALECT_EDGE_CONSTANTDATA_H
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -30,6 +31,9 @@ getConstantBytes(mlir::ElementsAttr value,
 /// The values of an f32 constant (dense or dense_resource), or std::nullopt.
 std::optional<llvm::SmallVector<float>>
 getFloatValues(mlir::ElementsAttr value);
+
+/// The values of \p value when an f32 constant produces it, else std::nullopt.
+std::optional<llvm::SmallVector<float>> getConstantFloats(mlir::Value value);
 
 /// An f32 constant of \p type holding \p values: inline when small, else a
 /// dense_resource blob named after \p nameHint (uniqued by the context).

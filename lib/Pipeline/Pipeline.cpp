@@ -37,6 +37,7 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
     return;
   case Phase::EdgeOpt:
     pm.addNestedPass<mlir::func::FuncOp>(createFoldBatchNorm());
+    pm.addNestedPass<mlir::func::FuncOp>(createFoldHardsigmoid());
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
     return;

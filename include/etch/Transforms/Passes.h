@@ -14,6 +14,10 @@ namespace etch {
 /// batch_norm(convolution(...)) with constant parameters -> convolution.
 void populateFoldBatchNormPatterns(mlir::RewritePatternSet &patterns);
 
+/// hardsigmoid(convolution(...)) with constant parameters -> hardtanh(0, 1)
+/// of a convolution with W / 6 and b / 6 + 1/2.
+void populateFoldHardsigmoidPatterns(mlir::RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "etch/Transforms/Passes.h.inc"
 

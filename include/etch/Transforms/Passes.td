@@ -16,6 +16,18 @@ def FoldBatchNorm : Pass<"etch-fold-batch-norm", "mlir::func::FuncOp"> {
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 
+def FoldHardsigmoid : Pass<"etch-fold-hardsigmoid", "mlir::func::FuncOp"> {
+  let summary = "Fold hardsigmoid's affine part into the preceding convolution";
+  let description = [{
+    Rewrites `hardsigmoid(convolution(x, W, b))` into
+    `hardtanh(convolution(x, W / 6, b / 6 + 1/2), 0, 1)` when the
+    convolution is not transposed, has no other user, and W and b are f32
+    constants (an absent b is 0). Targets fuse the remaining [0, 1] clamp
+    into the convolution's output range.
+  }];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
 def MemoryPlan : Pass<"etch-memory-plan", "mlir::func::FuncOp"> {
   let summary = "Place every non-constant tensor in one memory arena";
   let description = [{
