@@ -466,8 +466,9 @@ LogicalResult OnnxImporter::run() {
 
   for (const OnnxTensor &initializer : graph.initializers)
     constants[initializer.name] = &initializer;
-  // Converters bind a node's first output: it must exist and have a name.
-  for (auto [index, node] : llvm::enumerate(graph.nodes)) {
+  for (size_t index = 0; index < graph.nodes.size(); ++index) {
+    const OnnxNode &node = graph.nodes[index];
+    // Converters bind a node's first output: it must exist and have a name.
     if (node.opType.empty())
       return emitError(fileLoc)
              << "node #" << index << " '" << node.name << "' has no op_type";
@@ -475,8 +476,6 @@ LogicalResult OnnxImporter::run() {
       return emitError(fileLoc)
              << "node #" << index << " '" << node.name << "' (" << node.opType
              << ") has no named first output";
-  }
-  for (const OnnxNode &node : graph.nodes) {
     for (const std::string &name : node.inputs) {
       ++useCounts[name];
       consumers[name].push_back(&node);

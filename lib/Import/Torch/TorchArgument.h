@@ -49,6 +49,17 @@ struct TorchArgument {
   bool isScalar() const {
     return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool;
   }
+  /// A Python scalar's value as ATen's Scalar (bool as 0/1); std::nullopt for
+  /// other kinds and for symbolic ints.
+  std::optional<double> scalarValue() const {
+    if (kind == Kind::Float)
+      return floats.front();
+    if (kind == Kind::Bool)
+      return bools.front() ? 1.0 : 0.0;
+    if (kind == Kind::Int && ints.front())
+      return static_cast<double>(*ints.front());
+    return std::nullopt;
+  }
 };
 
 /// Decodes \p value (an Argument object). \p symbols maps SymInt names to

@@ -36,22 +36,6 @@ static Fill fillFor(StringRef aten) {
       .Default(Fill::None);
 }
 
-/// The numeric value of a Python scalar argument, if it is one and known.
-static std::optional<double> scalarValue(const TorchArgument &arg) {
-  switch (arg.kind) {
-  case TorchArgument::Kind::Float:
-    return arg.floats.front();
-  case TorchArgument::Kind::Bool:
-    return arg.bools.front() ? 1.0 : 0.0;
-  case TorchArgument::Kind::Int:
-    if (arg.ints.front())
-      return static_cast<double>(*arg.ints.front());
-    return std::nullopt;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// "2", "0.5": how the user wrote the number in Python.
 static std::string formatNumber(double value) {
   char text[32];
@@ -78,7 +62,7 @@ LogicalResult TorchImporter::importFactory(const Object &node, StringRef aten,
   auto number = [&](StringRef name) -> std::optional<double> {
     for (const auto &[key, arg] : args)
       if (key == name)
-        return scalarValue(arg);
+        return arg.scalarValue();
     return std::nullopt;
   };
   auto has = [&](StringRef name) {

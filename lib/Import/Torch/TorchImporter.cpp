@@ -431,14 +431,11 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
     if (arg.isScalar() && firstElementType) {
       // ATen's Scalar overloads (add.Scalar, mul.Scalar, ...): the scalar
       // becomes a rank-0 tensor of the tensor operand's element type.
-      double scalar = arg.kind == Kind::Float ? arg.floats.front()
-                      : arg.kind == Kind::Bool
-                          ? double(arg.bools.front())
-                          : double(arg.ints.front().value_or(0));
-      if (arg.kind == Kind::Int && !arg.ints.front())
+      std::optional<double> scalar = arg.scalarValue();
+      if (!scalar)
         return nodeError(node, aten)
                << "argument '" << name << "' is a symbolic scalar";
-      operands.push_back(edge.scalarConstant(loc, firstElementType, scalar));
+      operands.push_back(edge.scalarConstant(loc, firstElementType, *scalar));
       segments.push_back(1);
       continue;
     }
@@ -552,31 +549,28 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
     const TorchArgument *other = argument("other");
     if (!input || !other)
       return nodeError(node, aten) << "needs tensor 'self' and 'other'";
+    // Bool Scalars are not accepted for rsub's operands.
+    auto number = [](const TorchArgument &arg) {
+      return arg.kind == Kind::Bool ? std::nullopt : arg.scalarValue();
+    };
     Value minuend;
     if (other->isTensorLike() && !other->tensors.empty())
       minuend = tensor(other->tensors.front());
-    else if (other->kind == Kind::Float)
+    else if (std::optional<double> value = number(*other))
       minuend = edge.scalarConstant(
-          loc, cast<ShapedType>(input.getType()).getElementType(),
-          other->floats.front());
-    else if (other->kind == Kind::Int && other->ints.front())
-      minuend = edge.scalarConstant(
-          loc, cast<ShapedType>(input.getType()).getElementType(),
-          static_cast<double>(*other->ints.front()));
+          loc, cast<ShapedType>(input.getType()).getElementType(), *value);
     if (!minuend)
       return nodeError(node, aten)
              << "'other' must be a tensor or a constant scalar, got "
              << other->unionKey;
     SmallVector<NamedAttribute> attributes;
-    if (const TorchArgument *alpha = argument("alpha")) {
-      if (alpha->kind == Kind::Float)
-        attributes.push_back(builder.getNamedAttr(
-            "alpha", builder.getF64FloatAttr(alpha->floats.front())));
-      else if (alpha->kind == Kind::Int && alpha->ints.front())
-        attributes.push_back(builder.getNamedAttr(
-            "alpha", builder.getF64FloatAttr(*alpha->ints.front())));
-      else if (alpha->kind != Kind::None)
+    if (const TorchArgument *alpha = argument("alpha");
+        alpha && alpha->kind != Kind::None) {
+      std::optional<double> value = number(*alpha);
+      if (!value)
         return nodeError(node, aten) << "'alpha' must be a constant scalar";
+      attributes.push_back(
+          builder.getNamedAttr("alpha", builder.getF64FloatAttr(*value)));
     }
     return bindOutputs(
         node, aten,

@@ -207,16 +207,22 @@ void runConvolution(const KernelCall &call) {
                biasData, call.outputs[0]->data<float>());
 }
 
-Error validateMm(const KernelCall &call) {
-  ET_CHECK_OK(checkArity(call, 2, 2, 1));
-  ET_CHECK_OK(checkFloatInputs(call));
-  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
-  ET_CHECK_OK(checkRank(call, &a, "self", 2));
+/// \p a (named \p aName) times mat2 \p b: both 2-D, the contraction sizes
+/// agree, and the output is [a rows, b columns].
+static Error checkMatrixProduct(const KernelCall &call, const TensorView &a,
+                                const char *aName, const TensorView &b) {
+  ET_CHECK_OK(checkRank(call, &a, aName, 2));
   ET_CHECK_OK(checkRank(call, &b, "mat2", 2));
   if (a.size(1) != b.size(0))
     return kernelError(call, Error::InvalidShape, "contraction sizes differ");
   int64_t expected[2] = {a.size(0), b.size(1)};
   return checkShape(call, call.outputs[0], "output", expected, 2);
+}
+
+Error validateMm(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  ET_CHECK_OK(checkFloatInputs(call));
+  return checkMatrixProduct(call, *call.inputs[0], "self", *call.inputs[1]);
 }
 
 void runMm(const KernelCall &call) {
@@ -254,13 +260,8 @@ void runBmm(const KernelCall &call) {
 Error validateAddmm(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 3, 3, 1));
   ET_CHECK_OK(checkFloatInputs(call));
-  const TensorView &a = *call.inputs[1], &b = *call.inputs[2];
-  ET_CHECK_OK(checkRank(call, &a, "mat1", 2));
-  ET_CHECK_OK(checkRank(call, &b, "mat2", 2));
-  if (a.size(1) != b.size(0))
-    return kernelError(call, Error::InvalidShape, "contraction sizes differ");
-  int64_t expected[2] = {a.size(0), b.size(1)};
-  ET_CHECK_OK(checkShape(call, call.outputs[0], "output", expected, 2));
+  ET_CHECK_OK(
+      checkMatrixProduct(call, *call.inputs[1], "mat1", *call.inputs[2]));
   int64_t strides[kMaxRank];
   if (!broadcastStrides(*call.inputs[0], *call.outputs[0], strides))
     return kernelError(call, Error::InvalidShape,
