@@ -15,8 +15,8 @@ PACKAGES=(
   # targets
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libvulkan-dev glslc spirv-tools mesa-vulkan-drivers
-  # tests
-  libgtest-dev libgmock-dev
+  # tests; the sanitizer build and libFuzzer (clang 19); torch 2.x chroots
+  libgtest-dev libgmock-dev clang-19 libclang-rt-19-dev debootstrap
   # reference numerics (Debian's torch 1.13, no PyPI)
   python3 python3-numpy python3-torch python3-torchvision python3-onnx
 )

@@ -1,27 +1,44 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian 12 machine, builds etch and runs every test: the full
-# build (lit suite + unit tests through ctest), then the runtime alone built
-# without MLIR/LLVM, as an embedder would. Exits non-zero on any failure.
+# Sets up a fresh Debian 12 machine, builds etch and runs every test:
+#  1. the full build (gcc, Release): lit suite + unit tests through ctest;
+#  2. the runtime alone, built without MLIR/LLVM, as an embedder would;
+#  3. the whole suite again built with clang 19 + ASan + UBSan;
+#  4. every fuzz target for a short bounded time (ETCH_FUZZ_SECONDS, 15).
+# Exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ETCH_BUILD_DIR:-$root/build}
+sanitized=${ETCH_SANITIZE_BUILD_DIR:-$root/build-asan}
 
 "$root/scripts/setup.sh"
+
+status=0
+summary() { # lit's own summary (ctest runs lit as one test)
+  local log="$1/Testing/Temporary/LastTest.log"
+  [ -f "$log" ] && grep -E '^(Total Discovered Tests|  (Passed|Failed|Unsupported|Expectedly Failed|Unresolved)):' "$log" || true
+}
 
 echo "== build (compiler + runtime)"
 "$root/scripts/build.sh"
 echo "== tests (compiler + runtime)"
-status=0
 ctest --test-dir "$build" --output-on-failure -j2 || status=1
-# ctest runs lit as one test; show lit's own summary too.
-log="$build/Testing/Temporary/LastTest.log"
-if [ -f "$log" ]; then
-  grep -E '^(Total Discovered Tests|  (Passed|Failed|Unsupported|Expectedly Failed|Unresolved)):' "$log" || true
-fi
+summary "$build"
 
 echo "== build (runtime only, -DETCH_BUILD_COMPILER=OFF)"
 ETCH_BUILD_DIR="$build-runtime" "$root/scripts/build.sh" -DETCH_BUILD_COMPILER=OFF
 echo "== tests (runtime only)"
 ctest --test-dir "$build-runtime" --output-on-failure -j2 || status=1
+
+echo "== build (clang 19, ASan + UBSan)"
+ETCH_SANITIZE_BUILD_DIR="$sanitized" "$root/scripts/build-sanitized.sh" \
+  -DETCH_CORPUS_DIR="$build/test/corpus"
+echo "== tests (ASan + UBSan)"
+ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$sanitized" --output-on-failure -j2 || status=1
+summary "$sanitized"
+
+echo "== fuzz (${ETCH_FUZZ_SECONDS:-15} s per target)"
+ETCH_SANITIZE_BUILD_DIR="$sanitized" "$root/scripts/fuzz.sh" \
+  --seconds "${ETCH_FUZZ_SECONDS:-15}" || status=1
 
 exit $status

@@ -7,7 +7,7 @@ import lit.formats
 config.name = "etch"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "plugin"]
+config.excludes = ["Inputs", "regressions", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "plugin"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.etch_binary_dir, "test")
 
@@ -15,11 +15,25 @@ path = os.pathsep.join(
     [config.etch_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
 )
 config.environment["PATH"] = path
+# Sanitizer builds: etch handles a failed allocation (a damaged file may ask
+# for anything), so ASan must return null rather than abort; stacks on
+# UBSan reports. Harmless for other builds.
+config.environment["ASAN_OPTIONS"] = os.environ.get(
+    "ASAN_OPTIONS", "allocator_may_return_null=1:detect_leaks=1")
+config.environment["UBSAN_OPTIONS"] = os.environ.get("UBSAN_OPTIONS", "print_stacktrace=1")
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%etch_src", config.etch_source_dir))
 
 # Debian's Python with torch 1.13 / torchvision / onnx / numpy, for test
 # inputs made at test time; and the build-tree cache for generated corpora.
 config.substitutions.append(("%refpy", "/usr/bin/python3"))
-config.substitutions.append(("%corpus", os.path.join(config.etch_binary_dir, "test", "corpus")))
+config.substitutions.append(("%corpus", config.etch_corpus_dir))
 config.substitutions.append(("%etch_plugin", os.path.join(config.etch_binary_dir, "lib", "etch-test-plugin.so")))
+
+# End-to-end runs on every target configuration of this build: portable
+# alone and each target first (python/etch/e2e.py). A new target in
+# targets/CMakeLists.txt is a new configuration here, with no test edits.
+e2e_configs = ["portable"] + [t + ",portable" for t in config.etch_targets.split(";") if t]
+config.substitutions.append(
+    ("%e2e", "/usr/bin/python3 %s/python/etch/e2e.py --bin %s --configs %s"
+     % (config.etch_source_dir, config.etch_tools_dir, "/".join(e2e_configs))))

@@ -1,5 +1,6 @@
 //===- LinearAlgebraOps.cpp - convolution, addmm, linear, mm, bmm ---------===//
 #include "edge/EdgeDialect.h"
+#include "runtime/core/WindowExtent.h"
 
 using namespace mlir;
 using namespace etch::edge;
@@ -51,7 +52,10 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> weight = rankedType(adaptor.getWeight()).getShape();
   bool transposed = adaptor.getTransposed();
   // Direct: weight is [O, C/groups, kH, kW]. Transposed: [C, O/groups, kH, kW].
-  int64_t weightInChannels = transposed ? weight[0] : weight[1] * groups;
+  int64_t weightInChannels = weight[0];
+  if (!transposed && !ShapedType::isDynamic(weight[1]) &&
+      __builtin_mul_overflow(weight[1], groups, &weightInChannels))
+    return emitInferenceError(location, name, "groups overflow int64");
   if (transposed || !ShapedType::isDynamic(weight[1]))
     if (!extentsAgree(input[1], weightInChannels))
       return emitExtentMismatch(
@@ -60,8 +64,9 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
           weightInChannels);
   int64_t outChannels = ShapedType::kDynamic;
   if (transposed) {
-    if (!ShapedType::isDynamic(weight[1]))
-      outChannels = weight[1] * groups;
+    if (!ShapedType::isDynamic(weight[1]) &&
+        __builtin_mul_overflow(weight[1], groups, &outChannels))
+      return emitInferenceError(location, name, "groups overflow int64");
   } else {
     outChannels = weight[0];
     if (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0)
@@ -87,8 +92,9 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
       continue;
     }
     int64_t out = transposed
-                      ? (extent - 1) * stride[i] - 2 * padding[i] +
-                            dilation[i] * (kernel - 1) + outputPadding[i] + 1
+                      ? etch::runtime::transposedWindowExtent(extent, kernel, stride[i],
+                                               padding[i], dilation[i],
+                                               outputPadding[i])
                       : slidingWindowExtent(extent, kernel, stride[i],
                                             padding[i], dilation[i],
                                             /*ceilMode=*/false);

@@ -1,5 +1,6 @@
 //===- PoolingOps.cpp - max/avg/adaptive-avg 2-D pooling ------------------===//
 #include "edge/EdgeDialect.h"
+#include "runtime/core/WindowExtent.h"
 
 using namespace mlir;
 using namespace etch::edge;
@@ -35,13 +36,20 @@ static LogicalResult inferPoolShape(std::optional<Location> location,
   SmallVector<int64_t> shape(type.getShape());
   size_t spatial = shape.size() - 2;
   for (size_t i = 0; i < 2; ++i) {
-    int64_t effectiveKernel = window.dilation[i] * (window.kernel[i] - 1) + 1;
-    if (window.padding[i] * 2 > effectiveKernel)
-      return emitInferenceError(
-          location, opName,
-          "padding " + Twine(window.padding[i]) +
-              " must be at most half of the kernel extent " +
-              Twine(effectiveKernel));
+    int64_t reach;
+    if (__builtin_mul_overflow(window.dilation[i], window.kernel[i] - 1,
+                               &reach) ||
+        reach == INT64_MAX)
+      return emitInferenceError(location, opName,
+                                "kernel_size and dilation overflow int64");
+    int64_t effectiveKernel = reach + 1;
+    if (!etch::runtime::poolingPaddingFits(window.padding[i], window.kernel[i],
+                                           window.dilation[i]))
+      return emitInferenceError(location, opName,
+                                "padding " + Twine(window.padding[i]) +
+                                    " must be at most half of the kernel "
+                                    "extent " +
+                                    Twine(effectiveKernel));
     int64_t out = slidingWindowExtent(shape[spatial + i], window.kernel[i],
                                       window.stride[i], window.padding[i],
                                       window.dilation[i], window.ceilMode);

@@ -33,8 +33,10 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
       return emitInferenceError(location, name,
                                 "size entries must be >= 0 or -1, got " +
                                     Twine(extent));
-    } else {
-      knownProduct *= extent;
+    } else if (__builtin_mul_overflow(knownProduct, extent, &knownProduct)) {
+      return emitInferenceError(location, name,
+                                "size " + formatShape(adaptor.getSize()) +
+                                    " has more elements than int64 can count");
     }
   }
   if (!input.hasStaticShape()) {
@@ -334,8 +336,8 @@ LogicalResult ConstantPadNdOp::inferReturnTypes(
     int64_t &extent = shape[shape.size() - 1 - i];
     if (ShapedType::isDynamic(extent))
       continue;
-    extent += pad[2 * i] + pad[2 * i + 1];
-    if (extent < 0)
+    if (__builtin_add_overflow(extent, pad[2 * i], &extent) ||
+        __builtin_add_overflow(extent, pad[2 * i + 1], &extent) || extent < 0)
       return emitInferenceError(location, name,
                                 "pad " + formatShape(pad) + " crops dim " +
                                     Twine(shape.size() - 1 - i) + " below 0");

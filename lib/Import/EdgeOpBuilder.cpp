@@ -19,37 +19,54 @@ FailureOr<Value> EdgeOpBuilder::create(Location loc, StringRef opName,
   state.addAttributes(attributes);
   state.addTypes(builder.getNoneType());
   Operation *op = builder.create(state);
-  // Inference reads attributes, so missing or malformed ones must be caught
-  // first. The generated verifier checks attributes before types; the
-  // placeholder result type only fails later checks, which are ignored here.
+  // Inference reads attributes and operands, so missing or malformed ones
+  // must be caught first. The placeholder result type fails the result
+  // checks too: those are ignored here (inference decides the type).
   std::string attributeProblem;
   {
     ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
       std::string message = diag.str();
-      if (attributeProblem.empty() &&
-          (message.find("requires attribute") != std::string::npos ||
-           message.find("attribute '") != std::string::npos))
+      bool aboutInputs = message.find("attribute") != std::string::npos ||
+                         message.find("operand") != std::string::npos;
+      if (attributeProblem.empty() && aboutInputs &&
+          message.find("result") == std::string::npos)
         attributeProblem = message;
       return success();
     });
+    // Trait checks (operand counts) come first, then the ODS constraints.
     (void)op->getName().getRegisteredInfo()->verifyInvariants(op);
   }
   if (!attributeProblem.empty()) {
     op->erase();
-    return emitError(loc) << attributeProblem; // already names the op
+    return emitError(loc) << errorContext
+                          << attributeProblem; // already names the op
   }
   auto inference = dyn_cast<InferTypeOpInterface>(op);
   if (!inference) {
     op->erase();
-    return emitError(loc) << "internal: " << opName
+    return emitError(loc) << errorContext << "internal: " << opName
                           << " does not infer its result type";
   }
   SmallVector<Type> types;
-  if (failed(inference.inferReturnTypes(
-          op->getContext(), loc, op->getOperands(), op->getAttrDictionary(),
-          op->getPropertiesStorage(), op->getRegions(), types))) {
+  std::string inferenceProblem;
+  LogicalResult inferred = failure();
+  {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+      if (inferenceProblem.empty())
+        inferenceProblem = diag.str();
+      return success();
+    });
+    inferred = inference.inferReturnTypes(
+        op->getContext(), loc, op->getOperands(), op->getAttrDictionary(),
+        op->getPropertiesStorage(), op->getRegions(), types);
+  }
+  if (failed(inferred)) {
     op->erase();
-    return failure();
+    return emitError(loc) << errorContext
+                          << (inferenceProblem.empty()
+                                  ? "'" + opName.str() +
+                                        "' op cannot infer its result type"
+                                  : inferenceProblem);
   }
   op->getResult(0).setType(types.front());
   return op->getResult(0);

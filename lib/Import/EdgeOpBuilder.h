@@ -56,8 +56,15 @@ public:
 
   mlir::OpBuilder &getBuilder() { return builder; }
 
+  /// Text put in front of every error create() reports ("node 'x' (Add): "),
+  /// so a failed node gives one line that says where and what.
+  void setErrorContext(std::string context) {
+    errorContext = std::move(context);
+  }
+
 private:
   mlir::OpBuilder &builder;
+  std::string errorContext;
 };
 
 /// Counts source operators that became `edge.custom`, and reports them at the

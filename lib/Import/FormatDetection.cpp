@@ -8,11 +8,31 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <fstream>
 
 using namespace mlir;
 
 namespace etch {
+
+/// Why \p path is none of the formats etch reads, as the user would put it.
+static std::string unknownFormatReason(llvm::StringRef path) {
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status) ||
+      !llvm::sys::fs::exists(status))
+    return "cannot open file";
+  if (!llvm::sys::fs::is_regular_file(status))
+    return "not a regular file";
+  if (status.getSize() == 0)
+    return "empty file";
+  std::ifstream file(path.str(), std::ios::binary);
+  char magic[8] = {};
+  file.read(magic, sizeof(magic));
+  if (std::string(magic, sizeof(magic)) == std::string("ETCHPRG\0", 8))
+    return "this is a compiled etch program (.etp); run it with et-run";
+  return "not a torch.export program (.pt2 zip), an ONNX model or Edge MLIR";
+}
 
 ModelFormat detectModelFormat(llvm::StringRef path) {
   std::ifstream file(path.str(), std::ios::binary);
@@ -52,11 +72,7 @@ OwningOpRef<ModuleOp> importModel(llvm::StringRef path, MLIRContext *context) {
   case ModelFormat::Unknown:
     break;
   }
-  std::ifstream probe(path.str());
-  emitError(FileLineColLoc::get(context, path, 0, 0))
-      << (probe ? "not a torch.export program (.pt2 zip), an ONNX model or "
-                  "Edge MLIR"
-                : "cannot open file");
+  emitError(FileLineColLoc::get(context, path, 0, 0)) << unknownFormatReason(path);
   return nullptr;
 }
 

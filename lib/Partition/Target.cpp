@@ -2,6 +2,8 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <algorithm>
+
 namespace etch {
 namespace {
 llvm::StringMap<std::unique_ptr<Target>> &registry() {
@@ -25,6 +27,22 @@ std::vector<llvm::StringRef> registeredTargetNames() {
   for (const auto &entry : registry())
     names.push_back(entry.getKey());
   std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> defaultTargets() {
+  std::vector<const Target *> cpu;
+  for (const auto &entry : registry())
+    if (entry.getValue()->device() == TargetDevice::Cpu)
+      cpu.push_back(entry.getValue().get());
+  std::sort(cpu.begin(), cpu.end(), [](const Target *a, const Target *b) {
+    return std::make_pair(a->defaultPriority(), a->name()) <
+           std::make_pair(b->defaultPriority(), b->name());
+  });
+  std::vector<std::string> names;
+  for (const Target *target : cpu)
+    names.push_back(target->name().str());
+  names.push_back("portable");
   return names;
 }
 

@@ -12,25 +12,30 @@ import sys
 import numpy as np
 
 
+def compare(actual_path, expected_path, rtol_l2=1e-4):
+    """(ok, message) for one output against its reference."""
+    actual = np.load(actual_path).astype(np.float64)
+    expected = np.load(expected_path).astype(np.float64)
+    if actual.shape != expected.shape:
+        return False, f"FAIL shape {actual.shape} != expected {expected.shape}"
+    diff = actual - expected
+    max_abs = float(np.max(np.abs(diff))) if diff.size else 0.0
+    norm = float(np.linalg.norm(expected))
+    rel_l2 = float(np.linalg.norm(diff)) / norm if norm else float(np.linalg.norm(diff))
+    ok = rel_l2 <= rtol_l2 and bool(np.all(np.isfinite(actual)))
+    return ok, (f"{'ok' if ok else 'FAIL'} shape {actual.shape} max-abs {max_abs:.3e} "
+                f"rel-L2 {rel_l2:.3e} (bound {rtol_l2:.0e})")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("actual")
     parser.add_argument("expected")
     parser.add_argument("--rtol-l2", type=float, default=1e-4)
     args = parser.parse_args()
-    actual = np.load(args.actual).astype(np.float64)
-    expected = np.load(args.expected).astype(np.float64)
-    if actual.shape != expected.shape:
-        print(f"FAIL shape {actual.shape} != expected {expected.shape}")
-        return 1
-    diff = actual - expected
-    max_abs = float(np.max(np.abs(diff))) if diff.size else 0.0
-    norm = float(np.linalg.norm(expected))
-    rel_l2 = float(np.linalg.norm(diff)) / norm if norm else float(np.linalg.norm(diff))
-    verdict = "ok" if rel_l2 <= args.rtol_l2 and np.all(np.isfinite(actual)) else "FAIL"
-    print(f"{verdict} shape {actual.shape} max-abs {max_abs:.3e} rel-L2 {rel_l2:.3e} "
-          f"(bound {args.rtol_l2:.0e})")
-    return 0 if verdict == "ok" else 1
+    ok, line = compare(args.actual, args.expected, args.rtol_l2)
+    print(line)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

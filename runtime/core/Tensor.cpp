@@ -59,9 +59,11 @@ bool TensorView::reset(ScalarType type, const int64_t *sizes, int rank) {
       return false;
     sizes_[d] = sizes[d];
     strides_[d] = numel_;
-    numel_ *= sizes[d];
+    if (__builtin_mul_overflow(numel_, sizes[d], &numel_))
+      return false;
   }
-  return true;
+  // nbytes() must be representable too.
+  return static_cast<uint64_t>(numel_) <= SIZE_MAX / 8;
 }
 
 } // namespace etch::runtime

@@ -29,8 +29,8 @@ public:
   template <typename T> T *data() const { return static_cast<T *>(data_); }
   void setData(void *data) { data_ = data; }
 
-  /// Sets type and shape; false if the rank exceeds kMaxRank or a size is
-  /// negative.
+  /// Sets type and shape; false if the rank exceeds kMaxRank, a size is
+  /// negative or the element count overflows.
   bool reset(ScalarType type, const int64_t *sizes, int rank);
 
 private:

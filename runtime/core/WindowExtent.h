@@ -7,18 +7,52 @@
 
 namespace etch::runtime {
 
-/// 0 when the window does not fit; with ceil mode the last window must start
-/// inside the input or its left padding.
+/// 0 when the window does not fit or the arithmetic would overflow (sizes
+/// come from files); with ceil mode the last window must start inside the
+/// input or its left padding.
 inline int64_t windowExtent(int64_t input, int64_t kernel, int64_t stride,
                             int64_t padding, int64_t dilation, bool ceilMode) {
-  int64_t span = input + 2 * padding - dilation * (kernel - 1) - 1;
-  if (span < 0 || stride <= 0)
+  if (input < 0 || kernel <= 0 || stride <= 0 || padding < 0 || dilation <= 0)
     return 0;
-  int64_t extent =
-      (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
-  if (ceilMode && (extent - 1) * stride >= input + padding)
-    --extent;
-  return extent;
+  int64_t padded, reach, span;
+  if (__builtin_mul_overflow(padding, 2, &padded) ||
+      __builtin_add_overflow(input, padded, &padded) ||
+      __builtin_mul_overflow(dilation, kernel - 1, &reach) ||
+      __builtin_sub_overflow(padded, reach + 1, &span) || span < 0)
+    return 0;
+  int64_t steps = span / stride;
+  if (ceilMode && span % stride != 0 &&
+      input + padding - steps * stride > stride)
+    ++steps; // a partial last window that starts inside the input
+  return steps + 1;
+}
+
+/// ATen's pooling rule: padding is at most half the dilated kernel extent
+/// (false too when that extent overflows).
+inline bool poolingPaddingFits(int64_t padding, int64_t kernel,
+                               int64_t dilation) {
+  int64_t reach;
+  return kernel >= 1 && dilation >= 1 && padding >= 0 &&
+         !__builtin_mul_overflow(dilation, kernel - 1, &reach) &&
+         reach < INT64_MAX && padding <= (reach + 1) / 2;
+}
+
+/// Output extent of a transposed convolution along one dimension, ATen's
+/// formula: (input - 1) * stride - 2 * padding + dilation * (kernel - 1) +
+/// outputPadding + 1; 0 when the arithmetic would overflow.
+inline int64_t transposedWindowExtent(int64_t input, int64_t kernel,
+                                      int64_t stride, int64_t padding,
+                                      int64_t dilation, int64_t outputPadding) {
+  int64_t grown, reach, out;
+  if (__builtin_mul_overflow(input - 1, stride, &grown) ||
+      __builtin_mul_overflow(dilation, kernel - 1, &reach) ||
+      __builtin_add_overflow(grown, reach, &out) ||
+      __builtin_sub_overflow(out, padding, &out) ||
+      __builtin_sub_overflow(out, padding, &out) ||
+      __builtin_add_overflow(out, outputPadding, &out) ||
+      __builtin_add_overflow(out, 1, &out))
+    return 0;
+  return out;
 }
 
 } // namespace etch::runtime

@@ -8,6 +8,7 @@
 namespace etch::runtime {
 namespace {
 
+
 AttributeValue attributeValue(const schema::Value &value) {
   AttributeValue result;
   using Kind = AttributeValue::Kind;
@@ -77,9 +78,15 @@ Error Method::bind(const Program &program, const schema::Method &method) {
   // Arenas: the memory plan, allocated once here.
   if (const auto *sizes = method.arena_sizes()) {
     for (uint64_t size : *sizes) {
-      uint64_t rounded = (size + 63) / 64 * 64;
-      auto *memory = static_cast<uint8_t *>(
-          std::aligned_alloc(64, rounded ? rounded : 64));
+      if (size > memoryLimit() - arenaBytes_) {
+        ET_LOG(Error,
+               "the method's arenas need more than the memory limit (%llu "
+               "bytes)",
+               static_cast<unsigned long long>(memoryLimit()));
+        return Error::MemoryAllocationFailed;
+      }
+      auto *memory =
+          static_cast<uint8_t *>(platformAllocate(size ? size : 1, 64));
       if (!memory) {
         ET_LOG(Error, "cannot allocate a %llu-byte arena",
                static_cast<unsigned long long>(size));
@@ -183,20 +190,19 @@ Error Method::bind(const Program &program, const schema::Method &method) {
     }
     call.args.inputs = tensorSpan(delegateCall->inputs());
     call.args.outputs = tensorSpan(delegateCall->outputs());
-    CompileSpec specs[16];
-    size_t specCount = 0;
+    // Every spec reaches the backend; they live only for init.
+    std::vector<CompileSpec> specs;
     if (entry->specs())
       for (const schema::CompileSpec *spec : *entry->specs())
-        if (specCount < 16)
-          specs[specCount++] = {spec->key()->c_str(),
-                                spec->value()
-                                    ? Span<const uint8_t>(spec->value()->data(),
-                                                          spec->value()->size())
-                                    : Span<const uint8_t>()};
-    Result<void *> handle =
-        call.backend->init(program.segment(entry->segment()),
-                           Span<const CompileSpec>(specs, specCount),
-                           call.args.inputs, call.args.outputs);
+        specs.push_back({spec->key()->c_str(),
+                         spec->value()
+                             ? Span<const uint8_t>(spec->value()->data(),
+                                                   spec->value()->size())
+                             : Span<const uint8_t>()});
+    Result<void *> handle = call.backend->init(
+        program.segment(entry->segment()),
+        Span<const CompileSpec>(specs.data(), specs.size()), call.args.inputs,
+        call.args.outputs);
     if (!handle.ok()) {
       ET_LOG(Error, "instruction %u: backend '%s' rejected its blob", i,
              entry->target()->c_str());

@@ -7,6 +7,7 @@
 #include "runtime/backend/Backend.h"
 #include "runtime/core/Result.h"
 #include "runtime/kernels/KernelCall.h"
+#include "runtime/platform/Platform.h"
 #include "runtime/program/Program.h"
 
 #include <cstdint>
@@ -53,7 +54,7 @@ private:
     void *handle = nullptr;
   };
   struct FreeDeleter {
-    void operator()(uint8_t *pointer) const { std::free(pointer); }
+    void operator()(uint8_t *pointer) const { platformDeallocate(pointer); }
   };
 
   Method() = default;

@@ -16,9 +16,14 @@ Result<std::unique_ptr<Module>> Module::open(const char *path) {
     return Error::AccessFailed;
   }
   struct stat info;
-  if (fstat(fd, &info) != 0 || info.st_size == 0) {
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     ::close(fd);
-    ET_LOG(Error, "%s: empty or unreadable file", path);
+    ET_LOG(Error, "%s: not a regular file", path);
+    return Error::AccessFailed;
+  }
+  if (info.st_size == 0) {
+    ::close(fd);
+    ET_LOG(Error, "%s: empty file", path);
     return Error::InvalidProgram;
   }
   void *mapping = mmap(nullptr, info.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

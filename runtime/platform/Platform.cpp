@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 
 namespace etch::runtime {
@@ -22,10 +23,10 @@ const char *levelName(LogLevel level) {
   return "?";
 }
 
-void defaultLog(LogLevel level, const char *file, int line,
-                const char *message) {
-  std::fprintf(stderr, "etch %s [%s:%d] %s\n", levelName(level), file, line,
-               message);
+// The source location stays with the hook (an embedder may want it); users
+// see the message alone, never the build machine's paths.
+void defaultLog(LogLevel level, const char *, int, const char *message) {
+  std::fprintf(stderr, "etch %s: %s\n", levelName(level), message);
 }
 
 uint64_t defaultNow() {
@@ -35,10 +36,21 @@ uint64_t defaultNow() {
           .count());
 }
 
-[[noreturn]] void defaultAbort() { std::abort(); }
+void defaultAbort() { std::abort(); }
+
+void *defaultAllocate(size_t size, size_t alignment) {
+  // aligned_alloc wants a multiple of the alignment; refuse what would wrap.
+  if (size > SIZE_MAX - alignment)
+    return nullptr;
+  return std::aligned_alloc(alignment, (size + alignment - 1) / alignment *
+                                           alignment);
+}
+
+void defaultDeallocate(void *pointer) { std::free(pointer); }
 
 PlatformHooks &hooks() {
-  static PlatformHooks installed{defaultLog, defaultNow, defaultAbort};
+  static PlatformHooks installed{defaultLog, defaultNow, defaultAbort,
+                                 defaultAllocate, defaultDeallocate};
   return installed;
 }
 
@@ -52,6 +64,10 @@ void setPlatformHooks(const PlatformHooks &newHooks) {
     current.nowNanoseconds = newHooks.nowNanoseconds;
   if (newHooks.abort)
     current.abort = newHooks.abort;
+  if (newHooks.allocate && newHooks.deallocate) {
+    current.allocate = newHooks.allocate;
+    current.deallocate = newHooks.deallocate;
+  }
 }
 
 const PlatformHooks &platformHooks() { return hooks(); }
@@ -70,10 +86,24 @@ uint64_t nowNanoseconds() { return hooks().nowNanoseconds(); }
 
 namespace {
 size_t threadHint = 0;
-}
+uint64_t memoryLimitBytes = uint64_t(1) << 48;
+} // namespace
+
+void setMemoryLimit(uint64_t bytes) { memoryLimitBytes = bytes; }
+uint64_t memoryLimit() { return memoryLimitBytes; }
+
 void setPreferredThreadCount(size_t threads) { threadHint = threads; }
 size_t preferredThreadCount() { return threadHint; }
 
-void platformAbort() { hooks().abort(); }
+void platformAbort() {
+  hooks().abort();
+  std::abort(); // a hook that returns must not let execution go on
+}
+
+void *platformAllocate(size_t size, size_t alignment) {
+  return hooks().allocate(size, alignment);
+}
+
+void platformDeallocate(void *pointer) { hooks().deallocate(pointer); }
 
 } // namespace etch::runtime

@@ -15,8 +15,13 @@ struct PlatformHooks {
   void (*log)(LogLevel level, const char *file, int line, const char *message);
   /// Monotonic time in nanoseconds.
   uint64_t (*nowNanoseconds)();
-  /// Never returns.
-  [[noreturn]] void (*abort)();
+  /// Never returns. (Not marked [[noreturn]]: clang rejects the attribute
+  /// on a function pointer.)
+  void (*abort)();
+  /// Memory the runtime owns for a loaded method (arenas): \p size bytes
+  /// aligned to \p alignment (a power of two), or null when refused.
+  void *(*allocate)(size_t size, size_t alignment);
+  void (*deallocate)(void *pointer);
 };
 
 /// Installs \p hooks; null members keep their defaults.
@@ -29,6 +34,16 @@ void logMessage(LogLevel level, const char *file, int line, const char *format,
                 ...) __attribute__((format(printf, 4, 5)));
 
 uint64_t nowNanoseconds();
+
+/// Through the installed hooks; never called while executing.
+void *platformAllocate(size_t size, size_t alignment);
+void platformDeallocate(void *pointer);
+
+/// The most bytes one loaded method may ask for: its arenas plus what its
+/// delegates keep for intermediate values. Loading fails cleanly above it.
+/// Default 2^48 (no practical limit); fuzzers and embedders lower it.
+void setMemoryLimit(uint64_t bytes);
+uint64_t memoryLimit();
 
 /// A process-wide hint for backends that run threads (0: unset, the backend
 /// decides; usually hardware concurrency). Set by the embedder or et-run.

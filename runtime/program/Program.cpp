@@ -3,6 +3,7 @@
 #include "runtime/core/Tensor.h"
 #include "runtime/platform/Platform.h"
 #include "runtime/program/FileHeader.h"
+#include "runtime/program/VectorAlignment.h"
 
 #include <cstring>
 
@@ -30,6 +31,8 @@ Error verifyTensor(const schema::Method &method, const schema::Tensor &tensor,
   if (static_cast<uint8_t>(tensor.scalar_type()) > kLastScalarType)
     return bad("unknown scalar type");
   const auto *sizes = tensor.sizes();
+  if (!hasAlignedElements(sizes))
+    return bad("sizes vector is misaligned");
   uint32_t rank = sizes ? sizes->size() : 0;
   if (rank > static_cast<uint32_t>(kMaxRank))
     return bad("rank exceeds the runtime's maximum");
@@ -45,6 +48,9 @@ Error verifyTensor(const schema::Method &method, const schema::Tensor &tensor,
   uint64_t element = elementSize(static_cast<ScalarType>(tensor.scalar_type()));
   if (numel > UINT64_MAX / element || numel * element != tensor.nbytes())
     return bad("nbytes does not match sizes and scalar type");
+  // Arenas and segments start 64-byte aligned; kernels read elements in place.
+  if (tensor.offset() % element != 0)
+    return bad("offset is not a multiple of the element size");
   if (const auto *order = tensor.dim_order()) {
     if (order->size() != rank)
       return bad("dim_order length differs from the rank");
@@ -76,9 +82,37 @@ Error verifyTensor(const schema::Method &method, const schema::Tensor &tensor,
   return bad("unknown storage kind");
 }
 
-bool isTensor(const schema::Method &method, int64_t index) {
-  return index >= 0 && static_cast<uint64_t>(index) < method.values()->size() &&
-         method.values()->Get(index)->kind_type() == schema::ValueKind::Tensor;
+/// The value's tensor table, or null when \p index is not a tensor value.
+const schema::Tensor *tensorAt(const schema::Method &method, int64_t index) {
+  if (index < 0 || static_cast<uint64_t>(index) >= method.values()->size())
+    return nullptr;
+  return method.values()->Get(index)->kind_as_Tensor();
+}
+
+/// A tensor whose bytes the host can read: instructions never see
+/// delegate-internal values.
+bool isHostTensor(const schema::Method &method, int64_t index) {
+  const schema::Tensor *tensor = tensorAt(method, index);
+  return tensor && tensor->storage() != schema::TensorStorage::Delegate;
+}
+
+/// A memory-planned tensor: what instructions may write.
+bool isArenaTensor(const schema::Method &method, int64_t index) {
+  const schema::Tensor *tensor = tensorAt(method, index);
+  return tensor && tensor->storage() == schema::TensorStorage::Arena;
+}
+
+Error verifyScalarValue(const schema::Value &value) {
+  switch (value.kind_type()) {
+  case schema::ValueKind::IntList:
+    return hasAlignedElements(value.kind_as_IntList()->items()) ? Error::Ok
+                                                     : Error::InvalidProgram;
+  case schema::ValueKind::DoubleList:
+    return hasAlignedElements(value.kind_as_DoubleList()->items()) ? Error::Ok
+                                                        : Error::InvalidProgram;
+  default:
+    return Error::Ok;
+  }
 }
 
 Error verifyMethod(const schema::Method &method,
@@ -93,23 +127,29 @@ Error verifyMethod(const schema::Method &method,
       !method.outputs())
     return fail(Error::InvalidProgram, "method lacks values, instructions, "
                                        "inputs or outputs");
+  if (!hasAlignedElements(method.arena_sizes())) {
+    std::snprintf(where, sizeof(where),
+                  "method '%s': arena_sizes vector is misaligned",
+                  method.name()->c_str());
+    return fail(Error::InvalidProgram, where);
+  }
   const auto &values = *method.values();
   for (uint32_t i = 0; i < values.size(); ++i) {
     const schema::Value *value = values.Get(i);
-    if (!value || value->kind_type() == schema::ValueKind::NONE)
+    // A union type without its table is as empty as no type at all.
+    if (!value || value->kind_type() == schema::ValueKind::NONE ||
+        !value->kind())
       return bad("empty value", i);
     if (const schema::Tensor *tensor = value->kind_as_Tensor())
       ET_CHECK_OK(verifyTensor(method, *tensor, i, program));
+    else if (verifyScalarValue(*value) != Error::Ok)
+      return bad("misaligned list in value", i);
   }
   for (uint32_t index : *method.inputs())
-    if (!isTensor(method, index) ||
-        values.Get(index)->kind_as_Tensor()->storage() !=
-            schema::TensorStorage::Arena)
+    if (!isArenaTensor(method, index))
       return bad("input is not a memory-planned tensor: value", index);
   for (uint32_t index : *method.outputs())
-    if (!isTensor(method, index) ||
-        values.Get(index)->kind_as_Tensor()->storage() ==
-            schema::TensorStorage::Delegate)
+    if (!isHostTensor(method, index))
       return bad("output is not a host tensor: value", index);
   uint32_t operatorCount = method.operators() ? method.operators()->size() : 0;
   uint32_t delegateCount = method.delegates() ? method.delegates()->size() : 0;
@@ -121,14 +161,12 @@ Error verifyMethod(const schema::Method &method,
         return bad("operator index out of range in instruction", i);
       if (call->inputs())
         for (int32_t input : *call->inputs())
-          if (input != -1 && !isTensor(method, input))
-            return bad("kernel input is not a tensor value in instruction", i);
+          if (input != -1 && !isHostTensor(method, input))
+            return bad("kernel input is not a host tensor in instruction", i);
       if (!call->outputs() || call->outputs()->size() == 0)
         return bad("kernel call without outputs: instruction", i);
       for (uint32_t output : *call->outputs())
-        if (!isTensor(method, output) ||
-            values.Get(output)->kind_as_Tensor()->storage() !=
-                schema::TensorStorage::Arena)
+        if (!isArenaTensor(method, output))
           return bad("kernel output is not an arena tensor in instruction", i);
       if (call->attributes())
         for (const schema::NamedArgument *attribute : *call->attributes())
@@ -141,15 +179,14 @@ Error verifyMethod(const schema::Method &method,
                    instruction->kind_as_DelegateCall()) {
       if (call->delegate() >= delegateCount)
         return bad("delegate index out of range in instruction", i);
-      for (const auto *list : {call->inputs(), call->outputs()})
-        if (list)
-          for (uint32_t index : *list)
-            if (!isTensor(method, index))
-              return bad("delegate argument is not a tensor in instruction", i);
+      if (call->inputs())
+        for (uint32_t index : *call->inputs())
+          if (!isHostTensor(method, index))
+            return bad("delegate input is not a host tensor in instruction",
+                       i);
       if (call->outputs())
         for (uint32_t index : *call->outputs())
-          if (values.Get(index)->kind_as_Tensor()->storage() !=
-              schema::TensorStorage::Arena)
+          if (!isArenaTensor(method, index))
             return bad("delegate output is not an arena tensor in instruction",
                        i);
     } else {
@@ -171,6 +208,11 @@ Result<Program> Program::load(const void *data, size_t size) {
   if (!data || size < sizeof(FileHeader))
     return fail(Error::InvalidProgram,
                 "file is shorter than the 32-byte header");
+  // Offsets inside are checked for alignment relative to the start; the
+  // start itself must be aligned for those checks to mean anything.
+  if (reinterpret_cast<uintptr_t>(data) % kSegmentAlignment != 0)
+    return fail(Error::InvalidArgument,
+                "program data must start on a 64-byte boundary (mmap it)");
   FileHeader header;
   std::memcpy(&header, bytes, sizeof(header));
   if (std::memcmp(header.magic, kProgramMagic, sizeof(kProgramMagic)) != 0)
@@ -184,6 +226,9 @@ Result<Program> Program::load(const void *data, size_t size) {
     return fail(Error::InvalidProgram,
                 "flatbuffer extends past the end of the file (truncated?)");
   const uint8_t *buffer = bytes + header.flatbufferOffset;
+  // The root offset and the 4-byte identifier come first.
+  if (header.flatbufferSize < 2 * sizeof(flatbuffers::uoffset_t))
+    return fail(Error::InvalidProgram, "flatbuffer is too short");
   if (!flatbuffers::BufferHasIdentifier(buffer, schema::ProgramIdentifier()))
     return fail(Error::InvalidProgram, "flatbuffer identifier is not ETP1");
   flatbuffers::Verifier verifier(buffer, header.flatbufferSize);

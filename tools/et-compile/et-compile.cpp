@@ -31,52 +31,61 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+/// etch's own options: --help lists only these (LLVM's and MLIR's stay
+/// available and show with --help-hidden).
+static cl::OptionCategory etchOptions("et-compile options");
+
 static cl::opt<std::string> inputPath(cl::Positional,
                                       cl::desc("<model.pt2 | model.onnx>"),
-                                      cl::Required);
+                                      cl::init(""), cl::cat(etchOptions));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
-                                       cl::value_desc("file"), cl::init("-"));
+                                       cl::value_desc("file"), cl::init("-"), cl::cat(etchOptions));
 static cl::opt<std::string> compileTo(
     "compile-to",
     cl::desc("Stop after this phase: edge, edge-opt, plan print MLIR; "
              "program (the default) writes the .etp file"),
-    cl::value_desc("phase"), cl::init(""));
+    cl::value_desc("phase"), cl::init(""), cl::cat(etchOptions));
 static cl::opt<bool> printMemoryPlan(
     "print-memory-plan",
     cl::desc("Print each method's arena size next to its lower bound (the "
              "most bytes alive at any instruction)"),
-    cl::init(false));
+    cl::init(false), cl::cat(etchOptions));
 
 static cl::list<std::string> targets(
     "targets",
     cl::desc("Targets in priority order; what none claims runs on portable "
-             "kernels (default: portable)"),
-    cl::CommaSeparated, cl::value_desc("t1,t2,..."));
+             "kernels (default: every CPU target built, then portable; see "
+             "--list-targets)"),
+    cl::CommaSeparated, cl::value_desc("t1,t2,..."), cl::cat(etchOptions));
 static cl::opt<bool> printPartitionSummary(
     "print-partition-summary",
     cl::desc(
         "Print ops per target, delegates and every fallback with its reason"),
-    cl::init(false));
+    cl::init(false), cl::cat(etchOptions));
 static cl::opt<std::string>
     partitionGraph("partition-graph",
                    cl::desc("Write a Graphviz picture of the partition"),
-                   cl::value_desc("file.dot"), cl::init(""));
+                   cl::value_desc("file.dot"), cl::init(""), cl::cat(etchOptions));
 static cl::list<std::string> passPlugins(
     "load-pass-plugin",
     cl::desc("Load a pass plugin (a shared library exporting "
              "mlirGetPassPluginInfo) whose passes --before-phase/--after-phase "
              "can use"),
-    cl::value_desc("lib.so"));
+    cl::value_desc("lib.so"), cl::cat(etchOptions));
 static cl::list<std::string>
     beforePhase("before-phase", cl::desc("Run a pass pipeline before a phase"),
-                cl::value_desc("phase:pipeline"));
+                cl::value_desc("phase:pipeline"), cl::cat(etchOptions));
 static cl::list<std::string>
     afterPhase("after-phase", cl::desc("Run a pass pipeline after a phase"),
-               cl::value_desc("phase:pipeline"));
+               cl::value_desc("phase:pipeline"), cl::cat(etchOptions));
+static cl::opt<bool>
+    listTargets("list-targets",
+                cl::desc("Print the default targets, in priority order"),
+                cl::init(false), cl::cat(etchOptions));
 static cl::opt<bool>
     dumpDelegates("dump-delegates",
                   cl::desc("Print every compiled delegate blob readably"),
-                  cl::init(false));
+                  cl::init(false), cl::cat(etchOptions));
 
 /// "forward: arena 1204224 bytes, lower bound 1204224 bytes (ratio 1.000)".
 static void printPlan(ModuleOp module) {
@@ -98,9 +107,22 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
-  cl::ParseCommandLineOptions(argc, argv, "etch model compiler\n");
+  cl::HideUnrelatedOptions(etchOptions);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "etch model compiler: a torch.export program (.pt2), an ONNX model or "
+      "Edge MLIR in, an etch program (.etp) out\n");
 
   etch::registerAllTargets();
+  if (listTargets) {
+    for (const std::string &name : etch::defaultTargets())
+      llvm::outs() << name << "\n";
+    return 0;
+  }
+  if (inputPath.empty()) {
+    llvm::errs() << "et-compile: no input file (see --help)\n";
+    return 2;
+  }
   etch::registerEtchPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
@@ -125,8 +147,9 @@ int main(int argc, char **argv) {
       }
       pipelineOptions.hooks.push_back(hook);
     }
-  if (!targets.empty())
-    pipelineOptions.targets.assign(targets.begin(), targets.end());
+  pipelineOptions.targets =
+      targets.empty() ? etch::defaultTargets()
+                      : std::vector<std::string>(targets.begin(), targets.end());
   etch::Phase last = etch::allPhases().back().phase;
   if (!compileTo.empty()) {
     std::optional<etch::Phase> phase = etch::parsePhase(compileTo);
@@ -148,9 +171,21 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
+  // Counts errors and passes them on to the printer: a failure that printed
+  // nothing still gets a line.
+  int errorCount = 0;
+  ScopedDiagnosticHandler counter(&context, [&](Diagnostic &diag) {
+    errorCount += diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure();
+  });
+
   OwningOpRef<ModuleOp> module = etch::importModel(inputPath, &context);
-  if (!module)
+  if (!module) {
+    if (!errorCount)
+      llvm::errs() << inputPath << ": error: the import failed without a "
+                                   "diagnostic (an etch bug: please report)\n";
     return 1;
+  }
 
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))

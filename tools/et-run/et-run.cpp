@@ -38,6 +38,33 @@ struct Options {
   int threads = 0;
 };
 
+/// The first error the runtime logged since the last take(): the most
+/// specific cause, which et-run prints on its one line.
+class ErrorCapture {
+public:
+  static void install() {
+    PlatformHooks hooks{};
+    hooks.log = [](LogLevel level, const char *, int, const char *message) {
+      if (level == LogLevel::Error || level == LogLevel::Fatal) {
+        if (!first[0])
+          std::snprintf(first, sizeof(first), "%s", message);
+        return;
+      }
+      std::fprintf(stderr, "etch: %s\n", message);
+    };
+    setPlatformHooks(hooks);
+  }
+  /// ": <cause>" or "", then forgets it.
+  static std::string take() {
+    std::string cause = first[0] ? std::string(": ") + first : "";
+    first[0] = 0;
+    return cause;
+  }
+
+private:
+  static inline char first[512] = {};
+};
+
 int usage(const char *message) {
   std::fprintf(stderr,
                "et-run: %s\nusage: et-run model.etp [--input x.npy ...] "
@@ -154,6 +181,7 @@ int main(int argc, char **argv) {
   if (!parse(argc, argv, options))
     return usage("bad arguments");
 
+  ErrorCapture::install();
   registerAllBackends();
   if (options.threads)
     setPreferredThreadCount(options.threads);
@@ -161,16 +189,17 @@ int main(int argc, char **argv) {
   Result<std::unique_ptr<Module>> module =
       Module::open(options.program.c_str());
   if (!module.ok()) {
-    std::fprintf(stderr, "et-run: %s: cannot load program (%s)\n",
-                 options.program.c_str(), errorName(module.error()));
+    std::fprintf(stderr, "et-run: %s: cannot load program (%s)%s\n",
+                 options.program.c_str(), errorName(module.error()),
+                 ErrorCapture::take().c_str());
     return 1;
   }
   Result<std::unique_ptr<Method>> loaded =
       (*module)->loadMethod(options.method.c_str());
   if (!loaded.ok()) {
-    std::fprintf(stderr, "et-run: %s: cannot load method '%s' (%s)\n",
+    std::fprintf(stderr, "et-run: %s: cannot load method '%s' (%s)%s\n",
                  options.program.c_str(), options.method.c_str(),
-                 errorName(loaded.error()));
+                 errorName(loaded.error()), ErrorCapture::take().c_str());
     return 1;
   }
   Method &method = **loaded;
@@ -199,10 +228,11 @@ int main(int argc, char **argv) {
                                    array.data.data(), array.data.size());
     if (status != Error::Ok) {
       std::fprintf(stderr,
-                   "et-run: %s: does not fit input %zu '%s' (%s %s): %s\n",
+                   "et-run: %s: does not fit input %zu '%s' (%s %s): %s%s\n",
                    options.inputs[i].c_str(), i, method.inputName(i),
                    scalarTypeName(method.input(i).scalarType()),
-                   shapeText(method.input(i)).c_str(), errorName(status));
+                   shapeText(method.input(i)).c_str(), errorName(status),
+                   ErrorCapture::take().c_str());
       return 1;
     }
   }
@@ -214,8 +244,9 @@ int main(int argc, char **argv) {
     Error status = method.execute(options.profile ? profile.data() : nullptr);
     times.push_back((nowNanoseconds() - start) / 1e6);
     if (status != Error::Ok) {
-      std::fprintf(stderr, "et-run: execution failed (%s)\n",
-                   errorName(status));
+      std::fprintf(stderr, "et-run: %s: execution failed (%s)%s\n",
+                   options.program.c_str(), errorName(status),
+                   ErrorCapture::take().c_str());
       return 1;
     }
   }

@@ -7,6 +7,8 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace etch {
 
 enum class ModelFormat { TorchExport, Onnx, EdgeMlir, Unknown };
@@ -23,9 +25,19 @@ ModelFormat detectModelFormat(llvm::StringRef path);
 mlir::OwningOpRef<mlir::ModuleOp> importTorchExport(llvm::StringRef path,
                                                     mlir::MLIRContext *context);
 
+/// The same for a .pt2 already in memory; \p name labels diagnostics.
+mlir::OwningOpRef<mlir::ModuleOp>
+importTorchExportFromBytes(llvm::StringRef name, std::string bytes,
+                           mlir::MLIRContext *context);
+
 /// Reads an ONNX model (opsets 13-17) into the same form.
 mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef path,
                                              mlir::MLIRContext *context);
+/// The same for a serialized model in memory; external data is looked up in
+/// \p modelDir.
+mlir::OwningOpRef<mlir::ModuleOp>
+importOnnxFromBytes(llvm::StringRef name, const std::string &bytes,
+                    llvm::StringRef modelDir, mlir::MLIRContext *context);
 
 /// Detects the format and calls the matching importer.
 mlir::OwningOpRef<mlir::ModuleOp> importModel(llvm::StringRef path,

@@ -27,10 +27,16 @@ struct CompiledDelegate {
   std::vector<std::pair<std::string, std::string>> specs;
 };
 
+/// Where a target's delegates run.
+enum class TargetDevice { Cpu, Gpu };
+
 class Target {
 public:
   virtual ~Target() = default;
   virtual llvm::StringRef name() const = 0;
+  virtual TargetDevice device() const = 0;
+  /// Order among the default targets (lower claims first).
+  virtual int defaultPriority() const = 0;
   /// Empty when the target runs \p op as it is (types, attributes, shapes);
   /// otherwise a short reason, shown in the partition summary.
   virtual std::string whyUnsupported(mlir::Operation *op) const = 0;
@@ -46,6 +52,9 @@ public:
 void registerTarget(std::unique_ptr<Target> target);
 const Target *lookupTarget(llvm::StringRef name);
 std::vector<llvm::StringRef> registeredTargetNames();
+/// What et-compile uses without --targets: every CPU target that was built,
+/// by default priority, then "portable".
+std::vector<std::string> defaultTargets();
 /// Registers every target under targets/ (generated from
 /// targets/CMakeLists.txt).
 void registerAllTargets();

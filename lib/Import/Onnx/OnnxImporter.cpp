@@ -98,11 +98,15 @@ Location OnnxImporter::locationOf(const OnnxNode &node) {
                       file);
 }
 
+std::string OnnxImporter::nodeErrorPrefix(const OnnxNode &node) {
+  return "node '" + (node.name.empty() ? node.outputs.front() : node.name) +
+         "' (" + node.opType + "): ";
+}
+
 InFlightDiagnostic OnnxImporter::nodeError(const OnnxNode &node) {
   InFlightDiagnostic diag =
       emitError(FileLineColLoc::get(builder.getContext(), path, 0, 0));
-  diag << "node '" << (node.name.empty() ? node.outputs.front() : node.name)
-       << "' (" << node.opType << "): ";
+  diag << nodeErrorPrefix(node);
   return diag;
 }
 
@@ -156,8 +160,17 @@ Value OnnxImporter::input(const OnnxNode &node, size_t index) {
     return {};
   }
   const std::string &name = node.inputs[index];
-  if (Value value = values.lookup(name))
+  if (Value value = values.lookup(name)) {
+    // Converters read shapes: only an op kept as edge.custom without a
+    // shape from ONNX inference can give an unranked value.
+    if (!isa<RankedTensorType>(value.getType())) {
+      nodeError(node) << "input '" << name
+                      << "' has no known shape (it comes from an op etch "
+                         "keeps as edge.custom)";
+      return {};
+    }
     return value;
+  }
   if (const OnnxTensor *tensor = constants.lookup(name)) {
     if (!elementType(tensor->elementType)) {
       nodeError(node) << "constant '" << name << "' has an unsupported type";
@@ -224,8 +237,7 @@ OnnxImporter::constantDoubles(const OnnxTensor &tensor) {
 LogicalResult OnnxImporter::bind(const OnnxNode &node, FailureOr<Value> value,
                                  size_t outputIndex) {
   if (failed(value))
-    return nodeError(node) << "cannot be expressed in the Edge dialect "
-                              "(see the error above)";
+    return failure(); // the builder reported why, naming the node
   if (outputIndex < node.outputs.size() && !node.outputs[outputIndex].empty())
     values[node.outputs[outputIndex]] = *value;
   return success();
@@ -379,8 +391,9 @@ LogicalResult OnnxImporter::convertCustom(const OnnxNode &node) {
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     if (node.inputs[i].empty())
       continue;
-    Value value = input(node, i);
-    if (!value)
+    // Custom ops read no shapes: an unranked input is fine here.
+    Value value = values.lookup(node.inputs[i]);
+    if (!value && !(value = input(node, i)))
       return failure();
     operands.push_back(value);
   }
@@ -445,6 +458,7 @@ LogicalResult OnnxImporter::convertCustom(const OnnxNode &node) {
 LogicalResult OnnxImporter::convertNode(const OnnxNode &node) {
   if (fusedAway.contains(&node))
     return success();
+  edge.setErrorContext(nodeErrorPrefix(node));
   if ((node.domain.empty() || node.domain == "ai.onnx") &&
       foldConstantNode(node))
     return success();
@@ -535,12 +549,11 @@ LogicalResult OnnxImporter::run() {
 
 namespace etch {
 
-OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext *context) {
+static OwningOpRef<ModuleOp>
+importOnnxGraph(StringRef path, std::optional<onnx_import::OnnxGraph> graph,
+                const std::string &error, MLIRContext *context) {
   context->loadDialect<edge::EdgeDialect, func::FuncDialect>();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
-  std::string error;
-  std::optional<onnx_import::OnnxGraph> graph =
-      onnx_import::loadOnnxModel(path.str(), error);
   if (!graph) {
     emitError(fileLoc) << error;
     return nullptr;
@@ -550,6 +563,23 @@ OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext *context) {
   if (failed(importer.run()) || failed(verify(*module)))
     return nullptr;
   return module;
+}
+
+OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext *context) {
+  std::string error;
+  std::optional<onnx_import::OnnxGraph> graph =
+      onnx_import::loadOnnxModel(path.str(), error);
+  return importOnnxGraph(path, std::move(graph), error, context);
+}
+
+OwningOpRef<ModuleOp> importOnnxFromBytes(StringRef name,
+                                          const std::string &bytes,
+                                          StringRef modelDir,
+                                          MLIRContext *context) {
+  std::string error;
+  std::optional<onnx_import::OnnxGraph> graph =
+      onnx_import::loadOnnxModelFromBytes(bytes, modelDir.str(), error);
+  return importOnnxGraph(name, std::move(graph), error, context);
 }
 
 } // namespace etch

@@ -65,6 +65,8 @@ public:
   // Helpers shared by converters.
   mlir::Location locationOf(const OnnxNode &node);
   mlir::InFlightDiagnostic nodeError(const OnnxNode &node);
+  /// "node 'name' (OpType): ", what every error about a node starts with.
+  static std::string nodeErrorPrefix(const OnnxNode &node);
   /// The Edge value of input \p index (initializers become constants on
   /// first use); null after emitting an error when there is none.
   mlir::Value input(const OnnxNode &node, size_t index);

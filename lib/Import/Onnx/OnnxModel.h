@@ -49,10 +49,13 @@ struct OnnxTensor {
   std::vector<int64_t> dims;
   std::string bytes;
 
+  /// The element count, or -1 when a dim is negative or the product
+  /// overflows (dims come from the file).
   int64_t numElements() const {
     int64_t count = 1;
     for (int64_t dim : dims)
-      count *= dim;
+      if (dim < 0 || __builtin_mul_overflow(count, dim, &count))
+        return -1;
     return count;
   }
 };
@@ -92,6 +95,11 @@ struct OnnxGraph {
 /// std::nullopt and sets \p error to a message naming the problem.
 std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
                                        std::string &error);
+/// The same for a serialized model already in memory; external data is
+/// looked up in \p modelDir.
+std::optional<OnnxGraph> loadOnnxModelFromBytes(const std::string &bytes,
+                                                const std::string &modelDir,
+                                                std::string &error);
 
 /// Bytes per element of \p type, 0 for types without a fixed size.
 int64_t onnxElementSize(OnnxDataType type);

@@ -9,7 +9,10 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <sys/stat.h>
 #include <fstream>
 #include <sstream>
 
@@ -50,7 +53,9 @@ OnnxValueType convertType(const onnx::TypeProto &type) {
   if (tensor.has_shape()) {
     result.hasShape = true;
     for (const auto &dim : tensor.shape().dim())
-      result.dims.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
+      result.dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                                ? dim.dim_value()
+                                : -1);
   }
   return result;
 }
@@ -61,6 +66,71 @@ void appendValues(std::string &bytes, const Field &field) {
     T converted = static_cast<T>(value);
     bytes.append(reinterpret_cast<const char *>(&converted), sizeof(T));
   }
+}
+
+/// A non-negative decimal integer, or std::nullopt.
+std::optional<int64_t> parseNonNegative(const std::string &text) {
+  if (text.empty() || text.size() > 18 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoll(text); // cannot throw: at most 18 digits
+}
+
+/// Reads an external-data tensor. The location must name a file inside the
+/// model's folder (no absolute path, no "..", no symlink out of it), and
+/// offset + length must lie inside that file.
+bool readExternalData(const onnx::TensorProto &proto,
+                      const std::string &modelDir, int64_t expectedBytes,
+                      std::string &bytes, std::string &error) {
+  std::string location;
+  auto fail = [&](const std::string &what) {
+    error = "tensor '" + proto.name() + "': external data " + what;
+    return false;
+  };
+  std::optional<int64_t> offset = 0, length;
+  for (const auto &entry : proto.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset" &&
+             !(offset = parseNonNegative(entry.value())))
+      return fail("offset '" + entry.value() +
+                  "' is not a non-negative integer");
+    else if (entry.key() == "length" &&
+             !(length = parseNonNegative(entry.value())))
+      return fail("length '" + entry.value() +
+                  "' is not a non-negative integer");
+  }
+  bool escapes = location.empty() || location.front() == '/';
+  for (size_t start = 0; !escapes && start <= location.size();) {
+    size_t end = std::min(location.find('/', start), location.size());
+    escapes = location.compare(start, end - start, "..") == 0;
+    start = end + 1;
+  }
+  // Resolved paths catch symlinks that lead out of the folder.
+  char *folder = realpath(modelDir.c_str(), nullptr);
+  char *file = escapes ? nullptr
+                       : realpath((modelDir + "/" + location).c_str(), nullptr);
+  std::string folderPath = folder ? folder : "", filePath = file ? file : "";
+  std::free(folder);
+  std::free(file);
+  if (escapes || (!filePath.empty() && filePath.rfind(folderPath + "/", 0)))
+    return fail("location '" + location +
+                "' is not a file inside the model's folder");
+  struct stat info;
+  if (filePath.empty() || ::stat(filePath.c_str(), &info) != 0 ||
+      !S_ISREG(info.st_mode))
+    return fail("'" + location + "' cannot be opened");
+  int64_t size = length.value_or(expectedBytes);
+  if (*offset > info.st_size || size > info.st_size - *offset)
+    return fail("'" + location + "' is shorter than offset + length (" +
+                std::to_string(info.st_size) + " bytes)");
+  std::ifstream stream(filePath, std::ios::binary);
+  bytes.resize(size);
+  stream.seekg(*offset);
+  stream.read(bytes.data(), size);
+  if (!stream)
+    return fail("'" + location + "' cannot be read");
+  return true;
 }
 
 /// Fills tensor.bytes from raw_data, the typed repeated fields, or an
@@ -76,39 +146,16 @@ bool convertTensor(const onnx::TensorProto &proto, const std::string &modelDir,
             std::to_string(proto.data_type());
     return false;
   }
-  for (int64_t dim : tensor.dims) {
-    if (dim < 0) {
-      error = "tensor '" + proto.name() + "' has a negative dimension";
-      return false;
-    }
+  int64_t expected = tensor.numElements();
+  if (expected < 0 ||
+      __builtin_mul_overflow(expected, elementSize, &expected)) {
+    error = "tensor '" + proto.name() +
+            "' has a negative dimension or too many elements";
+    return false;
   }
   if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
-    std::string location;
-    int64_t offset = 0, length = -1;
-    for (const auto &entry : proto.external_data()) {
-      if (entry.key() == "location")
-        location = entry.value();
-      else if (entry.key() == "offset")
-        offset = std::stoll(entry.value());
-      else if (entry.key() == "length")
-        length = std::stoll(entry.value());
-    }
-    std::ifstream file(modelDir + "/" + location, std::ios::binary);
-    if (location.empty() || !file) {
-      error = "tensor '" + proto.name() + "' refers to external data '" +
-              location + "' that cannot be opened";
+    if (!readExternalData(proto, modelDir, expected, tensor.bytes, error))
       return false;
-    }
-    if (length < 0)
-      length = tensor.numElements() * elementSize;
-    tensor.bytes.resize(length);
-    file.seekg(offset);
-    file.read(tensor.bytes.data(), length);
-    if (!file) {
-      error = "tensor '" + proto.name() + "': external data '" + location +
-              "' is shorter than offset + length";
-      return false;
-    }
   } else if (proto.has_raw_data()) {
     tensor.bytes = proto.raw_data();
   } else {
@@ -147,7 +194,6 @@ bool convertTensor(const onnx::TensorProto &proto, const std::string &modelDir,
       break;
     }
   }
-  int64_t expected = tensor.numElements() * elementSize;
   if (static_cast<int64_t>(tensor.bytes.size()) != expected) {
     error = "tensor '" + proto.name() + "' holds " +
             std::to_string(tensor.bytes.size()) + " bytes, its shape needs " +
@@ -195,6 +241,40 @@ bool convertAttribute(const onnx::AttributeProto &proto,
   }
 }
 
+/// libonnx's shape inference divides by strides and trusts window
+/// attributes: a zero stride is a SIGFPE inside it, which no try/catch stops.
+/// Checked first, by attribute name, whatever the op. (protobuf's parser
+/// bounds the nesting depth of subgraphs.)
+bool validateWindowAttributes(const onnx::GraphProto &graph,
+                              std::string &error) {
+  for (const auto &node : graph.node()) {
+    for (const auto &attribute : node.attribute()) {
+      const std::string &name = attribute.name();
+      bool positive = name == "strides" || name == "dilations" ||
+                      name == "kernel_shape";
+      if (!positive && name != "pads" && name != "output_padding")
+        continue;
+      for (int64_t value : attribute.ints())
+        if (positive ? value <= 0 : value < 0) {
+          error = "node '" + node.name() + "' (" + node.op_type() +
+                  "): attribute '" + name + "' holds " +
+                  std::to_string(value) + "; expected " +
+                  (positive ? "positive" : "non-negative") + " values";
+          return false;
+        }
+    }
+    // If/Loop/Scan bodies are inferred too.
+    for (const auto &attribute : node.attribute()) {
+      if (attribute.has_g() && !validateWindowAttributes(attribute.g(), error))
+        return false;
+      for (const auto &body : attribute.graphs())
+        if (!validateWindowAttributes(body, error))
+          return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
@@ -206,8 +286,17 @@ std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
   }
   std::stringstream contents;
   contents << file.rdbuf();
+  std::string modelDir = ".";
+  if (size_t slash = path.find_last_of('/'); slash != std::string::npos)
+    modelDir = path.substr(0, slash);
+  return loadOnnxModelFromBytes(contents.str(), modelDir, error);
+}
+
+std::optional<OnnxGraph> loadOnnxModelFromBytes(const std::string &bytes,
+                                                const std::string &modelDir,
+                                                std::string &error) {
   onnx::ModelProto model;
-  if (!model.ParseFromString(contents.str())) {
+  if (!model.ParseFromString(bytes)) {
     error = "not a valid ONNX model (protobuf parse failed)";
     return std::nullopt;
   }
@@ -221,10 +310,6 @@ std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
     if (opset.domain().empty() || opset.domain() == "ai.onnx")
       graph.opsetVersion = opset.version();
 
-  std::string modelDir = ".";
-  if (size_t slash = path.find_last_of('/'); slash != std::string::npos)
-    modelDir = path.substr(0, slash);
-
   // Initializers first: libonnx's shape inference trusts their dims, and a
   // damaged one (dims that disagree with its data) can crash it.
   const onnx::GraphProto &proto = model.graph();
@@ -235,6 +320,8 @@ std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
     graph.initializers.push_back(std::move(tensor));
   }
 
+  if (!validateWindowAttributes(proto, error))
+    return std::nullopt;
   // Shape inference fills value_info; libonnx reports problems by throwing.
   try {
     onnx::shape_inference::InferShapes(model);

@@ -135,9 +135,8 @@ static bool readPayloads(const ZipArchive &archive, const std::string &dir,
   return true;
 }
 
-std::optional<Pt2Contents> readPt2(const std::string &path,
-                                   std::string &error) {
-  std::unique_ptr<ZipArchive> archive = ZipArchive::openFile(path, error);
+static std::optional<Pt2Contents> readPt2(std::unique_ptr<ZipArchive> archive,
+                                          std::string &error) {
   if (!archive)
     return std::nullopt;
   Pt2Contents contents;
@@ -211,6 +210,16 @@ std::optional<Pt2Contents> readPt2(const std::string &path,
                         contents.constants, error))
     return std::nullopt;
   return contents;
+}
+
+std::optional<Pt2Contents> readPt2(const std::string &path,
+                                   std::string &error) {
+  return readPt2(ZipArchive::openFile(path, error), error);
+}
+
+std::optional<Pt2Contents> readPt2FromBytes(std::string bytes,
+                                            std::string &error) {
+  return readPt2(ZipArchive::openBytes(std::move(bytes), error), error);
 }
 
 } // namespace etch::torch_import

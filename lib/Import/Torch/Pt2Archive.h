@@ -31,6 +31,9 @@ struct Pt2Contents {
 /// Reads every part of the .pt2 at \p path; on failure returns std::nullopt
 /// with \p error naming the part that is wrong.
 std::optional<Pt2Contents> readPt2(const std::string &path, std::string &error);
+/// The same for a .pt2 already in memory.
+std::optional<Pt2Contents> readPt2FromBytes(std::string bytes,
+                                            std::string &error);
 
 } // namespace etch::torch_import
 

@@ -68,26 +68,44 @@ bool gatherStrided(const std::string &storage, int dtype,
     error = "sizes and strides differ in length";
     return false;
   }
+  int64_t storageElements = static_cast<int64_t>(storage.size()) / elementSize;
+  // Every product and sum below comes from the file: checked, so a crafted
+  // size or stride cannot wrap around the bounds check.
   int64_t count = 1, lastIndex = storageOffset;
-  for (size_t d = 0; d < sizes.size(); ++d) {
+  bool overflow = storageOffset < 0;
+  for (size_t d = 0; d < sizes.size() && !overflow; ++d) {
     if (sizes[d] < 0 || strides[d] < 0) {
       error = "negative size or stride";
       return false;
     }
-    count *= sizes[d];
-    if (sizes[d] > 0)
-      lastIndex += (sizes[d] - 1) * strides[d];
+    int64_t reach = 0;
+    overflow = __builtin_mul_overflow(count, sizes[d], &count) ||
+               (sizes[d] > 0 &&
+                (__builtin_mul_overflow(sizes[d] - 1, strides[d], &reach) ||
+                 __builtin_add_overflow(lastIndex, reach, &lastIndex)));
   }
-  int64_t storageElements = static_cast<int64_t>(storage.size()) / elementSize;
-  if (storageOffset < 0 || (count > 0 && lastIndex >= storageElements)) {
-    error = "needs element " + std::to_string(lastIndex) +
-            " but the storage holds " + std::to_string(storageElements) +
-            " elements (" + std::to_string(storage.size()) + " bytes)";
+  if (overflow || (count > 0 && lastIndex >= storageElements)) {
+    error = overflow ? std::string("sizes, strides or offset overflow")
+                     : "needs element " + std::to_string(lastIndex) +
+                           " but the storage holds " +
+                           std::to_string(storageElements) + " elements (" +
+                           std::to_string(storage.size()) + " bytes)";
+    return false;
+  }
+  // A view with zero or overlapping strides can name more elements than its
+  // storage holds; cap what such a view may expand to.
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(count, elementSize, &bytes) ||
+      (count > storageElements && bytes > kMaxExpandedViewBytes)) {
+    error = "a broadcast view of " + std::to_string(count) +
+            " elements over a storage of " + std::to_string(storageElements) +
+            " exceeds etch's limit of " +
+            std::to_string(kMaxExpandedViewBytes >> 20) + " MiB";
     return false;
   }
   out.dtype = dtype;
   out.sizes = sizes;
-  out.bytes.assign(count * elementSize, '\0');
+  out.bytes.assign(bytes, '\0');
   // Walk the view in row-major order with an odometer over the sizes.
   std::vector<int64_t> index(sizes.size(), 0);
   for (int64_t flat = 0; flat < count; ++flat) {

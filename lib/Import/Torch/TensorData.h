@@ -38,6 +38,10 @@ struct TensorData {
   std::string bytes;
 };
 
+/// The most bytes a view with zero or overlapping strides (more elements than
+/// its storage) may expand to when materialised.
+inline constexpr int64_t kMaxExpandedViewBytes = int64_t(256) << 20;
+
 /// Copies the strided view (sizes, strides, storageOffset in elements) out of
 /// \p storage into contiguous bytes, checking every index against the
 /// storage. Returns false with \p error when the view does not fit.

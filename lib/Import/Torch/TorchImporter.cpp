@@ -94,15 +94,19 @@ Location TorchImporter::nodeLocation(const Object &node) {
   return NameLoc::get(StringAttr::get(context, nodeName(node)), where);
 }
 
+std::string TorchImporter::nodeErrorPrefix(const Object &node,
+                                           StringRef aten) {
+  // Located at the user's source line: also name the archive.
+  auto file = dyn_cast<FileLineColLoc>(
+      cast<NameLoc>(nodeLocation(node)).getChildLoc());
+  std::string archive = file && file.getFilename() != path ? path + ": " : "";
+  return archive + "node '" + nodeName(node) + "' (" + aten.str() + "): ";
+}
+
 InFlightDiagnostic TorchImporter::nodeError(const Object &node,
                                             StringRef aten) {
-  Location loc = nodeLocation(node);
-  InFlightDiagnostic diag = emitError(loc);
-  // Located at the user's source line: also name the archive.
-  auto file = dyn_cast<FileLineColLoc>(cast<NameLoc>(loc).getChildLoc());
-  if (file && file.getFilename() != path)
-    diag << path << ": ";
-  diag << "node '" << nodeName(node) << "' (" << aten << "): ";
+  InFlightDiagnostic diag = emitError(nodeLocation(node));
+  diag << nodeErrorPrefix(node, aten);
   return diag;
 }
 
@@ -171,10 +175,12 @@ FailureOr<Value> TorchImporter::constantFromTensorData(StringRef valueName,
   FailureOr<RankedTensorType> type = tensorType(valueName, loc);
   if (failed(type))
     return failure();
-  int64_t expectedBytes = type->getNumElements() * scalarTypeSize(data.dtype);
+  // Sizes first: the element count of a dynamic or mismatched shape means
+  // nothing (and the stored sizes were checked when the weight was read).
   if (!type->hasStaticShape() ||
       ArrayRef<int64_t>(data.sizes) != type->getShape() ||
-      static_cast<int64_t>(data.bytes.size()) != expectedBytes)
+      static_cast<int64_t>(data.bytes.size()) !=
+          type->getNumElements() * scalarTypeSize(data.dtype))
     return emitError(loc) << "weight '" << fqn << "' holds "
                           << scalarTypeName(data.dtype) << " of shape ["
                           << llvm::make_range(data.sizes.begin(),
@@ -271,8 +277,7 @@ std::vector<std::string> TorchImporter::outputTensorNames(const Object &node) {
 LogicalResult TorchImporter::bindOutputs(const Object &node, StringRef aten,
                                          FailureOr<Value> value) {
   if (failed(value))
-    return nodeError(node, aten) << "cannot be expressed in the Edge dialect "
-                                    "(see the error above)";
+    return failure(); // the builder reported why, naming the node
   std::vector<std::string> names = outputTensorNames(node);
   if (names.empty())
     return nodeError(node, aten) << "has no tensor output";
@@ -654,6 +659,10 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
             {builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
              builder.getNamedAttr("index", builder.getI64IntegerAttr(index))});
       } else {
+        if (outType->getRank() != type.getRank() || outType->isDynamicDim(dim))
+          return nodeError(node, aten)
+                 << "output #" << index << " is " << *outType
+                 << ", not a static piece of " << type << " along dim " << dim;
         int64_t length = outType->getDimSize(dim);
         piece = edge.create<edge::SliceOp>(
             loc, input,
@@ -664,8 +673,7 @@ LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
         start += length;
       }
       if (failed(piece))
-        return nodeError(node, aten)
-               << "cannot be expressed in the Edge dialect";
+        return failure(); // the builder reported why, naming the node
       if (!edge::areCompatibleTensorTypes(piece->getType(), *outType))
         return nodeError(node, aten)
                << "output #" << index << " is " << *outType
@@ -789,6 +797,7 @@ LogicalResult TorchImporter::importNode(const Object &node) {
   if (viewCopies.contains(aten))
     aten.resize(aten.size() - StringRef("_copy").size());
 
+  edge.setErrorContext(nodeErrorPrefix(node, aten));
   NamedArguments args;
   if (const Array *inputs = node.getArray("inputs")) {
     for (const llvm::json::Value &input : *inputs) {
@@ -982,12 +991,11 @@ LogicalResult TorchImporter::run() {
 
 namespace etch {
 
-OwningOpRef<ModuleOp> importTorchExport(StringRef path, MLIRContext *context) {
+static OwningOpRef<ModuleOp>
+importPt2Contents(StringRef path, std::optional<torch_import::Pt2Contents> contents,
+                  const std::string &error, MLIRContext *context) {
   context->loadDialect<edge::EdgeDialect, func::FuncDialect>();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
-  std::string error;
-  std::optional<torch_import::Pt2Contents> contents =
-      torch_import::readPt2(path.str(), error);
   if (!contents) {
     emitError(fileLoc) << error;
     return nullptr;
@@ -997,6 +1005,22 @@ OwningOpRef<ModuleOp> importTorchExport(StringRef path, MLIRContext *context) {
   if (failed(importer.run()) || failed(verify(*module)))
     return nullptr;
   return module;
+}
+
+OwningOpRef<ModuleOp> importTorchExport(StringRef path, MLIRContext *context) {
+  std::string error;
+  std::optional<torch_import::Pt2Contents> contents =
+      torch_import::readPt2(path.str(), error);
+  return importPt2Contents(path, std::move(contents), error, context);
+}
+
+OwningOpRef<ModuleOp> importTorchExportFromBytes(StringRef name,
+                                                 std::string bytes,
+                                                 MLIRContext *context) {
+  std::string error;
+  std::optional<torch_import::Pt2Contents> contents =
+      torch_import::readPt2FromBytes(std::move(bytes), error);
+  return importPt2Contents(name, std::move(contents), error, context);
 }
 
 } // namespace etch

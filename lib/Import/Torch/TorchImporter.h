@@ -65,6 +65,9 @@ private:
   std::string nodeName(const llvm::json::Object &node);
   mlir::InFlightDiagnostic nodeError(const llvm::json::Object &node,
                                      llvm::StringRef aten);
+  /// "node 'name' (aten::op): ", what every error about a node starts with.
+  std::string nodeErrorPrefix(const llvm::json::Object &node,
+                              llvm::StringRef aten);
   mlir::Attribute attributeFor(const TorchArgument &arg, bool asFloat);
 
   mlir::ModuleOp module;

@@ -11,7 +11,10 @@ namespace etch::torch_import {
 namespace {
 
 struct PickleValue;
-using ValuePtr = std::shared_ptr<PickleValue>;
+/// Values are owned by the Unpickler's arena: a pickle can build cycles (a
+/// dict that holds itself) and deep nesting, which owning pointers would leak
+/// or tear down recursively.
+using ValuePtr = PickleValue *;
 
 /// The values the torch.save subset produces.
 struct PickleValue {
@@ -41,12 +44,6 @@ struct PickleValue {
   std::string storageKey;
   std::vector<int64_t> sizes, strides;
   int64_t storageOffset = 0;
-
-  static ValuePtr make(Kind kind) {
-    auto value = std::make_shared<PickleValue>();
-    value->kind = kind;
-    return value;
-  }
 };
 
 using Kind = PickleValue::Kind;
@@ -91,8 +88,13 @@ private:
       error = "data.pkl: " + message;
     return nullptr;
   }
+  ValuePtr make(Kind kind) {
+    arena.push_back(std::make_unique<PickleValue>());
+    arena.back()->kind = kind;
+    return arena.back().get();
+  }
   bool need(size_t count) {
-    if (position + count > data.size()) {
+    if (count > data.size() - position) {
       fail("truncated at byte " + std::to_string(position));
       return false;
     }
@@ -147,22 +149,22 @@ private:
     return true;
   }
   ValuePtr makeString(std::string text) {
-    ValuePtr value = PickleValue::make(Kind::String);
+    ValuePtr value = make(Kind::String);
     value->text = std::move(text);
     return value;
   }
   ValuePtr makeInt(int64_t integer) {
-    ValuePtr value = PickleValue::make(Kind::Int);
+    ValuePtr value = make(Kind::Int);
     value->integer = integer;
     return value;
   }
   ValuePtr makeSequence(Kind kind, std::vector<ValuePtr> items) {
-    ValuePtr value = PickleValue::make(kind);
+    ValuePtr value = make(kind);
     value->items = std::move(items);
     return value;
   }
   ValuePtr makeGlobal(const std::string &module, const std::string &name) {
-    ValuePtr value = PickleValue::make(Kind::Global);
+    ValuePtr value = make(Kind::Global);
     value->text = module + "." + name;
     return value;
   }
@@ -175,7 +177,7 @@ private:
     int dtype = storageDtype(pid->items[1]->text);
     if (dtype == 0)
       return fail("unsupported storage type " + pid->items[1]->text);
-    ValuePtr storage = PickleValue::make(Kind::Storage);
+    ValuePtr storage = make(Kind::Storage);
     storage->dtype = dtype;
     storage->storageKey = pid->items[2]->text;
     return storage;
@@ -198,13 +200,13 @@ private:
     const std::string &name = callable->text;
     const std::vector<ValuePtr> &a = args->items;
     if (name == "collections.OrderedDict" || name == "builtins.dict")
-      return PickleValue::make(Kind::Dict);
+      return make(Kind::Dict);
     if (name == "torch._utils._rebuild_tensor_v2" ||
         name == "torch._utils._rebuild_tensor") {
       if (a.size() < 4 || a[0]->kind != Kind::Storage ||
           a[1]->kind != Kind::Int)
         return fail("malformed _rebuild_tensor_v2 arguments");
-      ValuePtr tensor = PickleValue::make(Kind::Tensor);
+      ValuePtr tensor = make(Kind::Tensor);
       tensor->dtype = a[0]->dtype;
       tensor->storageKey = a[0]->storageKey;
       tensor->storageOffset = a[1]->integer;
@@ -233,18 +235,18 @@ private:
       return readLittle(size);
     }
     case '(': // MARK
-      return push(PickleValue::make(Kind::Mark));
+      return push(make(Kind::Mark));
     case '}': // EMPTY_DICT
-      return push(PickleValue::make(Kind::Dict));
+      return push(make(Kind::Dict));
     case ']': // EMPTY_LIST
-      return push(PickleValue::make(Kind::List));
+      return push(make(Kind::List));
     case ')': // EMPTY_TUPLE
-      return push(PickleValue::make(Kind::Tuple));
+      return push(make(Kind::Tuple));
     case 'N':
-      return push(PickleValue::make(Kind::None));
+      return push(make(Kind::None));
     case 0x88:
     case 0x89: { // NEWTRUE, NEWFALSE
-      ValuePtr value = PickleValue::make(Kind::Bool);
+      ValuePtr value = make(Kind::Bool);
       value->integer = opcode == 0x88;
       return push(value);
     }
@@ -281,7 +283,7 @@ private:
       uint64_t bits = 0;
       for (int i = 0; i < 8; ++i)
         bits = (bits << 8) | static_cast<uint8_t>(data[position++]);
-      ValuePtr value = PickleValue::make(Kind::Float);
+      ValuePtr value = make(Kind::Float);
       std::memcpy(&value->real, &bits, 8);
       return push(value);
     }
@@ -415,19 +417,19 @@ private:
     }
   }
 
+  // Memo indices come from the file: a map, so a huge index costs nothing.
   bool memoize(size_t index) {
     if (!requireStack(1))
       return false;
-    if (memo.size() <= index)
-      memo.resize(index + 1);
     memo[index] = stack.back();
     return true;
   }
   bool recall(size_t index) {
-    if (index >= memo.size() || !memo[index])
+    auto it = memo.find(index);
+    if (it == memo.end())
       return fail("memo entry " + std::to_string(index) + " is not set") !=
              nullptr;
-    return push(memo[index]);
+    return push(it->second);
   }
   bool setItems(const ValuePtr &target, const std::vector<ValuePtr> &items) {
     if (target->kind != Kind::Dict || items.size() % 2)
@@ -440,9 +442,14 @@ private:
   const std::string &data;
   std::string &error;
   size_t position = 0;
+  std::vector<std::unique_ptr<PickleValue>> arena;
   std::vector<ValuePtr> stack;
-  std::vector<ValuePtr> memo;
+  std::unordered_map<size_t, ValuePtr> memo;
 };
+
+/// torch.save writes a dict of tensors, possibly nested one or two levels
+/// (module state); deeper nesting is refused rather than recursed into.
+constexpr int kMaxDictDepth = 32;
 
 } // namespace
 
@@ -472,15 +479,21 @@ readTorchSave(std::string zipBytes, std::string &error) {
 
   std::map<std::string, TensorData> tensors;
   std::map<std::string, std::string> storages;
-  std::function<bool(const std::string &, const ValuePtr &)> collect =
-      [&](const std::string &key, const ValuePtr &item) -> bool {
+  std::function<bool(const std::string &, ValuePtr, int)> collect =
+      [&](const std::string &key, ValuePtr item, int depth) -> bool {
     if (item->kind == Kind::Dict) {
+      if (depth >= kMaxDictDepth) {
+        error = "data.pkl: dicts nested deeper than " +
+                std::to_string(kMaxDictDepth) + " levels (or a cycle)";
+        return false;
+      }
       for (const auto &[name, entry] : item->entries) {
         if (name->kind != Kind::String) {
           error = "data.pkl: dict keys must be strings";
           return false;
         }
-        if (!collect(key.empty() ? name->text : key + "." + name->text, entry))
+        if (!collect(key.empty() ? name->text : key + "." + name->text, entry,
+                     depth + 1))
           return false;
       }
       return true;
@@ -505,7 +518,7 @@ readTorchSave(std::string zipBytes, std::string &error) {
     tensors[key] = std::move(tensor);
     return true;
   };
-  if (!collect("", value))
+  if (!collect("", value, 0))
     return std::nullopt;
   return tensors;
 }

@@ -1,5 +1,6 @@
 #include "ZipArchive.h"
 
+#include <sys/stat.h>
 #include <zip.h>
 
 #include <algorithm>
@@ -26,6 +27,9 @@ std::unique_ptr<ZipArchive> ZipArchive::openFile(const std::string &path,
   }
   std::unique_ptr<ZipArchive> result(new ZipArchive());
   result->archive = archive;
+  struct stat info;
+  result->archiveBytes =
+      ::stat(path.c_str(), &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;
   if (!result->indexEntries(error))
     return nullptr;
   return result;
@@ -35,6 +39,7 @@ std::unique_ptr<ZipArchive> ZipArchive::openBytes(std::string bytes,
                                                   std::string &error) {
   std::unique_ptr<ZipArchive> result(new ZipArchive());
   result->ownedBytes = std::move(bytes);
+  result->archiveBytes = result->ownedBytes.size();
   zip_error_t zipError;
   zip_error_init(&zipError);
   zip_source_t *source = zip_source_buffer_create(
@@ -81,8 +86,24 @@ std::optional<std::string> ZipArchive::read(const std::string &name,
   zip_stat_t stat;
   zip_stat_init(&stat);
   if (zip_stat(archive, name.c_str(), 0, &stat) != 0 ||
-      !(stat.valid & ZIP_STAT_SIZE)) {
+      !(stat.valid & ZIP_STAT_SIZE) || !(stat.valid & ZIP_STAT_COMP_SIZE)) {
     error = "archive has no entry '" + name + "'";
+    return std::nullopt;
+  }
+  // The declared size is allocated up front: it must be one the stored bytes
+  // can produce (deflate expands at most 1032:1), or a damaged header could
+  // ask for any amount of memory.
+  constexpr zip_uint64_t kMaxDeflateRatio = 1032;
+  zip_uint64_t producible =
+      stat.comp_size > UINT64_MAX / kMaxDeflateRatio
+          ? UINT64_MAX
+          : stat.comp_size * kMaxDeflateRatio + 1024;
+  if (stat.comp_size > archiveBytes || stat.size > producible ||
+      (stat.valid & ZIP_STAT_COMP_METHOD &&
+       stat.comp_method == ZIP_CM_STORE && stat.size != stat.comp_size)) {
+    error = "archive entry '" + name + "' declares " +
+            std::to_string(stat.size) + " bytes but stores " +
+            std::to_string(stat.comp_size) + " (corrupt zip)";
     return std::nullopt;
   }
   zip_file_t *file = zip_fopen(archive, name.c_str(), 0);

@@ -2,6 +2,7 @@
 #ifndef ETCH_LIB_IMPORT_TORCH_ZIPARCHIVE_H
 #define ETCH_LIB_IMPORT_TORCH_ZIPARCHIVE_H
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,7 @@ private:
 
   zip *archive = nullptr;
   std::string ownedBytes; // backing store for openBytes
+  uint64_t archiveBytes = 0;
   std::vector<std::string> names;
 };
 

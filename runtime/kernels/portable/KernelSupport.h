@@ -28,6 +28,8 @@ int64_t normalizeDim(int64_t dim, int64_t rank);
 bool broadcastStrides(const TensorView &in, const TensorView &out,
                       int64_t *strides);
 
+using runtime::poolingPaddingFits;
+using runtime::transposedWindowExtent;
 using runtime::windowExtent;
 
 } // namespace etch::runtime::portable

@@ -178,8 +178,8 @@ Error validateConvolution(const KernelCall &call) {
     int64_t weightShape[4] = {s.c, s.oc / s.groups, s.kh, s.kw};
     ET_CHECK_OK(checkShape(call, &weight, "weight", weightShape, 4));
     expected[1] = s.oc;
-    expected[2] = (s.h - 1) * s.sh - 2 * s.ph + s.dh * (s.kh - 1) + oph + 1;
-    expected[3] = (s.w - 1) * s.sw - 2 * s.pw + s.dw * (s.kw - 1) + opw + 1;
+    expected[2] = transposedWindowExtent(s.h, s.kh, s.sh, s.ph, s.dh, oph);
+    expected[3] = transposedWindowExtent(s.w, s.kw, s.sw, s.pw, s.dw, opw);
   } else {
     int64_t weightShape[4] = {s.oc, s.c / s.groups, s.kh, s.kw};
     ET_CHECK_OK(checkShape(call, &weight, "weight", weightShape, 4));
@@ -187,6 +187,9 @@ Error validateConvolution(const KernelCall &call) {
     expected[2] = windowExtent(s.h, s.kh, s.sh, s.ph, s.dh, false);
     expected[3] = windowExtent(s.w, s.kw, s.sw, s.pw, s.dw, false);
   }
+  if (expected[2] < 1 || expected[3] < 1)
+    return kernelError(call, Error::InvalidProgram,
+                       "the convolution window does not fit the input");
   if (const TensorView *bias = call.input(2)) {
     int64_t biasShape[1] = {s.oc};
     ET_CHECK_OK(checkShape(call, bias, "bias", biasShape, 1));

@@ -58,9 +58,8 @@ Error validateWindowed(const KernelCall &call, bool hasDilation) {
     return kernelError(call, Error::InvalidProgram,
                        "window attributes must have 2 entries");
   Window w = windowOf(call);
-  if (w.kh < 1 || w.kw < 1 || w.sh < 1 || w.sw < 1 || w.ph < 0 || w.pw < 0 ||
-      w.dh < 1 || w.dw < 1 || 2 * w.ph > w.dh * (w.kh - 1) + 1 ||
-      2 * w.pw > w.dw * (w.kw - 1) + 1)
+  if (w.sh < 1 || w.sw < 1 || !poolingPaddingFits(w.ph, w.kh, w.dh) ||
+      !poolingPaddingFits(w.pw, w.kw, w.dw))
     return kernelError(call, Error::InvalidProgram, "invalid pooling window");
   int64_t expected[kMaxRank];
   for (int d = 0; d < in.rank(); ++d)
@@ -70,6 +69,9 @@ Error validateWindowed(const KernelCall &call, bool hasDilation) {
       windowExtent(in.size(r - 2), w.kh, w.sh, w.ph, w.dh, w.ceilMode);
   expected[r - 1] =
       windowExtent(in.size(r - 1), w.kw, w.sw, w.pw, w.dw, w.ceilMode);
+  if (expected[r - 2] < 1 || expected[r - 1] < 1)
+    return kernelError(call, Error::InvalidProgram,
+                       "the pooling window does not fit the input");
   return checkShape(call, call.outputs[0], "output", expected, r);
 }
 

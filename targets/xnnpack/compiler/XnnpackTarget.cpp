@@ -9,6 +9,8 @@ namespace {
 class XnnpackTarget : public Target {
 public:
   llvm::StringRef name() const override { return "xnnpack"; }
+  TargetDevice device() const override { return TargetDevice::Cpu; }
+  int defaultPriority() const override { return 100; }
   std::string whyUnsupported(mlir::Operation *op) const override {
     return xnnpack::whyUnsupported(op);
   }

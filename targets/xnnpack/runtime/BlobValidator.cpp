@@ -2,6 +2,8 @@
 
 #include "targets/xnnpack/schema/BlobFormat.h"
 
+#include "runtime/platform/Platform.h"
+
 #include <vector>
 
 namespace etch::xnnpack {
@@ -18,11 +20,17 @@ uint64_t numel(const Dims &dims) {
   return count;
 }
 
+/// The output extent, or -1 when the window does not fit or its arithmetic
+/// would overflow (every operand comes from the blob).
 int64_t window(uint64_t in, uint64_t padBefore, uint64_t padAfter,
                uint64_t kernel, uint64_t stride, uint64_t dilation) {
-  int64_t span =
-      int64_t(in + padBefore + padAfter) - int64_t(dilation * (kernel - 1) + 1);
-  return span < 0 ? -1 : span / int64_t(stride) + 1;
+  uint64_t padded, reach;
+  if (!kernel || !stride || __builtin_add_overflow(in, padBefore, &padded) ||
+      __builtin_add_overflow(padded, padAfter, &padded) ||
+      __builtin_mul_overflow(dilation, kernel - 1, &reach) ||
+      reach >= padded || padded > kMaxElements)
+    return -1;
+  return static_cast<int64_t>((padded - reach - 1) / stride + 1);
 }
 
 bool broadcastsTo(const Dims &in, const Dims &out) {
@@ -46,12 +54,20 @@ std::string validateBlob(const Blob &blob) {
   const auto &tensors = *blob.tensors();
   std::vector<Dims> dims;
   std::vector<bool> defined(tensors.size(), false);
+  uint64_t internalBytes = 0;
   for (const Tensor *tensor : tensors) {
     dims.emplace_back(tensor->dims()->begin(), tensor->dims()->end());
     if (numel(dims.back()) > kMaxElements)
       return "tensor " + std::to_string(dims.size() - 1) + " is too large";
     defined[dims.size() - 1] = tensor->data_size() > 0 || tensor->input() >= 0;
+    // XNNPACK allocates intermediate values itself: they count against the
+    // method's memory limit like arenas do.
+    if (!tensor->data_size() && tensor->input() < 0 && tensor->output() < 0)
+      internalBytes += numel(dims.back()) * sizeof(float);
   }
+  if (internalBytes > runtime::memoryLimit())
+    return "intermediate values need " + std::to_string(internalBytes) +
+           " bytes, more than the memory limit";
   const auto &nodes = *blob.nodes();
   for (size_t n = 0; n < nodes.size(); ++n) {
     const Node &node = *nodes.Get(n);
@@ -189,9 +205,10 @@ std::string validateBlob(const Blob &blob) {
         return nodeError(n, node, "needs [N,H,W,C] input and [N,1,1,C] output");
       break;
     case NodeKind::ConstantPad: {
-      size_t rank = node.params() ? node.params()->size() / 2 : 0;
+      size_t paramCount = node.params() ? node.params()->size() : 0;
+      size_t rank = paramCount / 2;
       if (!need(1) || in.size() != 1 || in[0]->size() != rank ||
-          out.size() != rank || node.params()->size() != 2 * rank)
+          out.size() != rank || paramCount != 2 * rank || rank == 0)
         return nodeError(n, node, "needs one pre and one post padding per dim");
       for (size_t d = 0; d < rank; ++d)
         if (out[d] != (*in[0])[d] + p(d) + p(rank + d))
@@ -207,6 +224,18 @@ std::string validateBlob(const Blob &blob) {
       break;
     }
     defined[outIndex] = true;
+  }
+  // XNNPACK gives a value nobody reads no memory, then asserts when the node
+  // writing it is set up: every internal value must have a reader.
+  std::vector<bool> read(tensors.size(), false);
+  for (const Node *node : nodes)
+    for (uint32_t index : *node->inputs())
+      if (index != kAbsentTensor)
+        read[index] = true;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    uint32_t outIndex = nodes.Get(n)->outputs()->Get(0);
+    if (!read[outIndex] && tensors.Get(outIndex)->output() < 0)
+      return nodeError(n, *nodes.Get(n), "writes a value nothing reads");
   }
   for (size_t i = 0; i < tensors.size(); ++i)
     if (tensors.Get(i)->output() >= 0 &&

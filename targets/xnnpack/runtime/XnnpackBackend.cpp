@@ -13,6 +13,7 @@
 
 #include "runtime/backend/Backend.h"
 #include "runtime/platform/Platform.h"
+#include "runtime/program/VectorAlignment.h"
 
 #include <pthreadpool.h>
 #include <xnnpack.h>
@@ -37,28 +38,33 @@ struct Border {
   uint32_t externalId;
 };
 
+using Pool = std::shared_ptr<std::remove_pointer_t<pthreadpool_t>>;
+
+/// One pool for every delegate of the process: pools spin while waiting, so
+/// one per delegate would oversubscribe the cores. A delegate that asks for
+/// another thread count gets a new pool; runtimes made on the old one keep
+/// it alive (they hold it until they are deleted).
+Pool sharedPool(size_t threads) {
+  static std::weak_ptr<std::remove_pointer_t<pthreadpool_t>> current;
+  static size_t currentThreads = 0;
+  Pool pool = current.lock();
+  if (!pool || currentThreads != threads) {
+    pool = Pool(pthreadpool_create(threads), pthreadpool_destroy);
+    current = pool;
+    currentThreads = threads;
+  }
+  return pool;
+}
+
 struct Handle {
   xnn_runtime_t runtime = nullptr;
+  Pool pool; // outlives the runtime: declared before it is deleted below
   std::vector<Border> inputs, outputs;
   ~Handle() {
     if (runtime)
       xnn_delete_runtime(runtime);
   }
 };
-
-/// One pool for every delegate of the process: pools spin while waiting, so
-/// one per delegate would oversubscribe the cores.
-pthreadpool_t sharedPool(size_t threads) {
-  static pthreadpool_t pool = nullptr;
-  static size_t poolThreads = 0;
-  if (!pool || poolThreads != threads) {
-    if (pool)
-      pthreadpool_destroy(pool);
-    pool = pthreadpool_create(threads);
-    poolThreads = threads;
-  }
-  return pool;
-}
 
 Error fail(const char *what) {
   ET_LOG(Error, "xnnpack: %s", what);
@@ -135,6 +141,8 @@ public:
     for (const Tensor *tensor : tensors) {
       if (!tensor->dims() || tensor->dims()->size() > XNN_MAX_TENSOR_DIMS)
         return fail("tensor rank exceeds XNNPACK's maximum");
+      if (!runtime::hasAlignedElements(tensor->dims()))
+        return fail("tensor dims vector is misaligned");
       uint64_t numel = 1;
       for (uint64_t dim : *tensor->dims())
         numel = dim && numel > (UINT64_MAX / 8) / dim ? UINT64_MAX / 8
@@ -175,6 +183,8 @@ public:
     for (const Node *node : *blob->nodes()) {
       if (!node->inputs() || !node->outputs() || node->outputs()->size() != 1)
         return fail("a node lacks inputs or has other than one output");
+      if (!runtime::hasAlignedElements(node->shape()))
+        return fail("a node's shape vector is misaligned");
       for (const auto *list : {node->inputs(), node->outputs()})
         for (uint32_t index : *list)
           if (index >= tensors.size() &&
@@ -225,7 +235,10 @@ public:
       if (Error error = defineNode(subgraph, *node, ids); error != Error::Ok)
         return error;
 
-    if (xnn_create_runtime_v2(subgraph, sharedPool(preferredThreads(specs)), 0,
+    handle->pool = sharedPool(preferredThreads(specs));
+    if (!handle->pool)
+      return fail("cannot create the thread pool");
+    if (xnn_create_runtime_v2(subgraph, handle->pool.get(), 0,
                               &handle->runtime) != xnn_status_success)
       return fail("xnn_create_runtime_v2 failed (inconsistent subgraph)");
     std::vector<xnn_external_value> externals;

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Runs one model end to end on every target configuration of the build.
+
+    e2e.py --bin DIR --configs portable/xnnpack,portable --model M
+           --input x.npy [--input ...] --expected y.npy [--expected ...]
+           --out DIR [--rtol-l2 1e-4] [--iterations 2]
+           [--expect TARGET:delegates=N] [--expect TARGET:fallback=N]
+
+For each configuration (a --targets list; the lit suite passes every CPU
+target built, each first, and portable alone) it compiles the model, reads
+the partition summary, runs it with et-run, checks that execute allocates
+nothing (etch-no-alloc-check) and compares every output with the reference.
+Unless --expect says otherwise, a configuration whose first target is a real
+target must delegate everything (fallback=0). Prints one line per
+configuration and exits 1 on any failure. Adding a target to the build adds
+its configuration here; no test changes.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import compare  # noqa: E402
+
+
+def run(command):
+    return subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def summary_counts(text):
+    delegates = sum(int(m) for m in re.findall(r"^  delegates: (\d+)$", text, re.M))
+    fallback = sum(int(m) for m in re.findall(r"^  fell back to portable: (\d+)$", text, re.M))
+    return delegates, fallback
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--configs", required=True)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--input", action="append", default=[])
+    parser.add_argument("--expected", action="append", default=[])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--rtol-l2", type=float, default=1e-4)
+    parser.add_argument("--iterations", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--expect", action="append", default=[],
+                        help="TARGET:delegates=N or TARGET:fallback=N")
+    args = parser.parse_args()
+
+    expectations = {}
+    for text in args.expect:
+        match = re.fullmatch(r"([\w-]+):(delegates|fallback)=(\d+)", text)
+        if not match:
+            parser.error(f"bad --expect '{text}'")
+        expectations.setdefault(match.group(1), {})[match.group(2)] = int(match.group(3))
+
+    failures = 0
+    for config in [c for c in args.configs.split("/") if c]:
+        first = config.split(",")[0]
+        name = config.replace(",", "-")
+        out = os.path.join(args.out, name)
+        os.makedirs(out, exist_ok=True)
+        program = os.path.join(out, "model.etp")
+        problems = []
+        compiled = run([os.path.join(args.bin, "et-compile"), args.model, f"--targets={config}",
+                        "-o", program, "--print-partition-summary"])
+        if compiled.returncode != 0:
+            print(f"{config}: FAIL compile\n{compiled.stdout}")
+            failures += 1
+            continue
+        delegates, fallback = summary_counts(compiled.stdout)
+        if first != "portable":
+            expected = {"fallback": 0}
+            expected.update(expectations.get(first, {}))
+            for key, value in expected.items():
+                actual = delegates if key == "delegates" else fallback
+                if actual != value:
+                    problems.append(f"{key} {actual}, expected {value}")
+        command = [os.path.join(args.bin, "et-run"), program, "--output-dir", out,
+                   "--iterations", str(args.iterations), "--threads", str(args.threads)]
+        for path in args.input:
+            command += ["--input", path]
+        executed = run(command)
+        if executed.returncode != 0:
+            problems.append("et-run failed: " + executed.stdout.strip())
+        else:
+            for index, expected_path in enumerate(args.expected):
+                verdict, line = compare(os.path.join(out, f"output{index}.npy"), expected_path,
+                                        args.rtol_l2)
+                if not verdict:
+                    problems.append(f"output {index}: {line}")
+                last_line = line
+        allocation = run([os.path.join(args.bin, "etch-no-alloc-check"), program,
+                          "--threads", str(args.threads)])
+        if allocation.returncode != 0:
+            problems.append("execute allocates: " + allocation.stdout.strip())
+        if problems:
+            failures += 1
+            print(f"{config}: FAIL delegates {delegates}, fallback {fallback}; " + "; ".join(problems))
+        else:
+            print(f"{config}: ok delegates {delegates}, fallback {fallback}; {last_line}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+//===- FuzzDelegateBlob.cpp - Fuzz one target's delegate blob -------------===//
+//
+// Built once per target (ETCH_FUZZ_TARGET names it). Input: the border
+// tensors of a delegate call, then the blob:
+//   u8 input count, u8 output count, then per tensor: u8 rank, rank x u32
+//   dims (float32 tensors), then the blob bytes.
+// The blob goes through the backend's init (framing, flatbuffer, semantic
+// validation, building the target's graph) and, when accepted, one execute
+// on zero inputs. etch-fuzz-seeds writes seeds from compiled programs.
+//
+//===----------------------------------------------------------------------===//
+#include "FuzzSupport.h"
+
+#include "runtime/backend/Backend.h"
+#include "runtime/platform/Platform.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#ifndef ETCH_FUZZ_TARGET
+#error "ETCH_FUZZ_TARGET names the target whose blobs are fuzzed"
+#endif
+
+using namespace etch::runtime;
+
+namespace {
+
+void log(LogLevel, const char *, int, const char *message) {
+  if (etch::fuzz::verbose())
+    std::fprintf(stderr, "etch: %s\n", message);
+}
+
+struct Reader {
+  const uint8_t *data;
+  size_t size, offset = 0;
+  template <typename T> bool read(T &value) {
+    if (size - offset < sizeof(T))
+      return false;
+    std::memcpy(&value, data + offset, sizeof(T));
+    offset += sizeof(T);
+    return true;
+  }
+};
+
+struct FreeDeleter {
+  void operator()(void *pointer) const { std::free(pointer); }
+};
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static Backend *backend = [] {
+    PlatformHooks hooks{};
+    hooks.log = log;
+    setPlatformHooks(hooks);
+    setPreferredThreadCount(1);
+    setMemoryLimit(etch::fuzz::kFuzzMemoryLimit);
+    registerAllBackends();
+    return findBackend(ETCH_FUZZ_TARGET);
+  }();
+  if (!backend)
+    std::abort(); // the build links the target: this is a harness bug
+  Reader reader{data, size};
+  uint8_t counts[2];
+  if (!reader.read(counts[0]) || !reader.read(counts[1]))
+    return 0;
+  std::vector<TensorView> tensors(counts[0] + counts[1]);
+  std::vector<std::unique_ptr<float, FreeDeleter>> buffers;
+  uint64_t totalBytes = 0;
+  for (TensorView &tensor : tensors) {
+    uint8_t rank;
+    int64_t sizes[kMaxRank];
+    if (!reader.read(rank) || rank > kMaxRank)
+      return 0;
+    for (int d = 0; d < rank; ++d) {
+      uint32_t dim;
+      if (!reader.read(dim))
+        return 0;
+      sizes[d] = dim;
+    }
+    if (!tensor.reset(ScalarType::Float32, sizes, rank) ||
+        tensor.nbytes() > etch::fuzz::kFuzzMemoryLimit - totalBytes)
+      return 0;
+    totalBytes += tensor.nbytes();
+    buffers.emplace_back(
+        static_cast<float *>(std::calloc(tensor.numel() + 1, sizeof(float))));
+    tensor.setData(buffers.back().get());
+  }
+  std::vector<TensorView *> pointers;
+  for (TensorView &tensor : tensors)
+    pointers.push_back(&tensor);
+  // The blob is 64-byte aligned in a program's segment.
+  size_t blobSize = size - reader.offset;
+  std::unique_ptr<uint8_t, FreeDeleter> blob(static_cast<uint8_t *>(
+      std::aligned_alloc(64, (blobSize + 63) / 64 * 64 + 64)));
+  std::memcpy(blob.get(), data + reader.offset, blobSize);
+  Result<void *> handle = backend->init(
+      Span<const uint8_t>(blob.get(), blobSize), Span<const CompileSpec>(),
+      Span<TensorView *>(pointers.data(), counts[0]),
+      Span<TensorView *>(pointers.data() + counts[0], counts[1]));
+  if (!handle.ok())
+    return 0;
+  Error status = backend->execute(
+      *handle, Span<TensorView *>(pointers.data(), counts[0]),
+      Span<TensorView *>(pointers.data() + counts[0], counts[1]));
+  if (etch::fuzz::verbose())
+    std::fprintf(stderr, "blob accepted; execute: %s\n", errorName(status));
+  backend->destroy(*handle);
+  return 0;
+}

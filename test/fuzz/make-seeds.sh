@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Seed corpora for the fuzz targets, from the suite's own files:
+#   onnx/       docs/examples/small_cnn.onnx and every make_onnx.py case
+#   pt2/        every make_pt2.py input in both .pt2 layouts, as entry lists
+#   program/    those models compiled for portable and for every CPU target
+#   blob-<t>/   each compiled delegate with its border tensors
+# usage: make-seeds.sh BUILD_DIR OUT_DIR   (tools from BUILD_DIR/bin)
+set -euo pipefail
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bin=$1/bin
+out=$2
+refpy=/usr/bin/python3
+rm -rf "$out"
+mkdir -p "$out"/{onnx,pt2,program} "$out/models"
+
+cp "$src/docs/examples/small_cnn.onnx" "$out/onnx/"
+for case in $("$refpy" -c "import sys; sys.path.insert(0, '$src/test/Import/Onnx'); \
+    import make_onnx; print(' '.join(make_onnx.CASES))"); do
+  "$refpy" "$src/test/Import/Onnx/make_onnx.py" "$case" "$out/onnx/$case.onnx" 2>/dev/null || true
+done
+for json in "$src"/test/Import/Torch/Inputs/*.json; do
+  name=$(basename "$json" .json)
+  for layout in flat archive; do
+    pt2="$out/models/$name-$layout.pt2"
+    "$refpy" "$src/test/Import/Torch/make_pt2.py" "$json" "$pt2" --layout "$layout" >/dev/null 2>&1 || continue
+    "$bin/etch-fuzz-seeds" entries "$pt2" "$out/pt2/$name-$layout"
+  done
+done
+targets=$("$bin/et-compile" --list-targets 2>/dev/null | tr '\n' ',' || true)
+for model in "$out"/onnx/*.onnx "$out"/models/*.pt2; do
+  name=$(basename "$model")
+  "$bin/et-compile" "$model" --targets=portable -o "$out/program/$name-portable.etp" >/dev/null 2>&1 || true
+  if "$bin/et-compile" "$model" --targets="${targets}portable" -o "$out/program/$name-cpu.etp" >/dev/null 2>&1; then
+    "$bin/etch-fuzz-seeds" blobs "$out/program/$name-cpu.etp" "$out" 2>/dev/null || true
+  fi
+done
+rm -rf "$out/models"
+for dir in "$out"/*/; do
+  echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds"
+done

@@ -1,0 +1,138 @@
+//===- NoAllocationCheck.cpp - execute() must not touch the heap ----------===//
+//
+//   etch-no-alloc-check program.etp [--method NAME] [--threads N]
+//   etch-no-alloc-check --self-test   allocates while counting: must fail
+//
+// Loads the method (allocating is allowed there), then counts every heap
+// allocation in any thread while execute() runs three times on zero inputs;
+// exits 1 when there was one. In sanitizer builds the count comes from the
+// sanitizer's allocation hooks, elsewhere from replacing malloc.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/module/Module.h"
+#include "runtime/platform/Platform.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<long> allocations{0};
+void noteAllocation() {
+  if (counting.load(std::memory_order_relaxed))
+    allocations.fetch_add(1, std::memory_order_relaxed);
+}
+} // namespace
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ETCH_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ETCH_ASAN 1
+#endif
+
+#ifdef ETCH_ASAN
+#include <sanitizer/allocator_interface.h>
+static void onMalloc(const volatile void *, size_t) { noteAllocation(); }
+static void onFree(const volatile void *) {}
+static void installCounter() {
+  __sanitizer_install_malloc_and_free_hooks(onMalloc, onFree);
+}
+#else
+// glibc lets a program replace malloc; everything (operator new, the
+// libraries' threads) then comes through here.
+extern "C" {
+void *__libc_malloc(size_t);
+void *__libc_calloc(size_t, size_t);
+void *__libc_realloc(void *, size_t);
+void *__libc_memalign(size_t, size_t);
+void __libc_free(void *);
+
+void *malloc(size_t size) {
+  noteAllocation();
+  return __libc_malloc(size);
+}
+void *calloc(size_t count, size_t size) {
+  noteAllocation();
+  return __libc_calloc(count, size);
+}
+void *realloc(void *pointer, size_t size) {
+  noteAllocation();
+  return __libc_realloc(pointer, size);
+}
+void *memalign(size_t alignment, size_t size) {
+  noteAllocation();
+  return __libc_memalign(alignment, size);
+}
+void *aligned_alloc(size_t alignment, size_t size) {
+  noteAllocation();
+  return __libc_memalign(alignment, size);
+}
+int posix_memalign(void **out, size_t alignment, size_t size) {
+  noteAllocation();
+  *out = __libc_memalign(alignment, size);
+  return *out || !size ? 0 : 12 /* ENOMEM */;
+}
+void free(void *pointer) { __libc_free(pointer); }
+}
+static void installCounter() {}
+#endif
+
+using namespace etch::runtime;
+
+/// Proves the counter sees allocations (operator new and a thread's malloc).
+int selfTest() {
+  installCounter();
+  counting = true;
+  int *volatile single = new int(1);
+  delete single;
+  counting = false;
+  long count = allocations.load();
+  std::printf("self-test: %ld heap allocation(s) counted\n", count);
+  return count > 0 ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && !std::strcmp(argv[1], "--self-test"))
+    return selfTest();
+  const char *path = nullptr, *methodName = "forward";
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--method") && i + 1 < argc)
+      methodName = argv[++i];
+    else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      setPreferredThreadCount(std::atoi(argv[++i]));
+    else
+      path = argv[i];
+  }
+  if (!path) {
+    std::fprintf(stderr, "usage: etch-no-alloc-check program.etp [--method "
+                         "NAME] [--threads N]\n");
+    return 2;
+  }
+  installCounter();
+  registerAllBackends();
+  Result<std::unique_ptr<Module>> module = Module::open(path);
+  if (!module.ok())
+    return 1;
+  Result<std::unique_ptr<Method>> method = (*module)->loadMethod(methodName);
+  if (!method.ok())
+    return 1;
+  for (size_t i = 0; i < (*method)->inputCount(); ++i)
+    std::memset((*method)->input(i).data(), 0, (*method)->input(i).nbytes());
+  counting = true;
+  for (int run = 0; run < 3; ++run)
+    if ((*method)->execute() != Error::Ok) {
+      counting = false;
+      std::fprintf(stderr, "etch-no-alloc-check: execute failed\n");
+      return 1;
+    }
+  counting = false;
+  long count = allocations.load();
+  std::printf("%s: %ld heap allocation(s) in 3 executes\n", path, count);
+  return count == 0 ? 0 : 1;
+}
