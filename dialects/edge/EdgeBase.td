@@ -66,8 +66,12 @@ class Edge_AtenOp<string mnemonic, string aten, list<Trait> traits = []>
                                     [Pure, InferTypeOpAdaptor,
                                      Edge_AtenOpInterface])> {
   string atenNames = aten;
+  // Operands torch promotes to a common element type ("self,other").
+  string promotedOperands = "";
   let extraClassDeclaration = edgeCommonDecls #
       "static ::llvm::StringRef getAtenNames() { return \"" # aten # "\"; }\n" #
+      "static ::llvm::StringRef getPromotedOperands() { return \"" #
+      promotedOperands # "\"; }\n" #
       extraDecls;
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }

@@ -19,6 +19,10 @@ def Edge_AtenOpInterface : OpInterface<"AtenOpInterface"> {
     StaticInterfaceMethod<
       "Comma-separated ATen operator names (without overload) this op mirrors.",
       "::llvm::StringRef", "getAtenNames", (ins)>,
+    StaticInterfaceMethod<
+      "Comma-separated operand names that torch promotes to one element type "
+      "before the op (ATen's type promotion); importers insert the casts.",
+      "::llvm::StringRef", "getPromotedOperands", (ins)>,
   ];
 }
 

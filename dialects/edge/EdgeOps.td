@@ -62,12 +62,15 @@ def Edge_ConvolutionOp
   let summary = "2-D convolution, direct or transposed, with optional bias";
   let description = [{
     NCHW input, OIHW weight (IOHW when `transposed`), optional bias of size O.
-    `groups` splits channels (groups == C_in: depthwise).
+    `groups` splits channels (groups == C_in: depthwise). Omitted window
+    arguments take `aten::conv2d`'s defaults (stride 1, padding 0,
+    dilation 1); 1-D convolutions are imported as 2-D ones of height 1.
   }];
   let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$weight,
       Optional<Edge_FloatTensor>:$bias,
-      DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
-      DenseI64ArrayAttr:$dilation,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
       DefaultValuedAttr<BoolAttr, "false">:$transposed,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$output_padding,
       DefaultValuedAttr<I64Attr, "1">:$groups);
@@ -108,6 +111,7 @@ def Edge_BmmOp : Edge_AtenOp<"bmm", "aten::bmm"> {
 
 class Edge_BinaryOp<string mnemonic, string aten, list<Trait> traits = []>
     : Edge_AtenOp<mnemonic, aten, traits> {
+  let promotedOperands = "self,other";
   let results = (outs Edge_NumericTensor:$result);
   let description = [{
     Both operands broadcast to a common shape (NumPy rules) and must share an
@@ -141,6 +145,7 @@ def Edge_DivOp : Edge_BinaryOp<"div", "aten::div"> {
 
 def Edge_PowOp : Edge_BinaryOp<"pow", "aten::pow"> {
   let summary = "self ** exponent (float)";
+  let promotedOperands = "self,exponent";
   let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$exponent);
 }
 
@@ -157,6 +162,7 @@ def Edge_MinimumOp : Edge_BinaryOp<"minimum", "aten::minimum"> {
 class Edge_CompareOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
   let summary = "Elementwise comparison (broadcasting) producing i1";
+  let promotedOperands = "self,other";
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
   let results = (outs RankedTensorOf<[I1]>:$result);
 }
@@ -169,9 +175,33 @@ def Edge_GeOp : Edge_CompareOp<"ge", "aten::ge">;
 
 def Edge_WhereOp : Edge_AtenOp<"where", "aten::where"> {
   let summary = "condition ? self : other, all three broadcasting";
+  let promotedOperands = "self,other";
   let arguments = (ins RankedTensorOf<[I1]>:$condition, Edge_NumericTensor:$self,
       Edge_NumericTensor:$other);
   let results = (outs Edge_NumericTensor:$result);
+}
+
+class Edge_LogicalBinaryOp<string mnemonic, string aten>
+    : Edge_AtenOp<mnemonic, aten> {
+  let description = [{
+    Operands broadcast (NumPy rules); any element type, nonzero is true.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
+  let results = (outs RankedTensorOf<[I1]>:$result);
+}
+def Edge_LogicalAndOp : Edge_LogicalBinaryOp<"logical_and", "aten::logical_and"> {
+  let summary = "self && other, elementwise";
+}
+def Edge_LogicalOrOp : Edge_LogicalBinaryOp<"logical_or", "aten::logical_or"> {
+  let summary = "self || other, elementwise";
+}
+def Edge_LogicalXorOp : Edge_LogicalBinaryOp<"logical_xor", "aten::logical_xor"> {
+  let summary = "self != other as truth values, elementwise";
+}
+def Edge_LogicalNotOp : Edge_AtenOp<"logical_not", "aten::logical_not"> {
+  let summary = "!self, elementwise (nonzero is true)";
+  let arguments = (ins Edge_NumericTensor:$self);
+  let results = (outs RankedTensorOf<[I1]>:$result);
 }
 
 def Edge_ToCopyOp : Edge_AtenOp<"to_copy", "aten::_to_copy"> {
@@ -332,6 +362,34 @@ def Edge_ArgmaxOp : Edge_ArgReductionOp<"argmax", "aten::argmax"> {
 }
 def Edge_ArgminOp : Edge_ArgReductionOp<"argmin", "aten::argmin"> {
   let summary = "Index of the minimum";
+}
+
+class Edge_TruthReductionOp<string mnemonic, string aten>
+    : Edge_AtenOp<mnemonic, aten> {
+  let description = [{
+    Reduces truth values (nonzero is true) over `dim` (all dimensions when
+    absent or empty); `keepdim` keeps reduced dimensions with size 1.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self,
+      OptionalAttr<DenseI64ArrayAttr>:$dim,
+      DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs RankedTensorOf<[I1]>:$result);
+}
+def Edge_AnyOp : Edge_TruthReductionOp<"any", "aten::any"> {
+  let summary = "Whether any element is true";
+}
+def Edge_AllOp : Edge_TruthReductionOp<"all", "aten::all"> {
+  let summary = "Whether every element is true";
+}
+
+def Edge_CumsumOp : Edge_AtenOp<"cumsum", "aten::cumsum"> {
+  let summary = "Running sum along `dim`";
+  let description = [{
+    As ATen without `dtype`: floating inputs keep their type, integer and
+    bool inputs sum in i64 (importers cast first when `dtype` is given).
+  }];
+  let arguments = (ins Edge_NumericTensor:$self, I64Attr:$dim);
+  let results = (outs Edge_NumericTensor:$result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -527,6 +585,90 @@ def Edge_EmbeddingOp : Edge_AtenOp<"embedding", "aten::embedding"> {
   let summary = "Rows of `weight` picked by integer `indices`";
   let arguments = (ins Edge_FloatTensor:$weight, Edge_IndexTensor:$indices,
       DefaultValuedAttr<I64Attr, "-1">:$padding_idx);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_GatherOp : Edge_AtenOp<"gather", "aten::gather"> {
+  let summary = "result[i][j][k] = self[i][index[i][j][k]][k] for dim 1, ...";
+  let description = [{
+    `index` has self's rank and is no larger than self in the other
+    dimensions; the result has index's shape. Indices may be negative
+    (counting from the end); an out-of-range index gives 0 (never a read
+    outside `self`).
+  }];
+  let arguments = (ins Edge_Tensor:$self, I64Attr:$dim,
+      Edge_IndexTensor:$index);
+  let results = (outs Edge_Tensor:$result);
+}
+
+def Edge_IndexSelectOp : Edge_AtenOp<"index_select", "aten::index_select"> {
+  let summary = "Slices of `self` along `dim` picked by a 1-D `index`";
+  let arguments = (ins Edge_Tensor:$self, I64Attr:$dim,
+      Edge_IndexTensor:$index);
+  let results = (outs Edge_Tensor:$result);
+}
+
+def Edge_IndexOp : Edge_AtenOp<"index", "aten::index"> {
+  let summary = "Advanced indexing: self[..., i0, ..., i1, ...]";
+  let description = [{
+    `indices` are integer tensors for the dimensions listed in
+    `indexed_dims` (ascending); they broadcast together to shape B. When
+    the indexed dimensions are adjacent, B replaces them in place; otherwise
+    B comes first, then the remaining dimensions (NumPy's rule, as ATen's
+    `index.Tensor`). Bool masks are not supported (their result shape
+    depends on the data).
+  }];
+  let arguments = (ins Edge_Tensor:$self, Variadic<Edge_IndexTensor>:$indices,
+      DenseI64ArrayAttr:$indexed_dims);
+  let results = (outs Edge_Tensor:$result);
+}
+
+def Edge_TriuOp : Edge_AtenOp<"triu", "aten::triu"> {
+  let summary = "Keep elements on and above the `diagonal`-th diagonal";
+  let description = [{
+    Over the last two dimensions: element (i, j) is kept when
+    j - i >= diagonal, else zero.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self,
+      DefaultValuedAttr<I64Attr, "0">:$diagonal);
+  let results = (outs Edge_NumericTensor:$result);
+}
+
+def Edge_TrilOp : Edge_AtenOp<"tril", "aten::tril"> {
+  let summary = "Keep elements on and below the `diagonal`-th diagonal";
+  let description = [{
+    Over the last two dimensions: element (i, j) is kept when
+    j - i <= diagonal, else zero.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self,
+      DefaultValuedAttr<I64Attr, "0">:$diagonal);
+  let results = (outs Edge_NumericTensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+def Edge_ScaledDotProductAttentionOp
+    : Edge_AtenOp<"scaled_dot_product_attention",
+                  "aten::scaled_dot_product_attention"> {
+  let summary = "softmax(query @ key^T * scale + mask) @ value";
+  let description = [{
+    query [..., L, E], key [..., S, E], value [..., S, Ev] -> [..., L, Ev].
+    `scale` defaults to 1/sqrt(E). `attn_mask` broadcasts to [..., L, S]: a
+    bool mask keeps positions where it is true, a float mask is added.
+    `is_causal` masks positions j > i (upper left aligned, as ATen). With
+    `enable_gqa`, the head dimension (-3) of key and value may divide
+    query's: each key/value head serves a group of query heads. Rows whose
+    every position is masked give zeros. Dropout is not supported (export
+    is for inference: dropout_p must be 0).
+  }];
+  let arguments = (ins Edge_FloatTensor:$query, Edge_FloatTensor:$key,
+      Edge_FloatTensor:$value, Optional<Edge_Tensor>:$attn_mask,
+      DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
+      DefaultValuedAttr<BoolAttr, "false">:$is_causal,
+      OptionalAttr<F64Attr>:$scale,
+      DefaultValuedAttr<BoolAttr, "false">:$enable_gqa);
   let results = (outs Edge_FloatTensor:$result);
 }
 

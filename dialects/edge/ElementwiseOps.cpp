@@ -147,3 +147,42 @@ LogicalResult ClampOp::verify() {
            << high->convertToDouble();
   return success();
 }
+
+/// Logical ops read any element type as truth values: only shapes broadcast.
+static LogicalResult inferLogicalResult(MLIRContext *context,
+                                        std::optional<Location> location,
+                                        StringRef opName, Value self,
+                                        Value other,
+                                        SmallVectorImpl<Type> &types) {
+  RankedTensorType lhs = rankedType(self), rhs = rankedType(other);
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
+                                          shape))
+    return emitInferenceError(location, opName,
+                              "operand shapes " + formatShape(lhs.getShape()) +
+                                  " and " + formatShape(rhs.getShape()) +
+                                  " do not broadcast");
+  types.push_back(RankedTensorType::get(shape, IntegerType::get(context, 1)));
+  return success();
+}
+
+#define EDGE_LOGICAL_INFERENCE(OpClass)                                        \
+  LogicalResult OpClass::inferReturnTypes(                                     \
+      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
+      SmallVectorImpl<Type> &types) {                                          \
+    return inferLogicalResult(context, location, getOperationName(),           \
+                              adaptor.getSelf(), adaptor.getOther(), types);   \
+  }
+EDGE_LOGICAL_INFERENCE(LogicalAndOp)
+EDGE_LOGICAL_INFERENCE(LogicalOrOp)
+EDGE_LOGICAL_INFERENCE(LogicalXorOp)
+#undef EDGE_LOGICAL_INFERENCE
+
+LogicalResult LogicalNotOp::inferReturnTypes(MLIRContext *context,
+                                             std::optional<Location>,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  types.push_back(
+      rankedType(adaptor.getSelf()).clone(IntegerType::get(context, 1)));
+  return success();
+}

@@ -148,3 +148,51 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
   return inferSoftmaxResult(location, getOperationName(), adaptor.getSelf(),
                             adaptor.getDim(), adaptor.getHalfToFloat(), types);
 }
+
+/// any/all: the reduction shape, as i1.
+static LogicalResult inferTruthReduction(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         StringRef opName, Value self,
+                                         std::optional<ArrayRef<int64_t>> dims,
+                                         bool keepdim,
+                                         SmallVectorImpl<Type> &types) {
+  if (failed(inferReductionShape(location, opName, self, dims, keepdim, types)))
+    return failure();
+  types.back() =
+      cast<RankedTensorType>(types.back()).clone(IntegerType::get(context, 1));
+  return success();
+}
+
+LogicalResult AnyOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  return inferTruthReduction(context, location, getOperationName(),
+                             adaptor.getSelf(), adaptor.getDim(),
+                             adaptor.getKeepdim(), types);
+}
+
+LogicalResult AllOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  return inferTruthReduction(context, location, getOperationName(),
+                             adaptor.getSelf(), adaptor.getDim(),
+                             adaptor.getKeepdim(), types);
+}
+
+LogicalResult CumsumOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getSelf());
+  if (!normalizeDim(location, getOperationName(), "dim",
+                    static_cast<int64_t>(adaptor.getDim()),
+                    std::max<int64_t>(type.getRank(), 1)))
+    return failure();
+  // ATen sums integers (and bools) in int64.
+  types.push_back(isa<FloatType>(type.getElementType())
+                      ? type
+                      : type.clone(IntegerType::get(context, 64)));
+  return success();
+}

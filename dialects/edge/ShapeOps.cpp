@@ -345,3 +345,125 @@ LogicalResult ConstantPadNdOp::inferReturnTypes(
   types.push_back(withShape(adaptor.getSelf(), shape));
   return success();
 }
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType self = rankedType(adaptor.getSelf());
+  RankedTensorType index = rankedType(adaptor.getIndex());
+  int64_t rank = self.getRank();
+  if (index.getRank() != rank)
+    return emitInferenceError(location, name,
+                              "index must have self's rank " + Twine(rank) +
+                                  ", got " + formatType(index));
+  std::optional<int64_t> dim =
+      normalizeDim(location, name, "dim", static_cast<int64_t>(adaptor.getDim()),
+                   std::max<int64_t>(rank, 1));
+  if (!dim)
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *dim && !ShapedType::isDynamic(index.getDimSize(d)) &&
+        !ShapedType::isDynamic(self.getDimSize(d)) &&
+        index.getDimSize(d) > self.getDimSize(d))
+      return emitInferenceError(location, name,
+                                "index " + formatShape(index.getShape()) +
+                                    " is larger than self " +
+                                    formatShape(self.getShape()) +
+                                    " outside dim " + Twine(*dim));
+  types.push_back(index.clone(self.getElementType()));
+  return success();
+}
+
+LogicalResult IndexSelectOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType self = rankedType(adaptor.getSelf());
+  RankedTensorType index = rankedType(adaptor.getIndex());
+  if (index.getRank() > 1)
+    return emitInferenceError(location, name,
+                              "index must be 0-D or 1-D, got " +
+                                  formatType(index));
+  std::optional<int64_t> dim =
+      normalizeDim(location, name, "dim", static_cast<int64_t>(adaptor.getDim()),
+                   std::max<int64_t>(self.getRank(), 1));
+  if (!dim)
+    return failure();
+  SmallVector<int64_t> shape(self.getShape());
+  if (!shape.empty())
+    shape[*dim] = index.getRank() ? index.getDimSize(0) : 1;
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult IndexOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType self = rankedType(adaptor.getSelf());
+  ArrayRef<int64_t> dims = adaptor.getIndexedDims();
+  ValueRange indices = adaptor.getIndices();
+  if (dims.empty() || dims.size() != indices.size())
+    return emitInferenceError(location, name,
+                              "needs one index tensor per indexed dim, got " +
+                                  Twine(indices.size()) + " for " +
+                                  formatShape(dims));
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] < 0 || dims[i] >= self.getRank() ||
+        (i && dims[i] <= dims[i - 1]))
+      return emitInferenceError(location, name,
+                                "indexed_dims " + formatShape(dims) +
+                                    " must ascend within rank " +
+                                    Twine(self.getRank()));
+  SmallVector<int64_t> broadcast;
+  for (Value index : indices) {
+    SmallVector<int64_t> next;
+    if (!OpTrait::util::getBroadcastedShape(
+            broadcast, rankedType(index).getShape(), next))
+      return emitInferenceError(location, name,
+                                "index shapes do not broadcast together");
+    broadcast = next;
+  }
+  bool adjacent = dims.back() - dims.front() + 1 ==
+                  static_cast<int64_t>(dims.size());
+  SmallVector<int64_t> shape;
+  if (!adjacent)
+    shape.append(broadcast);
+  for (int64_t d = 0; d < self.getRank(); ++d) {
+    if (adjacent && d == dims.front())
+      shape.append(broadcast);
+    if (!llvm::is_contained(dims, d))
+      shape.push_back(self.getDimSize(d));
+  }
+  types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+static LogicalResult inferTriangle(std::optional<Location> location,
+                                   StringRef name, Value self,
+                                   SmallVectorImpl<Type> &types) {
+  if (rankedType(self).getRank() < 2)
+    return emitInferenceError(location, name,
+                              "self must have rank >= 2, got " +
+                                  formatType(rankedType(self)));
+  types.push_back(self.getType());
+  return success();
+}
+
+LogicalResult TriuOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferTriangle(location, getOperationName(), adaptor.getSelf(), types);
+}
+
+LogicalResult TrilOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferTriangle(location, getOperationName(), adaptor.getSelf(), types);
+}

@@ -18,6 +18,12 @@ FailureOr<Value> EdgeOpBuilder::create(Location loc, StringRef opName,
   state.addOperands(operands);
   state.addAttributes(attributes);
   state.addTypes(builder.getNoneType());
+  return createFromState(state);
+}
+
+FailureOr<Value> EdgeOpBuilder::createFromState(OperationState &state) {
+  Location loc = state.location;
+  StringRef opName = state.name.getStringRef();
   Operation *op = builder.create(state);
   // Inference reads attributes and operands, so missing or malformed ones
   // must be caught first. The placeholder result type fails the result

@@ -36,6 +36,18 @@ public:
     return create(loc, OpTy::getOperationName(), operands, attributes);
   }
 
+  /// Typed creation through the op's ODS builder (the overload taking the
+  /// result type first), so operands and attributes are checked by the C++
+  /// compiler: `build<edge::SliceOp>(loc, x, dim, start, end, step)`. The
+  /// result type is inferred as create() does.
+  template <typename OpTy, typename... Args>
+  mlir::FailureOr<mlir::Value> build(mlir::Location loc, Args &&...args) {
+    mlir::OperationState state(loc, OpTy::getOperationName());
+    OpTy::build(builder, state, builder.getNoneType(),
+                std::forward<Args>(args)...);
+    return createFromState(state);
+  }
+
   /// An `edge.custom` keeping source operator \p opName with its operands,
   /// result types and attributes; counted in \p unmapped.
   mlir::Operation *createCustom(mlir::Location loc, llvm::StringRef opName,
@@ -63,6 +75,10 @@ public:
   }
 
 private:
+  /// Creates the op \p state describes (result type a placeholder), checks
+  /// operands and attributes, infers and sets the result type.
+  mlir::FailureOr<mlir::Value> createFromState(mlir::OperationState &state);
+
   mlir::OpBuilder &builder;
   std::string errorContext;
 };

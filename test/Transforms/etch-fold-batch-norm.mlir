@@ -5,7 +5,7 @@
 // CHECK-LABEL: func @fold
 // CHECK-DAG: %[[W:.*]] = edge.constant dense<{{\[}}[{{\[}}[1.000000e+00]]], {{\[}}[{{\[}}8.000000e+00]]]]> : tensor<2x1x1x1xf32>
 // CHECK-DAG: %[[B:.*]] = edge.constant dense<[0.000000e+00, 3.000000e+00]> : tensor<2xf32>
-// CHECK: %[[C:.*]] = edge.convolution %arg0, %[[W]], %[[B]] {dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>}
+// CHECK: %[[C:.*]] = edge.convolution %arg0, %[[W]], %[[B]]
 // CHECK-NOT: edge.batch_norm
 // CHECK: return %[[C]]
 func.func @fold(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {

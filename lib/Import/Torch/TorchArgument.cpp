@@ -1,5 +1,7 @@
 #include "TorchArgument.h"
 
+#include <limits>
+
 using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
@@ -15,6 +17,22 @@ std::optional<std::string> tensorName(const Value &value) {
     return std::nullopt;
   if (auto name = object->getString("name"))
     return name->str();
+  return std::nullopt;
+}
+
+/// A JSON number, or the strings torch writes for non-finite floats.
+std::optional<double> jsonNumber(const Value &value) {
+  if (std::optional<double> number = value.getAsNumber())
+    return number;
+  std::optional<llvm::StringRef> text = value.getAsString();
+  if (!text)
+    return std::nullopt;
+  if (*text == "Infinity" || *text == "inf")
+    return std::numeric_limits<double>::infinity();
+  if (*text == "-Infinity" || *text == "-inf")
+    return -std::numeric_limits<double>::infinity();
+  if (*text == "NaN" || *text == "nan")
+    return std::numeric_limits<double>::quiet_NaN();
   return std::nullopt;
 }
 
@@ -121,10 +139,11 @@ decodeArgument(const Value &value,
         arg.ints.push_back(integer);
       }
     } else if (k == "as_float" || k == "as_sym_float") {
-      std::optional<double> real = payload.getAsNumber();
+      std::optional<double> real = jsonNumber(payload);
       if (!real)
         if (const Object *sym = payload.getAsObject())
-          real = sym->getNumber("as_float");
+          if (const Value *inner = sym->get("as_float"))
+            real = jsonNumber(*inner);
       if (!real) {
         error = "malformed " + arg.unionKey;
         return std::nullopt;
@@ -134,9 +153,10 @@ decodeArgument(const Value &value,
     } else if ((k == "as_floats" || k == "as_sym_floats") && list) {
       arg.kind = Kind::Floats;
       for (const Value &item : *list) {
-        std::optional<double> real = item.getAsNumber();
+        std::optional<double> real = jsonNumber(item);
         if (!real && item.getAsObject())
-          real = item.getAsObject()->getNumber("as_float");
+          if (const Value *inner = item.getAsObject()->get("as_float"))
+            real = jsonNumber(*inner);
         if (!real) {
           error = "malformed " + arg.unionKey;
           return std::nullopt;

@@ -1,11 +1,14 @@
 //===- TorchImporter.cpp - torch.export program -> Edge dialect -----------===//
 //
-// Nodes map to Edge ops by ATen name through AtenOpInterface: node inputs
-// named like the Edge op's attributes become attributes, tensors become
-// operands in schema order, and Python scalars in operand position become
-// rank-0 constants (ATen's Scalar overloads). A few ATen forms with no Edge
-// op of their own (t, clone, _to_copy, sym_size, flatten, ...) are handled
-// in importSpecial; anything else becomes edge.custom.
+// Walks the graph node by node. A node's ATen op is imported by, in order:
+// a handler from the table (TorchOpHandlers.h: composites decomposed in C++,
+// ops whose arguments differ from their Edge op's), the generic mapping by
+// AtenOpInterface (arguments named like the Edge op's attributes become
+// attributes and omitted ones take the ODS defaults; tensors become operands
+// in schema order; Python scalars become rank-0 constants; operands are
+// promoted to a common type as torch does), or, for in-place ops, the same
+// for the functional form. Anything else becomes edge.custom and is
+// reported.
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -32,7 +35,7 @@ static bool isIgnorableArgument(StringRef name, const TorchArgument &arg) {
   if (name == "momentum" || name == "cudnn_enable" || name == "cudnn_enabled" ||
       name == "scale_grad_by_freq" || name == "sparse" || name == "implicit" ||
       name == "memory_format" || name == "layout" || name == "device" ||
-      name == "pin_memory" || name == "non_blocking")
+      name == "pin_memory" || name == "non_blocking" || name == "copy")
     return true;
   if (name == "training" || name == "train")
     return arg.kind == Kind::Bool && !arg.bools.front();
@@ -40,6 +43,171 @@ static bool isIgnorableArgument(StringRef name, const TorchArgument &arg) {
     return arg.kind == Kind::None;
   return false;
 }
+
+//===----------------------------------------------------------------------===//
+// TorchNode
+//===----------------------------------------------------------------------===//
+
+TorchNode::TorchNode(TorchImporter &importer, const Object &json,
+                     std::string aten, NamedArguments args)
+    : importer(importer), node(json), atenName(std::move(aten)),
+      arguments(std::move(args)), location(importer.nodeLocation(json)) {
+  // "torch.ops.aten.add.Tensor" -> overload "Tensor".
+  StringRef target = json.getString("target").value_or("");
+  if (target.consume_front("torch.ops.")) {
+    SmallVector<StringRef, 3> parts;
+    target.split(parts, '.');
+    if (parts.size() >= 3)
+      overloadName = parts[2].str();
+  }
+}
+
+const TorchArgument *TorchNode::arg(StringRef name) const {
+  for (const auto &[key, value] : arguments)
+    if (key == name)
+      return &value;
+  return nullptr;
+}
+
+bool TorchNode::has(StringRef name) const {
+  const TorchArgument *value = arg(name);
+  return value && value->kind != TorchArgument::Kind::None;
+}
+
+Value TorchNode::tensor(StringRef name) const {
+  const TorchArgument *value = arg(name);
+  if (!value || !value->isTensorLike() || value->tensors.empty() ||
+      value->tensors.front().empty())
+    return {};
+  return importer.tensor(value->tensors.front());
+}
+
+std::optional<SmallVector<Value>> TorchNode::tensors(StringRef name) const {
+  const TorchArgument *value = arg(name);
+  if (!value || !value->isTensorLike())
+    return std::nullopt;
+  SmallVector<Value> result;
+  for (const std::string &tensorName : value->tensors)
+    result.push_back(tensorName.empty() ? Value()
+                                        : importer.tensor(tensorName));
+  return result;
+}
+
+Value TorchNode::self() const {
+  for (const auto &[key, value] : arguments)
+    if (value.isTensorLike() && !value.tensors.empty())
+      return importer.tensor(value.tensors.front());
+  return {};
+}
+
+std::optional<int64_t> TorchNode::integer(StringRef name) const {
+  const TorchArgument *value = arg(name);
+  if (!value || (value->kind != TorchArgument::Kind::Int &&
+                 value->kind != TorchArgument::Kind::Bool))
+    return std::nullopt;
+  if (value->kind == TorchArgument::Kind::Bool)
+    return value->bools.front() ? 1 : 0;
+  return value->ints.front();
+}
+
+std::optional<double> TorchNode::number(StringRef name) const {
+  const TorchArgument *value = arg(name);
+  return value ? value->scalarValue() : std::nullopt;
+}
+
+std::optional<SmallVector<int64_t>> TorchNode::ints(StringRef name) const {
+  const TorchArgument *value = arg(name);
+  if (!value)
+    return std::nullopt;
+  if (value->kind == TorchArgument::Kind::Int && value->ints.front())
+    return SmallVector<int64_t>{*value->ints.front()};
+  if (value->kind != TorchArgument::Kind::Ints)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (std::optional<int64_t> entry : value->ints) {
+    if (!entry)
+      return std::nullopt;
+    result.push_back(*entry);
+  }
+  return result;
+}
+
+std::optional<bool> TorchNode::boolean(StringRef name) const {
+  const TorchArgument *value = arg(name);
+  if (!value || value->kind != TorchArgument::Kind::Bool)
+    return std::nullopt;
+  return value->bools.front();
+}
+
+std::vector<std::string> TorchNode::outputNames() const {
+  return importer.outputTensorNames(node);
+}
+
+FailureOr<RankedTensorType> TorchNode::outputType(size_t index) const {
+  std::vector<std::string> names = outputNames();
+  if (index >= names.size() || names[index].empty())
+    return emitError(location) << importer.nodeErrorPrefix(node, atenName)
+                               << "has no tensor output #" << index;
+  return importer.tensorType(names[index], location);
+}
+
+LogicalResult TorchNode::bind(FailureOr<Value> value) {
+  return importer.bindOutputs(*this, value);
+}
+
+LogicalResult TorchNode::bindEach(ArrayRef<Value> results) {
+  std::vector<std::string> names = outputNames();
+  for (auto [index, name] : llvm::enumerate(names)) {
+    if (name.empty())
+      continue;
+    if (index >= results.size() || !results[index]) {
+      importer.unusableOutputs[name] = "output #" + std::to_string(index) +
+                                       " of node '" + importer.nodeName(node) +
+                                       "' (" + atenName + ")";
+      continue;
+    }
+    FailureOr<RankedTensorType> declared = outputType(index);
+    if (failed(declared))
+      return failure();
+    if (!edge::areCompatibleTensorTypes(results[index].getType(), *declared))
+      return error() << "output #" << index << " is " << *declared
+                     << " but Edge gives " << results[index].getType();
+    importer.values[name] = results[index];
+  }
+  return success();
+}
+
+LogicalResult TorchNode::importAs(StringRef aten) {
+  std::optional<RegisteredOperationName> edgeOp = importer.edgeOpFor(aten);
+  if (!edgeOp)
+    return error() << "internal: no Edge op for " << aten;
+  return importer.importGeneric(*this, *edgeOp);
+}
+
+InFlightDiagnostic TorchNode::error() const {
+  return importer.nodeError(node, atenName);
+}
+
+void TorchNode::defineSymbol(StringRef name, std::optional<int64_t> value) {
+  importer.symbols[name] = value;
+}
+
+EdgeOpBuilder &TorchNode::edge() const { return importer.edge; }
+OpBuilder &TorchNode::builder() const { return importer.builder; }
+
+Value TorchNode::scalar(Type elementType, double value) const {
+  return importer.edge.scalarConstant(location, elementType, value);
+}
+
+FailureOr<Value> TorchNode::castTo(Value value, Type elementType) const {
+  if (cast<ShapedType>(value.getType()).getElementType() == elementType)
+    return value;
+  return build<edge::ToCopyOp>(value, TypeAttr::get(elementType));
+}
+
+//===----------------------------------------------------------------------===//
+// TorchImporter
+//===----------------------------------------------------------------------===//
 
 TorchImporter::TorchImporter(ModuleOp module, Pt2Contents &contents,
                              StringRef path)
@@ -68,13 +236,13 @@ TorchImporter::edgeOpFor(StringRef aten) {
 std::string TorchImporter::nodeName(const Object &node) {
   if (auto name = node.getString("name"))
     return name->str();
-  std::vector<std::string> outputs =
-      const_cast<TorchImporter *>(this)->outputTensorNames(node);
+  std::vector<std::string> outputs = outputTensorNames(node);
   return outputs.empty() ? "<unnamed>" : outputs.front();
 }
 
-/// The node's name, located at the user's source line from `stack_trace`
-/// (the innermost `File "...", line N` entry) when the export recorded it.
+/// The node's name, located at the model's source line from `stack_trace`:
+/// the innermost frame outside torch itself (the user's model, torchvision's
+/// or transformers' model code), else the innermost frame.
 Location TorchImporter::nodeLocation(const Object &node) {
   MLIRContext *context = builder.getContext();
   Location where = FileLineColLoc::get(context, path, 0, 0);
@@ -83,12 +251,17 @@ Location TorchImporter::nodeLocation(const Object &node) {
       llvm::Regex frame("File \"([^\"]+)\", line ([0-9]+)");
       StringRef rest = *trace;
       SmallVector<StringRef, 3> groups;
+      std::optional<Location> model;
       while (frame.match(rest, &groups)) {
         unsigned line = 0;
         groups[2].getAsInteger(10, line);
         where = FileLineColLoc::get(context, groups[1], line, 0);
+        if (!groups[1].contains("/torch/"))
+          model = where;
         rest = rest.drop_front(groups[0].end() - rest.begin());
       }
+      if (model)
+        where = *model;
     }
   }
   return NameLoc::get(StringAttr::get(context, nodeName(node)), where);
@@ -250,9 +423,11 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
         constantFromTensorData(*name, *fqn, it->second, loc);
     if (failed(constant))
       return failure();
-    if (kind == "buffer")
+    if (kind == "buffer") {
       constant->getDefiningOp()->setAttr("etch.buffer",
                                          builder.getStringAttr(*fqn));
+      bufferOfInput[*name] = fqn->str();
+    }
     values[*name] = *constant;
   }
   return success();
@@ -270,25 +445,26 @@ std::vector<std::string> TorchImporter::outputTensorNames(const Object &node) {
       continue;
     if (arg->isTensorLike())
       names.insert(names.end(), arg->tensors.begin(), arg->tensors.end());
+    else
+      names.emplace_back(); // a non-tensor output keeps its position
   }
   return names;
 }
 
-LogicalResult TorchImporter::bindOutputs(const Object &node, StringRef aten,
+LogicalResult TorchImporter::bindOutputs(TorchNode &node,
                                          FailureOr<Value> value) {
   if (failed(value))
     return failure(); // the builder reported why, naming the node
-  std::vector<std::string> names = outputTensorNames(node);
-  if (names.empty())
-    return nodeError(node, aten) << "has no tensor output";
-  FailureOr<RankedTensorType> declared =
-      tensorType(names.front(), nodeLocation(node));
+  std::vector<std::string> names = node.outputNames();
+  if (names.empty() || names.front().empty())
+    return node.error() << "has no tensor output";
+  FailureOr<RankedTensorType> declared = tensorType(names.front(), node.loc());
   if (failed(declared))
     return failure();
   Type inferred = value->getType();
   if (!edge::areCompatibleTensorTypes(inferred, *declared))
-    return nodeError(node, aten) << "Edge infers " << inferred
-                                 << " but the program records " << *declared;
+    return node.error() << "Edge infers " << inferred
+                        << " but the program records " << *declared;
   // The program may know extents inference cannot (symbolic shapes).
   if (Operation *op = value->getDefiningOp())
     if (op->getNumResults() == 1 && !isa<edge::ConstantOp>(op))
@@ -297,8 +473,27 @@ LogicalResult TorchImporter::bindOutputs(const Object &node, StringRef aten,
   for (size_t i = 1; i < names.size(); ++i)
     if (!names[i].empty())
       unusableOutputs[names[i]] = "output #" + std::to_string(i) +
-                                  " of node '" + nodeName(node) + "' (" +
-                                  aten.str() + ")";
+                                  " of node '" + nodeName(node.json()) +
+                                  "' (" + node.aten().str() + ")";
+  // Results of ATen's view ops alias their input.
+  static const llvm::StringSet<> viewOps = {
+      "aten::view",      "aten::reshape",   "aten::_unsafe_view",
+      "aten::slice",     "aten::select",    "aten::transpose",
+      "aten::permute",   "aten::expand",    "aten::squeeze",
+      "aten::unsqueeze", "aten::t",         "aten::alias",
+      "aten::detach",    "aten::narrow",    "aten::flatten",
+      "aten::unflatten", "aten::view_as",   "aten::expand_as",
+      "aten::movedim",   "aten::diagonal",  "aten::as_strided",
+      "aten::split",     "aten::chunk",     "aten::unbind",
+      "aten::split_with_sizes"};
+  if (viewOps.contains(node.aten()))
+    for (const auto &[argName, arg] : node.args())
+      if (arg.isTensorLike() && !arg.tensors.empty()) {
+        const std::string &base = arg.tensors.front();
+        auto root = viewOf.find(base);
+        viewOf[names.front()] = root == viewOf.end() ? base : root->second;
+        break;
+      }
   return success();
 }
 
@@ -343,41 +538,72 @@ Attribute TorchImporter::attributeFor(const TorchArgument &arg, bool asFloat) {
   }
 }
 
-LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
-                                           RegisteredOperationName edgeOp,
-                                           const NamedArguments &args) {
+/// The element type torch computes for the operands named in
+/// \p promoted: the node's result type, or for ops with a bool result
+/// (comparisons), the operands' common type by torch's category rules
+/// (bool < integer < floating; a tensor of a category beats a scalar of it).
+static Type promotedType(TorchNode &node, ArrayRef<Value> tensors,
+                         bool scalarIsFloat) {
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (succeeded(result) && !result->getElementType().isInteger(1))
+    return result->getElementType();
+  auto rank = [](Type type) {
+    if (isa<FloatType>(type))
+      return 2 * 64 + type.getIntOrFloatBitWidth();
+    if (type.isInteger(1))
+      return 0u;
+    return 64 + type.getIntOrFloatBitWidth();
+  };
+  Type best;
+  for (Value value : tensors) {
+    Type type = cast<ShapedType>(value.getType()).getElementType();
+    if (!best || rank(type) > rank(best))
+      best = type;
+  }
+  if (scalarIsFloat && (!best || !isa<FloatType>(best)))
+    return Float32Type::get(node.loc()->getContext());
+  return best;
+}
+
+LogicalResult TorchImporter::importGeneric(TorchNode &node,
+                                           RegisteredOperationName edgeOp) {
   using Kind = TorchArgument::Kind;
-  Location loc = nodeLocation(node);
+  Location loc = node.loc();
   ArrayRef<StringAttr> attributeNames = edgeOp.getAttributeNames();
   auto isAttribute = [&](StringRef name) {
     return llvm::any_of(attributeNames, [&](StringAttr attr) {
       return attr.getValue() == name;
     });
   };
-  SmallVector<Value> operands;
-  SmallVector<int32_t> segments;
+  auto *aten = edgeOp.getInterface<edge::AtenOpInterface>();
+  SmallVector<StringRef> promotedNames;
+  if (aten)
+    aten->getPromotedOperands().split(promotedNames, ',', -1, false);
+  auto isPromoted = [&](StringRef name) {
+    return llvm::is_contained(promotedNames, name);
+  };
+
+  // Operands in schema order; promoted ones (and Python scalars among them)
+  // wait until the common type is known.
+  struct Operand {
+    std::string name;
+    SmallVector<Value> values;
+    std::optional<double> scalar;
+    bool absent = false;
+  };
+  SmallVector<Operand> operands;
   SmallVector<NamedAttribute> attributes;
-  Type firstElementType;
-  for (const auto &[name, arg] : args) {
+  SmallVector<Value> promotedTensors;
+  bool floatScalar = false;
+  for (const auto &[name, arg] : node.args()) {
     if (arg.isTensorLike()) {
-      int32_t count = 0;
-      for (const std::string &tensorName : arg.tensors) {
-        if (tensorName.empty())
-          continue;
-        if (unusableOutputs.count(tensorName))
-          return nodeError(node, aten) << "uses " << unusableOutputs[tensorName]
-                                       << ", which etch does not support";
-        Value value = tensor(tensorName);
-        if (!value)
-          return nodeError(node, aten)
-                 << "argument '" << name << "' uses '" << tensorName
-                 << "', which no earlier node defines";
-        if (!firstElementType)
-          firstElementType = cast<ShapedType>(value.getType()).getElementType();
-        operands.push_back(value);
-        ++count;
-      }
-      segments.push_back(count);
+      Operand operand{name, {}, std::nullopt, false};
+      for (const std::string &tensorName : arg.tensors)
+        if (!tensorName.empty())
+          operand.values.push_back(tensor(tensorName));
+      if (isPromoted(name))
+        promotedTensors.append(operand.values.begin(), operand.values.end());
+      operands.push_back(std::move(operand));
       continue;
     }
     if (isAttribute(name)) {
@@ -385,10 +611,9 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
         continue; // the Edge op's default applies
       Attribute attribute = attributeFor(arg, /*asFloat=*/false);
       if (!attribute)
-        return nodeError(node, aten)
-               << "argument '" << name
-               << "' has a symbolic or unsupported value (" << arg.unionKey
-               << ")";
+        return node.error() << "argument '" << name
+                            << "' has a symbolic or unsupported value ("
+                            << arg.unionKey << ")";
       // ATen's int[2] window arguments accept one entry meaning both.
       static const llvm::StringSet<> pairs = {
           "kernel_size", "stride", "padding", "dilation", "output_padding"};
@@ -421,352 +646,277 @@ LogicalResult TorchImporter::importGeneric(const Object &node, StringRef aten,
           attribute = nullptr;
       }
       if (!attribute)
-        return nodeError(node, aten)
-               << "argument '" << name << "' (" << arg.unionKey
-               << ") does not fit " << edgeOp.getStringRef() << "'s attribute";
+        return node.error() << "argument '" << name << "' (" << arg.unionKey
+                            << ") does not fit " << edgeOp.getStringRef()
+                            << "'s attribute";
       attributes.push_back(builder.getNamedAttr(name, attribute));
       continue;
     }
     if (arg.kind == Kind::None) {
-      segments.push_back(0); // an absent optional tensor
+      operands.push_back({name, {}, std::nullopt, true}); // absent optional
       continue;
     }
     if (isIgnorableArgument(name, arg))
       continue;
-    if (arg.isScalar() && firstElementType) {
-      // ATen's Scalar overloads (add.Scalar, mul.Scalar, ...): the scalar
-      // becomes a rank-0 tensor of the tensor operand's element type.
+    if (arg.isScalar()) {
+      // ATen's Scalar overloads (add.Scalar, eq.Scalar, ...): the scalar
+      // becomes a rank-0 tensor of the promoted type.
       std::optional<double> scalar = arg.scalarValue();
       if (!scalar)
-        return nodeError(node, aten)
-               << "argument '" << name << "' is a symbolic scalar";
-      operands.push_back(edge.scalarConstant(loc, firstElementType, *scalar));
+        return node.error() << "argument '" << name
+                            << "' is a symbolic scalar";
+      floatScalar |= arg.kind == Kind::Float;
+      operands.push_back({name, {}, scalar, false});
+      continue;
+    }
+    return node.error() << "argument '" << name << "' (" << arg.unionKey
+                        << ") is not supported by " << edgeOp.getStringRef();
+  }
+
+  Type common = promotedType(node, promotedTensors, floatScalar);
+  SmallVector<Value> values;
+  SmallVector<int32_t> segments;
+  for (Operand &operand : operands) {
+    if (operand.scalar) {
+      Type type = common;
+      if (!type) // not promoted: the type of the first tensor operand
+        for (const Operand &other : operands)
+          if (!other.values.empty()) {
+            type = cast<ShapedType>(other.values.front().getType())
+                       .getElementType();
+            break;
+          }
+      if (!type)
+        return node.error() << "scalar argument '" << operand.name
+                            << "' has no tensor to take its type from";
+      values.push_back(node.scalar(type, *operand.scalar));
       segments.push_back(1);
       continue;
     }
-    return nodeError(node, aten)
-           << "argument '" << name << "' (" << arg.unionKey
-           << ") is not supported by " << edgeOp.getStringRef();
+    for (Value &value : operand.values) {
+      if (common && isPromoted(operand.name)) {
+        FailureOr<Value> cast = node.castTo(value, common);
+        if (failed(cast))
+          return failure();
+        value = *cast;
+      }
+      values.push_back(value);
+    }
+    segments.push_back(static_cast<int32_t>(operand.values.size()));
   }
   if (edgeOp.hasTrait<OpTrait::AttrSizedOperandSegments>())
     attributes.push_back(builder.getNamedAttr(
         "operandSegmentSizes", builder.getDenseI32ArrayAttr(segments)));
   return bindOutputs(
-      node, aten,
-      edge.create(loc, edgeOp.getStringRef(), operands, attributes));
+      node, edge.create(loc, edgeOp.getStringRef(), values, attributes));
 }
 
-LogicalResult TorchImporter::importCustom(const Object &node, StringRef aten,
-                                          const NamedArguments &args) {
-  Location loc = nodeLocation(node);
+LogicalResult TorchImporter::importInPlace(TorchNode &node,
+                                           StringRef functional) {
+  // op_(self, ...) = op(self, ...), after which `self` names the result.
+  const TorchArgument *target = nullptr;
+  for (const auto &[name, arg] : node.args())
+    if (arg.isTensorLike() && !arg.tensors.empty()) {
+      target = &arg;
+      break;
+    }
+  if (!target)
+    return node.error() << "in-place op without a tensor to write";
+  std::string written = target->tensors.front();
+  // A write through a view changes its base and every other view of it:
+  // fine only when none of those is read after this node.
+  auto root = viewOf.find(written);
+  std::string base = root == viewOf.end() ? written : root->second;
+  auto readLater = [&](StringRef name) {
+    auto last = lastUse.find(name);
+    return name != written && last != lastUse.end() &&
+           last->second > currentNode;
+  };
+  bool aliasedLater = readLater(base);
+  for (const auto &entry : viewOf)
+    aliasedLater |= entry.second == base && readLater(entry.getKey());
+  if (aliasedLater)
+    return node.error() << "writes in place to '" << written
+                        << "', which shares memory with '" << base
+                        << "' read later; value semantics cannot express "
+                           "that (export with run_decompositions() to "
+                           "functionalize it)";
+  auto handler = torchOpHandlers().find(functional);
+  LogicalResult imported = failure();
+  if (handler != torchOpHandlers().end())
+    imported = handler->second(node);
+  else if (std::optional<RegisteredOperationName> edgeOp = edgeOpFor(functional))
+    imported = importGeneric(node, *edgeOp);
+  else
+    return importCustom(node);
+  if (failed(imported))
+    return failure();
+  std::vector<std::string> outputs = node.outputNames();
+  Value result = outputs.empty() ? Value() : tensor(outputs.front());
+  if (!result)
+    return node.error() << "in-place op without a tensor result";
+  values[written] = result;
+  auto buffer = bufferOfInput.find(written);
+  if (buffer != bufferOfInput.end()) {
+    auto *it = llvm::find_if(mutatedBuffers, [&](const auto &entry) {
+      return entry.first == buffer->second;
+    });
+    if (it == mutatedBuffers.end())
+      mutatedBuffers.emplace_back(buffer->second, result);
+    else
+      it->second = result;
+    bufferOfInput[outputs.front()] = buffer->second;
+  }
+  return success();
+}
+
+LogicalResult TorchImporter::importCustom(TorchNode &node) {
   SmallVector<Value> operands;
   SmallVector<NamedAttribute> attributes;
-  for (const auto &[name, arg] : args) {
+  for (const auto &[name, arg] : node.args()) {
     if (arg.isTensorLike()) {
-      for (const std::string &tensorName : arg.tensors) {
-        if (tensorName.empty())
-          continue;
-        Value value = tensor(tensorName);
-        if (!value)
-          return nodeError(node, aten)
-                 << "argument '" << name << "' uses '" << tensorName
-                 << "', which no earlier node defines";
-        operands.push_back(value);
-      }
+      for (const std::string &tensorName : arg.tensors)
+        if (!tensorName.empty())
+          operands.push_back(tensor(tensorName));
     } else if (Attribute attribute = attributeFor(arg, false)) {
       attributes.push_back(builder.getNamedAttr(name, attribute));
     }
   }
-  std::vector<std::string> outputs = outputTensorNames(node);
+  std::vector<std::string> outputs = node.outputNames();
   SmallVector<Type> resultTypes;
   for (const std::string &output : outputs) {
-    FailureOr<RankedTensorType> type = tensorType(output, loc);
+    if (output.empty())
+      return node.error() << "has a non-tensor output; etch has no Edge op "
+                             "for this operator";
+    FailureOr<RankedTensorType> type = tensorType(output, node.loc());
     if (failed(type))
       return failure();
     resultTypes.push_back(*type);
   }
-  Operation *custom =
-      edge.createCustom(loc, aten, operands, resultTypes, attributes, unmapped);
+  Operation *custom = edge.createCustom(node.loc(), node.aten(), operands,
+                                        resultTypes, attributes, unmapped);
   for (auto [index, output] : llvm::enumerate(outputs))
     values[output] = custom->getResult(index);
   return success();
 }
 
-LogicalResult TorchImporter::importSpecial(const Object &node, StringRef aten,
-                                           const NamedArguments &args,
-                                           bool &handled) {
-  using Kind = TorchArgument::Kind;
-  handled = true;
-  Location loc = nodeLocation(node);
-  auto argument = [&](StringRef name) -> const TorchArgument * {
-    for (const auto &[key, arg] : args)
-      if (key == name)
-        return &arg;
-    return nullptr;
-  };
-  auto self = [&]() -> Value {
-    const TorchArgument *arg = argument("self");
-    if (!arg || !arg->isTensorLike() || arg->tensors.empty())
-      arg = args.empty() ? nullptr : &args.front().second;
-    return arg && arg->isTensorLike() && !arg->tensors.empty()
-               ? tensor(arg->tensors.front())
-               : Value();
-  };
-  // Value-preserving ops: the result is the input.
-  if (aten == "aten::clone" || aten == "aten::alias" ||
-      aten == "aten::detach" || aten == "aten::contiguous" ||
-      aten == "aten::lift_fresh_copy" || aten == "aten::dropout" ||
-      aten == "aten::_assert_tensor_metadata") {
-    if (aten == "aten::dropout")
-      if (const TorchArgument *train = argument("train"))
-        if (train->kind == Kind::Bool && train->bools.front())
-          return nodeError(node, aten) << "dropout in training mode";
-    if (aten == "aten::_assert_tensor_metadata")
-      return success();
-    Value input = self();
-    if (!input)
-      return nodeError(node, aten) << "needs a defined tensor input";
-    return bindOutputs(node, aten, input);
-  }
-  if (aten == "aten::_to_copy" || aten == "aten::to") {
-    Value input = self();
-    if (!input)
-      return nodeError(node, aten) << "needs a defined tensor input";
-    std::vector<std::string> outputs = outputTensorNames(node);
-    FailureOr<RankedTensorType> target =
-        outputs.empty() ? FailureOr<RankedTensorType>(failure())
-                        : tensorType(outputs.front(), loc);
-    if (failed(target))
-      return failure();
-    if (target->getElementType() ==
-        cast<ShapedType>(input.getType()).getElementType())
-      return bindOutputs(node, aten, input);
-    return bindOutputs(
-        node, aten,
-        edge.create<edge::ToCopyOp>(
-            loc, input,
-            {builder.getNamedAttr("dtype",
-                                  TypeAttr::get(target->getElementType()))}));
-  }
-  if (aten == "aten::rsub") {
-    // rsub(self, other, alpha) = other - alpha * self.
-    Value input = self();
-    const TorchArgument *other = argument("other");
-    if (!input || !other)
-      return nodeError(node, aten) << "needs tensor 'self' and 'other'";
-    // Bool Scalars are not accepted for rsub's operands.
-    auto number = [](const TorchArgument &arg) {
-      return arg.kind == Kind::Bool ? std::nullopt : arg.scalarValue();
-    };
-    Value minuend;
-    if (other->isTensorLike() && !other->tensors.empty())
-      minuend = tensor(other->tensors.front());
-    else if (std::optional<double> value = number(*other))
-      minuend = edge.scalarConstant(
-          loc, cast<ShapedType>(input.getType()).getElementType(), *value);
-    if (!minuend)
-      return nodeError(node, aten)
-             << "'other' must be a tensor or a constant scalar, got "
-             << other->unionKey;
-    SmallVector<NamedAttribute> attributes;
-    if (const TorchArgument *alpha = argument("alpha");
-        alpha && alpha->kind != Kind::None) {
-      std::optional<double> value = number(*alpha);
-      if (!value)
-        return nodeError(node, aten) << "'alpha' must be a constant scalar";
-      attributes.push_back(
-          builder.getNamedAttr("alpha", builder.getF64FloatAttr(*value)));
-    }
-    return bindOutputs(
-        node, aten,
-        edge.create<edge::SubOp>(loc, {minuend, input}, attributes));
-  }
-  if (aten == "aten::t") {
-    Value input = self();
-    if (!input)
-      return nodeError(node, aten) << "needs a defined tensor input";
-    if (cast<ShapedType>(input.getType()).getRank() < 2)
-      return bindOutputs(node, aten, input);
-    return bindOutputs(
-        node, aten,
-        edge.create<edge::TransposeOp>(
-            loc, input,
-            {builder.getNamedAttr("dim0", builder.getI64IntegerAttr(0)),
-             builder.getNamedAttr("dim1", builder.getI64IntegerAttr(1))}));
-  }
-  if (aten == "aten::flatten") {
-    Value input = self();
-    if (!input)
-      return nodeError(node, aten) << "needs a defined tensor input";
-    auto type = cast<RankedTensorType>(input.getType());
-    int64_t rank = std::max<int64_t>(type.getRank(), 1);
-    auto dimArg = [&](StringRef name, int64_t fallback) {
-      const TorchArgument *arg = argument(name);
-      int64_t dim = arg && arg->kind == Kind::Int && arg->ints.front()
-                        ? *arg->ints.front()
-                        : fallback;
-      return dim < 0 ? dim + rank : dim;
-    };
-    int64_t start = dimArg("start_dim", 0), end = dimArg("end_dim", -1);
-    SmallVector<int64_t> shape;
-    int64_t merged = 1;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (d < start || d > end) {
-        shape.push_back(type.isDynamicDim(d) ? -1 : type.getDimSize(d));
-        continue;
-      }
-      merged =
-          type.isDynamicDim(d) || merged < 0 ? -1 : merged * type.getDimSize(d);
-      if (d == end)
-        shape.push_back(merged);
-    }
-    if (type.getRank() == 0)
-      shape.push_back(1);
-    return bindOutputs(node, aten,
-                       edge.create<edge::ViewOp>(
-                           loc, input,
-                           {builder.getNamedAttr(
-                               "size", builder.getDenseI64ArrayAttr(shape))}));
-  }
-  if (aten == "aten::split_with_sizes" || aten == "aten::split" ||
-      aten == "aten::chunk" || aten == "aten::unbind") {
-    // Multi-output splits become one slice (or select, for unbind) per
-    // output; the ops stay single-result.
-    Value input = self();
-    std::vector<std::string> outputs = outputTensorNames(node);
-    if (!input || outputs.empty())
-      return nodeError(node, aten)
-             << "needs a defined tensor input and outputs";
-    auto type = cast<RankedTensorType>(input.getType());
-    const TorchArgument *dimArg = argument("dim");
-    int64_t dim = dimArg && !dimArg->ints.empty() && dimArg->ints.front()
-                      ? *dimArg->ints.front()
-                      : 0;
-    if (dim < 0)
-      dim += type.getRank();
-    if (dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
-      return nodeError(node, aten)
-             << "needs a static dim to split, got " << type;
-    int64_t start = 0;
-    for (auto [index, output] : llvm::enumerate(outputs)) {
-      FailureOr<RankedTensorType> outType = tensorType(output, loc);
-      if (failed(outType))
-        return failure();
-      FailureOr<Value> piece;
-      if (aten == "aten::unbind") {
-        piece = edge.create<edge::SelectOp>(
-            loc, input,
-            {builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
-             builder.getNamedAttr("index", builder.getI64IntegerAttr(index))});
-      } else {
-        if (outType->getRank() != type.getRank() || outType->isDynamicDim(dim))
-          return nodeError(node, aten)
-                 << "output #" << index << " is " << *outType
-                 << ", not a static piece of " << type << " along dim " << dim;
-        int64_t length = outType->getDimSize(dim);
-        piece = edge.create<edge::SliceOp>(
-            loc, input,
-            {builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
-             builder.getNamedAttr("start", builder.getI64IntegerAttr(start)),
-             builder.getNamedAttr("end",
-                                  builder.getI64IntegerAttr(start + length))});
-        start += length;
-      }
-      if (failed(piece))
-        return failure(); // the builder reported why, naming the node
-      if (!edge::areCompatibleTensorTypes(piece->getType(), *outType))
-        return nodeError(node, aten)
-               << "output #" << index << " is " << *outType
-               << " but the split gives " << piece->getType();
-      values[output] = *piece;
-    }
-    return success();
-  }
-  if (aten == "aten::upsample_nearest2d" ||
-      aten == "aten::upsample_bilinear2d") {
-    // The .vec forms give scale_factors instead of output_size: the output
-    // size is the node's recorded output shape, the factors become scales.
-    Value input = self();
-    std::vector<std::string> outputs = outputTensorNames(node);
-    if (!input || outputs.empty())
-      return nodeError(node, aten) << "needs a defined tensor input and output";
-    FailureOr<RankedTensorType> outType = tensorType(outputs.front(), loc);
-    if (failed(outType))
-      return failure();
-    if (outType->getRank() != 4 || outType->isDynamicDim(2) ||
-        outType->isDynamicDim(3))
-      return nodeError(node, aten)
-             << "needs a static NCHW output, got " << *outType;
-    SmallVector<NamedAttribute> attributes = {builder.getNamedAttr(
-        "output_size", builder.getDenseI64ArrayAttr(
-                           {outType->getDimSize(2), outType->getDimSize(3)}))};
-    const TorchArgument *factors = argument("scale_factors");
-    if (factors && factors->kind == Kind::Floats &&
-        factors->floats.size() == 2) {
-      attributes.push_back(builder.getNamedAttr(
-          "scales_h", builder.getF64FloatAttr(factors->floats[0])));
-      attributes.push_back(builder.getNamedAttr(
-          "scales_w", builder.getF64FloatAttr(factors->floats[1])));
-    }
-    for (const char *name : {"scales_h", "scales_w"})
-      if (const TorchArgument *scale = argument(name))
-        if (scale->kind == Kind::Float)
-          attributes.push_back(builder.getNamedAttr(
-              name, builder.getF64FloatAttr(scale->floats.front())));
-    if (aten == "aten::upsample_nearest2d")
-      return bindOutputs(
-          node, aten,
-          edge.create<edge::UpsampleNearest2dOp>(loc, input, attributes));
-    const TorchArgument *align = argument("align_corners");
-    attributes.push_back(builder.getNamedAttr(
-        "align_corners",
-        builder.getBoolAttr(align && align->kind == Kind::Bool &&
-                            align->bools.front())));
-    return bindOutputs(
-        node, aten,
-        edge.create<edge::UpsampleBilinear2dOp>(loc, input, attributes));
-  }
-  if (aten == "aten::sym_size") {
-    Value input = self();
-    const TorchArgument *dim = argument("dim");
-    const Array *outputs = node.getArray("outputs");
-    const Object *out =
-        outputs && !outputs->empty() ? (*outputs)[0].getAsObject() : nullptr;
-    const Object *sym = out ? out->getObject("as_sym_int") : nullptr;
+FailureOr<NamedArguments> TorchImporter::decodeInputs(const Object &node,
+                                                      StringRef aten) {
+  NamedArguments args;
+  const Array *inputs = node.getArray("inputs");
+  if (!inputs)
+    return args;
+  for (const llvm::json::Value &input : *inputs) {
+    const Object *named = input.getAsObject();
+    const llvm::json::Value *arg = named ? named->get("arg") : nullptr;
     std::optional<StringRef> name =
-        sym ? sym->getString("as_name") : std::nullopt;
-    if (!input || !dim || !dim->ints.front() || !name)
-      return nodeError(node, aten) << "malformed sym_size node";
-    auto type = cast<RankedTensorType>(input.getType());
-    int64_t d = *dim->ints.front();
-    if (d < 0)
-      d += type.getRank();
-    if (d < 0 || d >= type.getRank())
+        named ? named->getString("name") : std::nullopt;
+    std::string error;
+    std::optional<TorchArgument> decoded =
+        arg ? decodeArgument(*arg, symbols, error) : std::nullopt;
+    if (!decoded || !name)
       return nodeError(node, aten)
-             << "dim " << *dim->ints.front() << " is out of range for " << type;
-    symbols[*name] = type.isDynamicDim(d)
-                         ? std::nullopt
-                         : std::optional<int64_t>(type.getDimSize(d));
-    return success();
+             << "malformed input " << (name ? "'" + name->str() + "'" : "")
+             << (error.empty() ? "" : ": " + error);
+    for (const std::string &tensorName : decoded->tensors)
+      if (!tensorName.empty() && !values.count(tensorName))
+        return nodeError(node, aten)
+               << "input '" << *name << "' uses '" << tensorName << "', "
+               << (unusableOutputs.count(tensorName)
+                       ? unusableOutputs[tensorName] +
+                             ", which etch does not support"
+                       : std::string("which no earlier node defines"));
+    args.emplace_back(name->str(), std::move(*decoded));
   }
-  if (aten == "aten::view" || aten == "aten::reshape" ||
-      aten == "aten::_unsafe_view") {
-    // Symbolic sizes: one unknown extent can be inferred (-1).
-    const TorchArgument *size = argument("size");
-    if (size && llvm::count(size->ints, std::nullopt) == 1) {
-      TorchArgument resolved = *size;
-      for (std::optional<int64_t> &extent : resolved.ints)
-        if (!extent)
-          extent = -1;
-      NamedArguments rewritten = args;
-      for (auto &[name, arg] : rewritten)
-        if (name == "size")
-          arg = resolved;
-      if (std::optional<RegisteredOperationName> edgeOp = edgeOpFor(aten))
-        return importGeneric(node, aten, *edgeOp, rewritten);
+  return args;
+}
+
+/// "torch.ops.aten.add.Tensor" -> "aten::add"; other targets stay as they
+/// are ("_operator.getitem", "torch.ops.higher_order.wrap...").
+static std::string atenNameOf(StringRef target) {
+  StringRef qualified = target;
+  if (!qualified.consume_front("torch.ops."))
+    return target.str();
+  SmallVector<StringRef, 3> parts;
+  qualified.split(parts, '.');
+  if (parts.size() < 2)
+    return target.str();
+  return (parts[0] + "::" + parts[1]).str();
+}
+
+LogicalResult TorchImporter::importHigherOrder(const Object &node,
+                                               StringRef target) {
+  // wrap_with_set_grad_enabled(enabled, graph, *operands) and
+  // wrap_with_autocast(..., graph, *operands): gradients and autocast mean
+  // nothing here, so the subgraph runs inline on the operands.
+  std::string aten = atenNameOf(target);
+  const Array *inputs = node.getArray("inputs");
+  if (!inputs)
+    return nodeError(node, aten) << "has no inputs";
+  const Object *graph = nullptr;
+  SmallVector<Value> operands;
+  for (const llvm::json::Value &input : *inputs) {
+    const Object *named = input.getAsObject();
+    const Object *arg = named ? named->getObject("arg") : nullptr;
+    if (!arg)
+      return nodeError(node, aten) << "malformed input";
+    if (const Object *asGraph = arg->getObject("as_graph")) {
+      graph = asGraph->getObject("graph");
+      continue;
+    }
+    if (const Object *asTensor = arg->getObject("as_tensor")) {
+      Value value = tensor(asTensor->getString("name").value_or(""));
+      if (!value)
+        return nodeError(node, aten) << "uses a tensor no earlier node defines";
+      operands.push_back(value);
     }
   }
-  handled = false;
+  const Array *graphInputs = graph ? graph->getArray("inputs") : nullptr;
+  const Array *graphOutputs = graph ? graph->getArray("outputs") : nullptr;
+  if (!graph || !graphInputs || !graphOutputs ||
+      graphInputs->size() != operands.size())
+    return nodeError(node, aten)
+           << "needs a subgraph whose inputs match the tensor operands";
+  if (aten != "higher_order::wrap_with_set_grad_enabled" &&
+      aten != "higher_order::wrap_with_autocast")
+    return nodeError(node, aten)
+           << "higher-order op is not supported (etch inlines only "
+              "wrap_with_set_grad_enabled and wrap_with_autocast)";
+  // The subgraph has its own names and tensor_values.
+  llvm::StringMap<Value> outer = values;
+  const Object *outerTensorValues = tensorValues;
+  for (auto [input, operand] : llvm::zip(*graphInputs, operands)) {
+    std::string error;
+    std::optional<TorchArgument> arg = decodeArgument(input, symbols, error);
+    if (!arg || arg->kind != TorchArgument::Kind::Tensor)
+      return nodeError(node, aten) << "subgraph input is not a tensor";
+    values[arg->tensors.front()] = operand;
+  }
+  tensorValues = graph->getObject("tensor_values");
+  LogicalResult imported = importGraph(*graph);
+  SmallVector<Value> results;
+  for (const llvm::json::Value &output : *graphOutputs) {
+    std::string error;
+    std::optional<TorchArgument> arg = decodeArgument(output, symbols, error);
+    results.push_back(arg && arg->kind == TorchArgument::Kind::Tensor
+                          ? tensor(arg->tensors.front())
+                          : Value());
+  }
+  tensorValues = outerTensorValues;
+  values = std::move(outer);
+  if (failed(imported))
+    return failure();
+  std::vector<std::string> names = outputTensorNames(node);
+  if (names.size() != results.size())
+    return nodeError(node, aten)
+           << "has " << names.size() << " outputs but its subgraph returns "
+           << results.size();
+  for (auto [name, result] : llvm::zip(names, results)) {
+    if (!result)
+      return nodeError(node, aten) << "subgraph output is not a tensor";
+    if (!name.empty())
+      values[name] = result;
+  }
   return success();
 }
 
@@ -775,17 +925,11 @@ LogicalResult TorchImporter::importNode(const Object &node) {
   if (!target)
     return emitError(nodeLocation(node))
            << "node '" << nodeName(node) << "' has no target";
-  // "torch.ops.aten.add.Tensor" -> "aten::add"; "_operator.getitem" stays.
-  StringRef qualified = *target;
-  std::string aten = qualified.str();
-  if (qualified.consume_front("torch.ops.")) {
-    SmallVector<StringRef, 3> parts;
-    qualified.split(parts, '.');
-    if (parts.size() >= 2)
-      aten = (parts[0] + "::" + parts[1]).str();
-  }
+  if (target->starts_with("torch.ops.higher_order."))
+    return importHigherOrder(node, *target);
+  std::string aten = atenNameOf(*target);
   // ExecuTorch's Edge programs spell view ops as their *_copy variants; the
-  // values are the same, and Edge ops are value semantics anyway.
+  // values are the same, and Edge ops have value semantics anyway.
   static const llvm::StringSet<> viewCopies = {
       "aten::alias_copy",     "aten::detach_copy",
       "aten::expand_copy",    "aten::permute_copy",
@@ -796,56 +940,70 @@ LogicalResult TorchImporter::importNode(const Object &node) {
       "aten::unsqueeze_copy", "aten::view_copy"};
   if (viewCopies.contains(aten))
     aten.resize(aten.size() - StringRef("_copy").size());
-
   edge.setErrorContext(nodeErrorPrefix(node, aten));
-  NamedArguments args;
-  if (const Array *inputs = node.getArray("inputs")) {
-    for (const llvm::json::Value &input : *inputs) {
-      const Object *named = input.getAsObject();
-      const llvm::json::Value *arg = named ? named->get("arg") : nullptr;
-      std::optional<StringRef> name =
-          named ? named->getString("name") : std::nullopt;
-      std::string error;
-      std::optional<TorchArgument> decoded =
-          arg ? decodeArgument(*arg, symbols, error) : std::nullopt;
-      if (!decoded || !name)
-        return nodeError(node, aten)
-               << "malformed input " << (name ? "'" + name->str() + "'" : "")
-               << (error.empty() ? "" : ": " + error);
-      for (const std::string &tensorName : decoded->tensors)
-        if (!tensorName.empty() && !values.count(tensorName))
-          return nodeError(node, aten)
-                 << "input '" << *name << "' uses '" << tensorName << "', "
-                 << (unusableOutputs.count(tensorName)
-                         ? unusableOutputs[tensorName] +
-                               ", which etch does not support"
-                         : std::string("which no earlier node defines"));
-      args.emplace_back(name->str(), std::move(*decoded));
-    }
-  }
-
-  if (aten == "_operator.getitem" || aten == "operator.getitem") {
-    // getitem(tuple_of_tensors, index): alias of the chosen element.
-    if (args.size() == 2 && args[0].second.isTensorLike() &&
-        args[1].second.kind == TorchArgument::Kind::Int &&
-        args[1].second.ints.front()) {
-      size_t index = *args[1].second.ints.front();
-      if (index < args[0].second.tensors.size())
-        return bindOutputs(node, aten, tensor(args[0].second.tensors[index]));
-    }
-    return nodeError(node, aten) << "unsupported getitem form";
-  }
-
-  bool handled = false;
-  if (failed(importSpecial(node, aten, args, handled)))
+  FailureOr<NamedArguments> args = decodeInputs(node, aten);
+  if (failed(args))
     return failure();
-  if (!handled && failed(importFactory(node, aten, args, handled)))
-    return failure();
-  if (handled)
-    return success();
+  TorchNode torchNode(*this, node, aten, std::move(*args));
+
+  const TorchOpHandlers &handlers = torchOpHandlers();
+  if (auto handler = handlers.find(aten); handler != handlers.end())
+    return handler->second(torchNode);
   if (std::optional<RegisteredOperationName> edgeOp = edgeOpFor(aten))
-    return importGeneric(node, aten, *edgeOp, args);
-  return importCustom(node, aten, args);
+    return importGeneric(torchNode, *edgeOp);
+  // In-place variants ("aten::relu_"): the functional op, then renaming.
+  StringRef name = aten;
+  if (name.ends_with("_") && !name.ends_with("__")) {
+    std::string functional = name.drop_back().str();
+    if (handlers.count(functional) || edgeOpFor(functional))
+      return importInPlace(torchNode, functional);
+  }
+  return importCustom(torchNode);
+}
+
+LogicalResult TorchImporter::importGraph(const Object &graph) {
+  Location fileLoc = FileLineColLoc::get(builder.getContext(), path, 0, 0);
+  const Array *nodes = graph.getArray("nodes");
+  if (!nodes)
+    return emitError(fileLoc) << "the graph has no nodes list";
+  // Where each name is last read (for in-place writes through views).
+  llvm::StringMap<size_t> outerLastUse = std::move(lastUse);
+  size_t outerNode = currentNode;
+  lastUse.clear();
+  auto noteReads = [&](const llvm::json::Value &argument, size_t index) {
+    std::string error;
+    if (std::optional<TorchArgument> arg =
+            decodeArgument(argument, symbols, error))
+      for (const std::string &name : arg->tensors)
+        if (!name.empty())
+          lastUse[name] = index;
+  };
+  for (auto [index, nodeValue] : llvm::enumerate(*nodes))
+    if (const Object *node = nodeValue.getAsObject())
+      if (const Array *inputs = node->getArray("inputs"))
+        for (const llvm::json::Value &input : *inputs)
+          if (const Object *named = input.getAsObject())
+            if (const llvm::json::Value *arg = named->get("arg"))
+              noteReads(*arg, index);
+  if (const Array *outputs = graph.getArray("outputs"))
+    for (const llvm::json::Value &output : *outputs)
+      noteReads(output, nodes->size());
+  LogicalResult result = success();
+  for (auto [index, nodeValue] : llvm::enumerate(*nodes)) {
+    currentNode = index;
+    const Object *node = nodeValue.getAsObject();
+    if (!node) {
+      result = emitError(fileLoc) << "malformed node";
+      break;
+    }
+    if (failed(importNode(*node))) {
+      result = failure();
+      break;
+    }
+  }
+  lastUse = std::move(outerLastUse);
+  currentNode = outerNode;
+  return result;
 }
 
 LogicalResult TorchImporter::importOutputs(const Object &graph,
@@ -858,7 +1016,7 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
                                  "are missing or differ in length";
   SmallVector<Value> userResults, mutationResults;
   SmallVector<std::string> userNames;
-  SmallVector<Attribute> mutatedBuffers;
+  SmallVector<Attribute> mutatedBufferNames;
   for (auto [specValue, output] : llvm::zip(*specs, *outputs)) {
     const Object *spec = specValue.getAsObject();
     if (!spec || spec->empty())
@@ -885,11 +1043,21 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
       if (!buffer)
         return emitError(fileLoc) << "malformed buffer_mutation";
       mutationResults.push_back(value);
-      mutatedBuffers.push_back(builder.getStringAttr(*buffer));
+      mutatedBufferNames.push_back(builder.getStringAttr(*buffer));
     } else {
       return emitError(fileLoc)
              << "output spec kind '" << kind << "' is not supported";
     }
+  }
+  // The training IR writes buffers in place and lists no mutation outputs:
+  // the in-place writes give them.
+  for (const auto &[buffer, value] : mutatedBuffers) {
+    if (llvm::any_of(mutatedBufferNames, [&](Attribute name) {
+          return cast<StringAttr>(name).getValue() == buffer;
+        }))
+      continue;
+    mutationResults.push_back(value);
+    mutatedBufferNames.push_back(builder.getStringAttr(buffer));
   }
   auto func = cast<func::FuncOp>(builder.getBlock()->getParentOp());
   SmallVector<Value> results(userResults);
@@ -901,17 +1069,53 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
     func.setResultAttr(index, "etch.name", builder.getStringAttr(name));
   // Trailing results hold the new values of these buffers (KV caches, BN
   // statistics in training exports, ...).
-  if (!mutatedBuffers.empty())
+  if (!mutatedBufferNames.empty())
     func->setAttr("etch.buffer_mutations",
-                  builder.getArrayAttr(mutatedBuffers));
+                  builder.getArrayAttr(mutatedBufferNames));
   return success();
+}
+
+/// Python's json module writes non-finite floats as bare NaN, Infinity and
+/// -Infinity, which JSON does not allow (torch <= 2.7 does so): they become
+/// strings, which argument decoding reads back as numbers.
+static std::string quoteNonFiniteNumbers(StringRef text) {
+  std::string result;
+  result.reserve(text.size());
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      result += c;
+      if (c == '\\' && i + 1 < text.size())
+        result += text[++i];
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+      result += c;
+      continue;
+    }
+    bool matched = false;
+    for (StringRef token : {"-Infinity", "Infinity", "NaN"})
+      if (text.substr(i).starts_with(token)) {
+        result += '"' + token.str() + '"';
+        i += token.size() - 1;
+        matched = true;
+        break;
+      }
+    if (!matched)
+      result += c;
+  }
+  return result;
 }
 
 LogicalResult TorchImporter::run() {
   MLIRContext *context = builder.getContext();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
   llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse(contents.programJson);
+      llvm::json::parse(quoteNonFiniteNumbers(contents.programJson));
   if (!json)
     return emitError(fileLoc) << "the model JSON is invalid ("
                               << llvm::toString(json.takeError()) << ")";
@@ -969,19 +1173,8 @@ LogicalResult TorchImporter::run() {
     func.setArgAttr(index, "etch.name", builder.getStringAttr(name));
   builder.setInsertionPointToEnd(func.addEntryBlock());
 
-  if (failed(importSignature(*graph, *signature)))
-    return failure();
-  const Array *nodes = graph->getArray("nodes");
-  if (!nodes)
-    return emitError(fileLoc) << "the graph has no nodes list";
-  for (const llvm::json::Value &nodeValue : *nodes) {
-    const Object *node = nodeValue.getAsObject();
-    if (!node)
-      return emitError(fileLoc) << "malformed node";
-    if (failed(importNode(*node)))
-      return failure();
-  }
-  if (failed(importOutputs(*graph, *signature)))
+  if (failed(importSignature(*graph, *signature)) ||
+      failed(importGraph(*graph)) || failed(importOutputs(*graph, *signature)))
     return failure();
   unmapped.report(fileLoc);
   return success();
@@ -992,7 +1185,8 @@ LogicalResult TorchImporter::run() {
 namespace etch {
 
 static OwningOpRef<ModuleOp>
-importPt2Contents(StringRef path, std::optional<torch_import::Pt2Contents> contents,
+importPt2Contents(StringRef path,
+                  std::optional<torch_import::Pt2Contents> contents,
                   const std::string &error, MLIRContext *context) {
   context->loadDialect<edge::EdgeDialect, func::FuncDialect>();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);

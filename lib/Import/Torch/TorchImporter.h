@@ -17,6 +17,96 @@ namespace etch::torch_import {
 /// One node's inputs by schema argument name, in schema order.
 using NamedArguments = std::vector<std::pair<std::string, TorchArgument>>;
 
+class TorchImporter;
+
+/// What a node handler sees: the node's arguments by name, its outputs, and
+/// ways to create Edge ops at the node's location and bind its results.
+class TorchNode {
+public:
+  TorchNode(TorchImporter &importer, const llvm::json::Object &json,
+            std::string aten, NamedArguments args);
+
+  /// "aten::conv2d" (namespace::name, no overload).
+  llvm::StringRef aten() const { return atenName; }
+  /// The overload ("default", "Tensor", "int", ...).
+  llvm::StringRef overload() const { return overloadName; }
+  mlir::Location loc() const { return location; }
+  const llvm::json::Object &json() const { return node; }
+  NamedArguments &args() { return arguments; }
+
+  /// The argument \p name, or null when the node does not pass it.
+  const TorchArgument *arg(llvm::StringRef name) const;
+  /// Passed and not None.
+  bool has(llvm::StringRef name) const;
+  /// The Edge value of tensor argument \p name; null when absent or None.
+  mlir::Value tensor(llvm::StringRef name) const;
+  /// Every tensor of list argument \p name (null entries for None);
+  /// std::nullopt when the argument is not a tensor list.
+  std::optional<llvm::SmallVector<mlir::Value>>
+  tensors(llvm::StringRef name) const;
+  /// The first tensor argument (`self`/`input` in every ATen schema).
+  mlir::Value self() const;
+  /// A constant int / scalar / int list argument; std::nullopt when absent,
+  /// None or symbolic.
+  std::optional<int64_t> integer(llvm::StringRef name) const;
+  std::optional<double> number(llvm::StringRef name) const;
+  std::optional<llvm::SmallVector<int64_t>> ints(llvm::StringRef name) const;
+  std::optional<bool> boolean(llvm::StringRef name) const;
+
+  std::vector<std::string> outputNames() const;
+  /// The program's recorded type of output \p index.
+  mlir::FailureOr<mlir::RankedTensorType> outputType(size_t index = 0) const;
+
+  /// Binds the first output to \p value (refined to the recorded type) and
+  /// marks the others unusable; fails quietly when \p value failed (its
+  /// error was reported).
+  mlir::LogicalResult bind(mlir::FailureOr<mlir::Value> value);
+  /// Binds outputs in order (null entries: that output is not produced).
+  mlir::LogicalResult bindEach(llvm::ArrayRef<mlir::Value> results);
+  /// Maps the node through the generic path as ATen op \p aten (after a
+  /// handler renamed or rewrote arguments).
+  mlir::LogicalResult importAs(llvm::StringRef aten);
+
+  /// "node 'x' (aten::y): " at the node's location.
+  mlir::InFlightDiagnostic error() const;
+  /// Records the value of a symbolic int the node defines (sym_size);
+  /// std::nullopt when it is not known at compile time.
+  void defineSymbol(llvm::StringRef name, std::optional<int64_t> value);
+
+  EdgeOpBuilder &edge() const;
+  mlir::OpBuilder &builder() const;
+  /// Typed op creation at the node's location (EdgeOpBuilder::build).
+  template <typename OpTy, typename... Args>
+  mlir::FailureOr<mlir::Value> build(Args &&...args) const {
+    return edge().template build<OpTy>(location, std::forward<Args>(args)...);
+  }
+  /// A rank-0 constant of \p elementType.
+  mlir::Value scalar(mlir::Type elementType, double value) const;
+  /// \p value converted to \p elementType (itself when it already is).
+  mlir::FailureOr<mlir::Value> castTo(mlir::Value value,
+                                      mlir::Type elementType) const;
+
+private:
+  TorchImporter &importer;
+  const llvm::json::Object &node;
+  std::string atenName, overloadName;
+  NamedArguments arguments;
+  mlir::Location location;
+};
+
+/// A handler imports one ATen op (or a family) that the generic mapping
+/// through AtenOpInterface cannot: composites decomposed in C++, ops whose
+/// arguments differ from their Edge op's, value-preserving ops.
+using TorchOpHandler = mlir::LogicalResult (*)(TorchNode &node);
+using TorchOpHandlers = llvm::StringMap<TorchOpHandler>;
+
+/// The table, keyed by "aten::name"; each family file adds its own.
+const TorchOpHandlers &torchOpHandlers();
+void addShapeHandlers(TorchOpHandlers &handlers);
+void addCompositeHandlers(TorchOpHandlers &handlers);
+void addValueHandlers(TorchOpHandlers &handlers);
+void addFactoryHandlers(TorchOpHandlers &handlers);
+
 class TorchImporter {
 public:
   TorchImporter(mlir::ModuleOp module, Pt2Contents &contents,
@@ -24,29 +114,33 @@ public:
   mlir::LogicalResult run();
 
 private:
+  friend class TorchNode;
+
   mlir::LogicalResult importSignature(const llvm::json::Object &graph,
                                       const llvm::json::Object &signature);
+  mlir::LogicalResult importGraph(const llvm::json::Object &graph);
   mlir::LogicalResult importNode(const llvm::json::Object &node);
   mlir::LogicalResult importOutputs(const llvm::json::Object &graph,
                                     const llvm::json::Object &signature);
+  /// Decodes the node's inputs; reports malformed ones and references to
+  /// values that do not exist.
+  mlir::FailureOr<NamedArguments> decodeInputs(const llvm::json::Object &node,
+                                               llvm::StringRef aten);
+  /// Higher-order ops (wrap_with_set_grad_enabled, ...) run their subgraph
+  /// in place.
+  mlir::LogicalResult importHigherOrder(const llvm::json::Object &node,
+                                        llvm::StringRef target);
 
-  /// Node handlers. `aten` is "aten::name" (no overload).
-  mlir::LogicalResult importGeneric(const llvm::json::Object &node,
-                                    llvm::StringRef aten,
-                                    mlir::RegisteredOperationName edgeOp,
-                                    const NamedArguments &args);
-  mlir::LogicalResult importSpecial(const llvm::json::Object &node,
-                                    llvm::StringRef aten,
-                                    const NamedArguments &args, bool &handled);
-  /// Factory ops (full, zeros, ones, arange, scalar_tensor and their
-  /// *_like / new_* forms) with a static result become edge.constant; sets
-  /// \p handled when \p aten is one of them.
-  mlir::LogicalResult importFactory(const llvm::json::Object &node,
-                                    llvm::StringRef aten,
-                                    const NamedArguments &args, bool &handled);
-  mlir::LogicalResult importCustom(const llvm::json::Object &node,
-                                   llvm::StringRef aten,
-                                   const NamedArguments &args);
+  /// ATen op -> Edge op by AtenOpInterface: tensors become operands in
+  /// schema order, arguments named like the Edge op's attributes become
+  /// attributes (omitted ones take the ODS defaults), Python scalars in
+  /// operand position become rank-0 constants.
+  mlir::LogicalResult importGeneric(TorchNode &node,
+                                    mlir::RegisteredOperationName edgeOp);
+  /// In-place `op_(self, ...)`: imported as `op`, then `self`'s name (and
+  /// the buffer it holds, if any) refers to the result.
+  mlir::LogicalResult importInPlace(TorchNode &node, llvm::StringRef functional);
+  mlir::LogicalResult importCustom(TorchNode &node);
 
   mlir::FailureOr<mlir::RankedTensorType> tensorType(llvm::StringRef name,
                                                      mlir::Location loc);
@@ -56,19 +150,16 @@ private:
                                                       TensorData &data,
                                                       mlir::Location loc);
   std::vector<std::string> outputTensorNames(const llvm::json::Object &node);
-  /// Binds the first output of \p node to \p value (refining its type to the
-  /// program's when compatible) and records the other outputs as unusable.
-  mlir::LogicalResult bindOutputs(const llvm::json::Object &node,
-                                  llvm::StringRef aten,
+  mlir::LogicalResult bindOutputs(TorchNode &node,
                                   mlir::FailureOr<mlir::Value> value);
   mlir::Location nodeLocation(const llvm::json::Object &node);
   std::string nodeName(const llvm::json::Object &node);
-  mlir::InFlightDiagnostic nodeError(const llvm::json::Object &node,
-                                     llvm::StringRef aten);
-  /// "node 'name' (aten::op): ", what every error about a node starts with.
   std::string nodeErrorPrefix(const llvm::json::Object &node,
                               llvm::StringRef aten);
+  mlir::InFlightDiagnostic nodeError(const llvm::json::Object &node,
+                                     llvm::StringRef aten);
   mlir::Attribute attributeFor(const TorchArgument &arg, bool asFloat);
+  std::optional<mlir::RegisteredOperationName> edgeOpFor(llvm::StringRef aten);
 
   mlir::ModuleOp module;
   Pt2Contents &contents;
@@ -79,11 +170,21 @@ private:
   llvm::StringMap<mlir::Value> values;
   llvm::StringMap<std::optional<int64_t>> symbols;
   llvm::StringMap<std::string> unusableOutputs;
+  /// Graph input name -> buffer name, for in-place writes to buffers.
+  llvm::StringMap<std::string> bufferOfInput;
+  /// Buffers written in place (training IR), in the order first written,
+  /// with their latest value.
+  llvm::SmallVector<std::pair<std::string, mlir::Value>> mutatedBuffers;
+  /// Values that alias another value (made by a view op) -> the value they
+  /// view. An in-place write to one changes the others, which value
+  /// semantics express only when none of them is read afterwards.
+  llvm::StringMap<std::string> viewOf;
+  /// For each name, the index of the last node that reads it (graph outputs
+  /// read it after every node), and the node being imported.
+  llvm::StringMap<size_t> lastUse;
+  size_t currentNode = 0;
   /// ATen name ("aten::add") -> Edge op name ("edge.add").
   llvm::StringMap<std::string> atenToEdge;
-  std::optional<mlir::RegisteredOperationName> edgeOpFor(llvm::StringRef aten);
-  llvm::SmallVector<mlir::Type> argumentTypes;
-  llvm::SmallVector<std::pair<std::string, mlir::Type>> userInputs;
   UnmappedOperators unmapped;
 };
 

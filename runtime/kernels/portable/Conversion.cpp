@@ -8,86 +8,6 @@
 namespace etch::runtime::portable {
 namespace {
 
-/// Reads element \p i of a numeric tensor as double (exact for int32 and
-/// for int64 values below 2^53, which covers indices and masks).
-double load(const TensorView &t, int64_t i) {
-  switch (t.scalarType()) {
-  case ScalarType::Float32:
-    return t.data<float>()[i];
-  case ScalarType::Float64:
-    return t.data<double>()[i];
-  case ScalarType::Int64:
-    return static_cast<double>(t.data<int64_t>()[i]);
-  case ScalarType::Int32:
-    return t.data<int32_t>()[i];
-  case ScalarType::Int16:
-    return t.data<int16_t>()[i];
-  case ScalarType::Int8:
-    return t.data<int8_t>()[i];
-  case ScalarType::UInt8:
-  case ScalarType::Bool:
-    return t.data<uint8_t>()[i];
-  default:
-    return 0;
-  }
-}
-
-void store(TensorView &t, int64_t i, double value) {
-  switch (t.scalarType()) {
-  case ScalarType::Float32:
-    t.data<float>()[i] = static_cast<float>(value);
-    break;
-  case ScalarType::Float64:
-    t.data<double>()[i] = value;
-    break;
-  case ScalarType::Int64:
-    t.data<int64_t>()[i] = static_cast<int64_t>(std::trunc(value));
-    break;
-  case ScalarType::Int32:
-    t.data<int32_t>()[i] = static_cast<int32_t>(std::trunc(value));
-    break;
-  case ScalarType::Int16:
-    t.data<int16_t>()[i] = static_cast<int16_t>(std::trunc(value));
-    break;
-  case ScalarType::Int8:
-    t.data<int8_t>()[i] = static_cast<int8_t>(std::trunc(value));
-    break;
-  case ScalarType::UInt8:
-    t.data<uint8_t>()[i] = static_cast<uint8_t>(std::trunc(value));
-    break;
-  case ScalarType::Bool:
-    t.data<uint8_t>()[i] = value != 0;
-    break;
-  default:
-    break;
-  }
-}
-
-bool isSupported(ScalarType type) {
-  return type != ScalarType::Float16 && type != ScalarType::BFloat16;
-}
-
-/// Walks the output in row-major order with per-input broadcast offsets.
-template <typename Fn>
-void broadcastWalk(const TensorView &out, const TensorView *const *inputs,
-                   int count, Fn fn) {
-  int64_t strides[3][kMaxRank], offsets[3] = {0, 0, 0}, index[kMaxRank] = {};
-  for (int k = 0; k < count; ++k)
-    broadcastStrides(*inputs[k], out, strides[k]);
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    fn(i, offsets);
-    for (int d = out.rank() - 1; d >= 0; --d) {
-      for (int k = 0; k < count; ++k)
-        offsets[k] += strides[k][d];
-      if (++index[d] < out.size(d))
-        break;
-      for (int k = 0; k < count; ++k)
-        offsets[k] -= strides[k][d] * out.size(d);
-      index[d] = 0;
-    }
-  }
-}
-
 Error validateBroadcastInputs(const KernelCall &call, size_t first) {
   int64_t strides[kMaxRank];
   for (size_t i = first; i < call.inputs.size(); ++i)
@@ -103,7 +23,7 @@ void compare(const KernelCall &call, Compare kind) {
   const TensorView *inputs[] = {call.inputs[0], call.inputs[1]};
   TensorView &out = *call.outputs[0];
   broadcastWalk(out, inputs, 2, [&](int64_t i, const int64_t *offsets) {
-    double a = load(*inputs[0], offsets[0]), b = load(*inputs[1], offsets[1]);
+    double a = loadAsDouble(*inputs[0], offsets[0]), b = loadAsDouble(*inputs[1], offsets[1]);
     bool result = kind == Compare::Eq   ? a == b
                   : kind == Compare::Ne ? a != b
                   : kind == Compare::Lt ? a < b
@@ -120,7 +40,7 @@ Error validateCompare(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 2, 1));
   ET_CHECK_OK(checkType(call, call.outputs[0], "output", ScalarType::Bool));
   if (call.inputs[0]->scalarType() != call.inputs[1]->scalarType() ||
-      !isSupported(call.inputs[0]->scalarType()))
+      !isConvertible(call.inputs[0]->scalarType()))
     return kernelError(call, Error::InvalidType,
                        "operands must share a supported element type");
   return validateBroadcastInputs(call, 0);
@@ -131,6 +51,52 @@ void runLt(const KernelCall &call) { compare(call, Compare::Lt); }
 void runLe(const KernelCall &call) { compare(call, Compare::Le); }
 void runGt(const KernelCall &call) { compare(call, Compare::Gt); }
 void runGe(const KernelCall &call) { compare(call, Compare::Ge); }
+
+namespace {
+enum class Logic { And, Or, Xor };
+
+void logical(const KernelCall &call, Logic kind) {
+  const TensorView *inputs[] = {call.inputs[0], call.inputs[1]};
+  TensorView &out = *call.outputs[0];
+  broadcastWalk(out, inputs, 2, [&](int64_t i, const int64_t *offsets) {
+    bool a = loadAsDouble(*inputs[0], offsets[0]) != 0;
+    bool b = loadAsDouble(*inputs[1], offsets[1]) != 0;
+    out.data<uint8_t>()[i] = kind == Logic::And  ? a && b
+                             : kind == Logic::Or ? a || b
+                                                 : a != b;
+  });
+}
+} // namespace
+
+Error validateLogicalBinary(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", ScalarType::Bool));
+  if (!isConvertible(call.inputs[0]->scalarType()) ||
+      !isConvertible(call.inputs[1]->scalarType()))
+    return kernelError(call, Error::NotSupported,
+                       "operands must have supported element types");
+  return validateBroadcastInputs(call, 0);
+}
+void runLogicalAnd(const KernelCall &call) { logical(call, Logic::And); }
+void runLogicalOr(const KernelCall &call) { logical(call, Logic::Or); }
+void runLogicalXor(const KernelCall &call) { logical(call, Logic::Xor); }
+
+Error validateLogicalNot(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  const TensorView &in = *call.inputs[0], &out = *call.outputs[0];
+  ET_CHECK_OK(checkType(call, &out, "output", ScalarType::Bool));
+  if (!isConvertible(in.scalarType()))
+    return kernelError(call, Error::NotSupported, "does not take %s",
+                       scalarTypeName(in.scalarType()));
+  return checkShape(call, &out, "output", in.sizes(), in.rank());
+}
+
+void runLogicalNot(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  uint8_t *dst = call.outputs[0]->data<uint8_t>();
+  for (int64_t i = 0; i < in.numel(); ++i)
+    dst[i] = loadAsDouble(in, i) == 0;
+}
 
 Error validateWhere(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 3, 3, 1));
@@ -159,7 +125,7 @@ void runWhere(const KernelCall &call) {
 Error validateToCopy(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0], &out = *call.outputs[0];
-  if (!isSupported(in.scalarType()) || !isSupported(out.scalarType()))
+  if (!isConvertible(in.scalarType()) || !isConvertible(out.scalarType()))
     return kernelError(call, Error::NotSupported, "converts %s to %s",
                        scalarTypeName(in.scalarType()),
                        scalarTypeName(out.scalarType()));
@@ -181,14 +147,14 @@ void runToCopy(const KernelCall &call) {
     return;
   }
   for (int64_t i = 0; i < in.numel(); ++i)
-    store(out, i, load(in, i));
+    storeFromDouble(out, i, loadAsDouble(in, i));
 }
 
 Error validateConstantPadNd(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0], &out = *call.outputs[0];
   ET_CHECK_OK(checkType(call, &out, "output", in.scalarType()));
-  if (!isSupported(in.scalarType()))
+  if (!isConvertible(in.scalarType()))
     return kernelError(call, Error::NotSupported, "pads %s",
                        scalarTypeName(in.scalarType()));
   Span<const int64_t> pad = call.intsAttr("pad");
@@ -226,7 +192,7 @@ void runConstantPadNd(const KernelCall &call) {
                   static_cast<const char *>(in.data()) + source * element,
                   element);
     else
-      store(out, i, value);
+      storeFromDouble(out, i, value);
     for (int d = rank - 1; d >= 0; --d) {
       if (++index[d] < out.size(d))
         break;

@@ -270,9 +270,9 @@ void runClamp(const KernelCall &call) {
   for (int64_t i = 0; i < n; ++i) {
     int64_t x = src[i];
     if (hasLow && x < low)
-      x = static_cast<int64_t>(std::ceil(low));
+      x = saturatingCast<int64_t>(std::ceil(low));
     if (hasHigh && x > high)
-      x = static_cast<int64_t>(std::floor(high));
+      x = saturatingCast<int64_t>(std::floor(high));
     dst[i] = x;
   }
 }

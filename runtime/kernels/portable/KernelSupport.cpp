@@ -83,4 +83,63 @@ bool broadcastStrides(const TensorView &in, const TensorView &out,
   return true;
 }
 
+/// Reads element \p i of a numeric tensor as double (exact for int32 and
+/// for int64 values below 2^53, which covers indices and masks).
+double loadAsDouble(const TensorView &t, int64_t i) {
+  switch (t.scalarType()) {
+  case ScalarType::Float32:
+    return t.data<float>()[i];
+  case ScalarType::Float64:
+    return t.data<double>()[i];
+  case ScalarType::Int64:
+    return static_cast<double>(t.data<int64_t>()[i]);
+  case ScalarType::Int32:
+    return t.data<int32_t>()[i];
+  case ScalarType::Int16:
+    return t.data<int16_t>()[i];
+  case ScalarType::Int8:
+    return t.data<int8_t>()[i];
+  case ScalarType::UInt8:
+  case ScalarType::Bool:
+    return t.data<uint8_t>()[i];
+  default:
+    return 0;
+  }
+}
+
+void storeFromDouble(TensorView &t, int64_t i, double value) {
+  switch (t.scalarType()) {
+  case ScalarType::Float32:
+    t.data<float>()[i] = static_cast<float>(value);
+    break;
+  case ScalarType::Float64:
+    t.data<double>()[i] = value;
+    break;
+  case ScalarType::Int64:
+    t.data<int64_t>()[i] = saturatingCast<int64_t>(value);
+    break;
+  case ScalarType::Int32:
+    t.data<int32_t>()[i] = saturatingCast<int32_t>(value);
+    break;
+  case ScalarType::Int16:
+    t.data<int16_t>()[i] = saturatingCast<int16_t>(value);
+    break;
+  case ScalarType::Int8:
+    t.data<int8_t>()[i] = saturatingCast<int8_t>(value);
+    break;
+  case ScalarType::UInt8:
+    t.data<uint8_t>()[i] = saturatingCast<uint8_t>(value);
+    break;
+  case ScalarType::Bool:
+    t.data<uint8_t>()[i] = value != 0;
+    break;
+  default:
+    break;
+  }
+}
+
+bool isConvertible(ScalarType type) {
+  return type != ScalarType::Float16 && type != ScalarType::BFloat16;
+}
+
 } // namespace etch::runtime::portable

@@ -4,7 +4,10 @@
 #include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/KernelCall.h"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace etch::runtime::portable {
 
@@ -27,6 +30,61 @@ int64_t normalizeDim(int64_t dim, int64_t rank);
 /// broadcast) aligned to out's rank. False when not broadcastable.
 bool broadcastStrides(const TensorView &in, const TensorView &out,
                       int64_t *strides);
+
+/// Truncates toward zero like a C cast, but defined for every input: NaN
+/// becomes 0 and values outside T's range saturate (casting those is
+/// undefined behaviour; values come from files and from data).
+template <typename T> T saturatingCast(double value) {
+  if (std::isnan(value))
+    return 0;
+  if (value <= static_cast<double>(std::numeric_limits<T>::min()))
+    return std::numeric_limits<T>::min();
+  if (value >= static_cast<double>(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
+  return static_cast<T>(std::trunc(value));
+}
+
+/// Element \p i of a numeric tensor as double (exact for int32 and for
+/// int64 values below 2^53, which covers indices and masks).
+double loadAsDouble(const TensorView &t, int64_t i);
+/// Stores \p value as element \p i: integers truncate toward zero and
+/// saturate, bool is `!= 0`.
+void storeFromDouble(TensorView &t, int64_t i, double value);
+/// Whether loadAsDouble/storeFromDouble handle \p type (not fp16/bf16).
+bool isConvertible(ScalarType type);
+
+/// Walks the output in row-major order with per-input broadcast offsets
+/// (up to three inputs, each broadcasting to the output).
+template <typename Fn>
+void broadcastWalk(const TensorView &out, const TensorView *const *inputs,
+                   int count, Fn fn) {
+  int64_t strides[3][kMaxRank], offsets[3] = {0, 0, 0}, index[kMaxRank] = {};
+  for (int k = 0; k < count; ++k)
+    broadcastStrides(*inputs[k], out, strides[k]);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    fn(i, offsets);
+    for (int d = out.rank() - 1; d >= 0; --d) {
+      for (int k = 0; k < count; ++k)
+        offsets[k] += strides[k][d];
+      if (++index[d] < out.size(d))
+        break;
+      for (int k = 0; k < count; ++k)
+        offsets[k] -= strides[k][d] * out.size(d);
+      index[d] = 0;
+    }
+  }
+}
+
+
+/// a + b, wrapping on overflow for integers as torch's kernels do (signed
+/// overflow is undefined behaviour in C++).
+template <typename T> T wrappingAdd(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
+                          static_cast<std::make_unsigned_t<T>>(b));
+  else
+    return a + b;
+}
 
 using runtime::poolingPaddingFits;
 using runtime::transposedWindowExtent;

@@ -43,6 +43,16 @@ ETCH_DECLARE_KERNEL(Embedding)
 ETCH_DECLARE_KERNEL(Where)
 ETCH_DECLARE_KERNEL(ToCopy)
 ETCH_DECLARE_KERNEL(ConstantPadNd)
+ETCH_DECLARE_KERNEL(LogicalNot)
+ETCH_DECLARE_KERNEL(Any)
+ETCH_DECLARE_KERNEL(All)
+ETCH_DECLARE_KERNEL(Cumsum)
+ETCH_DECLARE_KERNEL(Gather)
+ETCH_DECLARE_KERNEL(IndexSelect)
+ETCH_DECLARE_KERNEL(Index)
+ETCH_DECLARE_KERNEL(Triu)
+ETCH_DECLARE_KERNEL(Tril)
+ETCH_DECLARE_KERNEL(ScaledDotProductAttention)
 #undef ETCH_DECLARE_KERNEL
 
 /// Shared by every float activation (same shape and float32).
@@ -79,6 +89,11 @@ void runLt(const KernelCall &call);
 void runLe(const KernelCall &call);
 void runGt(const KernelCall &call);
 void runGe(const KernelCall &call);
+/// Shared by logical_and, logical_or, logical_xor (bool output).
+Error validateLogicalBinary(const KernelCall &call);
+void runLogicalAnd(const KernelCall &call);
+void runLogicalOr(const KernelCall &call);
+void runLogicalXor(const KernelCall &call);
 /// Shared by argmax and argmin.
 Error validateArgReduction(const KernelCall &call);
 void runArgmax(const KernelCall &call);

@@ -241,11 +241,10 @@ void runUpsampleNearest2d(const KernelCall &call) {
   float *dst = out.data<float>();
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t y = 0; y < oh; ++y) {
-      int64_t iy =
-          std::min<int64_t>(static_cast<int64_t>(std::floor(y * sh)), h - 1);
+      // Clamped as doubles: a tiny scale attribute makes y * sh huge.
+      auto iy = static_cast<int64_t>(std::min(std::floor(y * sh), h - 1.0));
       for (int64_t x = 0; x < ow; ++x) {
-        int64_t ix =
-            std::min<int64_t>(static_cast<int64_t>(std::floor(x * sw)), w - 1);
+        auto ix = static_cast<int64_t>(std::min(std::floor(x * sw), w - 1.0));
         dst[(p * oh + y) * ow + x] = src[(p * h + iy) * w + ix];
       }
     }
@@ -262,7 +261,7 @@ void runUpsampleBilinear2d(const KernelCall &call) {
                     int64_t &i1, float &lambda) {
     double real =
         align ? dst * scale : std::max(0.0, (dst + 0.5) * scale - 0.5);
-    i0 = std::min<int64_t>(static_cast<int64_t>(real), extent - 1);
+    i0 = static_cast<int64_t>(std::min(real, extent - 1.0));
     i1 = std::min<int64_t>(i0 + 1, extent - 1);
     lambda = static_cast<float>(real - i0);
   };

@@ -3,7 +3,7 @@
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <cstring>
-#include <vector>
+#include <limits>
 
 namespace etch::runtime::portable {
 namespace {
@@ -63,18 +63,20 @@ template <typename T> void reduce(const KernelCall &call, Reduce kind) {
   T *dst = out.data<T>();
   const T *src = in.data<T>();
   bool extreme = kind == Reduce::Max || kind == Reduce::Min;
-  std::vector<uint8_t> seen(extreme ? out.numel() : 0, 0);
-  if (!extreme)
-    std::memset(dst, 0, out.nbytes());
+  // Extremes start from the identity of max/min (no scratch memory: execute
+  // never allocates).
+  T initial = kind == Reduce::Max   ? std::numeric_limits<T>::lowest()
+              : kind == Reduce::Min ? std::numeric_limits<T>::max()
+                                    : T(0);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    dst[i] = initial;
   int64_t offset = 0;
   for (int64_t i = 0; i < in.numel(); ++i) {
     if (!extreme)
-      dst[offset] += src[i];
-    else if (!seen[offset] || (kind == Reduce::Max ? src[i] > dst[offset]
-                                                   : src[i] < dst[offset])) {
-      dst[offset] = src[i];
-      seen[offset] = 1;
-    }
+      dst[offset] = wrappingAdd(dst[offset], src[i]);
+    else if (kind == Reduce::Max ? !(src[i] <= dst[offset])
+                                 : !(src[i] >= dst[offset]))
+      dst[offset] = src[i]; // NaN wins, as in torch
     for (int d = in.rank() - 1; d >= 0; --d) {
       offset += outStride[d];
       if (++index[d] < in.size(d))
@@ -180,5 +182,66 @@ Error validateArgReduction(const KernelCall &call) {
 }
 void runArgmax(const KernelCall &call) { argAny(call, true); }
 void runArgmin(const KernelCall &call) { argAny(call, false); }
+
+namespace {
+Error validateTruthReduction(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  const TensorView &in = *call.inputs[0];
+  if (!isConvertible(in.scalarType()))
+    return kernelError(call, Error::NotSupported, "does not take %s",
+                       scalarTypeName(in.scalarType()));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", ScalarType::Bool));
+  bool reduced[kMaxRank];
+  if (!reducedDims(call, in.rank(), reduced))
+    return kernelError(call, Error::InvalidProgram, "bad or repeated dim");
+  bool keep = call.boolAttr("keepdim", false);
+  int64_t expected[kMaxRank];
+  int rank = 0;
+  for (int d = 0; d < in.rank(); ++d) {
+    if (!reduced[d])
+      expected[rank++] = in.size(d);
+    else if (keep)
+      expected[rank++] = 1;
+  }
+  return checkShape(call, call.outputs[0], "output", expected, rank);
+}
+
+void truthReduce(const KernelCall &call, bool any) {
+  const TensorView &in = *call.inputs[0];
+  const TensorView &out = *call.outputs[0];
+  bool reduced[kMaxRank];
+  reducedDims(call, in.rank(), reduced);
+  int64_t outStride[kMaxRank], index[kMaxRank] = {}, step = 1;
+  for (int d = in.rank() - 1; d >= 0; --d) {
+    outStride[d] = reduced[d] ? 0 : step;
+    if (!reduced[d])
+      step *= in.size(d);
+  }
+  uint8_t *dst = out.data<uint8_t>();
+  for (int64_t i = 0; i < out.numel(); ++i)
+    dst[i] = any ? 0 : 1;
+  int64_t offset = 0;
+  for (int64_t i = 0; i < in.numel(); ++i) {
+    bool value = loadAsDouble(in, i) != 0;
+    dst[offset] = any ? dst[offset] || value : dst[offset] && value;
+    for (int d = in.rank() - 1; d >= 0; --d) {
+      offset += outStride[d];
+      if (++index[d] < in.size(d))
+        break;
+      offset -= outStride[d] * in.size(d);
+      index[d] = 0;
+    }
+  }
+}
+} // namespace
+
+Error validateAny(const KernelCall &call) {
+  return validateTruthReduction(call);
+}
+void runAny(const KernelCall &call) { truthReduce(call, true); }
+Error validateAll(const KernelCall &call) {
+  return validateTruthReduction(call);
+}
+void runAll(const KernelCall &call) { truthReduce(call, false); }
 
 } // namespace etch::runtime::portable

@@ -87,6 +87,20 @@ const KernelEntry kKernels[] = {
     {"edge.where", validateWhere, runWhere},
     {"edge.to_copy", validateToCopy, runToCopy},
     {"edge.constant_pad_nd", validateConstantPadNd, runConstantPadNd},
+    {"edge.logical_and", validateLogicalBinary, runLogicalAnd},
+    {"edge.logical_or", validateLogicalBinary, runLogicalOr},
+    {"edge.logical_xor", validateLogicalBinary, runLogicalXor},
+    {"edge.logical_not", validateLogicalNot, runLogicalNot},
+    {"edge.any", validateAny, runAny},
+    {"edge.all", validateAll, runAll},
+    {"edge.cumsum", validateCumsum, runCumsum},
+    {"edge.gather", validateGather, runGather},
+    {"edge.index_select", validateIndexSelect, runIndexSelect},
+    {"edge.index", validateIndex, runIndex},
+    {"edge.triu", validateTriu, runTriu},
+    {"edge.tril", validateTril, runTril},
+    {"edge.scaled_dot_product_attention", validateScaledDotProductAttention,
+     runScaledDotProductAttention},
 };
 
 } // namespace

@@ -842,3 +842,139 @@ func.func @elu_alpha(%a: tensor<3xf32>) {
   %0 = edge.elu %a {alpha = "one"} : (tensor<3xf32>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+// edge.logical_and's operands must broadcast.
+func.func @logical_and_shapes(%a: tensor<2x3xi1>, %b: tensor<4xi1>) {
+  // expected-error @+2 {{'edge.logical_and' op operand shapes [2, 3] and [4] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.logical_and %a, %b : (tensor<2x3xi1>, tensor<4xi1>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+func.func @logical_or_result(%a: tensor<3xi1>) {
+  // expected-error @+1 {{'edge.logical_or' op result #0 must be ranked tensor of 1-bit signless integer values, but got 'tensor<3xf32>'}}
+  %0 = edge.logical_or %a, %a : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @logical_xor_result(%a: tensor<3xi1>) {
+  // expected-error @+1 {{'edge.logical_xor' op result #0 must be ranked tensor of 1-bit signless integer values, but got 'tensor<3xi64>'}}
+  %0 = edge.logical_xor %a, %a : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @logical_not_shape(%a: tensor<3xf32>) {
+  // expected-error @+2 {{'edge.logical_not' op inferred type(s) 'tensor<3xi1>' are incompatible with return type(s) of operation 'tensor<4xi1>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.logical_not %a : (tensor<3xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @any_dim(%a: tensor<2x3xi1>) {
+  // expected-error @+2 {{'edge.any' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.any %a {dim = array<i64: 2>} : (tensor<2x3xi1>) -> tensor<2xi1>
+  return
+}
+
+// -----
+
+func.func @all_repeated(%a: tensor<2x3xi1>) {
+  // expected-error @+2 {{'edge.all' op dim -1 appears more than once}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.all %a {dim = array<i64: 1, -1>} : (tensor<2x3xi1>) -> tensor<2xi1>
+  return
+}
+
+// -----
+
+// edge.cumsum of integers is i64, as in ATen.
+func.func @cumsum_int_type(%a: tensor<4xi32>) {
+  // expected-error @+2 {{'edge.cumsum' op inferred type(s) 'tensor<4xi64>' are incompatible with return type(s) of operation 'tensor<4xi32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.cumsum %a {dim = 0 : i64} : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%a: tensor<3x4xf32>, %i: tensor<3xi64>) {
+  // expected-error @+2 {{'edge.gather' op index must have self's rank 2, got tensor<3xi64>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.gather %a, %i {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @index_select_rank(%a: tensor<3x4xf32>, %i: tensor<2x2xi64>) {
+  // expected-error @+2 {{'edge.index_select' op index must be 0-D or 1-D, got tensor<2x2xi64>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.index_select %a, %i {dim = 0 : i64} : (tensor<3x4xf32>, tensor<2x2xi64>) -> tensor<2x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @index_dims(%a: tensor<3x4xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'edge.index' op indexed_dims [1, 0] must ascend within rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.index %a, %i, %i {indexed_dims = array<i64: 1, 0>} : (tensor<3x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @triu_rank(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'edge.triu' op self must have rank >= 2, got tensor<4xf32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.triu %a : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @tril_rank(%a: tensor<f32>) {
+  // expected-error @+2 {{'edge.tril' op self must have rank >= 2, got tensor<f32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.tril %a : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// Grouped-query heads need enable_gqa.
+func.func @attention_heads(%q: tensor<1x8x5x16xf32>, %k: tensor<1x2x5x16xf32>) {
+  // expected-error @+2 {{'edge.scaled_dot_product_attention' op batch/head dims of query [1, 8, 5, 16] and key/value [1, 2, 5, 16] differ (grouped-query heads need enable_gqa)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.scaled_dot_product_attention %q, %k, %k : (tensor<1x8x5x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>) -> tensor<1x8x5x16xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<1x2x5x16xf32>, %m: tensor<5x4xi1>) {
+  // expected-error @+2 {{'edge.scaled_dot_product_attention' op attn_mask [5, 4] does not broadcast to the scores [1, 2, 5, 5]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.scaled_dot_product_attention %q, %q, %q, %m : (tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>, tensor<5x4xi1>) -> tensor<1x2x5x16xf32>
+  return
+}
+
+// -----
+
+func.func @attention_dropout(%q: tensor<1x2x5x16xf32>) {
+  // expected-error @+2 {{'edge.scaled_dot_product_attention' op dropout_p must be 0 (inference), got 0.100000}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.scaled_dot_product_attention %q, %q, %q {dropout_p = 0.1 : f64} : (tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>) -> tensor<1x2x5x16xf32>
+  return
+}

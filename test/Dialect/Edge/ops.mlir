@@ -29,7 +29,7 @@ func.func @convolution(%x: tensor<1x4x9x9xf32>, %w: tensor<6x2x3x3xf32>, %b: ten
 
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
-// CHECK: edge.convolution %{{.*}}, %{{.*}} {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>
+// CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>
 func.func @convolution_depthwise(%x: tensor<?x8x5x5xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32> {
   %0 = edge.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 8} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>
   return %0 : tensor<?x8x5x5xf32>
@@ -37,7 +37,7 @@ func.func @convolution_depthwise(%x: tensor<?x8x5x5xf32>, %w: tensor<8x1x3x3xf32
 
 // Transposed convolution: weight is [C_in, C_out/groups, kH, kW].
 // CHECK-LABEL: func @convolution_transposed
-// CHECK: edge.convolution {{.*}} output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>, transposed = true} : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
+// CHECK: edge.convolution {{.*}} {output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>, transposed = true} : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
 func.func @convolution_transposed(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32> {
   %0 = edge.convolution %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = true, output_padding = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
   return %0 : tensor<1x3x10x10xf32>
@@ -334,6 +334,64 @@ func.func @expand(%x: tensor<3x1xf32>) -> tensor<2x3x4xf32> {
 func.func @embedding(%w: tensor<10x4xf32>, %i: tensor<2x5xi64>) -> tensor<2x5x4xf32> {
   %0 = edge.embedding %w, %i {padding_idx = 0 : i64} : (tensor<10x4xf32>, tensor<2x5xi64>) -> tensor<2x5x4xf32>
   return %0 : tensor<2x5x4xf32>
+}
+
+// Logical ops read any element type as truth values and give i1.
+// CHECK-LABEL: func @logical
+// CHECK: edge.logical_and %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<3xf32>) -> tensor<2x3xi1>
+// CHECK: edge.logical_or %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+// CHECK: edge.logical_xor %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+// CHECK: edge.logical_not %{{.*}} : (tensor<2x3xi64>) -> tensor<2x3xi1>
+func.func @logical(%a: tensor<2x3xi1>, %b: tensor<3xf32>, %c: tensor<2x3xi64>) -> tensor<2x3xi1> {
+  %0 = edge.logical_and %a, %b : (tensor<2x3xi1>, tensor<3xf32>) -> tensor<2x3xi1>
+  %1 = edge.logical_or %0, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %2 = edge.logical_xor %1, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %3 = edge.logical_not %c : (tensor<2x3xi64>) -> tensor<2x3xi1>
+  return %3 : tensor<2x3xi1>
+}
+
+// any/all reduce truth values; cumsum sums integers in i64.
+// CHECK-LABEL: func @truth_and_cumsum
+// CHECK: edge.any %{{.*}} {dim = array<i64: 1>} : (tensor<2x3xi1>) -> tensor<2xi1>
+// CHECK: edge.all %{{.*}} {keepdim = true} : (tensor<2x3xf32>) -> tensor<1x1xi1>
+// CHECK: edge.cumsum %{{.*}} {dim = 1 : i64} : (tensor<2x3xi1>) -> tensor<2x3xi64>
+// CHECK: edge.cumsum %{{.*}} {dim = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @truth_and_cumsum(%m: tensor<2x3xi1>, %x: tensor<2x3xf32>) {
+  %0 = edge.any %m {dim = array<i64: 1>} : (tensor<2x3xi1>) -> tensor<2xi1>
+  %1 = edge.all %x {keepdim = true} : (tensor<2x3xf32>) -> tensor<1x1xi1>
+  %2 = edge.cumsum %m {dim = 1 : i64} : (tensor<2x3xi1>) -> tensor<2x3xi64>
+  %3 = edge.cumsum %x {dim = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// Data-dependent reads: gather, index_select, advanced index; triangles.
+// CHECK-LABEL: func @indexing
+// CHECK: edge.gather %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+// CHECK: edge.index_select %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<3x4xf32>, tensor<5xi64>) -> tensor<5x4xf32>
+// CHECK: edge.index %{{.*}}, %{{.*}}, %{{.*}} {indexed_dims = array<i64: 0, 2>} : (tensor<3x4x5xf32>, tensor<2xi64>, tensor<6x1xi64>) -> tensor<6x2x4xf32>
+// CHECK: edge.index %{{.*}}, %{{.*}} {indexed_dims = array<i64: 1>} : (tensor<3x4x5xf32>, tensor<2x2xi32>) -> tensor<3x2x2x5xf32>
+// CHECK: edge.triu %{{.*}} {diagonal = 1 : i64} : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+// CHECK: edge.tril %{{.*}} : (tensor<4x4xi1>) -> tensor<4x4xi1>
+func.func @indexing(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %j: tensor<5xi64>, %y: tensor<3x4x5xf32>, %k: tensor<2xi64>, %l: tensor<6x1xi64>, %m: tensor<2x2xi32>, %s: tensor<2x4x4xf32>, %b: tensor<4x4xi1>) {
+  %0 = edge.gather %x, %i {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  %1 = edge.index_select %x, %j {dim = 0 : i64} : (tensor<3x4xf32>, tensor<5xi64>) -> tensor<5x4xf32>
+  %2 = edge.index %y, %k, %l {indexed_dims = array<i64: 0, 2>} : (tensor<3x4x5xf32>, tensor<2xi64>, tensor<6x1xi64>) -> tensor<6x2x4xf32>
+  %3 = edge.index %y, %m {indexed_dims = array<i64: 1>} : (tensor<3x4x5xf32>, tensor<2x2xi32>) -> tensor<3x2x2x5xf32>
+  %4 = edge.triu %s {diagonal = 1 : i64} : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %5 = edge.tril %b : (tensor<4x4xi1>) -> tensor<4x4xi1>
+  return
+}
+
+// Attention: a bool mask, causal with a scale, grouped-query heads.
+// CHECK-LABEL: func @attention
+// CHECK: edge.scaled_dot_product_attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>, tensor<1x1x8x6xi1>) -> tensor<2x4x8x32xf32>
+// CHECK: edge.scaled_dot_product_attention %{{.*}}, %{{.*}}, %{{.*}} {is_causal = true, scale = 1.250000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+// CHECK: edge.scaled_dot_product_attention %{{.*}}, %{{.*}}, %{{.*}} {enable_gqa = true} : (tensor<1x8x5x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>) -> tensor<1x8x5x16xf32>
+func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x6x16xf32>, %v: tensor<2x4x6x32xf32>, %m: tensor<1x1x8x6xi1>, %g: tensor<1x8x5x16xf32>, %h: tensor<1x2x5x16xf32>) {
+  %0 = edge.scaled_dot_product_attention %q, %k, %v, %m : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>, tensor<1x1x8x6xi1>) -> tensor<2x4x8x32xf32>
+  %1 = edge.scaled_dot_product_attention %q, %q, %q {is_causal = true, scale = 0.125 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  %2 = edge.scaled_dot_product_attention %g, %h, %h {enable_gqa = true} : (tensor<1x8x5x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>) -> tensor<1x8x5x16xf32>
+  return
 }
 
 // A delegate region: isolated from above, constants inside, one result.

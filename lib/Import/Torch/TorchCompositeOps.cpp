@@ -1,0 +1,346 @@
+//===- TorchCompositeOps.cpp - Composite ATen ops decomposed in C++ -------===//
+//
+// The training IR (what torch.export.export returns) keeps composite ops
+// that core ATen decomposes. Those whose Edge op has other arguments are
+// rewritten here, in one place:
+//   conv1d / conv2d / conv_transpose1d/2d / convolution on 1-D input
+//       -> edge.convolution (1-D as 2-D with height 1; padding="same")
+//   matmul -> mm / bmm with views and expands, by operand ranks
+//   max_pool1d / avg_pool1d / adaptive_avg_pool1d -> the 2-D ops
+//   upsample_*2d.vec -> the output size the program records
+//
+//===----------------------------------------------------------------------===//
+#include "TorchImporter.h"
+
+#include "edge/EdgeDialect.h"
+
+using namespace mlir;
+
+namespace etch::torch_import {
+namespace {
+
+using Kind = TorchArgument::Kind;
+
+RankedTensorType rankedTypeOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+FailureOr<Value> reshape(TorchNode &node, Value value,
+                         ArrayRef<int64_t> shape) {
+  return node.build<edge::ViewOp>(value,
+                                  node.builder().getDenseI64ArrayAttr(shape));
+}
+
+/// Shape of \p value with a size-1 dim inserted at \p dim.
+SmallVector<int64_t> withUnitDim(Value value, int64_t dim) {
+  SmallVector<int64_t> shape(rankedTypeOf(value).getShape());
+  for (int64_t &extent : shape)
+    if (ShapedType::isDynamic(extent))
+      extent = -1;
+  shape.insert(shape.begin() + dim, 1);
+  return shape;
+}
+
+/// An int[] window argument for \p spatial dims: one entry means every dim,
+/// absent means \p fallback.
+std::optional<SmallVector<int64_t>>
+windowArg(TorchNode &node, StringRef name, size_t spatial, int64_t fallback) {
+  if (!node.has(name))
+    return SmallVector<int64_t>(spatial, fallback);
+  std::optional<SmallVector<int64_t>> values = node.ints(name);
+  if (values && values->size() == 1)
+    values = SmallVector<int64_t>(spatial, values->front());
+  if (!values || values->size() != spatial)
+    return std::nullopt;
+  return values;
+}
+
+LogicalResult importConvolution(TorchNode &node) {
+  StringRef aten = node.aten();
+  Value input = node.tensor("input"), weight = node.tensor("weight"),
+        bias = node.tensor("bias");
+  if (!input)
+    input = node.self();
+  if (!input || !weight)
+    return node.error() << "needs 'input' and 'weight' tensors";
+  int64_t rank = rankedTypeOf(input).getRank();
+  if (rank != 3 && rank != 4)
+    return node.error() << "supports 1-D and 2-D convolutions (rank-3 or "
+                           "rank-4 input), got "
+                        << input.getType();
+  size_t spatial = rank - 2;
+  bool transposed = aten.starts_with("aten::conv_transpose") ||
+                    node.boolean("transposed").value_or(false);
+  auto stride = windowArg(node, "stride", spatial, 1);
+  auto dilation = windowArg(node, "dilation", spatial, 1);
+  auto outputPadding = windowArg(node, "output_padding", spatial, 0);
+  std::optional<SmallVector<int64_t>> padding;
+  int64_t groups = node.integer("groups").value_or(1);
+  // padding="same" (stride 1): total dilation * (kernel - 1), the extra
+  // element on the right when odd (ATen's rule); "valid" is no padding.
+  SmallVector<int64_t> right(spatial, 0);
+  if (const TorchArgument *pad = node.arg("padding");
+      pad && pad->kind == Kind::String) {
+    padding = SmallVector<int64_t>(spatial, 0);
+    if (pad->strings.front() == "same") {
+      ArrayRef<int64_t> kernel = rankedTypeOf(weight).getShape().take_back(
+          spatial);
+      for (size_t i = 0; i < spatial; ++i) {
+        if (!stride || (*stride)[i] != 1 || ShapedType::isDynamic(kernel[i]))
+          return node.error() << "padding='same' needs stride 1 and a static "
+                                 "kernel";
+        int64_t total = (*dilation)[i] * (kernel[i] - 1);
+        (*padding)[i] = total / 2;
+        right[i] = total - 2 * (total / 2);
+      }
+    } else if (pad->strings.front() != "valid") {
+      return node.error() << "unknown padding '" << pad->strings.front()
+                          << "'";
+    }
+  } else {
+    padding = windowArg(node, "padding", spatial, 0);
+  }
+  if (!stride || !padding || !dilation || !outputPadding)
+    return node.error() << "stride, padding, dilation and output_padding "
+                           "need "
+                        << spatial << " constant entries each";
+  // An odd "same" padding pads one more on the right, before the conv.
+  if (llvm::any_of(right, [](int64_t extra) { return extra != 0; })) {
+    SmallVector<int64_t> pad; // last dim first, as constant_pad_nd takes it
+    for (size_t i = spatial; i-- > 0;) {
+      pad.push_back(0);
+      pad.push_back(right[i]);
+    }
+    FailureOr<Value> padded = node.build<edge::ConstantPadNdOp>(
+        input, node.builder().getDenseI64ArrayAttr(pad),
+        node.builder().getF64FloatAttr(0.0));
+    if (failed(padded))
+      return failure();
+    input = *padded;
+  }
+  // 1-D runs as 2-D with a unit height.
+  if (spatial == 1) {
+    FailureOr<Value> input2d = reshape(node, input, withUnitDim(input, 2));
+    FailureOr<Value> weight2d = reshape(node, weight, withUnitDim(weight, 2));
+    if (failed(input2d) || failed(weight2d))
+      return failure();
+    input = *input2d;
+    weight = *weight2d;
+    stride->insert(stride->begin(), 1);
+    padding->insert(padding->begin(), 0);
+    dilation->insert(dilation->begin(), 1);
+    outputPadding->insert(outputPadding->begin(), 0);
+  }
+  Builder &b = node.builder();
+  FailureOr<Value> result = node.build<edge::ConvolutionOp>(
+      input, weight, bias, b.getDenseI64ArrayAttr(*stride),
+      b.getDenseI64ArrayAttr(*padding), b.getDenseI64ArrayAttr(*dilation),
+      b.getBoolAttr(transposed), b.getDenseI64ArrayAttr(*outputPadding),
+      b.getI64IntegerAttr(groups));
+  if (failed(result) || spatial == 2)
+    return node.bind(result);
+  SmallVector<int64_t> shape(rankedTypeOf(*result).getShape());
+  shape.erase(shape.begin() + 2);
+  for (int64_t &extent : shape)
+    if (ShapedType::isDynamic(extent))
+      extent = -1;
+  return node.bind(reshape(node, *result, shape));
+}
+
+/// Broadcast batch dims of matmul's operands, without their matrix dims.
+std::optional<SmallVector<int64_t>> broadcastBatch(ArrayRef<int64_t> a,
+                                                   ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> shape(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i + a.size() >= rank ? a[i + a.size() - rank] : 1;
+    int64_t y = i + b.size() >= rank ? b[i + b.size() - rank] : 1;
+    if (x != y && x != 1 && y != 1)
+      return std::nullopt;
+    shape[i] = x == 1 ? y : x;
+  }
+  return shape;
+}
+
+LogicalResult importMatmul(TorchNode &node) {
+  // torch.matmul by operand ranks: 1-D operands gain a unit dim (removed
+  // again from the result), 2-D x 2-D is mm, N-D x 2-D folds the batch into
+  // the rows of one mm, and everything else broadcasts the batch dims and
+  // runs one bmm.
+  Value a = node.self(), b = node.tensor("other");
+  if (!a || !b)
+    return node.error() << "needs tensors 'self' and 'other'";
+  RankedTensorType aType = rankedTypeOf(a), bType = rankedTypeOf(b);
+  if (!aType.hasStaticShape() || !bType.hasStaticShape())
+    return node.error() << "needs static shapes, got " << aType << " and "
+                        << bType;
+  if (aType.getRank() == 0 || bType.getRank() == 0)
+    return node.error() << "operands must have rank >= 1";
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (failed(result))
+    return failure();
+  SmallVector<int64_t> aShape(aType.getShape()), bShape(bType.getShape());
+  if (aShape.size() == 1)
+    aShape.insert(aShape.begin(), 1);
+  if (bShape.size() == 1)
+    bShape.push_back(1);
+  int64_t n = aShape[aShape.size() - 2], k = aShape.back(),
+          m = bShape.back();
+  if (bShape[bShape.size() - 2] != k)
+    return node.error() << "contraction sizes differ: " << aType << " and "
+                        << bType;
+  FailureOr<Value> product;
+  if (bShape.size() == 2) {
+    // [..., n, k] x [k, m]: rows of all batches at once.
+    int64_t rows = aType.getNumElements() / k;
+    FailureOr<Value> lhs = reshape(node, a, {rows, k});
+    FailureOr<Value> rhs = reshape(node, b, {k, m});
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    product = node.build<edge::MmOp>(*lhs, *rhs);
+  } else {
+    std::optional<SmallVector<int64_t>> batch =
+        broadcastBatch(ArrayRef<int64_t>(aShape).drop_back(2),
+                       ArrayRef<int64_t>(bShape).drop_back(2));
+    if (!batch)
+      return node.error() << "batch dims of " << aType << " and " << bType
+                          << " do not broadcast";
+    int64_t batches = 1;
+    for (int64_t extent : *batch)
+      batches *= extent;
+    auto expanded = [&](Value value, ArrayRef<int64_t> shape, int64_t rows,
+                        int64_t columns) -> FailureOr<Value> {
+      FailureOr<Value> current = reshape(node, value, shape);
+      SmallVector<int64_t> full(*batch);
+      full.push_back(rows);
+      full.push_back(columns);
+      if (succeeded(current) && ArrayRef<int64_t>(shape) != ArrayRef(full))
+        current = node.build<edge::ExpandOp>(
+            *current, node.builder().getDenseI64ArrayAttr(full));
+      if (failed(current))
+        return failure();
+      return reshape(node, *current, {batches, rows, columns});
+    };
+    FailureOr<Value> lhs = expanded(a, aShape, n, k);
+    FailureOr<Value> rhs = expanded(b, bShape, k, m);
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    product = node.build<edge::BmmOp>(*lhs, *rhs);
+  }
+  if (failed(product))
+    return failure();
+  return node.bind(reshape(node, *product, result->getShape()));
+}
+
+LogicalResult importPool1d(TorchNode &node) {
+  // max_pool1d / avg_pool1d / adaptive_avg_pool1d on [N, C, L] (or [C, L]):
+  // the 2-D op on [.., 1, L], then the unit dim dropped.
+  StringRef aten = node.aten();
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  int64_t rank = rankedTypeOf(input).getRank();
+  if (rank != 2 && rank != 3)
+    return node.error() << "needs a rank-2 or rank-3 input, got "
+                        << input.getType();
+  FailureOr<Value> input2d =
+      reshape(node, input, withUnitDim(input, rank - 1));
+  if (failed(input2d))
+    return failure();
+  Builder &b = node.builder();
+  auto pair = [&](StringRef name, int64_t first,
+                  int64_t fallback) -> std::optional<DenseI64ArrayAttr> {
+    std::optional<SmallVector<int64_t>> values = windowArg(node, name, 1,
+                                                           fallback);
+    if (!values)
+      return std::nullopt;
+    return b.getDenseI64ArrayAttr({first, values->front()});
+  };
+  FailureOr<Value> pooled;
+  if (aten == "aten::adaptive_avg_pool1d") {
+    auto size = pair("output_size", 1, 1);
+    if (!size)
+      return node.error() << "needs a constant output_size";
+    pooled = node.build<edge::AdaptiveAvgPool2dOp>(*input2d, *size);
+  } else {
+    auto kernel = pair("kernel_size", 1, 1);
+    std::optional<DenseI64ArrayAttr> stride =
+        node.has("stride") && !node.ints("stride")->empty()
+            ? pair("stride", 1, 1)
+            : kernel;
+    auto padding = pair("padding", 0, 0);
+    bool ceil = node.boolean("ceil_mode").value_or(false);
+    if (!kernel || !stride || !padding)
+      return node.error() << "needs constant kernel_size, stride and padding";
+    if (aten == "aten::max_pool1d") {
+      auto dilation = pair("dilation", 1, 1);
+      if (!dilation)
+        return node.error() << "needs a constant dilation";
+      pooled = node.build<edge::MaxPool2dOp>(*input2d, *kernel, *stride,
+                                             *padding, *dilation,
+                                             b.getBoolAttr(ceil));
+    } else {
+      pooled = node.build<edge::AvgPool2dOp>(
+          *input2d, *kernel, *stride, *padding, b.getBoolAttr(ceil),
+          b.getBoolAttr(node.boolean("count_include_pad").value_or(true)),
+          IntegerAttr());
+    }
+  }
+  if (failed(pooled))
+    return failure();
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (failed(result))
+    return failure();
+  return node.bind(reshape(node, *pooled, result->getShape()));
+}
+
+LogicalResult importUpsample(TorchNode &node) {
+  // The .vec forms give scale_factors instead of output_size: the output
+  // size is the node's recorded output shape, the factors become scales.
+  Value input = node.self();
+  FailureOr<RankedTensorType> outType = node.outputType();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  if (failed(outType))
+    return failure();
+  if (outType->getRank() != 4 || outType->isDynamicDim(2) ||
+      outType->isDynamicDim(3))
+    return node.error() << "needs a static NCHW output, got " << *outType;
+  Builder &b = node.builder();
+  DenseI64ArrayAttr size = b.getDenseI64ArrayAttr(
+      {outType->getDimSize(2), outType->getDimSize(3)});
+  FloatAttr scales[2];
+  if (const TorchArgument *factors = node.arg("scale_factors");
+      factors && factors->kind == Kind::Floats && factors->floats.size() == 2)
+    for (int i = 0; i < 2; ++i)
+      scales[i] = b.getF64FloatAttr(factors->floats[i]);
+  const char *scaleNames[] = {"scales_h", "scales_w"};
+  for (int i = 0; i < 2; ++i)
+    if (std::optional<double> scale = node.number(scaleNames[i]))
+      scales[i] = b.getF64FloatAttr(*scale);
+  if (node.aten() == "aten::upsample_nearest2d")
+    return node.bind(node.build<edge::UpsampleNearest2dOp>(
+        input, size, scales[0], scales[1]));
+  return node.bind(node.build<edge::UpsampleBilinear2dOp>(
+      input, size, b.getBoolAttr(node.boolean("align_corners").value_or(false)),
+      scales[0], scales[1]));
+}
+
+} // namespace
+
+void addCompositeHandlers(TorchOpHandlers &handlers) {
+  for (const char *name :
+       {"aten::conv1d", "aten::conv2d", "aten::convolution",
+        "aten::_convolution", "aten::conv_transpose1d",
+        "aten::conv_transpose2d"})
+    handlers[name] = importConvolution;
+  handlers["aten::matmul"] = importMatmul;
+  for (const char *name : {"aten::max_pool1d", "aten::avg_pool1d",
+                           "aten::adaptive_avg_pool1d"})
+    handlers[name] = importPool1d;
+  for (const char *name :
+       {"aten::upsample_nearest2d", "aten::upsample_bilinear2d"})
+    handlers[name] = importUpsample;
+}
+
+} // namespace etch::torch_import

@@ -1,0 +1,251 @@
+//===- TorchShapeOps.cpp - Reshapes, splits and views ---------------------===//
+//
+// ATen's view family where its arguments differ from the Edge op's: sizes
+// with symbolic entries, flatten/unflatten, multi-output splits (one slice
+// each), narrow, the *_as forms, sym_size.
+//
+//===----------------------------------------------------------------------===//
+#include "TorchImporter.h"
+
+#include "edge/EdgeDialect.h"
+
+using namespace mlir;
+
+namespace etch::torch_import {
+namespace {
+
+using Kind = TorchArgument::Kind;
+
+/// The node's size list, with at most one unknown (symbolic) extent turned
+/// into -1; std::nullopt after an error.
+std::optional<SmallVector<int64_t>> sizeList(TorchNode &node,
+                                             StringRef argument) {
+  const TorchArgument *size = node.arg(argument);
+  if (!size || size->kind != Kind::Ints) {
+    node.error() << "needs an int list '" << argument << "'";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> result;
+  int unknown = 0;
+  for (std::optional<int64_t> extent : size->ints) {
+    unknown += !extent || *extent == -1;
+    result.push_back(extent.value_or(-1));
+  }
+  if (unknown > 1) {
+    node.error() << "'" << argument << "' has " << unknown
+                 << " unknown extents; a view can infer only one";
+    return std::nullopt;
+  }
+  return result;
+}
+
+FailureOr<Value> view(TorchNode &node, Value input, ArrayRef<int64_t> shape) {
+  return node.build<edge::ViewOp>(input,
+                                  node.builder().getDenseI64ArrayAttr(shape));
+}
+
+LogicalResult importView(TorchNode &node) {
+  // view(self, size) / reshape(self, shape) / _unsafe_view(self, size).
+  Value input = node.self();
+  std::optional<SmallVector<int64_t>> shape =
+      sizeList(node, node.has("shape") ? "shape" : "size");
+  if (!input || !shape)
+    return failure();
+  return node.bind(view(node, input, *shape));
+}
+
+LogicalResult importFlatten(TorchNode &node) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = std::max<int64_t>(type.getRank(), 1);
+  auto dimArg = [&](StringRef name, int64_t fallback) {
+    int64_t dim = node.integer(name).value_or(fallback);
+    return dim < 0 ? dim + rank : dim;
+  };
+  int64_t start = dimArg("start_dim", 0), end = dimArg("end_dim", -1);
+  if (start < 0 || end >= rank || start > end)
+    return node.error() << "start_dim/end_dim out of range for " << type;
+  SmallVector<int64_t> shape;
+  int64_t merged = 1;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (d < start || d > end) {
+      shape.push_back(type.isDynamicDim(d) ? -1 : type.getDimSize(d));
+      continue;
+    }
+    merged =
+        type.isDynamicDim(d) || merged < 0 ? -1 : merged * type.getDimSize(d);
+    if (d == end)
+      shape.push_back(merged);
+  }
+  if (type.getRank() == 0)
+    shape.push_back(1);
+  if (llvm::count(shape, -1) > 1)
+    return node.error() << "flattens " << type
+                        << " with more than one unknown extent";
+  return node.bind(view(node, input, shape));
+}
+
+LogicalResult importUnflatten(TorchNode &node) {
+  // unflatten(self, dim, sizes): dim becomes `sizes` (one may be -1).
+  Value input = node.self();
+  std::optional<int64_t> dim = node.integer("dim");
+  std::optional<SmallVector<int64_t>> sizes = sizeList(node, "sizes");
+  if (!input || !dim)
+    return node.error() << "needs a tensor and a constant dim";
+  if (!sizes)
+    return failure();
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t d = *dim < 0 ? *dim + type.getRank() : *dim;
+  if (d < 0 || d >= type.getRank())
+    return node.error() << "dim " << *dim << " is out of range for " << type;
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i == d)
+      shape.append(sizes->begin(), sizes->end());
+    else
+      shape.push_back(type.isDynamicDim(i) ? -1 : type.getDimSize(i));
+  }
+  if (llvm::count(shape, -1) > 1)
+    return node.error() << "unflattens " << type
+                        << " with more than one unknown extent";
+  return node.bind(view(node, input, shape));
+}
+
+LogicalResult importT(TorchNode &node) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  if (cast<ShapedType>(input.getType()).getRank() < 2)
+    return node.bind(input);
+  return node.bind(node.build<edge::TransposeOp>(input, 0, 1));
+}
+
+LogicalResult importSplit(TorchNode &node) {
+  // split/split_with_sizes/chunk/unbind: one slice (or select, for unbind)
+  // per output, each output's extent as the program records it.
+  Value input = node.self();
+  std::vector<std::string> outputs = node.outputNames();
+  if (!input || outputs.empty())
+    return node.error() << "needs a tensor input and outputs";
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t dim = node.integer("dim").value_or(0);
+  if (dim < 0)
+    dim += type.getRank();
+  if (dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
+    return node.error() << "needs a static dim to split, got " << type;
+  bool unbind = node.aten() == "aten::unbind";
+  SmallVector<Value> pieces;
+  int64_t start = 0;
+  for (size_t index = 0; index < outputs.size(); ++index) {
+    FailureOr<RankedTensorType> outType = node.outputType(index);
+    if (failed(outType))
+      return failure();
+    FailureOr<Value> piece;
+    if (unbind) {
+      piece = node.build<edge::SelectOp>(input, dim, index);
+    } else {
+      if (outType->getRank() != type.getRank() || outType->isDynamicDim(dim))
+        return node.error() << "output #" << index << " is " << *outType
+                            << ", not a static piece of " << type
+                            << " along dim " << dim;
+      int64_t length = outType->getDimSize(dim);
+      Builder &b = node.builder();
+      piece = node.build<edge::SliceOp>(input, dim, b.getI64IntegerAttr(start),
+                                        b.getI64IntegerAttr(start + length),
+                                        1);
+      start += length;
+    }
+    if (failed(piece))
+      return failure();
+    pieces.push_back(*piece);
+  }
+  return node.bindEach(pieces);
+}
+
+LogicalResult importNarrow(TorchNode &node) {
+  // narrow(self, dim, start, length) = slice(dim, start, start + length).
+  Value input = node.self();
+  std::optional<int64_t> dim = node.integer("dim"),
+                         start = node.integer("start"),
+                         length = node.integer("length");
+  if (!input || !dim || !start || !length)
+    return node.error() << "needs a tensor and constant dim, start, length";
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t d = *dim < 0 ? *dim + type.getRank() : *dim;
+  int64_t begin = *start;
+  if (begin < 0 && d >= 0 && d < type.getRank() && !type.isDynamicDim(d))
+    begin += type.getDimSize(d);
+  Builder &b = node.builder();
+  return node.bind(node.build<edge::SliceOp>(input, *dim,
+                                             b.getI64IntegerAttr(begin),
+                                             b.getI64IntegerAttr(begin + *length),
+                                             1));
+}
+
+/// expand_as / view_as / reshape_as: the other tensor's shape.
+LogicalResult importAs(TorchNode &node) {
+  Value input = node.self(), other = node.tensor("other");
+  if (!input || !other)
+    return node.error() << "needs 'self' and 'other' tensors";
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(other.getType()).getShape();
+  if (ShapedType::isDynamicShape(shape))
+    return node.error() << "needs a static shape for 'other'";
+  Builder &b = node.builder();
+  if (node.aten() == "aten::expand_as")
+    return node.bind(
+        node.build<edge::ExpandOp>(input, b.getDenseI64ArrayAttr(shape)));
+  return node.bind(view(node, input, shape));
+}
+
+LogicalResult importMovedim(TorchNode &node) {
+  // movedim(self, source, destination), int or int[] forms.
+  Value input = node.self();
+  auto source = node.ints("source"), destination = node.ints("destination");
+  if (!input || !source || !destination || source->size() != destination->size())
+    return node.error() << "needs a tensor and matching source/destination";
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  SmallVector<int64_t> order(rank, -1);
+  SmallVector<bool> used(rank, false);
+  for (auto [from, to] : llvm::zip(*source, *destination)) {
+    int64_t f = from < 0 ? from + rank : from, t = to < 0 ? to + rank : to;
+    if (f < 0 || f >= rank || t < 0 || t >= rank || order[t] >= 0 || used[f])
+      return node.error() << "bad or repeated source/destination dims";
+    order[t] = f;
+    used[f] = true;
+  }
+  int64_t next = 0;
+  for (int64_t &slot : order) {
+    if (slot >= 0)
+      continue;
+    while (used[next])
+      ++next;
+    slot = next;
+    used[next] = true;
+  }
+  return node.bind(node.build<edge::PermuteOp>(
+      input, node.builder().getDenseI64ArrayAttr(order)));
+}
+
+} // namespace
+
+void addShapeHandlers(TorchOpHandlers &handlers) {
+  for (const char *name :
+       {"aten::view", "aten::reshape", "aten::_unsafe_view", "aten::_reshape_copy"})
+    handlers[name] = importView;
+  handlers["aten::flatten"] = importFlatten;
+  handlers["aten::unflatten"] = importUnflatten;
+  handlers["aten::t"] = importT;
+  for (const char *name : {"aten::split", "aten::split_with_sizes",
+                           "aten::chunk", "aten::unbind", "aten::tensor_split"})
+    handlers[name] = importSplit;
+  handlers["aten::narrow"] = importNarrow;
+  for (const char *name :
+       {"aten::expand_as", "aten::view_as", "aten::reshape_as"})
+    handlers[name] = importAs;
+  for (const char *name : {"aten::movedim", "aten::moveaxis"})
+    handlers[name] = importMovedim;
+}
+
+} // namespace etch::torch_import

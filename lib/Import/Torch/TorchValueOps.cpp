@@ -1,0 +1,324 @@
+//===- TorchValueOps.cpp - Identities, casts and elementwise rewrites -----===//
+//
+// Ops that keep their input (clone, dropout in eval, asserts), dtype
+// conversions, and elementwise ATen ops expressed with other Edge ops:
+// rsub, masked_fill, clamp_min/max, relu6, diff, bitwise ops on bools,
+// floor_divide, copy, cumsum with a dtype, advanced indexing, sym_size.
+//
+//===----------------------------------------------------------------------===//
+#include "TorchImporter.h"
+
+#include "edge/EdgeDialect.h"
+
+using namespace mlir;
+
+namespace etch::torch_import {
+namespace {
+
+using Kind = TorchArgument::Kind;
+
+Type elementTypeOf(Value value) {
+  return cast<ShapedType>(value.getType()).getElementType();
+}
+
+LogicalResult importIdentity(TorchNode &node) {
+  if (node.aten() == "aten::dropout" || node.aten() == "aten::feature_dropout" ||
+      node.aten() == "aten::alpha_dropout")
+    if (node.boolean("train").value_or(false))
+      return node.error() << "dropout in training mode (export the model "
+                             "after model.eval())";
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  return node.bind(input);
+}
+
+/// Checks and asserts that guard the export: nothing to compute.
+LogicalResult importNothing(TorchNode &) { return success(); }
+
+LogicalResult importToCopy(TorchNode &node) {
+  // _to_copy / to.dtype / to.device / to.dtype_layout / to.other / type_as:
+  // the recorded result dtype says what the conversion is.
+  Value input = node.self();
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  if (failed(result))
+    return failure();
+  return node.bind(node.castTo(input, result->getElementType()));
+}
+
+LogicalResult importRsub(TorchNode &node) {
+  // rsub(self, other, alpha) = other - alpha * self.
+  Value input = node.self();
+  const TorchArgument *other = node.arg("other");
+  if (!input || !other)
+    return node.error() << "needs tensor 'self' and 'other'";
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (failed(result))
+    return failure();
+  Type type = result->getElementType();
+  Value minuend = node.tensor("other");
+  if (!minuend) {
+    // Bool Scalars are not accepted for rsub's operands.
+    std::optional<double> value =
+        other->kind == Kind::Bool ? std::nullopt : other->scalarValue();
+    if (!value)
+      return node.error() << "'other' must be a tensor or a constant scalar, "
+                             "got "
+                          << other->unionKey;
+    minuend = node.scalar(type, *value);
+  }
+  std::optional<double> alpha = 1.0;
+  if (const TorchArgument *a = node.arg("alpha"); a && a->kind != Kind::None)
+    alpha = a->kind == Kind::Bool ? std::nullopt : a->scalarValue();
+  if (!alpha)
+    return node.error() << "'alpha' must be a constant scalar";
+  FailureOr<Value> lhs = node.castTo(minuend, type),
+                   rhs = node.castTo(input, type);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  return node.bind(node.build<edge::SubOp>(
+      *lhs, *rhs, node.builder().getF64FloatAttr(*alpha)));
+}
+
+LogicalResult importMaskedFill(TorchNode &node) {
+  // masked_fill(self, mask, value) = where(mask, value, self); value is a
+  // Scalar or a 0-d tensor.
+  Value input = node.self(), mask = node.tensor("mask");
+  if (!input || !mask)
+    return node.error() << "needs tensors 'self' and 'mask'";
+  Type type = elementTypeOf(input);
+  Value fill = node.tensor("value");
+  if (!fill) {
+    std::optional<double> value = node.number("value");
+    if (!value)
+      return node.error() << "needs a constant or tensor 'value'";
+    fill = node.scalar(type, *value);
+  }
+  FailureOr<Value> filled = node.castTo(fill, type);
+  FailureOr<Value> condition = node.castTo(
+      mask, IntegerType::get(node.builder().getContext(), 1));
+  if (failed(filled) || failed(condition))
+    return failure();
+  return node.bind(node.build<edge::WhereOp>(*condition, *filled, input));
+}
+
+LogicalResult importClampBound(TorchNode &node) {
+  // clamp_min(self, min) / clamp_max(self, max); relu6(self).
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  Builder &b = node.builder();
+  if (node.aten() == "aten::relu6")
+    return node.bind(node.build<edge::HardtanhOp>(input, b.getF64FloatAttr(0.0),
+                                                  b.getF64FloatAttr(6.0)));
+  bool lower = node.aten() == "aten::clamp_min";
+  std::optional<double> bound = node.number(lower ? "min" : "max");
+  if (!bound)
+    return node.error() << "needs a constant scalar bound";
+  FloatAttr attr = b.getF64FloatAttr(*bound);
+  return node.bind(node.build<edge::ClampOp>(input, lower ? attr : FloatAttr(),
+                                             lower ? FloatAttr() : attr));
+}
+
+LogicalResult importDiff(TorchNode &node) {
+  // diff(self, n=1, dim=-1, prepend=None, append=None): n times
+  // x[1:] - x[:-1] along dim, after joining prepend and append.
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  int64_t n = node.integer("n").value_or(1);
+  int64_t dim = node.integer("dim").value_or(-1);
+  if (dim < 0)
+    dim += rank;
+  if (n < 0 || dim < 0 || dim >= rank)
+    return node.error() << "needs n >= 0 and a dim within rank " << rank;
+  Builder &b = node.builder();
+  SmallVector<Value> parts;
+  if (Value prepend = node.tensor("prepend"))
+    parts.push_back(prepend);
+  parts.push_back(input);
+  if (Value append = node.tensor("append"))
+    parts.push_back(append);
+  Value current = input;
+  if (parts.size() > 1) {
+    FailureOr<Value> joined = node.build<edge::CatOp>(parts, dim);
+    if (failed(joined))
+      return failure();
+    current = *joined;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    FailureOr<Value> next = node.build<edge::SliceOp>(
+        current, dim, b.getI64IntegerAttr(1), IntegerAttr(), 1);
+    FailureOr<Value> previous = node.build<edge::SliceOp>(
+        current, dim, b.getI64IntegerAttr(0), b.getI64IntegerAttr(-1), 1);
+    if (failed(next) || failed(previous))
+      return failure();
+    // Bools differ by xor (torch's diff of bools is logical_xor).
+    FailureOr<Value> difference =
+        elementTypeOf(current).isInteger(1)
+            ? node.build<edge::LogicalXorOp>(*next, *previous)
+            : node.build<edge::SubOp>(*next, *previous, b.getF64FloatAttr(1));
+    if (failed(difference))
+      return failure();
+    current = *difference;
+  }
+  return node.bind(current);
+}
+
+LogicalResult importBitwise(TorchNode &node) {
+  // On bools, bitwise and/or/xor/not (and Python's &, |, ^, ~) are the
+  // logical ops.
+  StringRef aten = node.aten();
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  bool isBool = elementTypeOf(input).isInteger(1);
+  Value other = node.tensor("other");
+  if (other)
+    isBool &= elementTypeOf(other).isInteger(1);
+  else if (const TorchArgument *scalar = node.arg("other"))
+    isBool &= scalar->kind == Kind::Bool;
+  if (!isBool)
+    return node.error() << "bitwise ops are supported on bool tensors only";
+  if (aten == "aten::bitwise_not")
+    return node.bind(node.build<edge::LogicalNotOp>(input));
+  if (!other)
+    other = node.scalar(elementTypeOf(input),
+                        node.number("other").value_or(0.0));
+  if (aten == "aten::bitwise_and" || aten == "aten::__and__")
+    return node.bind(node.build<edge::LogicalAndOp>(input, other));
+  if (aten == "aten::bitwise_or" || aten == "aten::__or__")
+    return node.bind(node.build<edge::LogicalOrOp>(input, other));
+  return node.bind(node.build<edge::LogicalXorOp>(input, other));
+}
+
+LogicalResult importFloorDivide(TorchNode &node) {
+  // floor_divide(self, other) = div(self, other, rounding_mode="floor").
+  node.args().emplace_back("rounding_mode", TorchArgument{});
+  TorchArgument &mode = node.args().back().second;
+  mode.kind = Kind::String;
+  mode.unionKey = "as_string";
+  mode.strings = {"floor"};
+  return node.importAs("aten::div");
+}
+
+LogicalResult importCopy(TorchNode &node) {
+  // copy(self, src): src broadcast to self's shape and converted to its
+  // dtype (the functional form of copy_, which writes buffers).
+  Value target = node.self(), source = node.tensor("src");
+  if (!target || !source)
+    return node.error() << "needs tensors 'self' and 'src'";
+  auto type = cast<RankedTensorType>(target.getType());
+  FailureOr<Value> converted = node.castTo(source, type.getElementType());
+  if (failed(converted))
+    return failure();
+  if (converted->getType() == type)
+    return node.bind(*converted);
+  return node.bind(node.build<edge::ExpandOp>(
+      *converted, node.builder().getDenseI64ArrayAttr(type.getShape())));
+}
+
+LogicalResult importCumsum(TorchNode &node) {
+  // cumsum(self, dim, dtype=None): with a dtype, the input is converted
+  // first (so the sum runs in that type).
+  Value input = node.self();
+  std::optional<int64_t> dim = node.integer("dim");
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (!input || !dim)
+    return node.error() << "needs a tensor and a constant dim";
+  if (failed(result))
+    return failure();
+  if (node.has("dtype")) {
+    FailureOr<Value> converted =
+        node.castTo(input, result->getElementType());
+    if (failed(converted))
+      return failure();
+    input = *converted;
+  }
+  return node.bind(node.build<edge::CumsumOp>(input, *dim));
+}
+
+LogicalResult importIndex(TorchNode &node) {
+  // index.Tensor(self, indices: Tensor?[]): None entries leave a dimension
+  // whole; bool masks would give a data-dependent shape.
+  Value input = node.self();
+  std::optional<SmallVector<Value>> indices = node.tensors("indices");
+  if (!input || !indices)
+    return node.error() << "needs a tensor and a list of index tensors";
+  SmallVector<Value> present;
+  SmallVector<int64_t> dims;
+  for (auto [dim, index] : llvm::enumerate(*indices)) {
+    if (!index)
+      continue;
+    Type type = elementTypeOf(index);
+    if (type.isInteger(1) || type.isInteger(8))
+      return node.error() << "indexes with a bool mask (index " << dim
+                          << "), whose result shape depends on the data; "
+                             "use torch.where or masked_fill instead";
+    present.push_back(index);
+    dims.push_back(static_cast<int64_t>(dim));
+  }
+  if (present.empty())
+    return node.bind(input);
+  return node.bind(node.build<edge::IndexOp>(
+      input, present, node.builder().getDenseI64ArrayAttr(dims)));
+}
+
+LogicalResult importSymSize(TorchNode &node) {
+  // sym_size(self, dim) defines a symbolic int: known when that dim is
+  // static.
+  Value input = node.self();
+  std::optional<int64_t> dim = node.integer("dim");
+  const llvm::json::Array *outputs = node.json().getArray("outputs");
+  const llvm::json::Object *out =
+      outputs && !outputs->empty() ? (*outputs)[0].getAsObject() : nullptr;
+  const llvm::json::Object *sym = out ? out->getObject("as_sym_int") : nullptr;
+  std::optional<StringRef> name =
+      sym ? sym->getString("as_name") : std::nullopt;
+  if (!input || !dim || !name)
+    return node.error() << "malformed sym_size node";
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t d = *dim < 0 ? *dim + type.getRank() : *dim;
+  if (d < 0 || d >= type.getRank())
+    return node.error() << "dim " << *dim << " is out of range for " << type;
+  node.defineSymbol(*name, type.isDynamicDim(d)
+                               ? std::nullopt
+                               : std::optional<int64_t>(type.getDimSize(d)));
+  return success();
+}
+
+} // namespace
+
+void addValueHandlers(TorchOpHandlers &handlers) {
+  for (const char *name :
+       {"aten::clone", "aten::alias", "aten::detach", "aten::contiguous",
+        "aten::lift_fresh_copy", "aten::dropout", "aten::feature_dropout",
+        "aten::alpha_dropout", "aten::lift_fresh", "aten::view_copy_identity"})
+    handlers[name] = importIdentity;
+  for (const char *name :
+       {"aten::_assert_tensor_metadata", "aten::_assert_scalar",
+        "aten::_assert_async", "aten::sym_constrain_range",
+        "aten::sym_constrain_range_for_size", "aten::_functional_assert_async"})
+    handlers[name] = importNothing;
+  for (const char *name : {"aten::_to_copy", "aten::to", "aten::type_as"})
+    handlers[name] = importToCopy;
+  handlers["aten::rsub"] = importRsub;
+  handlers["aten::masked_fill"] = importMaskedFill;
+  for (const char *name : {"aten::clamp_min", "aten::clamp_max", "aten::relu6"})
+    handlers[name] = importClampBound;
+  handlers["aten::diff"] = importDiff;
+  for (const char *name :
+       {"aten::bitwise_and", "aten::bitwise_or", "aten::bitwise_xor",
+        "aten::bitwise_not", "aten::__and__", "aten::__or__", "aten::__xor__"})
+    handlers[name] = importBitwise;
+  handlers["aten::floor_divide"] = importFloorDivide;
+  handlers["aten::copy"] = importCopy;
+  handlers["aten::cumsum"] = importCumsum;
+  handlers["aten::index"] = importIndex;
+  handlers["aten::sym_size"] = importSymSize;
+}
+
+} // namespace etch::torch_import

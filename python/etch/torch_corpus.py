@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Writes torch.export programs the way users save them, with references.
+
+Runs with a real torch 2.x (the test suite runs it inside Debian chroots:
+scripts/torch-run.sh). For each model NAME:
+
+    NAME_export.pt2       torch.export.save of what torch.export.export returns
+                          (the training IR since torch 2.6)
+    NAME_decomposed.pt2   the same after run_decompositions() (core ATen IR)
+    NAME_inK.npy          example inputs (K = 0, 1, ...)
+    NAME_outK.npy         eager outputs for those inputs
+    NAME_sS_inK.npy, NAME_sS_outK.npy
+                          for models with a dynamic dim: inputs and outputs
+                          at other sizes S within the bounds
+
+plus manifest.json (torch version, files, what each model is). Weights are
+random from fixed seeds; nothing is downloaded.
+
+    torch_corpus.py --out DIR [--models a,b,...] [--list]
+"""
+import argparse
+import copy
+import json
+import os
+import sys
+import traceback
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from etch.reinit import SEED, reinit_weights  # noqa: E402
+
+
+def generator(offset=1):
+    return torch.Generator().manual_seed(SEED + offset)
+
+
+class SmallCnn(torch.nn.Module):
+    """Conv/BN/ReLU/pool/linear: the training IR's composite ops."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 16, 3, padding=1)
+        self.bn1 = torch.nn.BatchNorm2d(16)
+        self.conv2 = torch.nn.Conv2d(16, 32, 3, stride=2, padding=1)
+        self.bn2 = torch.nn.BatchNorm2d(32)
+        self.fc = torch.nn.Linear(32, 10)
+
+    def forward(self, x):
+        x = torch.nn.functional.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
+        x = torch.nn.functional.hardtanh(self.bn2(self.conv2(x)), 0.0, 6.0)
+        x = torch.nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
+        return torch.softmax(self.fc(x), dim=-1)
+
+
+class RunningStats(torch.nn.Module):
+    """Mutates buffers in place on every call (the KV-cache pattern in
+    miniature): outputs depend on the state before and after."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("total", torch.zeros(8))
+        self.register_buffer("count", torch.zeros(1))
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = self.proj(x)
+        self.total.add_(y.sum(0))
+        self.count.add_(x.shape[0])
+        return y, self.total / self.count
+
+
+def torchvision_model(name):
+    import torchvision
+    return getattr(torchvision.models, name)(weights=None)
+
+
+def transformer_encoder_layer():
+    return torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                            dropout=0.0, batch_first=True)
+
+
+def bert():
+    from transformers import BertConfig, BertModel
+    config = BertConfig(vocab_size=1000, hidden_size=64, num_hidden_layers=2,
+                        num_attention_heads=4, intermediate_size=128,
+                        max_position_embeddings=64, hidden_act="gelu")
+    torch.manual_seed(SEED)
+
+    class Encoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bert = BertModel(config, add_pooling_layer=False)
+
+        def forward(self, input_ids, attention_mask):
+            return self.bert(input_ids=input_ids,
+                             attention_mask=attention_mask).last_hidden_state
+
+    return Encoder()
+
+
+def llama():
+    from transformers import LlamaConfig, LlamaForCausalLM
+    config = LlamaConfig(vocab_size=1000, hidden_size=64, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2,
+                         intermediate_size=128, max_position_embeddings=128,
+                         rms_norm_eps=1e-5, rope_theta=10000.0)
+    torch.manual_seed(SEED)
+
+    class CausalLm(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lm = LlamaForCausalLM(config)
+
+        def forward(self, input_ids):
+            return self.lm(input_ids=input_ids, use_cache=False).logits
+
+    return CausalLm()
+
+
+def token_ids(shape, vocab=1000, offset=1):
+    return torch.randint(0, vocab, shape, generator=generator(offset))
+
+
+def bert_inputs():
+    ids = token_ids((2, 16))
+    mask = torch.ones(2, 16, dtype=torch.int64)
+    mask[1, 12:] = 0  # padding in the second sequence
+    return ids, mask
+
+
+# name -> (factory, inputs(), {input index: (dim, min, max, other sizes)},
+#          needs transformers, re-initialise weights)
+MODELS = {
+    "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
+                     lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
+                     False, True),
+    "resnet18": (lambda: torchvision_model("resnet18"),
+                 lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
+                 False, True),
+    "transformer_encoder_layer": (transformer_encoder_layer,
+                                  lambda: (torch.randn(2, 16, 64, generator=generator()),),
+                                  None, False, False),
+    "small_cnn_dynamic": (SmallCnn, lambda: (torch.randn(4, 3, 32, 32, generator=generator()),),
+                          {0: (0, 1, 8, (1, 3, 8))}, False, True),
+    "running_stats": (RunningStats, lambda: (torch.randn(4, 8, generator=generator()),), None,
+                      False, False),
+    "bert": (bert, bert_inputs, None, True, False),
+    "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
+}
+
+
+def as_tuple(value):
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (value,)
+
+
+def save_arrays(out, prefix, kind, tensors):
+    for index, tensor in enumerate(tensors):
+        np.save(os.path.join(out, f"{prefix}_{kind}{index}.npy"), tensor.detach().numpy())
+
+
+def export_model(name, out):
+    factory, make_inputs, dynamic, _, reinit = MODELS[name]
+    torch.manual_seed(SEED)
+    model = factory()
+    model = reinit_weights(model) if reinit else model.eval()
+    # Inference: no parameter needs a gradient (torch 2.6 refuses to export
+    # a buffer mutation that depends on one otherwise).
+    model.requires_grad_(False)
+    inputs = make_inputs()
+    dynamic_shapes = None
+    if dynamic:
+        dynamic_shapes = [None] * len(inputs)
+        for index, (dim, low, high, _) in dynamic.items():
+            dynamic_shapes[index] = {dim: torch.export.Dim(f"d{index}", min=low, max=high)}
+        dynamic_shapes = tuple(dynamic_shapes)
+    # Eager references first, from a copy: the module may mutate its state.
+    with torch.no_grad():
+        expected = as_tuple(copy.deepcopy(model)(*inputs))
+    program = torch.export.export(model, inputs, dynamic_shapes=dynamic_shapes)
+    torch.export.save(program, os.path.join(out, f"{name}_export.pt2"))
+    torch.export.save(program.run_decompositions(),
+                      os.path.join(out, f"{name}_decomposed.pt2"))
+    save_arrays(out, name, "in", inputs)
+    save_arrays(out, name, "out", expected)
+    record = {"inputs": len(inputs), "outputs": len(expected),
+              "input_shapes": [list(t.shape) for t in inputs],
+              "output_shapes": [list(t.shape) for t in expected]}
+    if dynamic:
+        record["dynamic"] = {}
+        for index, (dim, low, high, sizes) in dynamic.items():
+            record["dynamic"][str(index)] = {"dim": dim, "min": low, "max": high,
+                                             "sizes": list(sizes)}
+            for size in sizes:
+                shape = list(inputs[index].shape)
+                shape[dim] = size
+                resized = list(inputs)
+                resized[index] = torch.randn(shape, generator=generator(size + 7))
+                with torch.no_grad():
+                    outputs = as_tuple(copy.deepcopy(model)(*resized))
+                save_arrays(out, f"{name}_s{size}", "in", resized)
+                save_arrays(out, f"{name}_s{size}", "out", outputs)
+    return record
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--models", default="")
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args()
+    try:
+        import transformers  # noqa: F401
+        have_transformers = True
+    except ImportError:
+        have_transformers = False
+    names = args.models.split(",") if args.models else list(MODELS)
+    if args.list:
+        print("\n".join(n for n in MODELS if have_transformers or not MODELS[n][3]))
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    manifest = {"torch": torch.__version__, "models": {}}
+    failures = 0
+    for name in names:
+        if name not in MODELS:
+            print(f"{name}: unknown model", file=sys.stderr)
+            failures += 1
+            continue
+        if MODELS[name][3] and not have_transformers:
+            print(f"{name}: needs transformers, which this torch has not", file=sys.stderr)
+            failures += 1
+            continue
+        try:
+            manifest["models"][name] = export_model(name, args.out)
+            print(f"{name}: exported with torch {torch.__version__}")
+        except Exception:  # report every model, then fail
+            traceback.print_exc()
+            print(f"{name}: FAILED", file=sys.stderr)
+            failures += 1
+    with open(os.path.join(args.out, "manifest.json"), "w") as file:
+        json.dump(manifest, file, indent=2, sort_keys=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,340 @@
+// Data-dependent reads and running sums: gather, index_select, index
+// (advanced indexing), triu/tril, cumsum. Indices are data, known only at
+// run time: an out-of-range index gives zeros, never a read outside the
+// tensor.
+#include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <cstring>
+
+namespace etch::runtime::portable {
+namespace {
+
+bool isIndexType(ScalarType type) {
+  return type == ScalarType::Int64 || type == ScalarType::Int32;
+}
+
+int64_t indexAt(const TensorView &index, int64_t i) {
+  return index.scalarType() == ScalarType::Int64 ? index.data<int64_t>()[i]
+                                                 : index.data<int32_t>()[i];
+}
+
+/// \p index wrapped like Python (negative counts from the end); -1 when it
+/// is outside [-extent, extent).
+int64_t wrapIndex(int64_t index, int64_t extent) {
+  if (index < 0)
+    index += extent;
+  return index < 0 || index >= extent ? -1 : index;
+}
+
+/// Row-major coordinates of flat element \p flat of \p shape.
+void unflatten(int64_t flat, const int64_t *shape, int rank, int64_t *out) {
+  for (int d = rank - 1; d >= 0; --d) {
+    out[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+}
+
+} // namespace
+
+Error validateGather(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  const TensorView &self = *call.inputs[0], &index = *call.inputs[1];
+  if (!isIndexType(index.scalarType()))
+    return kernelError(call, Error::InvalidType, "index must be int32/int64");
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", self.scalarType()));
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), std::max(self.rank(), 1));
+  if (dim < 0 || index.rank() != self.rank())
+    return kernelError(call, Error::InvalidProgram,
+                       "needs a dim within self's rank and an index of "
+                       "self's rank");
+  for (int d = 0; d < self.rank(); ++d)
+    if (d != dim && index.size(d) > self.size(d))
+      return kernelError(call, Error::InvalidShape,
+                         "index is larger than self in dim %d", d);
+  return checkShape(call, call.outputs[0], "output", index.sizes(),
+                    index.rank());
+}
+
+void runGather(const KernelCall &call) {
+  const TensorView &self = *call.inputs[0], &index = *call.inputs[1];
+  TensorView &out = *call.outputs[0];
+  int rank = self.rank();
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), std::max(rank, 1));
+  size_t element = elementSize(self.scalarType());
+  const char *src = static_cast<const char *>(self.data());
+  char *dst = static_cast<char *>(out.data());
+  int64_t coordinate[kMaxRank];
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    unflatten(i, out.sizes(), rank, coordinate);
+    int64_t picked = rank ? wrapIndex(indexAt(index, i), self.size(dim))
+                          : wrapIndex(indexAt(index, i), 1);
+    if (picked < 0) {
+      std::memset(dst + i * element, 0, element);
+      continue;
+    }
+    int64_t offset = 0;
+    for (int d = 0; d < rank; ++d)
+      offset += (d == dim ? picked : coordinate[d]) * self.stride(d);
+    std::memcpy(dst + i * element, src + offset * element, element);
+  }
+}
+
+Error validateIndexSelect(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  const TensorView &self = *call.inputs[0], &index = *call.inputs[1];
+  if (!isIndexType(index.scalarType()) || index.rank() > 1)
+    return kernelError(call, Error::InvalidProgram,
+                       "index must be a 0-D or 1-D int32/int64 tensor");
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", self.scalarType()));
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), std::max(self.rank(), 1));
+  if (dim < 0)
+    return kernelError(call, Error::InvalidProgram, "dim out of range");
+  int64_t expected[kMaxRank];
+  for (int d = 0; d < self.rank(); ++d)
+    expected[d] = d == dim ? index.numel() : self.size(d);
+  return checkShape(call, call.outputs[0], "output", expected, self.rank());
+}
+
+void runIndexSelect(const KernelCall &call) {
+  const TensorView &self = *call.inputs[0], &index = *call.inputs[1];
+  TensorView &out = *call.outputs[0];
+  if (self.rank() == 0) {
+    bool valid = wrapIndex(indexAt(index, 0), 1) == 0;
+    std::memcpy(out.data(), self.data(), valid ? out.nbytes() : 0);
+    if (!valid)
+      std::memset(out.data(), 0, out.nbytes());
+    return;
+  }
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), self.rank());
+  // [outer, extent, inner] blocks: each index copies one inner run per outer.
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < dim; ++d)
+    outer *= self.size(d);
+  for (int d = dim + 1; d < self.rank(); ++d)
+    inner *= self.size(d);
+  size_t run = inner * elementSize(self.scalarType());
+  const char *src = static_cast<const char *>(self.data());
+  char *dst = static_cast<char *>(out.data());
+  int64_t extent = self.size(dim), count = index.numel();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t picked = wrapIndex(indexAt(index, k), extent);
+      char *target = dst + (o * count + k) * run;
+      if (picked < 0)
+        std::memset(target, 0, run);
+      else
+        std::memcpy(target, src + (o * extent + picked) * run, run);
+    }
+}
+
+namespace {
+/// What index.Tensor's attributes and operands say, checked at load.
+struct IndexPlan {
+  int64_t dims[kMaxRank];
+  int count = 0;
+  bool adjacent = true;
+  int broadcastRank = 0;
+  int64_t broadcast[kMaxRank];
+};
+
+bool planIndex(const KernelCall &call, IndexPlan &plan) {
+  Span<const int64_t> dims = call.intsAttr("indexed_dims");
+  const TensorView &self = *call.inputs[0];
+  if (dims.empty() || dims.size() != call.inputs.size() - 1 ||
+      dims.size() > static_cast<size_t>(self.rank()))
+    return false;
+  plan.count = static_cast<int>(dims.size());
+  for (int i = 0; i < plan.count; ++i) {
+    plan.dims[i] = dims[i];
+    if (dims[i] < 0 || dims[i] >= self.rank() || (i && dims[i] <= dims[i - 1]))
+      return false;
+  }
+  plan.adjacent = dims[plan.count - 1] - dims[0] + 1 == plan.count;
+  // Broadcast the index shapes together (NumPy rules).
+  plan.broadcastRank = 0;
+  for (int i = 0; i < plan.count; ++i) {
+    const TensorView *index = call.inputs[1 + i];
+    if (!index || !isIndexType(index->scalarType()))
+      return false;
+    int rank = std::max(plan.broadcastRank, index->rank());
+    int64_t merged[kMaxRank];
+    for (int d = 0; d < rank; ++d) {
+      int a = d - (rank - plan.broadcastRank), b = d - (rank - index->rank());
+      int64_t x = a >= 0 ? plan.broadcast[a] : 1;
+      int64_t y = b >= 0 ? index->size(b) : 1;
+      if (x != y && x != 1 && y != 1)
+        return false;
+      merged[d] = x == 1 ? y : x;
+    }
+    plan.broadcastRank = rank;
+    std::memcpy(plan.broadcast, merged, sizeof(int64_t) * rank);
+  }
+  return plan.broadcastRank + self.rank() - plan.count <= kMaxRank;
+}
+} // namespace
+
+Error validateIndex(const KernelCall &call) {
+  if (call.inputs.size() < 2 || call.outputs.size() != 1)
+    return kernelError(call, Error::InvalidProgram,
+                       "needs self, at least one index and one output");
+  ET_CHECK_OK(checkArity(call, call.inputs.size(), call.inputs.size(), 1));
+  IndexPlan plan;
+  if (!planIndex(call, plan))
+    return kernelError(call, Error::InvalidProgram,
+                       "indexed_dims and the int32/int64 index tensors do not "
+                       "match self or do not broadcast together");
+  const TensorView &self = *call.inputs[0];
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", self.scalarType()));
+  int64_t expected[kMaxRank];
+  int rank = 0;
+  if (!plan.adjacent)
+    for (int d = 0; d < plan.broadcastRank; ++d)
+      expected[rank++] = plan.broadcast[d];
+  for (int d = 0; d < self.rank(); ++d) {
+    if (plan.adjacent && d == plan.dims[0])
+      for (int b = 0; b < plan.broadcastRank; ++b)
+        expected[rank++] = plan.broadcast[b];
+    bool indexed = false;
+    for (int i = 0; i < plan.count; ++i)
+      indexed |= plan.dims[i] == d;
+    if (!indexed)
+      expected[rank++] = self.size(d);
+  }
+  return checkShape(call, call.outputs[0], "output", expected, rank);
+}
+
+void runIndex(const KernelCall &call) {
+  IndexPlan plan;
+  planIndex(call, plan); // validated at load
+  const TensorView &self = *call.inputs[0];
+  TensorView &out = *call.outputs[0];
+  size_t element = elementSize(self.scalarType());
+  const char *src = static_cast<const char *>(self.data());
+  char *dst = static_cast<char *>(out.data());
+  int outRank = out.rank();
+  // Output layout (NumPy): adjacent indexed dims are replaced in place by
+  // the broadcast index shape B; otherwise B comes first and the remaining
+  // dims follow in order.
+  int first = plan.adjacent ? static_cast<int>(plan.dims[0]) : 0;
+  int64_t coordinate[kMaxRank], position[kMaxRank];
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    unflatten(i, out.sizes(), outRank, coordinate);
+    const int64_t *b = coordinate + first;
+    bool valid = true;
+    int remaining = 0; // non-indexed dims seen so far
+    for (int d = 0; d < self.rank(); ++d) {
+      int slot = -1;
+      for (int k = 0; k < plan.count; ++k)
+        if (plan.dims[k] == d)
+          slot = k;
+      if (slot < 0) {
+        int at = !plan.adjacent ? plan.broadcastRank + remaining
+                 : d < first    ? d
+                                : d - plan.count + plan.broadcastRank;
+        position[d] = coordinate[at];
+        ++remaining;
+        continue;
+      }
+      const TensorView &index = *call.inputs[1 + slot];
+      int64_t flat = 0;
+      int offset = plan.broadcastRank - index.rank();
+      for (int k = 0; k < index.rank(); ++k)
+        flat += (index.size(k) == 1 ? 0 : b[offset + k]) * index.stride(k);
+      position[d] = wrapIndex(indexAt(index, flat), self.size(d));
+      valid &= position[d] >= 0;
+    }
+    if (!valid) {
+      std::memset(dst + i * element, 0, element);
+      continue;
+    }
+    int64_t source = 0;
+    for (int d = 0; d < self.rank(); ++d)
+      source += position[d] * self.stride(d);
+    std::memcpy(dst + i * element, src + source * element, element);
+  }
+}
+
+namespace {
+Error validateTriangle(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  if (call.inputs[0]->rank() < 2)
+    return kernelError(call, Error::InvalidShape, "self must have rank >= 2");
+  return checkSameShape(call, call.inputs[0], call.outputs[0], "output");
+}
+
+void triangle(const KernelCall &call, bool upper) {
+  const TensorView &in = *call.inputs[0];
+  TensorView &out = *call.outputs[0];
+  int64_t diagonal = call.intAttr("diagonal", 0);
+  int64_t rows = in.size(in.rank() - 2), columns = in.size(in.rank() - 1);
+  size_t element = elementSize(in.scalarType());
+  const char *src = static_cast<const char *>(in.data());
+  char *dst = static_cast<char *>(out.data());
+  int64_t plane = rows * columns;
+  int64_t matrices = plane > 0 ? in.numel() / plane : 0;
+  for (int64_t m = 0; m < matrices; ++m)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < columns; ++c) {
+        int64_t i = (m * rows + r) * columns + c;
+        bool keep = upper ? c - r >= diagonal : c - r <= diagonal;
+        if (keep)
+          std::memcpy(dst + i * element, src + i * element, element);
+        else
+          std::memset(dst + i * element, 0, element);
+      }
+}
+} // namespace
+
+Error validateTriu(const KernelCall &call) { return validateTriangle(call); }
+void runTriu(const KernelCall &call) { triangle(call, true); }
+Error validateTril(const KernelCall &call) { return validateTriangle(call); }
+void runTril(const KernelCall &call) { triangle(call, false); }
+
+Error validateCumsum(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  const TensorView &in = *call.inputs[0], &out = *call.outputs[0];
+  bool floating = in.scalarType() == ScalarType::Float32 ||
+                  in.scalarType() == ScalarType::Float64;
+  if (!isConvertible(in.scalarType()))
+    return kernelError(call, Error::NotSupported, "does not take %s",
+                       scalarTypeName(in.scalarType()));
+  ET_CHECK_OK(checkType(call, &out, "output",
+                        floating ? in.scalarType() : ScalarType::Int64));
+  if (normalizeDim(call.intAttr("dim", 0), std::max(in.rank(), 1)) < 0)
+    return kernelError(call, Error::InvalidProgram, "dim out of range");
+  return checkShape(call, &out, "output", in.sizes(), in.rank());
+}
+
+void runCumsum(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  TensorView &out = *call.outputs[0];
+  int rank = in.rank();
+  int64_t dim = rank ? normalizeDim(call.intAttr("dim", 0), rank) : 0;
+  int64_t extent = rank ? in.size(dim) : 1, stride = rank ? in.stride(dim) : 1;
+  int64_t lines = extent ? in.numel() / extent : 0;
+  bool integral = out.scalarType() == ScalarType::Int64;
+  for (int64_t line = 0; line < lines; ++line) {
+    // Line `line` starts at (outer, inner) = (line / stride, line % stride).
+    int64_t start = (line / stride) * stride * extent + line % stride;
+    double sum = 0;
+    int64_t integer = 0;
+    for (int64_t k = 0; k < extent; ++k) {
+      int64_t i = start + k * stride;
+      if (integral) {
+        // Wraps on overflow as torch does (signed overflow is undefined).
+        int64_t value = in.scalarType() == ScalarType::Int64
+                            ? in.data<int64_t>()[i]
+                            : static_cast<int64_t>(loadAsDouble(in, i));
+        integer = static_cast<int64_t>(static_cast<uint64_t>(integer) +
+                                       static_cast<uint64_t>(value));
+        out.data<int64_t>()[i] = integer;
+      } else {
+        sum += loadAsDouble(in, i);
+        storeFromDouble(out, i, sum);
+      }
+    }
+  }
+}
+
+} // namespace etch::runtime::portable

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs one of etch's Python scripts with a chroot's torch 2.x:
+#
+#   torch-run.sh SUITE OUT_DIR SCRIPT [ARGS...]
+#
+# SUITE is trixie (torch 2.6) or sid (torch 2.14), made by setup-torch.sh in
+# ${ETCH_CHROOT_DIR:-/var/cache/etch/chroots}. python/etch is copied into the
+# chroot and SCRIPT (a path under python/etch) runs there with its outputs in
+# a private folder, moved to OUT_DIR when it succeeds. /proc is mounted in a
+# private mount namespace (onnxruntime needs it), so nothing stays mounted.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+suite=$1 out=$2 script=$3
+shift 3
+chroot_dir=${ETCH_CHROOT_DIR:-/var/cache/etch/chroots}/$suite
+if [ ! -f "$chroot_dir.ready" ]; then
+  echo "torch-run: no $suite chroot in ${chroot_dir%/*}; run scripts/setup-torch.sh" \
+    "(or set ETCH_SKIP_TORCH=1 to skip the torch 2.x tests)" >&2
+  exit 3
+fi
+work=$(mktemp -d "$chroot_dir/tmp/etch-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/out"
+cp -r "$root/python/etch" "$work/etch"
+inside=/tmp/${work##*/}
+unshare --mount --propagation private sh -c '
+  mount -t proc proc "$1/proc" && shift && exec chroot "$@"' \
+  sh "$chroot_dir" "$chroot_dir" env HOME=/tmp PYTHONPATH="$inside" \
+  PYTHONDONTWRITEBYTECODE=1 OMP_NUM_THREADS=1 \
+  python3 "$inside/etch/${script#python/etch/}" --out "$inside/out" "$@"
+mkdir -p "$out"
+cp -r "$work/out/." "$out/"

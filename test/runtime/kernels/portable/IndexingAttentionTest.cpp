@@ -1,0 +1,297 @@
+// Numeric tests of the indexing, logical, truth-reduction, cumsum and
+// attention kernels against plain double references.
+#include "KernelTestSupport.h"
+
+#include <limits>
+
+namespace etch::runtime::testing {
+namespace {
+
+uint8_t *boolData(OwnedTensor &t) { return t.view.data<uint8_t>(); }
+
+OwnedTensor ints(std::vector<int64_t> sizes, std::vector<int64_t> values) {
+  OwnedTensor t(ScalarType::Int64, std::move(sizes));
+  std::memcpy(t.i64(), values.data(), values.size() * sizeof(int64_t));
+  return t;
+}
+
+TEST(PortableIndexing, GatherAlongEachDim) {
+  OwnedTensor x = randomFloat({3, 4});
+  OwnedTensor index = ints({3, 2}, {3, 0, 1, 1, -1, 2});
+  OwnedTensor out(ScalarType::Float32, {3, 2});
+  ASSERT_EQ(runKernel("edge.gather", {&x.view, &index.view}, {&out.view},
+                      Attributes().i("dim", 1)),
+            Error::Ok);
+  int64_t picks[] = {3, 0, 1, 1, 3, 2};
+  std::vector<double> expected;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 2; ++c)
+      expected.push_back(x.f()[r * 4 + picks[r * 2 + c]]);
+  expectClose(out, expected, 0, 0);
+  // dim 0, and an out-of-range index gives 0 without reading outside.
+  OwnedTensor rows = ints({1, 4}, {2, 0, 7, 1});
+  OwnedTensor out0(ScalarType::Float32, {1, 4});
+  ASSERT_EQ(runKernel("edge.gather", {&x.view, &rows.view}, {&out0.view},
+                      Attributes().i("dim", 0)),
+            Error::Ok);
+  expectClose(out0, {x.f()[2 * 4 + 0], x.f()[0 * 4 + 1], 0.0, x.f()[1 * 4 + 3]},
+              0, 0);
+  // An index larger than self outside dim is a load error.
+  OwnedTensor wide = ints({3, 5}, std::vector<int64_t>(15, 0));
+  OwnedTensor out1(ScalarType::Float32, {3, 5});
+  EXPECT_EQ(runKernel("edge.gather", {&x.view, &wide.view}, {&out1.view},
+                      Attributes().i("dim", 0)),
+            Error::InvalidShape);
+}
+
+TEST(PortableIndexing, IndexSelectMiddleDim) {
+  OwnedTensor x = randomFloat({2, 3, 4});
+  OwnedTensor index = ints({4}, {2, 0, -1, 5});
+  OwnedTensor out(ScalarType::Float32, {2, 4, 4});
+  ASSERT_EQ(runKernel("edge.index_select", {&x.view, &index.view}, {&out.view},
+                      Attributes().i("dim", 1)),
+            Error::Ok);
+  std::vector<double> expected;
+  int64_t picks[] = {2, 0, 2, -1};
+  for (int a = 0; a < 2; ++a)
+    for (int k = 0; k < 4; ++k)
+      for (int c = 0; c < 4; ++c)
+        expected.push_back(picks[k] < 0 ? 0.0
+                                        : x.f()[(a * 3 + picks[k]) * 4 + c]);
+  expectClose(out, expected, 0, 0);
+}
+
+TEST(PortableIndexing, AdvancedIndexAdjacentAndSplit) {
+  OwnedTensor x = randomFloat({3, 4, 5});
+  // Adjacent dims 1, 2 with indices broadcasting [2,1] x [3] -> [2,3]:
+  // result [3, 2, 3].
+  OwnedTensor i1 = ints({2, 1}, {0, 3}), i2 = ints({3}, {4, 1, -1});
+  OwnedTensor out(ScalarType::Float32, {3, 2, 3});
+  ASSERT_EQ(runKernel("edge.index", {&x.view, &i1.view, &i2.view}, {&out.view},
+                      Attributes().ints("indexed_dims", {1, 2})),
+            Error::Ok);
+  std::vector<double> expected;
+  int64_t cols[] = {4, 1, 4};
+  for (int a = 0; a < 3; ++a)
+    for (int p = 0; p < 2; ++p)
+      for (int q = 0; q < 3; ++q)
+        expected.push_back(x.f()[(a * 4 + (p ? 3 : 0)) * 5 + cols[q]]);
+  expectClose(out, expected, 0, 0);
+  // Split dims 0 and 2: the broadcast shape [2] comes first, then dim 1.
+  OwnedTensor j0 = ints({2}, {2, 0}), j2 = ints({2}, {1, 3});
+  OwnedTensor split(ScalarType::Float32, {2, 4});
+  ASSERT_EQ(runKernel("edge.index", {&x.view, &j0.view, &j2.view},
+                      {&split.view},
+                      Attributes().ints("indexed_dims", {0, 2})),
+            Error::Ok);
+  std::vector<double> expectedSplit;
+  for (int k = 0; k < 2; ++k)
+    for (int b = 0; b < 4; ++b)
+      expectedSplit.push_back(
+          x.f()[((k ? 0 : 2) * 4 + b) * 5 + (k ? 3 : 1)]);
+  expectClose(split, expectedSplit, 0, 0);
+}
+
+TEST(PortableIndexing, TriangleKeepsDiagonalBand) {
+  OwnedTensor x = randomFloat({2, 3, 4});
+  OwnedTensor upper(ScalarType::Float32, {2, 3, 4}),
+      lower(ScalarType::Float32, {2, 3, 4});
+  ASSERT_EQ(runKernel("edge.triu", {&x.view}, {&upper.view},
+                      Attributes().i("diagonal", 1)),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.tril", {&x.view}, {&lower.view},
+                      Attributes().i("diagonal", -1)),
+            Error::Ok);
+  std::vector<double> up, low;
+  for (int m = 0; m < 2; ++m)
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c) {
+        double v = x.f()[(m * 3 + r) * 4 + c];
+        up.push_back(c - r >= 1 ? v : 0.0);
+        low.push_back(c - r <= -1 ? v : 0.0);
+      }
+  expectClose(upper, up, 0, 0);
+  expectClose(lower, low, 0, 0);
+}
+
+TEST(PortableIndexing, CumsumFloatAndBool) {
+  OwnedTensor x = randomFloat({2, 3});
+  OwnedTensor out(ScalarType::Float32, {2, 3});
+  ASSERT_EQ(runKernel("edge.cumsum", {&x.view}, {&out.view},
+                      Attributes().i("dim", 0)),
+            Error::Ok);
+  std::vector<double> expected;
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c)
+      expected.push_back(r ? x.f()[c] + x.f()[3 + c] : x.f()[c]);
+  expectClose(out, expected);
+  OwnedTensor mask(ScalarType::Bool, {5});
+  uint8_t bits[] = {1, 0, 1, 1, 0};
+  std::memcpy(boolData(mask), bits, 5);
+  OwnedTensor counts(ScalarType::Int64, {5});
+  ASSERT_EQ(runKernel("edge.cumsum", {&mask.view}, {&counts.view},
+                      Attributes().i("dim", -1)),
+            Error::Ok);
+  int64_t expectedCounts[] = {1, 1, 2, 3, 3};
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(counts.i64()[i], expectedCounts[i]);
+  // Integers sum in int64: a bool input with a bool output is refused.
+  OwnedTensor wrong(ScalarType::Bool, {5});
+  EXPECT_EQ(runKernel("edge.cumsum", {&mask.view}, {&wrong.view},
+                      Attributes().i("dim", 0)),
+            Error::InvalidType);
+}
+
+TEST(PortableLogical, BinaryNotAndTruthReductions) {
+  OwnedTensor a(ScalarType::Bool, {2, 3}), b = randomFloat({3});
+  uint8_t bits[] = {1, 0, 1, 0, 0, 1};
+  std::memcpy(boolData(a), bits, 6);
+  b.f()[1] = 0; // a false float
+  OwnedTensor both(ScalarType::Bool, {2, 3}), either(ScalarType::Bool, {2, 3}),
+      differ(ScalarType::Bool, {2, 3}), negated(ScalarType::Bool, {3});
+  ASSERT_EQ(runKernel("edge.logical_and", {&a.view, &b.view}, {&both.view}),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.logical_or", {&a.view, &b.view}, {&either.view}),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.logical_xor", {&a.view, &b.view}, {&differ.view}),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.logical_not", {&b.view}, {&negated.view}),
+            Error::Ok);
+  for (int i = 0; i < 6; ++i) {
+    bool x = bits[i], y = b.f()[i % 3] != 0;
+    EXPECT_EQ(boolData(both)[i], x && y) << i;
+    EXPECT_EQ(boolData(either)[i], x || y) << i;
+    EXPECT_EQ(boolData(differ)[i], x != y) << i;
+  }
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(boolData(negated)[i], b.f()[i] == 0) << i;
+  OwnedTensor any(ScalarType::Bool, {3}), all(ScalarType::Bool, {2});
+  ASSERT_EQ(runKernel("edge.any", {&a.view}, {&any.view},
+                      Attributes().ints("dim", {0})),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.all", {&a.view}, {&all.view},
+                      Attributes().ints("dim", {1})),
+            Error::Ok);
+  EXPECT_EQ(boolData(any)[0], 1);
+  EXPECT_EQ(boolData(any)[1], 0);
+  EXPECT_EQ(boolData(any)[2], 1);
+  EXPECT_EQ(boolData(all)[0], 0);
+  EXPECT_EQ(boolData(all)[1], 0);
+}
+
+/// softmax(q k^T * scale + mask) v with an explicit score matrix.
+std::vector<double> attentionReference(const OwnedTensor &q,
+                                       const OwnedTensor &k,
+                                       const OwnedTensor &v, int64_t batch,
+                                       int64_t heads, int64_t kvHeads,
+                                       int64_t L, int64_t S, int64_t E,
+                                       int64_t Ev, bool causal,
+                                       const uint8_t *keep, double scale) {
+  std::vector<double> out;
+  const float *qd = q.view.data<float>(), *kd = k.view.data<float>(),
+              *vd = v.view.data<float>();
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t h = 0; h < heads; ++h) {
+      int64_t kh = h / (heads / kvHeads);
+      for (int64_t i = 0; i < L; ++i) {
+        std::vector<double> scores(S);
+        double maximum = -std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < S; ++j) {
+          bool allowed = (!causal || j <= i) && (!keep || keep[i * S + j]);
+          double s = 0;
+          for (int64_t e = 0; e < E; ++e)
+            s += double(qd[((b * heads + h) * L + i) * E + e]) *
+                 kd[((b * kvHeads + kh) * S + j) * E + e];
+          scores[j] = allowed ? s * scale
+                              : -std::numeric_limits<double>::infinity();
+          maximum = std::max(maximum, scores[j]);
+        }
+        double total = 0;
+        for (double &s : scores)
+          total += s = std::isinf(s) ? 0 : std::exp(s - maximum);
+        for (int64_t e = 0; e < Ev; ++e) {
+          double acc = 0;
+          for (int64_t j = 0; j < S; ++j)
+            acc += scores[j] * vd[((b * kvHeads + kh) * S + j) * Ev + e];
+          out.push_back(total > 0 ? acc / total : 0.0);
+        }
+      }
+    }
+  return out;
+}
+
+TEST(PortableAttention, MaskCausalAndGroupedHeads) {
+  // Bool mask broadcast over batch and heads, one row fully masked.
+  OwnedTensor q = randomFloat({2, 2, 4, 8}), k = randomFloat({2, 2, 5, 8}),
+              v = randomFloat({2, 2, 5, 6});
+  OwnedTensor mask(ScalarType::Bool, {4, 5});
+  for (int i = 0; i < 20; ++i)
+    boolData(mask)[i] = (i * 7) % 3 != 0;
+  for (int j = 0; j < 5; ++j)
+    boolData(mask)[2 * 5 + j] = 0;
+  OwnedTensor out(ScalarType::Float32, {2, 2, 4, 6});
+  ASSERT_EQ(runKernel("edge.scaled_dot_product_attention",
+                      {&q.view, &k.view, &v.view, &mask.view}, {&out.view}),
+            Error::Ok);
+  expectClose(out, attentionReference(q, k, v, 2, 2, 2, 4, 5, 8, 6, false,
+                                      boolData(mask), 1 / std::sqrt(8.0)));
+  // Causal with an explicit scale.
+  OwnedTensor kc = randomFloat({2, 2, 4, 8}), vc = randomFloat({2, 2, 4, 8});
+  OwnedTensor causal(ScalarType::Float32, {2, 2, 4, 8});
+  ASSERT_EQ(runKernel("edge.scaled_dot_product_attention",
+                      {&q.view, &kc.view, &vc.view}, {&causal.view},
+                      Attributes().b("is_causal", true).d("scale", 0.3)),
+            Error::Ok);
+  expectClose(causal, attentionReference(q, kc, vc, 2, 2, 2, 4, 4, 8, 8, true,
+                                         nullptr, 0.3));
+  // Four query heads share two key/value heads.
+  OwnedTensor gq = randomFloat({1, 4, 3, 8}), gk = randomFloat({1, 2, 3, 8}),
+              gv = randomFloat({1, 2, 3, 8});
+  OwnedTensor grouped(ScalarType::Float32, {1, 4, 3, 8});
+  ASSERT_EQ(runKernel("edge.scaled_dot_product_attention",
+                      {&gq.view, &gk.view, &gv.view}, {&grouped.view},
+                      Attributes().b("enable_gqa", true)),
+            Error::Ok);
+  expectClose(grouped, attentionReference(gq, gk, gv, 1, 4, 2, 3, 3, 8, 8,
+                                          false, nullptr, 1 / std::sqrt(8.0)));
+  // Without enable_gqa the same shapes are a load error.
+  EXPECT_EQ(runKernel("edge.scaled_dot_product_attention",
+                      {&gq.view, &gk.view, &gv.view}, {&grouped.view}),
+            Error::InvalidShape);
+}
+
+TEST(PortableAttention, FloatMaskIsAdded) {
+  OwnedTensor q = randomFloat({1, 3, 4}), k = randomFloat({1, 5, 4}),
+              v = randomFloat({1, 5, 2});
+  OwnedTensor mask = randomFloat({1, 3, 5});
+  mask.f()[0] = -std::numeric_limits<float>::infinity();
+  OwnedTensor out(ScalarType::Float32, {1, 3, 2});
+  ASSERT_EQ(runKernel("edge.scaled_dot_product_attention",
+                      {&q.view, &k.view, &v.view, &mask.view}, {&out.view}),
+            Error::Ok);
+  std::vector<double> expected;
+  for (int i = 0; i < 3; ++i) {
+    std::vector<double> scores(5);
+    double maximum = -INFINITY;
+    for (int j = 0; j < 5; ++j) {
+      double s = 0;
+      for (int e = 0; e < 4; ++e)
+        s += double(q.f()[i * 4 + e]) * k.f()[j * 4 + e];
+      scores[j] = s / 2.0 + mask.f()[i * 5 + j];
+      maximum = std::max(maximum, scores[j]);
+    }
+    double total = 0;
+    for (double &s : scores)
+      total += s = std::exp(s - maximum);
+    for (int e = 0; e < 2; ++e) {
+      double acc = 0;
+      for (int j = 0; j < 5; ++j)
+        acc += scores[j] * v.f()[j * 2 + e];
+      expected.push_back(acc / total);
+    }
+  }
+  expectClose(out, expected);
+}
+
+} // namespace
+} // namespace etch::runtime::testing
