@@ -39,6 +39,9 @@ def Edge_Tensor : RankedTensorOf<[AnyType]>;
 def Edge_FloatTensor : RankedTensorOf<[AnyFloat]>;
 def Edge_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
 def Edge_IndexTensor : RankedTensorOf<[I32, I64]>;
+// A size known only at run time (dynamic shapes): a 0-d i64 tensor computed
+// from tensor sizes (edge.sym_size and arithmetic on it).
+def Edge_SizeTensor : TensorRankOf<[I64], [0]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes

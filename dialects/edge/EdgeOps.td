@@ -149,6 +149,11 @@ def Edge_PowOp : Edge_BinaryOp<"pow", "aten::pow"> {
   let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$exponent);
 }
 
+def Edge_RemainderOp : Edge_BinaryOp<"remainder", "aten::remainder"> {
+  let summary = "self mod other with the sign of other (Python's %)";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
+}
+
 def Edge_MaximumOp : Edge_BinaryOp<"maximum", "aten::maximum"> {
   let summary = "Elementwise max(self, other)";
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
@@ -509,7 +514,13 @@ def Edge_LayerNormOp
 def Edge_ViewOp
     : Edge_AtenOp<"view", "aten::view,aten::reshape,aten::_unsafe_view"> {
   let summary = "Reshape to `size`; one entry may be -1 (inferred)";
-  let arguments = (ins Edge_Tensor:$self, DenseI64ArrayAttr:$size);
+  let description = [{
+    Entries of `size` equal to the dynamic marker (int64 min) take their
+    values, in order, from the `dynamic_size` operands: sizes that depend on
+    dynamic input shapes.
+  }];
+  let arguments = (ins Edge_Tensor:$self,
+      Variadic<Edge_SizeTensor>:$dynamic_size, DenseI64ArrayAttr:$size);
   let results = (outs Edge_Tensor:$result);
   let hasFolder = 1;
 }
@@ -558,9 +569,11 @@ def Edge_SliceOp : Edge_AtenOp<"slice", "aten::slice"> {
   let summary = "Elements start, start+step, ... below end along `dim`";
   let description = [{
     `start`/`end` follow Python slicing: negative values count from the end,
-    out-of-range values clamp, absent means the whole dimension.
+    out-of-range values clamp, absent means the whole dimension. A
+    `dynamic_end` operand gives the end at run time instead of `end`.
   }];
   let arguments = (ins Edge_Tensor:$self,
+      Optional<Edge_SizeTensor>:$dynamic_end,
       DefaultValuedAttr<I64Attr, "0">:$dim,
       OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$end,
       DefaultValuedAttr<I64Attr, "1">:$step);
@@ -576,9 +589,51 @@ def Edge_SelectOp : Edge_AtenOp<"select", "aten::select"> {
 
 def Edge_ExpandOp : Edge_AtenOp<"expand", "aten::expand"> {
   let summary = "Broadcast to `size` (-1 keeps a dimension)";
-  let arguments = (ins Edge_Tensor:$self, DenseI64ArrayAttr:$size);
+  let description = [{
+    Entries of `size` equal to the dynamic marker (int64 min) take their
+    values, in order, from the `dynamic_size` operands.
+  }];
+  let arguments = (ins Edge_Tensor:$self,
+      Variadic<Edge_SizeTensor>:$dynamic_size, DenseI64ArrayAttr:$size);
   let results = (outs Edge_Tensor:$result);
   let hasFolder = 1;
+}
+
+def Edge_SymSizeOp : Edge_AtenOp<"sym_size", "aten::sym_size"> {
+  let summary = "The extent of `dim` of `self`, as a 0-d i64 tensor";
+  let description = [{
+    Sizes of dynamic shapes are values: sym_size reads one, ordinary
+    arithmetic on 0-d i64 tensors combines them, and view/expand/slice/full/
+    arange take them as operands. The runtime computes these while it
+    prepares new input shapes.
+  }];
+  let arguments = (ins Edge_Tensor:$self, I64Attr:$dim);
+  let results = (outs Edge_SizeTensor:$result);
+  let hasFolder = 1;
+}
+
+def Edge_FullOp : Edge_AtenOp<"full", "aten::full"> {
+  let summary = "A tensor of `size` filled with `fill_value`, of type `dtype`";
+  let description = [{
+    Made at run time only when a size is dynamic (entries equal to the
+    dynamic marker come from the `dynamic_size` operands); importers fold
+    static ones into constants.
+  }];
+  let arguments = (ins Variadic<Edge_SizeTensor>:$dynamic_size,
+      DenseI64ArrayAttr:$size, F64Attr:$fill_value, TypeAttr:$dtype);
+  let results = (outs Edge_NumericTensor:$result);
+}
+
+def Edge_ArangeOp : Edge_AtenOp<"arange", "aten::arange"> {
+  let summary = "start, start + step, ... below end, of type `dtype`";
+  let description = [{
+    Made at run time only when `end` is dynamic (the `dynamic_end` operand);
+    importers fold static ranges into constants.
+  }];
+  let arguments = (ins Optional<Edge_SizeTensor>:$dynamic_end,
+      DefaultValuedAttr<F64Attr, "0.0">:$start, OptionalAttr<F64Attr>:$end,
+      DefaultValuedAttr<F64Attr, "1.0">:$step, TypeAttr:$dtype);
+  let results = (outs Edge_NumericTensor:$result);
 }
 
 def Edge_EmbeddingOp : Edge_AtenOp<"embedding", "aten::embedding"> {

@@ -2,6 +2,8 @@
 
 #include "runtime/core/WindowExtent.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -134,6 +136,42 @@ int64_t slidingWindowExtent(int64_t input, int64_t kernel, int64_t stride,
     return ShapedType::kDynamic;
   return runtime::windowExtent(input, kernel, stride, padding, dilation,
                                ceilMode);
+}
+
+std::optional<int64_t> constantSize(Value size) {
+  Operation *op = size ? size.getDefiningOp() : nullptr;
+  if (!op || op->getName().getStringRef() != "edge.constant")
+    return std::nullopt;
+  auto dense = dyn_cast<DenseIntElementsAttr>(op->getAttr("value"));
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  return (*dense.value_begin<llvm::APInt>()).getSExtValue();
+}
+
+std::optional<SmallVector<int64_t>>
+resolveSizes(std::optional<Location> location, StringRef opName,
+             ArrayRef<int64_t> size, ValueRange dynamicSizes) {
+  SmallVector<int64_t> resolved;
+  size_t next = 0;
+  for (int64_t entry : size) {
+    if (entry != kDynamicSize) {
+      resolved.push_back(entry);
+      continue;
+    }
+    if (next == dynamicSizes.size())
+      break;
+    resolved.push_back(
+        constantSize(dynamicSizes[next++]).value_or(ShapedType::kDynamic));
+  }
+  if (resolved.size() != size.size() || next != dynamicSizes.size()) {
+    (void)emitInferenceError(location, opName,
+                             "needs one dynamic_size operand per dynamic "
+                             "entry of " +
+                                 formatShape(size) + ", got " +
+                                 Twine(dynamicSizes.size()));
+    return std::nullopt;
+  }
+  return resolved;
 }
 
 } // namespace etch::edge

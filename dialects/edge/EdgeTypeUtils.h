@@ -81,6 +81,21 @@ std::string formatType(mlir::Type type);
 int64_t slidingWindowExtent(int64_t input, int64_t kernel, int64_t stride,
                             int64_t padding, int64_t dilation, bool ceilMode);
 
+/// The marker for a size entry given by a dynamic_size operand (the same
+/// sentinel MLIR uses for dynamic dims).
+inline constexpr int64_t kDynamicSize = mlir::ShapedType::kDynamic;
+
+/// The value of a size operand when it is a constant (0-d i64
+/// edge.constant), else std::nullopt.
+std::optional<int64_t> constantSize(mlir::Value size);
+
+/// \p size with kDynamicSize entries replaced, in order, by the constant
+/// values of \p dynamicSizes (kDynamic where not constant); std::nullopt
+/// (after an error) when the counts differ.
+std::optional<llvm::SmallVector<int64_t>>
+resolveSizes(std::optional<mlir::Location> location, llvm::StringRef opName,
+             llvm::ArrayRef<int64_t> size, mlir::ValueRange dynamicSizes);
+
 } // namespace etch::edge
 
 #endif // ETCH_DIALECT_EDGE_EDGETYPEUTILS_H

@@ -160,7 +160,8 @@ struct ReshapeLikeToView : OpRewritePattern<ReshapeLikeOp> {
     RankedTensorType type = op.getType();
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic result shape");
-    rewriter.replaceOpWithNewOp<ViewOp>(op, op.getSelf(), type.getShape());
+    rewriter.replaceOpWithNewOp<ViewOp>(op, op.getSelf(), ValueRange(),
+                                        type.getShape());
     return success();
   }
 };

@@ -19,8 +19,13 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
                                        SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
   RankedTensorType input = rankedType(adaptor.getSelf());
-  SmallVector<int64_t> shape(adaptor.getSize());
+  std::optional<SmallVector<int64_t>> resolved = resolveSizes(
+      location, name, adaptor.getSize(), adaptor.getDynamicSize());
+  if (!resolved)
+    return failure();
+  SmallVector<int64_t> shape = *resolved;
   int inferredIndex = -1;
+  bool unknown = false; // a run-time size
   int64_t knownProduct = 1;
   for (auto [i, extent] : llvm::enumerate(shape)) {
     if (extent == -1) {
@@ -29,6 +34,8 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
                                   "size " + formatShape(adaptor.getSize()) +
                                       " has more than one -1");
       inferredIndex = i;
+    } else if (ShapedType::isDynamic(extent)) {
+      unknown = true;
     } else if (extent < 0) {
       return emitInferenceError(location, name,
                                 "size entries must be >= 0 or -1, got " +
@@ -39,7 +46,7 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
                                     " has more elements than int64 can count");
     }
   }
-  if (!input.hasStaticShape()) {
+  if (!input.hasStaticShape() || unknown) {
     if (inferredIndex >= 0)
       shape[inferredIndex] = ShapedType::kDynamic;
   } else if (inferredIndex >= 0) {
@@ -222,7 +229,15 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                               "step must be >= 1, got " + Twine(step));
   SmallVector<int64_t> shape(input.getShape());
   int64_t extent = shape[*dim];
-  if (!ShapedType::isDynamic(extent)) {
+  std::optional<int64_t> end = adaptor.getEnd();
+  if (Value dynamicEnd = adaptor.getDynamicEnd()) {
+    end = constantSize(dynamicEnd);
+    if (!end)
+      extent = ShapedType::kDynamic; // known at run time
+  }
+  if (ShapedType::isDynamic(extent)) {
+    shape[*dim] = ShapedType::kDynamic;
+  } else {
     // Python slicing: negatives count from the end, then clamp.
     auto clampIndex = [&](int64_t index) {
       if (index < 0)
@@ -230,9 +245,9 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       return std::clamp<int64_t>(index, 0, extent);
     };
     int64_t start = clampIndex(adaptor.getStart().value_or(0));
-    int64_t end = clampIndex(
-        adaptor.getEnd().value_or(std::numeric_limits<int64_t>::max()));
-    shape[*dim] = end > start ? (end - start + step - 1) / step : 0;
+    int64_t stop =
+        clampIndex(end.value_or(std::numeric_limits<int64_t>::max()));
+    shape[*dim] = stop > start ? (stop - start + step - 1) / step : 0;
   }
   types.push_back(withShape(adaptor.getSelf(), shape));
   return success();
@@ -267,7 +282,11 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
                                          SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
   RankedTensorType input = rankedType(adaptor.getSelf());
-  ArrayRef<int64_t> size = adaptor.getSize();
+  std::optional<SmallVector<int64_t>> resolved = resolveSizes(
+      location, name, adaptor.getSize(), adaptor.getDynamicSize());
+  if (!resolved)
+    return failure();
+  ArrayRef<int64_t> size = *resolved;
   if (size.size() < static_cast<size_t>(input.getRank()))
     return emitInferenceError(location, name,
                               "size " + formatShape(size) +
@@ -277,7 +296,7 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape;
   for (auto [i, target] : llvm::enumerate(size)) {
     if (i < leading) {
-      if (target < 0)
+      if (target < 0 && !ShapedType::isDynamic(target))
         return emitInferenceError(location, name,
                                   "new leading dim " + Twine(i) +
                                       " must have a size >= 0, got " +
@@ -288,6 +307,8 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
     int64_t current = input.getDimSize(i - leading);
     if (target == -1) {
       shape.push_back(current);
+    } else if (ShapedType::isDynamic(target)) {
+      shape.push_back(target); // known at run time
     } else if (target < -1) {
       return emitInferenceError(location, name,
                                 "size entries must be >= 0 or -1, got " +
@@ -466,4 +487,71 @@ LogicalResult TrilOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   return inferTriangle(location, getOperationName(), adaptor.getSelf(), types);
+}
+
+LogicalResult SymSizeOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  if (!normalizeDim(location, getOperationName(), "dim",
+                    static_cast<int64_t>(adaptor.getDim()), input.getRank()))
+    return failure();
+  types.push_back(RankedTensorType::get({}, IntegerType::get(context, 64)));
+  return success();
+}
+
+OpFoldResult SymSizeOp::fold(FoldAdaptor) {
+  RankedTensorType input = getSelf().getType();
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0)
+    dim += input.getRank();
+  if (input.isDynamicDim(dim))
+    return {};
+  return DenseElementsAttr::get(getType(),
+                                APInt(64, input.getDimSize(dim), true));
+}
+
+LogicalResult FullOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  std::optional<SmallVector<int64_t>> shape = resolveSizes(
+      location, getOperationName(), adaptor.getSize(), adaptor.getDynamicSize());
+  if (!shape)
+    return failure();
+  for (int64_t extent : *shape)
+    if (extent < 0 && !ShapedType::isDynamic(extent))
+      return emitInferenceError(location, getOperationName(),
+                                "size entries must be >= 0, got " +
+                                    formatShape(*shape));
+  types.push_back(RankedTensorType::get(*shape, adaptor.getDtype()));
+  return success();
+}
+
+LogicalResult ArangeOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  double start = adaptor.getStart().convertToDouble();
+  double step = adaptor.getStep().convertToDouble();
+  if (step == 0)
+    return emitInferenceError(location, getOperationName(),
+                              "step must not be 0");
+  std::optional<double> end;
+  if (std::optional<APFloat> attr = adaptor.getEnd())
+    end = attr->convertToDouble();
+  if (Value dynamicEnd = adaptor.getDynamicEnd())
+    end = constantSize(dynamicEnd)
+              ? std::optional<double>(*constantSize(dynamicEnd))
+              : std::nullopt;
+  else if (!end)
+    return emitInferenceError(location, getOperationName(),
+                              "needs `end` or a dynamic_end operand");
+  int64_t count = ShapedType::kDynamic;
+  if (end)
+    count = std::max<int64_t>(
+        0, static_cast<int64_t>(std::ceil((*end - start) / step)));
+  types.push_back(RankedTensorType::get({count}, adaptor.getDtype()));
+  return success();
 }

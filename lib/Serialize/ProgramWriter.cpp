@@ -3,6 +3,7 @@
 
 #include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
+#include "runtime/kernels/KernelCall.h"
 #include "runtime/program/FileHeader.h"
 #include "runtime/schema/program_generated.h"
 
@@ -16,6 +17,11 @@ namespace fb = flatbuffers;
 namespace schema = etch::schema;
 
 namespace etch {
+
+// A dynamic size entry: MLIR's marker is the runtime's (one value on both
+// sides of the program file).
+static_assert(edge::kDynamicSize == runtime::kSizeFromInput,
+              "size-list markers of compiler and runtime differ");
 namespace {
 
 std::optional<schema::ScalarType> scalarTypeOf(Type type) {
@@ -87,16 +93,36 @@ uint32_t ProgramBuilder::segmentFor(ElementsAttr constant,
   return it->second;
 }
 
+/// The type the program holds for \p value: for a dynamic one, the bounded
+/// type the memory planner recorded (the runtime resizes within it).
+static Type plannedType(Value value) {
+  if (auto tensor = dyn_cast<RankedTensorType>(value.getType());
+      tensor && tensor.hasStaticShape())
+    return tensor;
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (auto func = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp()))
+      if (auto planned = func.getArgAttrOfType<TypeAttr>(
+              argument.getArgNumber(), "etch.planned_type"))
+        return planned.getValue();
+    return value.getType();
+  }
+  if (auto planned =
+          value.getDefiningOp()->getAttrOfType<ArrayAttr>("etch.planned_types"))
+    return cast<TypeAttr>(planned[cast<OpResult>(value).getResultNumber()])
+        .getValue();
+  return value.getType();
+}
+
 FailureOr<uint32_t> ProgramBuilder::tensorValue(MethodState &state, Value value,
                                                 Location loc) {
   if (auto it = state.index.find(value); it != state.index.end())
     return it->second;
-  auto type = dyn_cast<RankedTensorType>(value.getType());
+  auto type = dyn_cast<RankedTensorType>(plannedType(value));
   std::optional<schema::ScalarType> scalarType =
       type ? scalarTypeOf(type.getElementType()) : std::nullopt;
   if (!type || !type.hasStaticShape() || !scalarType)
-    return emitError(loc) << "the program format needs statically shaped "
-                             "int/float tensors, got "
+    return emitError(loc) << "the program format needs int/float tensors of "
+                             "static or bounded (planned) shapes, got "
                           << value.getType();
   uint64_t element = std::max<uint64_t>(
       1, (type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
@@ -262,6 +288,41 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
              : "input" + std::to_string(argument.getArgNumber())));
   }
 
+  // Inputs with dynamic dimensions: the sizes they accept.
+  std::vector<fb::Offset<schema::InputBounds>> inputBounds;
+  for (BlockArgument argument : func.getArguments()) {
+    auto min = func.getArgAttrOfType<DenseI64ArrayAttr>(
+        argument.getArgNumber(), "etch.min_sizes");
+    auto max = func.getArgAttrOfType<DenseI64ArrayAttr>(
+        argument.getArgNumber(), "etch.max_sizes");
+    if (!min || !max)
+      continue;
+    std::vector<int64_t> low(min.asArrayRef().begin(), min.asArrayRef().end());
+    std::vector<int64_t> high(max.asArrayRef().begin(), max.asArrayRef().end());
+    inputBounds.push_back(schema::CreateInputBoundsDirect(
+        fbb, argument.getArgNumber(), &low, &high));
+  }
+  // Sizes of dynamic shapes (sym_size and arithmetic on such sizes) are
+  // computed while the runtime prepares new input shapes.
+  llvm::DenseSet<Value> sizeValues;
+  auto isShapeOnly = [&](Operation &op) {
+    if (isa<edge::SymSizeOp>(op))
+      return true;
+    if (op.getNumResults() != 1 || op.getNumOperands() == 0)
+      return false;
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!type || type.getRank() != 0 || !type.getElementType().isInteger(64))
+      return false;
+    bool readsSize = false;
+    for (Value operand : op.getOperands()) {
+      if (sizeValues.contains(operand))
+        readsSize = true;
+      else if (!operand.getDefiningOp<edge::ConstantOp>())
+        return false;
+    }
+    return readsSize;
+  };
+
   std::vector<fb::Offset<schema::Instruction>> instructions;
   for (Operation &op : func.getBody().front()) {
     if (isa<edge::ConstantOp>(op))
@@ -283,10 +344,18 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
         return failure();
       continue;
     }
-    if (auto custom = dyn_cast<edge::CustomOp>(op))
-      return op.emitError("'")
-             << custom.getOpName()
-             << "' has no kernel: it was imported as edge.custom";
+    if (auto custom = dyn_cast<edge::CustomOp>(op)) {
+      // Located at the model's source line; say which node and what to do.
+      std::string node;
+      if (auto named = dyn_cast<NameLoc>(op.getLoc()))
+        node = "node '" + named.getName().str() + "' ";
+      return op.emitError()
+             << node << "(" << custom.getOpName()
+             << "): etch has no Edge op or kernel for this operator. Export "
+                "with ep.run_decompositions() so torch decomposes it into "
+                "core ATen ops, or rewrite it with a pass plugin "
+                "(docs/pass-plugins.md)";
+    }
     if (op.getDialect() == nullptr || !isa<edge::EdgeDialect>(op.getDialect()))
       return op.emitError("op ")
              << op.getName() << " cannot be written to a program";
@@ -349,8 +418,12 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
     if (inserted)
       state.operators.push_back(
           schema::CreateOperatorDirect(fbb, opName.str().c_str()));
+    bool shapeOnly = isShapeOnly(op);
+    if (shapeOnly)
+      sizeValues.insert(op.getResult(0));
     auto call = schema::CreateKernelCallDirect(fbb, it->second, &callInputs,
-                                               &callOutputs, &callAttributes);
+                                               &callOutputs, &callAttributes,
+                                               shapeOnly);
     instructions.push_back(schema::CreateInstruction(
         fbb, schema::InstructionKind::KernelCall, call.Union()));
   }
@@ -359,7 +432,8 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
   methods.push_back(schema::CreateMethodDirect(
       fbb, func.getSymName().str().c_str(), &state.values, &inputs, &outputs,
       &inputNames, &outputNames, &instructions, &state.operators,
-      &state.delegates, &arenaSizes));
+      &state.delegates, &arenaSizes,
+      inputBounds.empty() ? nullptr : &inputBounds));
   return success();
 }
 

@@ -2,6 +2,7 @@
 #include "edge/EdgeDialect.h"
 #include "etch/Transforms/MemoryPlanner.h"
 #include "etch/Transforms/Passes.h"
+#include "etch/Transforms/ShapeBounds.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -37,6 +38,15 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       return signalPassFailure();
     }
     Block &body = func.getBody().front();
+    // Dynamic dimensions are planned at their upper bounds.
+    FailureOr<llvm::DenseMap<Value, RankedTensorType>> bounds =
+        etch::computeUpperBounds(func);
+    if (failed(bounds))
+      return signalPassFailure();
+    auto plannedType = [&](Value value) -> Type {
+      auto it = bounds->find(value);
+      return it == bounds->end() ? value.getType() : it->second;
+    };
 
     // Program order: instruction index of every non-constant op.
     llvm::DenseMap<Operation *, int64_t> position;
@@ -49,11 +59,12 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     std::vector<etch::PlannedBuffer> buffers;
     std::vector<Value> planned;
     auto addValue = [&](Value value, int64_t first) -> LogicalResult {
-      std::optional<uint64_t> bytes = tensorBytes(value.getType());
+      std::optional<uint64_t> bytes = tensorBytes(plannedType(value));
       if (!bytes)
         return emitError(value.getLoc())
                << "cannot plan memory for " << value.getType()
-               << ": static shapes of int/float tensors are required";
+               << ": int/float tensors of static or bounded shapes are "
+                  "required";
       int64_t last = first;
       for (Operation *user : value.getUsers())
         last = std::max(
@@ -94,6 +105,22 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     }
     for (auto &[op, list] : offsets)
       op->setAttr("etch.arena_offsets", builder.getDenseI64ArrayAttr(list));
+    // What the serializer writes for dynamic values: their bounded types.
+    for (auto &[value, type] : *bounds) {
+      if (auto argument = dyn_cast<BlockArgument>(value)) {
+        if (argument.getOwner() == &body)
+          func.setArgAttr(argument.getArgNumber(), "etch.planned_type",
+                          TypeAttr::get(type));
+        continue;
+      }
+      Operation *op = value.getDefiningOp();
+      if (op->getParentOp() != func)
+        continue; // inside a delegate: the target planned it
+      SmallVector<Attribute> types;
+      for (Value result : op->getResults())
+        types.push_back(TypeAttr::get(plannedType(result)));
+      op->setAttr("etch.planned_types", builder.getArrayAttr(types));
+    }
     func->setAttr("etch.arena_size", builder.getI64IntegerAttr(arenaSize));
     func->setAttr(
         "etch.arena_lower_bound",

@@ -13,6 +13,10 @@ Registration registrations[kMaxBackends];
 int registrationCount = 0;
 } // namespace
 
+Error Backend::resize(void *, Span<TensorView *>, Span<TensorView *>) {
+  return Error::NotSupported;
+}
+
 bool registerBackend(const char *name, Backend *backend) {
   if (registrationCount == kMaxBackends || findBackend(name))
     return false;

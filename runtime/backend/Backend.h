@@ -28,6 +28,12 @@ public:
                               Span<TensorView *> outputs) = 0;
   virtual Error execute(void *handle, Span<TensorView *> inputs,
                         Span<TensorView *> outputs) = 0;
+  /// The delegate's inputs took new shapes (dynamic dimensions, within the
+  /// capacities planned at init): adapt and set the outputs' shapes. Called
+  /// while the method prepares new input shapes, never from execute; it may
+  /// allocate. The default refuses (a delegate without dynamic shapes).
+  virtual Error resize(void *handle, Span<TensorView *> inputs,
+                       Span<TensorView *> outputs);
   virtual void destroy(void *handle) = 0;
 };
 

@@ -63,7 +63,29 @@ bool TensorView::reset(ScalarType type, const int64_t *sizes, int rank) {
       return false;
   }
   // nbytes() must be representable too.
-  return static_cast<uint64_t>(numel_) <= SIZE_MAX / 8;
+  if (static_cast<uint64_t>(numel_) > SIZE_MAX / 8)
+    return false;
+  capacity_ = nbytes();
+  return true;
+}
+
+bool TensorView::resize(const int64_t *sizes, int rank) {
+  if (rank != rank_)
+    return false;
+  int64_t numel = 1;
+  for (int d = 0; d < rank; ++d)
+    if (sizes[d] < 0 || __builtin_mul_overflow(numel, sizes[d], &numel))
+      return false;
+  if (static_cast<uint64_t>(numel) > capacity_ / elementSize(type_))
+    return false;
+  numel_ = numel;
+  int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    sizes_[d] = sizes[d];
+    strides_[d] = stride;
+    stride *= sizes[d];
+  }
+  return true;
 }
 
 } // namespace etch::runtime

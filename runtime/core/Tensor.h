@@ -30,8 +30,16 @@ public:
   void setData(void *data) { data_ = data; }
 
   /// Sets type and shape; false if the rank exceeds kMaxRank, a size is
-  /// negative or the element count overflows.
+  /// negative or the element count overflows. The shape's bytes become the
+  /// capacity.
   bool reset(ScalarType type, const int64_t *sizes, int rank);
+
+  /// Bytes the storage holds: a resized shape must fit (the memory plan is
+  /// made for each tensor's upper bounds).
+  size_t capacity() const { return capacity_; }
+  /// Changes the shape within the capacity (dynamic shapes); false, with
+  /// the shape unchanged, when it does not fit or the rank differs.
+  bool resize(const int64_t *sizes, int rank);
 
 private:
   ScalarType type_ = ScalarType::Float32;
@@ -39,6 +47,7 @@ private:
   int64_t sizes_[kMaxRank] = {};
   int64_t strides_[kMaxRank] = {};
   int64_t numel_ = 1;
+  size_t capacity_ = 0;
   void *data_ = nullptr;
 };
 

@@ -121,8 +121,22 @@ Error Method::bind(const Program &program, const schema::Method &method) {
       break;
     }
   }
-  for (uint32_t index : *method.inputs())
-    inputs_.push_back(&tensors_[index]);
+  for (uint32_t index : *method.inputs()) {
+    TensorView *input = &tensors_[index];
+    inputs_.push_back(input);
+    InputBounds bounds;
+    for (int d = 0; d < input->rank(); ++d)
+      bounds.min[d] = bounds.max[d] = input->size(d);
+    inputBounds_.push_back(bounds);
+  }
+  if (const auto *allBounds = method.input_bounds())
+    for (const schema::InputBounds *entry : *allBounds) {
+      // Verified at load: the input exists, min/max have its rank, and max
+      // is the planned shape.
+      InputBounds &bounds = inputBounds_[entry->input()];
+      for (uint32_t d = 0; d < entry->min()->size(); ++d)
+        bounds.min[d] = entry->min()->Get(d);
+    }
   for (uint32_t index : *method.outputs())
     outputs_.push_back(&tensors_[index]);
 
@@ -165,6 +179,7 @@ Error Method::bind(const Program &program, const schema::Method &method) {
       }
       call.args.opName = opName;
       call.args.instruction = i;
+      call.shapeOnly = kernelCall->shape_only();
       call.args.inputs = tensorSpan(kernelCall->inputs());
       call.args.outputs = tensorSpan(kernelCall->outputs());
       size_t begin = attributes_.size();
@@ -176,6 +191,10 @@ Error Method::bind(const Program &program, const schema::Method &method) {
       call.args.attributes = Span<const NamedAttribute>(
           attributes_.data() + begin, attributes_.size() - begin);
       ET_CHECK_OK(call.kernel->validate(call.args));
+      // Sizes computed from shapes are known now (the planned shapes):
+      // later calls validate against them.
+      if (call.shapeOnly)
+        call.kernel->run(call.args);
       continue;
     }
     const auto *delegateCall = instructions.Get(i)->kind_as_DelegateCall();
@@ -236,21 +255,83 @@ Error Method::setInput(size_t index, ScalarType type, const int64_t *sizes,
            scalarTypeName(type), scalarTypeName(input.scalarType()));
     return Error::InvalidType;
   }
-  bool sameShape = rank == input.rank();
-  for (int d = 0; sameShape && d < rank; ++d)
-    sameShape = sizes[d] == input.size(d);
-  if (!sameShape || nbytes != input.nbytes()) {
-    ET_LOG(Error,
-           "input %zu has the wrong shape (%d-D, %zu bytes; expected "
-           "%d-D, %zu bytes)",
-           index, rank, nbytes, input.rank(), input.nbytes());
+  if (rank != input.rank()) {
+    ET_LOG(Error, "input %zu '%s' has %d dims, the method expects %d", index,
+           inputName(index), rank, input.rank());
+    return Error::InvalidShape;
+  }
+  const InputBounds &bounds = inputBounds_[index];
+  bool sameShape = true;
+  for (int d = 0; d < rank; ++d) {
+    if (sizes[d] < bounds.min[d] || sizes[d] > bounds.max[d]) {
+      if (bounds.min[d] == bounds.max[d])
+        ET_LOG(Error, "input %zu '%s': dim %d is %lld, the method expects %lld",
+               index, inputName(index), d, static_cast<long long>(sizes[d]),
+               static_cast<long long>(bounds.min[d]));
+      else
+        ET_LOG(Error,
+               "input %zu '%s': dim %d is %lld, outside its bounds [%lld, "
+               "%lld]",
+               index, inputName(index), d, static_cast<long long>(sizes[d]),
+               static_cast<long long>(bounds.min[d]),
+               static_cast<long long>(bounds.max[d]));
+      return Error::InvalidShape;
+    }
+    sameShape &= sizes[d] == input.size(d);
+  }
+  // Within bounds, the shape fits the planned capacity.
+  if (!sameShape) {
+    input.resize(sizes, rank);
+    shapesChanged_ = true;
+  }
+  if (nbytes != input.nbytes()) {
+    ET_LOG(Error, "input %zu '%s' holds %zu bytes, its shape needs %zu", index,
+           inputName(index), nbytes, input.nbytes());
     return Error::InvalidShape;
   }
   std::memcpy(input.data(), bytes, nbytes);
   return Error::Ok;
 }
 
+int64_t Method::inputMinSize(size_t index, int dim) const {
+  return inputBounds_[index].min[dim];
+}
+
+int64_t Method::inputMaxSize(size_t index, int dim) const {
+  return inputBounds_[index].max[dim];
+}
+
+Error Method::prepare() {
+  if (!shapesChanged_)
+    return Error::Ok;
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    Call &call = calls_[i];
+    if (call.kernel) {
+      call.args.resizeOutputs = true;
+      Error error = call.kernel->validate(call.args);
+      call.args.resizeOutputs = false;
+      if (error != Error::Ok)
+        return error; // the kernel said what does not fit
+      if (call.shapeOnly)
+        call.kernel->run(call.args);
+      continue;
+    }
+    Error error =
+        call.backend->resize(call.handle, call.args.inputs, call.args.outputs);
+    if (error != Error::Ok) {
+      ET_LOG(Error, "instruction %zu: delegate '%s' cannot take the new input "
+                    "shapes",
+             i, call.name);
+      return error;
+    }
+  }
+  shapesChanged_ = false;
+  return Error::Ok;
+}
+
 Error Method::execute(uint64_t *instructionNanos) {
+  if (shapesChanged_)
+    ET_CHECK_OK(prepare());
   for (size_t i = 0; i < calls_.size(); ++i) {
     Call &call = calls_[i];
     uint64_t start = instructionNanos ? nowNanoseconds() : 0;

@@ -32,9 +32,21 @@ public:
   const TensorView &output(size_t index) const { return *outputs_[index]; }
   const char *outputName(size_t index) const;
 
-  /// Copies \p bytes into input \p index after checking type and size.
+  /// Copies \p bytes into input \p index after checking type and shape. An
+  /// input with dynamic dimensions takes any shape within its bounds; the
+  /// method then prepares the new shapes before the next execute.
   Error setInput(size_t index, ScalarType type, const int64_t *sizes, int rank,
                  const void *bytes, size_t nbytes);
+  /// Bounds of input \p index's dimension \p dim (equal for static dims).
+  int64_t inputMinSize(size_t index, int dim) const;
+  int64_t inputMaxSize(size_t index, int dim) const;
+
+  /// After inputs changed shape: computes every tensor's shape (kernels'
+  /// shape functions and size computations, delegates' resize), so that
+  /// execute only computes. Delegates may allocate here (XNNPACK rebuilds
+  /// its graph for new shapes); nothing else does. execute() calls it when
+  /// needed; call it first to keep that work out of the timed execute.
+  Error prepare();
 
   /// Runs every instruction. With \p instructionNanos (one slot per
   /// instruction), adds each instruction's time to its slot.
@@ -50,8 +62,12 @@ private:
     const char *name;
     const KernelEntry *kernel = nullptr; // kernel calls
     KernelCall args;
+    bool shapeOnly = false;     // also runs while preparing shapes
     Backend *backend = nullptr; // delegate calls
     void *handle = nullptr;
+  };
+  struct InputBounds {
+    int64_t min[kMaxRank], max[kMaxRank];
   };
   struct FreeDeleter {
     void operator()(uint8_t *pointer) const { platformDeallocate(pointer); }
@@ -65,6 +81,8 @@ private:
   uint64_t arenaBytes_ = 0;
   std::vector<TensorView> tensors_;
   std::vector<TensorView *> inputs_, outputs_;
+  std::vector<InputBounds> inputBounds_;
+  bool shapesChanged_ = false;
   std::vector<TensorView *> argumentPointers_;
   std::vector<NamedAttribute> attributes_;
   std::vector<Call> calls_;

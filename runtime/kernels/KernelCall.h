@@ -13,6 +13,12 @@
 
 namespace etch::runtime {
 
+/// In a size-list attribute (view, expand, full), an entry given at run time
+/// by the call's next size input (a 0-d int64 tensor): sizes of dynamic
+/// shapes. The compiler writes MLIR's dynamic-dimension marker, the same
+/// value.
+inline constexpr int64_t kSizeFromInput = INT64_MIN;
+
 /// An op attribute (non-tensor kernel argument).
 struct AttributeValue {
   enum class Kind : uint8_t {
@@ -46,6 +52,10 @@ struct KernelCall {
   Span<const NamedAttribute> attributes;
   const char *opName = "";
   uint32_t instruction = 0; // for messages
+  /// Set while the method propagates new input shapes: validate then sets
+  /// each output's shape from the inputs (within its capacity) instead of
+  /// checking it, so validate is also the kernel's shape function.
+  bool resizeOutputs = false;
 
   const AttributeValue *find(const char *name) const {
     for (const NamedAttribute &attribute : attributes)

@@ -151,6 +151,26 @@ Error verifyMethod(const schema::Method &method,
   for (uint32_t index : *method.outputs())
     if (!isHostTensor(method, index))
       return bad("output is not a host tensor: value", index);
+  if (const auto *bounds = method.input_bounds())
+    for (uint32_t b = 0; b < bounds->size(); ++b) {
+      const schema::InputBounds *entry = bounds->Get(b);
+      const schema::Tensor *input =
+          entry->input() < method.inputs()->size()
+              ? tensorAt(method, method.inputs()->Get(entry->input()))
+              : nullptr;
+      uint32_t rank = input && input->sizes() ? input->sizes()->size() : 0;
+      if (!input || !entry->min() || !entry->max() ||
+          entry->min()->size() != rank || entry->max()->size() != rank ||
+          !hasAlignedElements(entry->min()) ||
+          !hasAlignedElements(entry->max()))
+        return bad("malformed input bounds", b);
+      // The planned shape is the upper bound.
+      for (uint32_t d = 0; d < rank; ++d)
+        if (entry->min()->Get(d) < 0 ||
+            entry->min()->Get(d) > entry->max()->Get(d) ||
+            entry->max()->Get(d) != input->sizes()->Get(d))
+          return bad("input bounds do not fit the planned input", b);
+    }
   uint32_t operatorCount = method.operators() ? method.operators()->size() : 0;
   uint32_t delegateCount = method.delegates() ? method.delegates()->size() : 0;
   const auto &instructions = *method.instructions();

@@ -36,9 +36,28 @@ func.func @diamond(%x: tensor<32xf32>) -> (tensor<32xf32>, tensor<32xf32>) {
 
 // -----
 
-// Dynamic shapes cannot be placed (reported at the first such value).
-// expected-error @+1 {{cannot plan memory for 'tensor<?xf32>': static shapes of int/float tensors are required}}
-func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+// A dynamic input without bounds cannot be planned.
+// expected-error @+1 {{input #0 has the dynamic type 'tensor<?xf32>' but no bounds (etch.max_sizes)}}
+func.func @unbounded(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0 = edge.relu %x : (tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Bounded dynamic shapes are planned at their upper bounds: every value's
+// bound follows from the input's largest shape, run-time sizes included
+// (the view's rows are sym_size * 2), and is recorded for the program.
+// CHECK-LABEL: func @bounded
+// CHECK-SAME: etch.arena_offset = 0 : i64, etch.max_sizes = array<i64: 8, 4>, etch.min_sizes = array<i64: 1, 4>, etch.planned_type = tensor<8x4xf32>
+// CHECK-SAME: etch.arena_size = 392 : i64
+// CHECK: edge.relu {{.*}} {etch.arena_offsets = array<i64: 128>, etch.planned_types = [tensor<8x4xf32>]}
+// CHECK: edge.view {{.*}} {etch.arena_offsets = array<i64: 256>, etch.planned_types = [tensor<16x2xf32>]
+func.func @bounded(%x: tensor<?x4xf32> {etch.min_sizes = array<i64: 1, 4>, etch.max_sizes = array<i64: 8, 4>}) -> tensor<?x2xf32> {
+  %0 = edge.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %s = edge.sym_size %x {dim = 0 : i64} : (tensor<?x4xf32>) -> tensor<i64>
+  %two = edge.constant dense<2> : tensor<i64>
+  %rows = edge.mul %s, %two : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %1 = edge.view %0, %rows {size = array<i64: -9223372036854775808, 2>} : (tensor<?x4xf32>, tensor<i64>) -> tensor<?x2xf32>
+  return %1 : tensor<?x2xf32>
 }

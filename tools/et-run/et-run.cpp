@@ -126,6 +126,18 @@ std::string shapeText(const TensorView &tensor) {
   return text + "]";
 }
 
+/// "[1..8, 3, 32, 32]": what input \p index accepts.
+std::string boundsText(const Method &method, size_t index, int rank) {
+  std::string text = "[";
+  for (int d = 0; d < rank; ++d) {
+    int64_t low = method.inputMinSize(index, d), high = method.inputMaxSize(index, d);
+    text += (d ? ", " : "") + std::to_string(low);
+    if (high != low)
+      text += ".." + std::to_string(high);
+  }
+  return text + "]";
+}
+
 double elementAsDouble(const TensorView &tensor, int64_t i) {
   switch (tensor.scalarType()) {
   case ScalarType::Float32:
@@ -231,10 +243,18 @@ int main(int argc, char **argv) {
                    "et-run: %s: does not fit input %zu '%s' (%s %s): %s%s\n",
                    options.inputs[i].c_str(), i, method.inputName(i),
                    scalarTypeName(method.input(i).scalarType()),
-                   shapeText(method.input(i)).c_str(), errorName(status),
-                   ErrorCapture::take().c_str());
+                   boundsText(method, i, method.input(i).rank()).c_str(),
+                   errorName(status), ErrorCapture::take().c_str());
       return 1;
     }
+  }
+  // New input shapes (dynamic dimensions): every shape is computed now, so
+  // the timed executes below only compute.
+  if (Error status = method.prepare(); status != Error::Ok) {
+    std::fprintf(stderr, "et-run: %s: cannot run these input shapes (%s)%s\n",
+                 options.program.c_str(), errorName(status),
+                 ErrorCapture::take().c_str());
+    return 1;
   }
 
   std::vector<uint64_t> profile(method.instructionCount(), 0);

@@ -594,12 +594,19 @@ LogicalResult OnnxImporter::convertErf(const OnnxNode &node) {
                                             : binary.inputs[0])
                : std::string();
   };
-  const OnnxNode *div = producerOf(node.inputs.front());
+  // Every link of the chain may be missing in a model that only looks like
+  // the pattern: each is checked before it is followed.
+  const OnnxNode *div =
+      node.inputs.empty() ? nullptr : producerOf(node.inputs.front());
   const OnnxNode *add = soleConsumerOf(node.outputs.front());
-  const OnnxNode *scale = add ? soleConsumerOf(add->outputs.front()) : nullptr;
-  const OnnxNode *half =
-      scale ? soleConsumerOf(scale->outputs.front()) : nullptr;
-  if (div && div->opType == "Div" && div->inputs.size() == 2 &&
+  const OnnxNode *scale = add && !add->outputs.empty()
+                              ? soleConsumerOf(add->outputs.front())
+                              : nullptr;
+  const OnnxNode *half = scale && !scale->outputs.empty()
+                             ? soleConsumerOf(scale->outputs.front())
+                             : nullptr;
+  if (div && add && scale && half && !half->outputs.empty() &&
+      div->opType == "Div" && div->inputs.size() == 2 &&
       near(scalarConstant(div->inputs[1]), std::sqrt(2.0)) &&
       add->opType == "Add" &&
       near(scalarConstant(otherInput(*add, node.outputs.front())), 1.0) &&

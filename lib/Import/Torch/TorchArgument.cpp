@@ -39,7 +39,9 @@ std::optional<double> jsonNumber(const Value &value) {
 /// A SymIntArgument ({as_name} or {as_int}) or a plain int.
 bool symInt(const Value &value,
             const llvm::StringMap<std::optional<int64_t>> &symbols,
-            std::optional<int64_t> &out, std::string &error) {
+            std::optional<int64_t> &out, std::string &symbolName,
+            std::string &error) {
+  symbolName.clear();
   if (auto integer = value.getAsInteger()) {
     out = *integer;
     return true;
@@ -60,6 +62,7 @@ bool symInt(const Value &value,
       return false;
     }
     out = it->second;
+    symbolName = name->str();
     return true;
   }
   error = "malformed symbolic int";
@@ -127,16 +130,20 @@ decodeArgument(const Value &value,
                  : k == "as_layout"        ? Kind::Layout
                                            : Kind::Int;
       std::optional<int64_t> integer;
-      if (!symInt(payload, symbols, integer, error))
+      std::string symbolName;
+      if (!symInt(payload, symbols, integer, symbolName, error))
         return std::nullopt;
       arg.ints.push_back(integer);
+      arg.symbolNames.push_back(symbolName);
     } else if ((k == "as_ints" || k == "as_sym_ints") && list) {
       arg.kind = Kind::Ints;
       for (const Value &item : *list) {
         std::optional<int64_t> integer;
-        if (!symInt(item, symbols, integer, error))
+        std::string symbolName;
+        if (!symInt(item, symbols, integer, symbolName, error))
           return std::nullopt;
         arg.ints.push_back(integer);
+        arg.symbolNames.push_back(symbolName);
       }
     } else if (k == "as_float" || k == "as_sym_float") {
       std::optional<double> real = jsonNumber(payload);

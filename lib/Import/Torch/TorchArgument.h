@@ -38,6 +38,9 @@ struct TorchArgument {
   std::string unionKey;                     // e.g. "as_tensor", for messages
   std::vector<std::string> tensors;         // Tensor(s); "" for None entries
   std::vector<std::optional<int64_t>> ints; // Int(s), ScalarType, symbolic
+  /// Per entry of `ints`: the SymInt's name when it named one ("" for
+  /// literals), so unknown sizes can be found as values.
+  std::vector<std::string> symbolNames;
   std::vector<double> floats;
   std::vector<bool> bools;
   std::vector<std::string> strings;

@@ -27,7 +27,7 @@ RankedTensorType rankedTypeOf(Value value) {
 
 FailureOr<Value> reshape(TorchNode &node, Value value,
                          ArrayRef<int64_t> shape) {
-  return node.build<edge::ViewOp>(value,
+  return node.build<edge::ViewOp>(value, ValueRange(),
                                   node.builder().getDenseI64ArrayAttr(shape));
 }
 
@@ -216,7 +216,7 @@ LogicalResult importMatmul(TorchNode &node) {
       full.push_back(columns);
       if (succeeded(current) && ArrayRef<int64_t>(shape) != ArrayRef(full))
         current = node.build<edge::ExpandOp>(
-            *current, node.builder().getDenseI64ArrayAttr(full));
+            *current, ValueRange(), node.builder().getDenseI64ArrayAttr(full));
       if (failed(current))
         return failure();
       return reshape(node, *current, {batches, rows, columns});

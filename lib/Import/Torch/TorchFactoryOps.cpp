@@ -48,12 +48,49 @@ FailureOr<RankedTensorType> staticResult(TorchNode &node) {
   return type;
 }
 
+/// A fill whose shape is known only at run time: edge.full, its sizes from
+/// the `size` argument or, for the *_like forms, from `self`.
+LogicalResult runtimeFill(TorchNode &node, RankedTensorType type,
+                          double value) {
+  Builder &b = node.builder();
+  SmallVector<Value> dynamic;
+  std::optional<SmallVector<int64_t>> sizes;
+  if (node.has("size")) {
+    sizes = node.sizeOperands("size", dynamic);
+    if (!sizes)
+      return failure();
+  } else if (Value like = node.self()) {
+    auto likeType = cast<RankedTensorType>(like.getType());
+    sizes.emplace();
+    for (int64_t d = 0; d < likeType.getRank(); ++d) {
+      if (!likeType.isDynamicDim(d)) {
+        sizes->push_back(likeType.getDimSize(d));
+        continue;
+      }
+      FailureOr<Value> size = node.build<edge::SymSizeOp>(like, d);
+      if (failed(size))
+        return failure();
+      sizes->push_back(edge::kDynamicSize);
+      dynamic.push_back(*size);
+    }
+  } else {
+    return node.error() << "needs a size or a tensor to take the shape of";
+  }
+  return node.bind(node.build<edge::FullOp>(
+      dynamic, b.getDenseI64ArrayAttr(*sizes), b.getF64FloatAttr(value),
+      TypeAttr::get(type.getElementType())));
+}
+
 LogicalResult splat(TorchNode &node, std::optional<double> value) {
+  if (!value)
+    return node.error() << "needs a constant fill value";
+  FailureOr<RankedTensorType> recorded = node.outputType();
+  if (succeeded(recorded) && !recorded->hasStaticShape() &&
+      recorded->getElementType().isIntOrFloat())
+    return runtimeFill(node, *recorded, *value);
   FailureOr<RankedTensorType> type = staticResult(node);
   if (failed(type))
     return failure();
-  if (!value)
-    return node.error() << "needs a constant fill value";
   return node.bind(Value(node.builder().create<edge::ConstantOp>(
       node.loc(), DenseElementsAttr::get(
                       *type, elementAttr(type->getElementType(), *value)))));
@@ -74,6 +111,24 @@ LogicalResult importFull(TorchNode &node) {
 LogicalResult importArange(TorchNode &node) {
   // arange(end) / arange.start(start, end) / arange.start_step(.., step):
   // element i is start + i * step; the count comes from the result shape.
+  // An end known only at run time makes edge.arange.
+  const TorchArgument *endArg = node.arg("end");
+  if (endArg && endArg->kind == TorchArgument::Kind::Int &&
+      !endArg->ints.front()) {
+    FailureOr<RankedTensorType> recorded = node.outputType();
+    std::optional<double> start =
+        node.has("start") ? node.number("start") : 0.0;
+    std::optional<double> step = node.has("step") ? node.number("step") : 1.0;
+    Value end = node.sizeValue(*endArg, 0);
+    if (failed(recorded) || !end)
+      return failure();
+    if (!start || !step)
+      return node.error() << "needs a constant start and step";
+    Builder &b = node.builder();
+    return node.bind(node.build<edge::ArangeOp>(
+        end, b.getF64FloatAttr(*start), FloatAttr(), b.getF64FloatAttr(*step),
+        TypeAttr::get(recorded->getElementType())));
+  }
   FailureOr<RankedTensorType> type = staticResult(node);
   if (failed(type))
     return failure();

@@ -192,6 +192,59 @@ void TorchNode::defineSymbol(StringRef name, std::optional<int64_t> value) {
   importer.symbols[name] = value;
 }
 
+void TorchNode::defineSymbolValue(StringRef name, Value value) {
+  importer.symbols[name] = std::nullopt;
+  importer.symbolValues[name] = value;
+}
+
+Value TorchNode::sizeValue(const TorchArgument &arg, size_t index) const {
+  if (index < arg.ints.size() && arg.ints[index])
+    return builder().create<edge::ConstantOp>(
+        location,
+        DenseElementsAttr::get(
+            RankedTensorType::get({}, builder().getIntegerType(64)),
+            APInt(64, *arg.ints[index], true)));
+  StringRef symbol =
+      index < arg.symbolNames.size() ? StringRef(arg.symbolNames[index]) : "";
+  if (Value value = importer.symbolValues.lookup(symbol))
+    return value;
+  error() << "size '" << symbol << "' is not known (no node computes it)";
+  return {};
+}
+
+std::optional<SmallVector<int64_t>>
+TorchNode::sizeOperands(StringRef name, SmallVectorImpl<Value> &dynamic) const {
+  const TorchArgument *list = arg(name);
+  if (!list || (list->kind != TorchArgument::Kind::Ints &&
+                list->kind != TorchArgument::Kind::Int)) {
+    error() << "needs an int list '" << name << "'";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> sizes;
+  for (size_t i = 0; i < list->ints.size(); ++i) {
+    if (list->ints[i]) {
+      sizes.push_back(*list->ints[i]);
+      continue;
+    }
+    Value value = sizeValue(*list, i);
+    if (!value)
+      return std::nullopt;
+    sizes.push_back(edge::kDynamicSize);
+    dynamic.push_back(value);
+  }
+  return sizes;
+}
+
+std::optional<std::string> TorchNode::outputSymbol() const {
+  const llvm::json::Array *outputs = node.getArray("outputs");
+  const llvm::json::Object *out =
+      outputs && !outputs->empty() ? (*outputs)[0].getAsObject() : nullptr;
+  const llvm::json::Object *sym = out ? out->getObject("as_sym_int") : nullptr;
+  std::optional<StringRef> name =
+      sym ? sym->getString("as_name") : std::nullopt;
+  return name ? std::optional<std::string>(name->str()) : std::nullopt;
+}
+
 EdgeOpBuilder &TorchNode::edge() const { return importer.edge; }
 OpBuilder &TorchNode::builder() const { return importer.builder; }
 
@@ -337,6 +390,42 @@ FailureOr<RankedTensorType> TorchImporter::tensorType(StringRef name,
     shape.push_back(extent ? *extent : ShapedType::kDynamic);
   }
   return RankedTensorType::get(shape, element);
+}
+
+LogicalResult TorchImporter::sizeBounds(StringRef name, Location loc,
+                                        SmallVectorImpl<int64_t> &min,
+                                        SmallVectorImpl<int64_t> &max) {
+  const Object *meta = tensorValues ? tensorValues->getObject(name) : nullptr;
+  const Array *sizes = meta ? meta->getArray("sizes") : nullptr;
+  if (!sizes)
+    return emitError(loc) << "tensor '" << name << "' has no sizes";
+  for (const llvm::json::Value &size : *sizes) {
+    const Object *sym = size.getAsObject();
+    if (std::optional<int64_t> extent =
+            sym ? sym->getInteger("as_int") : std::nullopt) {
+      min.push_back(*extent);
+      max.push_back(*extent);
+      continue;
+    }
+    const Object *expr = sym ? sym->getObject("as_expr") : nullptr;
+    std::optional<StringRef> text =
+        expr ? expr->getString("expr_str") : std::nullopt;
+    std::string error;
+    std::unique_ptr<SymbolicExpr> parsed =
+        text ? SymbolicExpr::parse(*text, error) : nullptr;
+    std::optional<std::pair<int64_t, int64_t>> bounds =
+        parsed ? boundsOf(*parsed, symbolRanges, error) : std::nullopt;
+    if (!bounds)
+      return emitError(loc)
+             << "dynamic size of '" << name << "' ("
+             << (text ? *text : StringRef("?")) << "): "
+             << (error.empty() ? "not a symbolic expression" : error)
+             << "; etch needs bounded dynamic dimensions (export with "
+                "torch.export.Dim(..., min=..., max=...))";
+    min.push_back(bounds->first);
+    max.push_back(bounds->second);
+  }
+  return success();
 }
 
 Value TorchImporter::tensor(StringRef name) { return values.lookup(name); }
@@ -1139,6 +1228,18 @@ LogicalResult TorchImporter::run() {
     return emitError(fileLoc) << "graph_module.graph or "
                                  "graph_module.signature is missing";
   tensorValues = graph->getObject("tensor_values");
+  // Each symbol's range: dynamic dimensions are bounded (unbounded ones get
+  // no entry, and any size using them is refused with a message).
+  if (const Object *ranges = program->getObject("range_constraints"))
+    for (const auto &[name, value] : *ranges) {
+      const Object *range = value.getAsObject();
+      std::optional<int64_t> low =
+          range ? range->getInteger("min_val") : std::nullopt;
+      std::optional<int64_t> high =
+          range ? range->getInteger("max_val") : std::nullopt;
+      if (low && high && *low >= 0 && *low <= *high)
+        symbolRanges[name] = {*low, *high};
+    }
   for (const char *kind : {"sym_int_values"})
     if (const Object *syms = graph->getObject(kind))
       for (const auto &[name, value] : *syms) {
@@ -1169,8 +1270,18 @@ LogicalResult TorchImporter::run() {
   builder.setInsertionPointToEnd(module.getBody());
   auto func = builder.create<func::FuncOp>(
       fileLoc, "forward", builder.getFunctionType(argumentTypes, {}));
-  for (auto [index, name] : llvm::enumerate(argumentNames))
+  for (auto [index, name] : llvm::enumerate(argumentNames)) {
     func.setArgAttr(index, "etch.name", builder.getStringAttr(name));
+    // Dynamic inputs carry their bounds: the runtime accepts any shape in
+    // them, and memory is planned for the upper ones.
+    if (cast<RankedTensorType>(argumentTypes[index]).hasStaticShape())
+      continue;
+    SmallVector<int64_t> min, max;
+    if (failed(sizeBounds(name, fileLoc, min, max)))
+      return failure();
+    func.setArgAttr(index, "etch.min_sizes", builder.getDenseI64ArrayAttr(min));
+    func.setArgAttr(index, "etch.max_sizes", builder.getDenseI64ArrayAttr(max));
+  }
   builder.setInsertionPointToEnd(func.addEntryBlock());
 
   if (failed(importSignature(*graph, *signature)) ||

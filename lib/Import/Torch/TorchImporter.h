@@ -4,6 +4,7 @@
 
 #include "../EdgeOpBuilder.h"
 #include "Pt2Archive.h"
+#include "SymbolicExpr.h"
 #include "TorchArgument.h"
 
 #include "mlir/IR/Builders.h"
@@ -72,6 +73,21 @@ public:
   /// Records the value of a symbolic int the node defines (sym_size);
   /// std::nullopt when it is not known at compile time.
   void defineSymbol(llvm::StringRef name, std::optional<int64_t> value);
+  /// Records a symbolic int known only at run time, as the 0-d i64 value
+  /// that computes it.
+  void defineSymbolValue(llvm::StringRef name, mlir::Value value);
+  /// Entry \p index of int (list) argument \p arg as a 0-d i64 value: a
+  /// constant when known, else the value computing the symbol; null after
+  /// an error.
+  mlir::Value sizeValue(const TorchArgument &arg, size_t index) const;
+  /// Int list argument \p name as a size list for ops that take run-time
+  /// sizes: known entries as they are, the others as the dynamic marker
+  /// with their values appended to \p dynamic; std::nullopt after an error.
+  std::optional<llvm::SmallVector<int64_t>>
+  sizeOperands(llvm::StringRef name,
+               llvm::SmallVectorImpl<mlir::Value> &dynamic) const;
+  /// The name of the symbolic int this node outputs (sym_size, operators).
+  std::optional<std::string> outputSymbol() const;
 
   EdgeOpBuilder &edge() const;
   mlir::OpBuilder &builder() const;
@@ -144,6 +160,12 @@ private:
 
   mlir::FailureOr<mlir::RankedTensorType> tensorType(llvm::StringRef name,
                                                      mlir::Location loc);
+  /// Per-dimension [min, max] of tensor \p name from its symbolic sizes and
+  /// the symbols' ranges.
+  mlir::LogicalResult
+  sizeBounds(llvm::StringRef name, mlir::Location loc,
+             llvm::SmallVectorImpl<int64_t> &min,
+             llvm::SmallVectorImpl<int64_t> &max);
   mlir::Value tensor(llvm::StringRef name);
   mlir::FailureOr<mlir::Value> constantFromTensorData(llvm::StringRef valueName,
                                                       llvm::StringRef fqn,
@@ -169,6 +191,10 @@ private:
   const llvm::json::Object *tensorValues = nullptr;
   llvm::StringMap<mlir::Value> values;
   llvm::StringMap<std::optional<int64_t>> symbols;
+  /// Symbolic ints known only at run time -> the 0-d i64 values computing
+  /// them; and each symbol's range (range_constraints).
+  llvm::StringMap<mlir::Value> symbolValues;
+  llvm::StringMap<SymbolRange> symbolRanges;
   llvm::StringMap<std::string> unusableOutputs;
   /// Graph input name -> buffer name, for in-place writes to buffers.
   llvm::StringMap<std::string> bufferOfInput;

@@ -40,18 +40,72 @@ std::optional<SmallVector<int64_t>> sizeList(TorchNode &node,
 }
 
 FailureOr<Value> view(TorchNode &node, Value input, ArrayRef<int64_t> shape) {
-  return node.build<edge::ViewOp>(input,
+  return node.build<edge::ViewOp>(input, ValueRange(),
                                   node.builder().getDenseI64ArrayAttr(shape));
 }
 
 LogicalResult importView(TorchNode &node) {
-  // view(self, size) / reshape(self, shape) / _unsafe_view(self, size).
+  // view(self, size) / reshape(self, shape) / _unsafe_view(self, size). One
+  // run-time size can be inferred (-1); more come as size operands.
   Value input = node.self();
-  std::optional<SmallVector<int64_t>> shape =
-      sizeList(node, node.has("shape") ? "shape" : "size");
-  if (!input || !shape)
+  if (!input)
+    return node.error() << "needs a tensor input";
+  StringRef name = node.has("shape") ? "shape" : "size";
+  const TorchArgument *size = node.arg(name);
+  if (size && size->kind == Kind::Ints &&
+      llvm::count(size->ints, std::nullopt) + llvm::count(size->ints, -1) > 1) {
+    SmallVector<Value> dynamic;
+    std::optional<SmallVector<int64_t>> shape =
+        node.sizeOperands(name, dynamic);
+    if (!shape)
+      return failure();
+    return node.bind(node.build<edge::ViewOp>(
+        input, dynamic, node.builder().getDenseI64ArrayAttr(*shape)));
+  }
+  std::optional<SmallVector<int64_t>> shape = sizeList(node, name);
+  if (!shape)
     return failure();
   return node.bind(view(node, input, *shape));
+}
+
+LogicalResult importExpand(TorchNode &node) {
+  // expand(self, size): -1 keeps a dim; run-time sizes come as operands.
+  Value input = node.self();
+  SmallVector<Value> dynamic;
+  std::optional<SmallVector<int64_t>> size =
+      input ? node.sizeOperands("size", dynamic) : std::nullopt;
+  if (!input)
+    return node.error() << "needs a tensor input";
+  if (!size)
+    return failure();
+  return node.bind(node.build<edge::ExpandOp>(
+      input, dynamic, node.builder().getDenseI64ArrayAttr(*size)));
+}
+
+LogicalResult importSlice(TorchNode &node) {
+  // slice(self, dim=0, start=None, end=None, step=1); a run-time end comes
+  // as an operand.
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  Builder &b = node.builder();
+  const TorchArgument *start = node.arg("start"), *end = node.arg("end");
+  if (start && start->kind == Kind::Int && !start->ints.front())
+    return node.error() << "has a start known only at run time, which etch "
+                           "does not support";
+  IntegerAttr startAttr, endAttr;
+  if (std::optional<int64_t> value = node.integer("start"))
+    startAttr = b.getI64IntegerAttr(*value);
+  Value dynamicEnd;
+  if (end && end->kind == Kind::Int && !end->ints.front()) {
+    if (!(dynamicEnd = node.sizeValue(*end, 0)))
+      return failure();
+  } else if (std::optional<int64_t> value = node.integer("end")) {
+    endAttr = b.getI64IntegerAttr(*value);
+  }
+  return node.bind(node.build<edge::SliceOp>(
+      input, dynamicEnd, node.integer("dim").value_or(0), startAttr, endAttr,
+      node.integer("step").value_or(1)));
 }
 
 LogicalResult importFlatten(TorchNode &node) {
@@ -152,7 +206,7 @@ LogicalResult importSplit(TorchNode &node) {
                             << " along dim " << dim;
       int64_t length = outType->getDimSize(dim);
       Builder &b = node.builder();
-      piece = node.build<edge::SliceOp>(input, dim, b.getI64IntegerAttr(start),
+      piece = node.build<edge::SliceOp>(input, Value(), dim, b.getI64IntegerAttr(start),
                                         b.getI64IntegerAttr(start + length),
                                         1);
       start += length;
@@ -178,7 +232,7 @@ LogicalResult importNarrow(TorchNode &node) {
   if (begin < 0 && d >= 0 && d < type.getRank() && !type.isDynamicDim(d))
     begin += type.getDimSize(d);
   Builder &b = node.builder();
-  return node.bind(node.build<edge::SliceOp>(input, *dim,
+  return node.bind(node.build<edge::SliceOp>(input, Value(), *dim,
                                              b.getI64IntegerAttr(begin),
                                              b.getI64IntegerAttr(begin + *length),
                                              1));
@@ -195,7 +249,8 @@ LogicalResult importAs(TorchNode &node) {
   Builder &b = node.builder();
   if (node.aten() == "aten::expand_as")
     return node.bind(
-        node.build<edge::ExpandOp>(input, b.getDenseI64ArrayAttr(shape)));
+        node.build<edge::ExpandOp>(input, ValueRange(),
+                                   b.getDenseI64ArrayAttr(shape)));
   return node.bind(view(node, input, shape));
 }
 
@@ -234,6 +289,8 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
        {"aten::view", "aten::reshape", "aten::_unsafe_view", "aten::_reshape_copy"})
     handlers[name] = importView;
+  handlers["aten::expand"] = importExpand;
+  handlers["aten::slice"] = importSlice;
   handlers["aten::flatten"] = importFlatten;
   handlers["aten::unflatten"] = importUnflatten;
   handlers["aten::t"] = importT;

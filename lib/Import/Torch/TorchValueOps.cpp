@@ -151,9 +151,9 @@ LogicalResult importDiff(TorchNode &node) {
   }
   for (int64_t i = 0; i < n; ++i) {
     FailureOr<Value> next = node.build<edge::SliceOp>(
-        current, dim, b.getI64IntegerAttr(1), IntegerAttr(), 1);
+        current, Value(), dim, b.getI64IntegerAttr(1), IntegerAttr(), 1);
     FailureOr<Value> previous = node.build<edge::SliceOp>(
-        current, dim, b.getI64IntegerAttr(0), b.getI64IntegerAttr(-1), 1);
+        current, Value(), dim, b.getI64IntegerAttr(0), b.getI64IntegerAttr(-1), 1);
     if (failed(next) || failed(previous))
       return failure();
     // Bools differ by xor (torch's diff of bools is logical_xor).
@@ -218,7 +218,7 @@ LogicalResult importCopy(TorchNode &node) {
   if (converted->getType() == type)
     return node.bind(*converted);
   return node.bind(node.build<edge::ExpandOp>(
-      *converted, node.builder().getDenseI64ArrayAttr(type.getShape())));
+      *converted, ValueRange(), node.builder().getDenseI64ArrayAttr(type.getShape())));
 }
 
 LogicalResult importCumsum(TorchNode &node) {
@@ -268,25 +268,100 @@ LogicalResult importIndex(TorchNode &node) {
 }
 
 LogicalResult importSymSize(TorchNode &node) {
-  // sym_size(self, dim) defines a symbolic int: known when that dim is
-  // static.
+  // sym_size(self, dim) defines a symbolic int: a constant when that dim is
+  // static, else the run-time size (edge.sym_size).
   Value input = node.self();
   std::optional<int64_t> dim = node.integer("dim");
-  const llvm::json::Array *outputs = node.json().getArray("outputs");
-  const llvm::json::Object *out =
-      outputs && !outputs->empty() ? (*outputs)[0].getAsObject() : nullptr;
-  const llvm::json::Object *sym = out ? out->getObject("as_sym_int") : nullptr;
-  std::optional<StringRef> name =
-      sym ? sym->getString("as_name") : std::nullopt;
+  std::optional<std::string> name = node.outputSymbol();
   if (!input || !dim || !name)
     return node.error() << "malformed sym_size node";
   auto type = cast<RankedTensorType>(input.getType());
   int64_t d = *dim < 0 ? *dim + type.getRank() : *dim;
   if (d < 0 || d >= type.getRank())
     return node.error() << "dim " << *dim << " is out of range for " << type;
-  node.defineSymbol(*name, type.isDynamicDim(d)
-                               ? std::nullopt
-                               : std::optional<int64_t>(type.getDimSize(d)));
+  if (!type.isDynamicDim(d)) {
+    node.defineSymbol(*name, type.getDimSize(d));
+    return success();
+  }
+  FailureOr<Value> size = node.build<edge::SymSizeOp>(input, d);
+  if (failed(size))
+    return failure();
+  node.defineSymbolValue(*name, *size);
+  return success();
+}
+
+/// Python operators on symbolic ints (_operator.mul, sym_max, ...): folded
+/// when every operand is known, else Edge arithmetic on 0-d i64 values.
+LogicalResult importSymbolicOperator(TorchNode &node) {
+  std::optional<std::string> name = node.outputSymbol();
+  if (!name)
+    return node.error() << "needs a symbolic int output";
+  SmallVector<const TorchArgument *> operands;
+  for (const auto &[key, arg] : node.args())
+    if (arg.kind == Kind::Int)
+      operands.push_back(&arg);
+  StringRef op = node.aten();
+  op.consume_front("_operator.");
+  op.consume_front("torch.");
+  bool unary = op == "neg";
+  if (operands.size() != (unary ? 1u : 2u))
+    return node.error() << "needs " << (unary ? 1 : 2) << " int operands";
+  std::optional<int64_t> a = operands[0]->ints.front();
+  std::optional<int64_t> b = unary ? 0 : operands[1]->ints.front();
+  if (a && b) {
+    int64_t result = 0;
+    bool overflow = false;
+    if (op == "add")
+      overflow = __builtin_add_overflow(*a, *b, &result);
+    else if (op == "sub")
+      overflow = __builtin_sub_overflow(*a, *b, &result);
+    else if (op == "mul")
+      overflow = __builtin_mul_overflow(*a, *b, &result);
+    else if (op == "neg")
+      overflow = __builtin_sub_overflow(int64_t(0), *a, &result);
+    else if ((op == "floordiv" || op == "mod") && *b != 0 &&
+             !(*a == INT64_MIN && *b == -1)) {
+      int64_t q = *a / *b - ((*a % *b != 0) && ((*a < 0) != (*b < 0)));
+      result = op == "floordiv" ? q : *a - q * *b;
+    } else if (op == "sym_max" || op == "sym_min")
+      result = op == "sym_max" ? std::max(*a, *b) : std::min(*a, *b);
+    else
+      return node.error() << "symbolic operator '" << op
+                          << "' is not supported";
+    if (overflow)
+      return node.error() << "overflows int64";
+    node.defineSymbol(*name, result);
+    return success();
+  }
+  Value lhs = node.sizeValue(*operands[0], 0);
+  Value rhs = unary ? Value() : node.sizeValue(*operands[1], 0);
+  if (!lhs || (!unary && !rhs))
+    return failure();
+  Builder &builder = node.builder();
+  FloatAttr one = builder.getF64FloatAttr(1.0);
+  FailureOr<Value> result = failure();
+  if (op == "add")
+    result = node.build<edge::AddOp>(lhs, rhs, one);
+  else if (op == "sub")
+    result = node.build<edge::SubOp>(lhs, rhs, one);
+  else if (op == "mul")
+    result = node.build<edge::MulOp>(lhs, rhs);
+  else if (op == "neg")
+    result = node.build<edge::SubOp>(
+        node.scalar(builder.getIntegerType(64), 0), lhs, one);
+  else if (op == "floordiv")
+    result = node.build<edge::DivOp>(lhs, rhs, builder.getStringAttr("floor"));
+  else if (op == "mod")
+    result = node.build<edge::RemainderOp>(lhs, rhs);
+  else if (op == "sym_max")
+    result = node.build<edge::MaximumOp>(lhs, rhs);
+  else if (op == "sym_min")
+    result = node.build<edge::MinimumOp>(lhs, rhs);
+  else
+    return node.error() << "symbolic operator '" << op << "' is not supported";
+  if (failed(result))
+    return failure();
+  node.defineSymbolValue(*name, *result);
   return success();
 }
 
@@ -319,6 +394,11 @@ void addValueHandlers(TorchOpHandlers &handlers) {
   handlers["aten::cumsum"] = importCumsum;
   handlers["aten::index"] = importIndex;
   handlers["aten::sym_size"] = importSymSize;
+  for (const char *name :
+       {"_operator.add", "_operator.sub", "_operator.mul", "_operator.neg",
+        "_operator.floordiv", "_operator.mod", "torch.sym_max",
+        "torch.sym_min"})
+    handlers[name] = importSymbolicOperator;
 }
 
 } // namespace etch::torch_import

@@ -9,12 +9,7 @@ namespace etch::runtime::portable {
 namespace {
 
 Error validateBroadcastInputs(const KernelCall &call, size_t first) {
-  int64_t strides[kMaxRank];
-  for (size_t i = first; i < call.inputs.size(); ++i)
-    if (!broadcastStrides(*call.inputs[i], *call.outputs[0], strides))
-      return kernelError(call, Error::InvalidShape,
-                         "input #%zu does not broadcast to the output", i);
-  return Error::Ok;
+  return checkBroadcastOutput(call, first);
 }
 
 enum class Compare { Eq, Ne, Lt, Le, Gt, Ge };

@@ -7,46 +7,95 @@
 namespace etch::runtime::portable {
 namespace {
 
-enum class BinaryKind { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
+enum class BinaryKind { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Remainder };
 
-template <typename T>
-T applyBinary(BinaryKind kind, T a, T b, T alpha, int rounding) {
+/// Integer arithmetic wraps (as torch's kernels do) and never traps: signed
+/// overflow is undefined behaviour in C++, and INT_MIN / -1 is a SIGFPE.
+template <typename T> T integerBinary(BinaryKind kind, T a, T b, T alpha,
+                                      int rounding) {
+  using U = std::make_unsigned_t<T>;
   switch (kind) {
   case BinaryKind::Add:
-    return a + alpha * b;
+    return static_cast<T>(U(a) + U(alpha) * U(b));
   case BinaryKind::Sub:
-    return a - alpha * b;
+    return static_cast<T>(U(a) - U(alpha) * U(b));
   case BinaryKind::Mul:
-    return a * b;
-  case BinaryKind::Pow:
-    return static_cast<T>(std::pow(a, b));
+    return static_cast<T>(U(a) * U(b));
+  case BinaryKind::Pow: {
+    if (b < 0) // integer pow with a negative exponent: 1, -1 or 0 as torch
+      return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+    U result = 1, base = U(a);
+    for (T e = b; e > 0; e >>= 1, base *= base)
+      if (e & 1)
+        result *= base;
+    return static_cast<T>(result);
+  }
   case BinaryKind::Maximum:
     return a > b ? a : b;
   case BinaryKind::Minimum:
     return a < b ? a : b;
-  case BinaryKind::Div:
-    if constexpr (std::is_floating_point_v<T>) {
-      T q = a / b;
-      return rounding == 1 ? std::trunc(q) : rounding == 2 ? std::floor(q) : q;
-    } else {
-      if (b == 0)
-        return 0; // integer division by zero: defined as 0, never a trap
-      T q = a / b;
-      // C++ truncates; floor mode rounds toward -inf; true division of
-      // integers is floor-free truncation as ONNX defines it.
-      if (rounding == 2 && (a % b != 0) && ((a < 0) != (b < 0)))
-        --q;
-      return q;
-    }
+  case BinaryKind::Div: {
+    if (b == 0)
+      return 0; // integer division by zero: defined as 0, never a trap
+    if (b == -1) // the one quotient that overflows: wraps
+      return static_cast<T>(U(0) - U(a));
+    T q = a / b;
+    // C++ truncates; floor mode rounds toward -inf; true division of
+    // integers is floor-free truncation as ONNX defines it.
+    if (rounding == 2 && (a % b != 0) && ((a < 0) != (b < 0)))
+      --q;
+    return q;
+  }
+  case BinaryKind::Remainder: {
+    if (b == 0 || b == -1)
+      return 0;
+    T r = a % b;
+    return r != 0 && ((r < 0) != (b < 0)) ? r + b : r; // sign of b
+  }
   }
   return a;
+}
+
+template <typename T>
+T applyBinary(BinaryKind kind, T a, T b, T alpha, int rounding) {
+  if constexpr (std::is_integral_v<T>) {
+    return integerBinary(kind, a, b, alpha, rounding);
+  } else {
+    switch (kind) {
+    case BinaryKind::Add:
+      return a + alpha * b;
+    case BinaryKind::Sub:
+      return a - alpha * b;
+    case BinaryKind::Mul:
+      return a * b;
+    case BinaryKind::Pow:
+      return static_cast<T>(std::pow(a, b));
+    case BinaryKind::Maximum:
+      return a > b || std::isnan(a) ? a : b; // NaN propagates, as torch
+    case BinaryKind::Minimum:
+      return a < b || std::isnan(a) ? a : b;
+    case BinaryKind::Div: {
+      T q = a / b;
+      return rounding == 1 ? std::trunc(q) : rounding == 2 ? std::floor(q) : q;
+    }
+    case BinaryKind::Remainder: {
+      T r = std::fmod(a, b);
+      return r != 0 && ((r < 0) != (b < 0)) ? r + b : r; // sign of b
+    }
+    }
+    return a;
+  }
 }
 
 template <typename T>
 void runBinaryTyped(const KernelCall &call, BinaryKind kind) {
   const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
   TensorView &out = *call.outputs[0];
-  T alpha = static_cast<T>(call.doubleAttr("alpha", 1.0));
+  T alpha;
+  if constexpr (std::is_integral_v<T>)
+    alpha = saturatingCast<T>(call.doubleAttr("alpha", 1.0));
+  else
+    alpha = static_cast<T>(call.doubleAttr("alpha", 1.0));
   const char *mode = call.stringAttr("rounding_mode", "");
   int rounding = mode[0] == 't' ? 1 : mode[0] == 'f' ? 2 : 0;
   const T *pa = a.data<T>();
@@ -95,23 +144,7 @@ Error validateBinary(const KernelCall &call) {
                        scalarTypeName(type));
   ET_CHECK_OK(checkType(call, &a, "self", type));
   ET_CHECK_OK(checkType(call, &b, "other", type));
-  int64_t strides[kMaxRank];
-  if (!broadcastStrides(a, out, strides) || !broadcastStrides(b, out, strides))
-    return kernelError(call, Error::InvalidShape,
-                       "operands do not broadcast to the output shape");
-  for (int d = 0; d < out.rank(); ++d) {
-    int64_t expected = 1;
-    if (d - (out.rank() - a.rank()) >= 0)
-      expected = std::max(expected, a.size(d - (out.rank() - a.rank())));
-    if (d - (out.rank() - b.rank()) >= 0)
-      expected = std::max(expected, b.size(d - (out.rank() - b.rank())));
-    if (out.size(d) != expected)
-      return kernelError(call, Error::InvalidShape,
-                         "output dim %d is %lld, the broadcast gives %lld", d,
-                         static_cast<long long>(out.size(d)),
-                         static_cast<long long>(expected));
-  }
-  return Error::Ok;
+  return checkBroadcastOutput(call, 0);
 }
 
 void runBinary(const KernelCall &call, BinaryKind kind) {
@@ -157,6 +190,7 @@ ETCH_BINARY_KERNEL(Mul, Mul)
 ETCH_BINARY_KERNEL(Div, Div)
 ETCH_BINARY_KERNEL(Maximum, Maximum)
 ETCH_BINARY_KERNEL(Minimum, Minimum)
+ETCH_BINARY_KERNEL(Remainder, Remainder)
 
 Error validatePow(const KernelCall &call) {
   ET_CHECK_OK(validateBinary(call));

@@ -34,6 +34,16 @@ Error checkType(const KernelCall &call, const TensorView *tensor,
 
 Error checkShape(const KernelCall &call, const TensorView *tensor,
                  const char *what, const int64_t *sizes, int rank) {
+  if (call.resizeOutputs && tensor)
+    for (TensorView *output : call.outputs)
+      if (output == tensor) {
+        if (output->resize(sizes, rank))
+          return Error::Ok;
+        return kernelError(call, Error::InvalidShape,
+                           "%s does not fit the memory planned for it (a "
+                           "size beyond the program's bounds?)",
+                           what);
+      }
   bool same = tensor && tensor->rank() == rank;
   for (int d = 0; same && d < rank; ++d)
     same = tensor->size(d) == sizes[d];
@@ -54,6 +64,55 @@ Error checkSameShape(const KernelCall &call, const TensorView *a,
     return kernelError(call, Error::InvalidType, "%s: element types differ",
                        what);
   return checkShape(call, b, what, a->sizes(), a->rank());
+}
+
+Error checkBroadcastOutput(const KernelCall &call, size_t first) {
+  int rank = 0;
+  int64_t shape[kMaxRank];
+  for (size_t i = first; i < call.inputs.size(); ++i) {
+    const TensorView *input = call.inputs[i];
+    if (!input)
+      continue;
+    if (input->rank() > rank) {
+      // Right-align what we have under the longer shape.
+      int shift = input->rank() - rank;
+      for (int d = rank - 1; d >= 0; --d)
+        shape[d + shift] = shape[d];
+      for (int d = 0; d < shift; ++d)
+        shape[d] = 1;
+      rank = input->rank();
+    }
+    for (int d = 0; d < input->rank(); ++d) {
+      int64_t &extent = shape[rank - input->rank() + d];
+      int64_t size = input->size(d);
+      if (extent == 1)
+        extent = size;
+      else if (size != 1 && size != extent)
+        return kernelError(call, Error::InvalidShape,
+                           "input #%zu does not broadcast with the others", i);
+    }
+  }
+  return checkShape(call, call.outputs[0], "output", shape, rank);
+}
+
+bool isSizeTensor(const TensorView *tensor) {
+  return tensor && tensor->scalarType() == ScalarType::Int64 &&
+         tensor->rank() == 0;
+}
+
+bool resolveSizeList(const KernelCall &call, Span<const int64_t> size,
+                     size_t firstInput, int64_t *resolved) {
+  size_t next = firstInput;
+  for (size_t i = 0; i < size.size(); ++i) {
+    if (size[i] != kSizeFromInput) {
+      resolved[i] = size[i];
+      continue;
+    }
+    if (next >= call.inputs.size() || !isSizeTensor(call.inputs[next]))
+      return false;
+    resolved[i] = call.inputs[next++]->data<int64_t>()[0];
+  }
+  return next == call.inputs.size();
 }
 
 int64_t normalizeDim(int64_t dim, int64_t rank) {

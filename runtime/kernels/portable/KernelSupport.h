@@ -17,12 +17,23 @@ Error checkArity(const KernelCall &call, size_t minInputs, size_t maxInputs,
 /// Checks that \p tensor is present and of \p type.
 Error checkType(const KernelCall &call, const TensorView *tensor,
                 const char *what, ScalarType type);
-/// Checks that \p tensor has exactly the sizes \p sizes.
+/// Checks that \p tensor has exactly the sizes \p sizes; while resizing
+/// (KernelCall::resizeOutputs), sets them when it is one of the outputs.
 Error checkShape(const KernelCall &call, const TensorView *tensor,
                  const char *what, const int64_t *sizes, int rank);
 /// Checks that two tensors have the same type and sizes.
 Error checkSameShape(const KernelCall &call, const TensorView *a,
                      const TensorView *b, const char *what);
+/// Checks (or, while resizing, sets) output 0 as the NumPy broadcast of the
+/// inputs from \p first on (absent ones skipped).
+Error checkBroadcastOutput(const KernelCall &call, size_t first);
+/// \p size with kSizeFromInput entries replaced, in order, by the values of
+/// the 0-d int64 inputs from \p firstInput on; false when those inputs do
+/// not match (the caller reports it).
+bool resolveSizeList(const KernelCall &call, Span<const int64_t> size,
+                     size_t firstInput, int64_t *resolved);
+/// Whether \p tensor is a size value: a 0-d int64 tensor.
+bool isSizeTensor(const TensorView *tensor);
 /// Normalizes a possibly negative dim; -1 when out of range.
 int64_t normalizeDim(int64_t dim, int64_t rank);
 

@@ -4,6 +4,7 @@
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace etch::runtime::portable {
@@ -53,15 +54,71 @@ Error checkSameType(const KernelCall &call) {
 
 } // namespace
 
+/// view, squeeze and unsqueeze: the output shape from the input's and the
+/// op's attributes (so the shape follows dynamic input shapes).
 Error validateReshape(const KernelCall &call) {
-  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkArity(call, 1, call.inputs.size(), 1));
   ET_CHECK_OK(checkSameType(call));
-  if (call.inputs[0]->numel() != call.outputs[0]->numel())
+  const TensorView &in = *call.inputs[0];
+  int64_t expected[kMaxRank];
+  int rank = 0;
+  if (call.find("size")) { // view: one entry may be -1
+    Span<const int64_t> size = call.intsAttr("size");
+    int64_t known = 1, inferred = -1;
+    int64_t sizes[kMaxRank];
+    if (size.size() > static_cast<size_t>(kMaxRank))
+      return kernelError(call, Error::InvalidProgram, "size has too many dims");
+    if (!resolveSizeList(call, size, 1, sizes))
+      return kernelError(call, Error::InvalidProgram,
+                         "needs one 0-d int64 input per dynamic size entry");
+    for (int64_t extent : Span<const int64_t>(sizes, size.size())) {
+      if (extent == -1 && inferred < 0)
+        inferred = rank;
+      else if (extent < 0 || __builtin_mul_overflow(known, extent, &known))
+        return kernelError(call, Error::InvalidProgram, "bad size entry");
+      expected[rank++] = extent;
+    }
+    if (inferred >= 0) {
+      if (known == 0 || in.numel() % known != 0)
+        return kernelError(call, Error::InvalidShape,
+                           "size does not divide the input's elements");
+      expected[inferred] = in.numel() / known;
+    }
+  } else if (call.inputs.size() != 1) {
+    return kernelError(call, Error::InvalidProgram, "takes one input");
+  } else if (const AttributeValue *dim = call.find("dim");
+             dim && dim->kind == AttributeValue::Kind::Int) {
+    // unsqueeze: a size-1 dim at `dim` (counted in the output's rank).
+    int64_t at = normalizeDim(dim->intValue, in.rank() + 1);
+    if (at < 0 || in.rank() >= kMaxRank)
+      return kernelError(call, Error::InvalidProgram, "dim is out of range");
+    for (int d = 0; d < in.rank(); ++d) {
+      if (d == at)
+        expected[rank++] = 1;
+      expected[rank++] = in.size(d);
+    }
+    if (at == in.rank())
+      expected[rank++] = 1;
+  } else {
+    // squeeze: the listed size-1 dims, or every one.
+    Span<const int64_t> dims = call.intsAttr("dim");
+    bool drop[kMaxRank] = {};
+    for (int64_t d : dims) {
+      int64_t at = normalizeDim(d, in.rank());
+      if (at < 0)
+        return kernelError(call, Error::InvalidProgram, "dim is out of range");
+      drop[at] = in.size(at) == 1;
+    }
+    for (int d = 0; d < in.rank(); ++d)
+      if (!(dims.empty() ? in.size(d) == 1 : drop[d]))
+        expected[rank++] = in.size(d);
+  }
+  ET_CHECK_OK(checkShape(call, call.outputs[0], "output", expected, rank));
+  if (in.numel() != call.outputs[0]->numel())
     return kernelError(call, Error::InvalidShape,
                        "input and output element counts differ");
   return Error::Ok;
 }
-
 void runReshape(const KernelCall &call) {
   if (call.outputs[0]->data() != call.inputs[0]->data())
     std::memcpy(call.outputs[0]->data(), call.inputs[0]->data(),
@@ -169,6 +226,14 @@ namespace {
 struct SliceSpec {
   int64_t dim, start, step;
 };
+/// The slice's end: the dynamic end input, the `end` attribute, or the
+/// whole dimension.
+int64_t sliceEnd(const KernelCall &call, int64_t extent) {
+  if (isSizeTensor(call.input(1)))
+    return call.inputs[1]->data<int64_t>()[0];
+  return call.find("end") ? call.intAttr("end", extent) : extent;
+}
+
 SliceSpec sliceOf(const KernelCall &call, const TensorView &in) {
   int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
   int64_t extent = dim >= 0 ? in.size(dim) : 0;
@@ -181,14 +246,17 @@ SliceSpec sliceOf(const KernelCall &call, const TensorView &in) {
 } // namespace
 
 Error validateSlice(const KernelCall &call) {
-  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkArity(call, 1, 2, 1));
+  if (call.inputs.size() == 2 && !isSizeTensor(call.inputs[1]))
+    return kernelError(call, Error::InvalidProgram,
+                       "the dynamic end must be a 0-d int64 tensor");
   ET_CHECK_OK(checkSameType(call));
   const TensorView &in = *call.inputs[0];
   SliceSpec s = sliceOf(call, in);
   if (s.dim < 0 || s.step < 1)
     return kernelError(call, Error::InvalidProgram, "bad dim or step");
   int64_t extent = in.size(s.dim);
-  int64_t end = call.find("end") ? call.intAttr("end", extent) : extent;
+  int64_t end = sliceEnd(call, extent);
   if (end < 0)
     end += extent;
   end = std::min(std::max<int64_t>(end, 0), extent);
@@ -240,10 +308,28 @@ void runSelect(const KernelCall &call) {
 }
 
 Error validateExpand(const KernelCall &call) {
-  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ET_CHECK_OK(checkArity(call, 1, call.inputs.size(), 1));
   ET_CHECK_OK(checkSameType(call));
+  const TensorView &in = *call.inputs[0];
+  Span<const int64_t> attr = call.intsAttr("size");
+  int64_t sizes[kMaxRank];
+  if (attr.size() < static_cast<size_t>(in.rank()) ||
+      attr.size() > static_cast<size_t>(kMaxRank))
+    return kernelError(call, Error::InvalidProgram,
+                       "size has fewer dims than the input");
+  if (!resolveSizeList(call, attr, 1, sizes))
+    return kernelError(call, Error::InvalidProgram,
+                       "needs one 0-d int64 input per dynamic size entry");
+  Span<const int64_t> size(sizes, attr.size());
+  // -1 keeps the input's extent (ATen).
+  int64_t expected[kMaxRank];
+  int offset = static_cast<int>(size.size()) - in.rank();
+  for (int d = 0; d < static_cast<int>(size.size()); ++d)
+    expected[d] = size[d] == -1 && d >= offset ? in.size(d - offset) : size[d];
+  ET_CHECK_OK(checkShape(call, call.outputs[0], "output", expected,
+                         static_cast<int>(size.size())));
   int64_t strides[kMaxRank];
-  if (!broadcastStrides(*call.inputs[0], *call.outputs[0], strides))
+  if (!broadcastStrides(in, *call.outputs[0], strides))
     return kernelError(call, Error::InvalidShape,
                        "input does not broadcast to the output");
   return Error::Ok;
@@ -289,6 +375,88 @@ void runEmbedding(const KernelCall &call) {
     else
       std::memcpy(dst + i * row, table + index * row, row);
   }
+}
+
+Error validateSymSize(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  if (!isSizeTensor(call.outputs[0]) ||
+      normalizeDim(call.intAttr("dim", 0), call.inputs[0]->rank()) < 0)
+    return kernelError(call, Error::InvalidProgram,
+                       "needs a dim of self and a 0-d int64 output");
+  return Error::Ok;
+}
+
+void runSymSize(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  call.outputs[0]->data<int64_t>()[0] =
+      in.size(normalizeDim(call.intAttr("dim", 0), in.rank()));
+}
+
+namespace {
+/// The dtype attribute (a program ScalarType code) as the output must have.
+bool dtypeMatches(const KernelCall &call) {
+  return call.intAttr("dtype", -1) ==
+         static_cast<int64_t>(call.outputs[0]->scalarType());
+}
+} // namespace
+
+Error validateFull(const KernelCall &call) {
+  if (call.outputs.size() != 1 || !dtypeMatches(call) ||
+      !isConvertible(call.outputs[0]->scalarType()))
+    return kernelError(call, Error::InvalidProgram,
+                       "needs one output of the dtype attribute's type");
+  Span<const int64_t> attr = call.intsAttr("size");
+  int64_t sizes[kMaxRank];
+  if (attr.size() > static_cast<size_t>(kMaxRank) ||
+      !resolveSizeList(call, attr, 0, sizes))
+    return kernelError(call, Error::InvalidProgram,
+                       "needs one 0-d int64 input per dynamic size entry");
+  for (size_t d = 0; d < attr.size(); ++d)
+    if (sizes[d] < 0)
+      return kernelError(call, Error::InvalidShape, "a size is negative");
+  return checkShape(call, call.outputs[0], "output", sizes,
+                    static_cast<int>(attr.size()));
+}
+
+void runFull(const KernelCall &call) {
+  TensorView &out = *call.outputs[0];
+  double value = call.doubleAttr("fill_value", 0);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    storeFromDouble(out, i, value);
+}
+
+namespace {
+/// arange's element count for the current end; -1 when it is not a count.
+int64_t arangeCount(const KernelCall &call) {
+  double start = call.doubleAttr("start", 0), step = call.doubleAttr("step", 1);
+  double end = isSizeTensor(call.input(0))
+                   ? static_cast<double>(call.inputs[0]->data<int64_t>()[0])
+                   : call.doubleAttr("end", 0);
+  double count = std::ceil((end - start) / step);
+  if (step == 0 || !(count < 9.0e15)) // NaN or huge: not a count
+    return -1;
+  return count > 0 ? static_cast<int64_t>(count) : 0;
+}
+} // namespace
+
+Error validateArange(const KernelCall &call) {
+  if (call.outputs.size() != 1 || call.inputs.size() > 1 ||
+      (call.inputs.size() == 1 && !isSizeTensor(call.inputs[0])) ||
+      !dtypeMatches(call) || !isConvertible(call.outputs[0]->scalarType()))
+    return kernelError(call, Error::InvalidProgram,
+                       "needs an optional 0-d int64 end and one output of "
+                       "the dtype attribute's type");
+  int64_t count = arangeCount(call);
+  if (count < 0)
+    return kernelError(call, Error::InvalidProgram, "bad start, end or step");
+  return checkShape(call, call.outputs[0], "output", &count, 1);
+}
+
+void runArange(const KernelCall &call) {
+  TensorView &out = *call.outputs[0];
+  double start = call.doubleAttr("start", 0), step = call.doubleAttr("step", 1);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    storeFromDouble(out, i, start + static_cast<double>(i) * step);
 }
 
 } // namespace etch::runtime::portable

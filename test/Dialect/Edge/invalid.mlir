@@ -978,3 +978,49 @@ func.func @attention_dropout(%q: tensor<1x2x5x16xf32>) {
   %0 = edge.scaled_dot_product_attention %q, %q, %q {dropout_p = 0.1 : f64} : (tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x16xf32>) -> tensor<1x2x5x16xf32>
   return
 }
+
+// -----
+
+func.func @sym_size_dim(%x: tensor<?x8xf32>) {
+  // expected-error @+2 {{'edge.sym_size' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.sym_size %x {dim = 2 : i64} : (tensor<?x8xf32>) -> tensor<i64>
+  return
+}
+
+// -----
+
+// A dynamic size entry needs its operand.
+func.func @view_dynamic_count(%x: tensor<?x8xf32>) {
+  // expected-error @+2 {{'edge.view' op needs one dynamic_size operand per dynamic entry of [?, 4], got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.view %x {size = array<i64: -9223372036854775808, 4>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @full_size(%s: tensor<i64>) {
+  // expected-error @+2 {{'edge.full' op size entries must be >= 0, got [-2, ?]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.full %s {size = array<i64: -2, -9223372036854775808>, fill_value = 0.0 : f64, dtype = f32} : (tensor<i64>) -> tensor<2x?xf32>
+  return
+}
+
+// -----
+
+func.func @arange_step() {
+  // expected-error @+2 {{'edge.arange' op step must not be 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.arange {end = 4.0 : f64, step = 0.0 : f64, dtype = i64} : () -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @remainder_types(%a: tensor<3xf32>, %b: tensor<3xi64>) {
+  // expected-error @+2 {{'edge.remainder' op operands have different element types (f32 vs i64)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.remainder %a, %b : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}

@@ -394,6 +394,31 @@ func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x6x16xf32>, %v: ten
   return
 }
 
+// Dynamic shapes: sizes are 0-d i64 values (sym_size and arithmetic on
+// them) that view/expand/slice/full/arange take as operands; the dynamic
+// marker (int64 min) in a size list says which entries they fill.
+// CHECK-LABEL: func @dynamic_sizes
+// CHECK: %[[S:.*]] = edge.sym_size %arg0 {dim = 0 : i64} : (tensor<?x8xf32>) -> tensor<i64>
+// CHECK: edge.mul %[[S]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: edge.view %arg0, %{{.*}} {size = array<i64: -9223372036854775808, 4>} : (tensor<?x8xf32>, tensor<i64>) -> tensor<?x4xf32>
+// CHECK: edge.expand %{{.*}}, %[[S]] {size = array<i64: -9223372036854775808, 8>} : (tensor<1x8xf32>, tensor<i64>) -> tensor<?x8xf32>
+// CHECK: edge.slice %{{.*}}, %[[S]] {dim = 1 : i64} : (tensor<4x16xf32>, tensor<i64>) -> tensor<4x?xf32>
+// CHECK: edge.full %[[S]] {dtype = i1, fill_value = 1.000000e+00 : f64, size = array<i64: 1, -9223372036854775808>} : (tensor<i64>) -> tensor<1x?xi1>
+// CHECK: edge.arange %[[S]] {dtype = i64} : (tensor<i64>) -> tensor<?xi64>
+// CHECK: edge.remainder %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+func.func @dynamic_sizes(%x: tensor<?x8xf32>, %row: tensor<1x8xf32>, %t: tensor<4x16xf32>) {
+  %s = edge.sym_size %x {dim = 0 : i64} : (tensor<?x8xf32>) -> tensor<i64>
+  %two = edge.constant dense<2> : tensor<i64>
+  %rows = edge.mul %s, %two : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %v = edge.view %x, %rows {size = array<i64: -9223372036854775808, 4>} : (tensor<?x8xf32>, tensor<i64>) -> tensor<?x4xf32>
+  %e = edge.expand %row, %s {size = array<i64: -9223372036854775808, 8>} : (tensor<1x8xf32>, tensor<i64>) -> tensor<?x8xf32>
+  %c = edge.slice %t, %s {dim = 1 : i64} : (tensor<4x16xf32>, tensor<i64>) -> tensor<4x?xf32>
+  %f = edge.full %s {size = array<i64: 1, -9223372036854775808>, fill_value = 1.0 : f64, dtype = i1} : (tensor<i64>) -> tensor<1x?xi1>
+  %a = edge.arange %s {dtype = i64} : (tensor<i64>) -> tensor<?xi64>
+  %r = edge.remainder %rows, %two : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  return
+}
+
 // A delegate region: isolated from above, constants inside, one result.
 // CHECK-LABEL: func @delegate
 // CHECK: %[[R:.*]] = edge.delegate "xnnpack"(%arg0) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {

@@ -87,11 +87,51 @@ TEST(PortableShape, CatSliceSelectExpand) {
 
 TEST(PortableShape, ViewCopiesAndChecksCount) {
   OwnedTensor x = randomFloat({2, 6}), out(ScalarType::Float32, {3, 4});
-  ASSERT_EQ(runKernel("edge.view", {&x.view}, {&out.view}), Error::Ok);
+  ASSERT_EQ(runKernel("edge.view", {&x.view}, {&out.view},
+                      Attributes().ints("size", {3, -1})),
+            Error::Ok);
   EXPECT_TRUE(std::equal(x.f(), x.f() + 12, out.f()));
   OwnedTensor wrong(ScalarType::Float32, {5});
-  EXPECT_EQ(runKernel("edge.view", {&x.view}, {&wrong.view}),
+  EXPECT_EQ(runKernel("edge.view", {&x.view}, {&wrong.view},
+                      Attributes().ints("size", {5})),
             Error::InvalidShape);
+  // squeeze (listed dims, or every size-1 dim) and unsqueeze.
+  OwnedTensor y = randomFloat({1, 3, 1}), squeezed(ScalarType::Float32, {3, 1}),
+              all(ScalarType::Float32, {3}),
+              unsqueezed(ScalarType::Float32, {1, 3, 1, 1});
+  EXPECT_EQ(runKernel("edge.squeeze", {&y.view}, {&squeezed.view},
+                      Attributes().ints("dim", {0})),
+            Error::Ok);
+  EXPECT_EQ(runKernel("edge.squeeze", {&y.view}, {&all.view}), Error::Ok);
+  EXPECT_EQ(runKernel("edge.unsqueeze", {&y.view}, {&unsqueezed.view},
+                      Attributes().i("dim", -1)),
+            Error::Ok);
+}
+
+// While a method propagates new input shapes, validate sets each output's
+// shape from the inputs, within the memory planned for it.
+TEST(PortableShape, ValidateResizesOutputsWithinCapacity) {
+  OwnedTensor x = randomFloat({8, 6}), out(ScalarType::Float32, {8, 6});
+  int64_t smaller[] = {3, 6};
+  ASSERT_TRUE(x.view.resize(smaller, 2));
+  const KernelEntry *relu = findKernel("edge.relu");
+  TensorView *in[] = {&x.view}, *outs[] = {&out.view};
+  KernelCall call;
+  call.inputs = Span<TensorView *>(in, 1);
+  call.outputs = Span<TensorView *>(outs, 1);
+  call.opName = "edge.relu";
+  EXPECT_EQ(relu->validate(call), Error::InvalidShape); // checking: 3 != 8
+  call.resizeOutputs = true;
+  ASSERT_EQ(relu->validate(call), Error::Ok);
+  EXPECT_EQ(out.view.size(0), 3);
+  EXPECT_EQ(out.view.numel(), 18);
+  // A shape beyond the planned capacity is refused.
+  int64_t larger[] = {9, 6};
+  EXPECT_FALSE(x.view.resize(larger, 2));
+  OwnedTensor big = randomFloat({9, 6});
+  in[0] = &big.view;
+  EXPECT_EQ(relu->validate(call), Error::InvalidShape);
+  EXPECT_EQ(out.view.size(0), 3);
 }
 
 TEST(PortableShape, EmbeddingWithOutOfRangeIndices) {
@@ -148,3 +188,82 @@ TEST(PortableConversion, CompareWhereCastPad) {
 }
 
 } // namespace
+
+namespace etch::runtime::testing {
+namespace {
+
+OwnedTensor sizeValue(int64_t value) {
+  OwnedTensor t(ScalarType::Int64, {});
+  t.i64()[0] = value;
+  return t;
+}
+
+// Dynamic shapes: sizes come from 0-d int64 inputs where the size list holds
+// kSizeFromInput.
+TEST(PortableDynamic, SizesFromInputs) {
+  OwnedTensor x = randomFloat({3, 8});
+  OwnedTensor rows = sizeValue(0);
+  ASSERT_EQ(runKernel("edge.sym_size", {&x.view}, {&rows.view},
+                      Attributes().i("dim", 0)),
+            Error::Ok);
+  EXPECT_EQ(rows.i64()[0], 3);
+  OwnedTensor six = sizeValue(6);
+  OwnedTensor viewed(ScalarType::Float32, {6, 4});
+  ASSERT_EQ(runKernel("edge.view", {&x.view, &six.view}, {&viewed.view},
+                      Attributes().ints("size", {kSizeFromInput, 4})),
+            Error::Ok);
+  EXPECT_TRUE(std::equal(x.f(), x.f() + 24, viewed.f()));
+  OwnedTensor row = randomFloat({1, 8}), expanded(ScalarType::Float32, {3, 8});
+  ASSERT_EQ(runKernel("edge.expand", {&row.view, &rows.view}, {&expanded.view},
+                      Attributes().ints("size", {kSizeFromInput, 8})),
+            Error::Ok);
+  EXPECT_EQ(expanded.f()[2 * 8 + 5], row.f()[5]);
+  OwnedTensor end = sizeValue(5), sliced(ScalarType::Float32, {3, 5});
+  ASSERT_EQ(runKernel("edge.slice", {&x.view, &end.view}, {&sliced.view},
+                      Attributes().i("dim", 1)),
+            Error::Ok);
+  EXPECT_EQ(sliced.f()[1 * 5 + 4], x.f()[1 * 8 + 4]);
+  OwnedTensor ones(ScalarType::Bool, {1, 3});
+  ASSERT_EQ(runKernel("edge.full", {&rows.view}, {&ones.view},
+                      Attributes()
+                          .ints("size", {1, kSizeFromInput})
+                          .d("fill_value", 1)
+                          .i("dtype", static_cast<int64_t>(ScalarType::Bool))),
+            Error::Ok);
+  EXPECT_EQ(ones.view.data<uint8_t>()[2], 1);
+  OwnedTensor range(ScalarType::Int64, {3});
+  ASSERT_EQ(runKernel("edge.arange", {&rows.view}, {&range.view},
+                      Attributes().d("step", 1).i(
+                          "dtype", static_cast<int64_t>(ScalarType::Int64))),
+            Error::Ok);
+  EXPECT_EQ(range.i64()[2], 2);
+  // A size list whose dynamic entries have no inputs is a load error.
+  EXPECT_EQ(runKernel("edge.view", {&x.view}, {&viewed.view},
+                      Attributes().ints("size", {kSizeFromInput, 4})),
+            Error::InvalidProgram);
+}
+
+TEST(PortableDynamic, RemainderHasTheSignOfTheDivisor) {
+  OwnedTensor a(ScalarType::Int64, {4}), b(ScalarType::Int64, {4}),
+      out(ScalarType::Int64, {4});
+  int64_t av[] = {7, -7, 7, INT64_MIN}, bv[] = {3, 3, -3, -1};
+  std::memcpy(a.i64(), av, sizeof(av));
+  std::memcpy(b.i64(), bv, sizeof(bv));
+  ASSERT_EQ(runKernel("edge.remainder", {&a.view, &b.view}, {&out.view}),
+            Error::Ok);
+  int64_t expected[] = {1, 2, -2, 0};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(out.i64()[i], expected[i]) << i;
+  OwnedTensor x = randomFloat({3}, -5, 5), y(ScalarType::Float32, {}),
+              r(ScalarType::Float32, {3});
+  y.f()[0] = -2;
+  ASSERT_EQ(runKernel("edge.remainder", {&x.view, &y.view}, {&r.view}),
+            Error::Ok);
+  std::vector<double> reference;
+  for (int i = 0; i < 3; ++i)
+    reference.push_back(x.f()[i] - std::floor(x.f()[i] / -2.0) * -2.0);
+  expectClose(r, reference);
+}
+
+} // namespace
+} // namespace etch::runtime::testing
