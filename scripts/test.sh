@@ -4,6 +4,10 @@
 #  2. the runtime alone, built without MLIR/LLVM, as an embedder would;
 #  3. the whole suite again built with clang 19 + ASan + UBSan;
 #  4. every fuzz target for a short bounded time (ETCH_FUZZ_SECONDS, 15).
+# Tests that need real torch 2.x (REQUIRES: torch2) export their models at test
+# time inside two Debian chroots that scripts/setup-torch.sh makes once per
+# machine (needs root; ETCH_CHROOT_DIR moves them). ETCH_SKIP_TORCH=1 opts
+# out: those tests are then counted as unsupported in lit's summary.
 # Exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,6 +15,15 @@ build=${ETCH_BUILD_DIR:-$root/build}
 sanitized=${ETCH_SANITIZE_BUILD_DIR:-$root/build-asan}
 
 "$root/scripts/setup.sh"
+if [ "${ETCH_SKIP_TORCH:-0}" = 1 ]; then
+  echo "== torch 2.x: skipped (ETCH_SKIP_TORCH=1); its tests count as unsupported"
+else
+  echo "== torch 2.x chroots (scripts/setup-torch.sh)"
+  "$root/scripts/setup-torch.sh" || {
+    echo "test.sh: the torch 2.x chroots are needed by the suite; set ETCH_SKIP_TORCH=1 to run without those tests" >&2
+    exit 1
+  }
+fi
 
 status=0
 summary() { # lit's own summary (ctest runs lit as one test)

@@ -37,3 +37,15 @@ e2e_configs = ["portable"] + [t + ",portable" for t in config.etch_targets.split
 config.substitutions.append(
     ("%e2e", "/usr/bin/python3 %s/python/etch/e2e.py --bin %s --configs %s"
      % (config.etch_source_dir, config.etch_tools_dir, "/".join(e2e_configs))))
+
+# Real torch 2.x (Debian chroots made by scripts/setup-torch.sh): tests that
+# need it say `REQUIRES: torch2`. They fail when the chroots are missing,
+# unless the user opts out with ETCH_SKIP_TORCH=1, and then lit's summary
+# counts them as unsupported.
+if os.environ.get("ETCH_SKIP_TORCH") != "1":
+    config.available_features.add("torch2")
+for name in ["ETCH_CHROOT_DIR", "ETCH_SKIP_TORCH"]:
+    if name in os.environ:
+        config.environment[name] = os.environ[name]
+config.substitutions.append(
+    ("%torch-corpus", "%s/test/torch-corpus.sh" % config.etch_source_dir))

@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Writes the bundled example (docs/examples/small_cnn.onnx + input/expected
-output .npy) with Debian's torch 1.13; the files are committed, this script
+"""Writes the bundled example model; the files are committed, this script
 documents how they were made.
 
-    /usr/bin/python3 python/etch/example_model.py docs/examples
+    small_cnn.pt2: torch.export.export then
+        torch.export.save with torch 2.14 (the training IR, as users save it):
+        scripts/torch-run.sh sid docs/examples python/etch/example_model.py --format pt2
+    small_cnn.onnx: Debian's torch 1.13:
+        /usr/bin/python3 python/etch/example_model.py --out docs/examples --format onnx
+    small_cnn_input.npy, small_cnn_expected.npy: the input and eager output of
+        both (the same seeds give the same weights and input in both torch
+        versions).
 """
+import argparse
 import os
 import sys
 
@@ -32,14 +39,24 @@ class SmallCnn(torch.nn.Module):
 
 
 def main():
-    out = sys.argv[1]
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--format", choices=["onnx", "pt2"], required=True)
+    args = parser.parse_args()
+    out = args.out
     torch.manual_seed(SEED)
     model = reinit_weights(SmallCnn())
     example = torch.randn((1, 3, 32, 32), generator=torch.Generator().manual_seed(SEED + 1))
     with torch.no_grad():
         expected = model(example)
-    torch.onnx.export(model, example, os.path.join(out, "small_cnn.onnx"), opset_version=17,
-                      input_names=["image"], output_names=["probabilities"])
+    if args.format == "pt2":
+        model.requires_grad_(False)
+        program = torch.export.export(model, (example,))
+        torch.export.save(program, os.path.join(out, "small_cnn.pt2"))
+    else:
+        torch.onnx.export(model, example, os.path.join(out, "small_cnn.onnx"),
+                          opset_version=17, input_names=["image"],
+                          output_names=["probabilities"])
     np.save(os.path.join(out, "small_cnn_input.npy"), example.numpy())
     np.save(os.path.join(out, "small_cnn_expected.npy"), expected.numpy())
 

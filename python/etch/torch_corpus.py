@@ -71,6 +71,35 @@ class RunningStats(torch.nn.Module):
         return y, self.total / self.count
 
 
+class CompositeOps(torch.nn.Module):
+    """The training IR's composite and in-place ops that the named models do
+    not all reach: 1-D convolution and pooling, padding='same' with
+    dilation, transposed and grouped convolution, matmul at mixed ranks,
+    grouped-query attention with a bool mask, in-place activations,
+    masked_fill, cumsum, triu, comparisons with Python scalars."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1d = torch.nn.Conv1d(4, 8, 3, padding=1)
+        self.same = torch.nn.Conv2d(4, 8, 3, padding="same", dilation=2, groups=2)
+        self.up = torch.nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1, output_padding=1)
+        self.proj = torch.nn.Linear(4, 16)
+
+    def forward(self, seq, image):
+        t = torch.nn.functional.max_pool1d(torch.relu_(self.conv1d(seq)), 2)
+        t = torch.nn.functional.avg_pool1d(t, 2, ceil_mode=True)          # [2, 8, 4]
+        q = self.proj(seq.transpose(1, 2)[:, :4]).view(2, 4, 2, 8).transpose(1, 2)
+        kv = q[:, ::2]                                                    # 1 kv head per 2
+        mask = torch.ones(4, 4, dtype=torch.bool).tril()
+        att = torch.nn.functional.scaled_dot_product_attention(
+            q, kv, kv, attn_mask=mask, enable_gqa=True)                   # [2, 2, 4, 8]
+        scores = torch.matmul(att.flatten(1, 2), t)                       # [2, 8, 4]
+        scores = scores.masked_fill(scores > 2.0, 2.0).cumsum(-1).triu()
+        image = torch.nn.functional.hardtanh_(self.same(image), -1.0, 1.0)
+        image = self.up(image)
+        return scores, image, (scores.sum(-1) == 0).to(torch.float32)
+
+
 def torchvision_model(name):
     import torchvision
     return getattr(torchvision.models, name)(weights=None)
@@ -146,6 +175,10 @@ MODELS = {
                           {0: (0, 1, 8, (1, 3, 8))}, False, True),
     "running_stats": (RunningStats, lambda: (torch.randn(4, 8, generator=generator()),), None,
                       False, False),
+    "composite_ops": (CompositeOps,
+                      lambda: (torch.randn(2, 4, 16, generator=generator()),
+                               torch.randn(1, 4, 9, 9, generator=generator(2))),
+                      None, False, False),
     "bert": (bert, bert_inputs, None, True, False),
     "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
 }

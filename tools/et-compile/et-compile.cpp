@@ -166,6 +166,9 @@ int main(int argc, char **argv) {
 
   MLIRContext context;
   context.loadDialect<etch::edge::EdgeDialect, func::FuncDialect>();
+  // Errors name the node and op themselves; the generic form of the op
+  // that MLIR would append is compiler detail (et-opt keeps it).
+  context.printOpOnDiagnostic(false);
   // Diagnostics print "file:line: error: ..." with the source line when the
   // file is readable (the user's model code for torch.export locations).
   llvm::SourceMgr sourceMgr;

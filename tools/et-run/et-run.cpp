@@ -239,12 +239,14 @@ int main(int argc, char **argv) {
                                    static_cast<int>(array.shape.size()),
                                    array.data.data(), array.data.size());
     if (status != Error::Ok) {
-      std::fprintf(stderr,
-                   "et-run: %s: does not fit input %zu '%s' (%s %s): %s%s\n",
-                   options.inputs[i].c_str(), i, method.inputName(i),
+      // The runtime's message says what is wrong; the declared type and
+      // bounds say what would fit.
+      std::string cause = ErrorCapture::take();
+      std::fprintf(stderr, "et-run: %s: %s (the program takes %s %s)\n",
+                   options.inputs[i].c_str(),
+                   cause.empty() ? errorName(status) : cause.c_str() + 2,
                    scalarTypeName(method.input(i).scalarType()),
-                   boundsText(method, i, method.input(i).rank()).c_str(),
-                   errorName(status), ErrorCapture::take().c_str());
+                   boundsText(method, i, method.input(i).rank()).c_str());
       return 1;
     }
   }

@@ -13,6 +13,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 
@@ -241,6 +246,88 @@ bool convertAttribute(const onnx::AttributeProto &proto,
   }
 }
 
+bool writeAll(int fd, const std::string &bytes) {
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t written = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (written <= 0)
+      return false;
+    done += static_cast<size_t>(written);
+  }
+  return true;
+}
+
+/// Fills value_info (and missing graph output types) by libonnx's shape
+/// inference, run in a child process: libonnx trusts its input in places
+/// (ranks of a convolution's operands, for one), so a crafted model can make
+/// it read out of bounds, and that must end in an error, not take etch down.
+bool inferShapesIsolated(onnx::ModelProto &model, std::string &error) {
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    error = "cannot run ONNX shape inference (pipe failed)";
+    return false;
+  }
+  pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    error = "cannot run ONNX shape inference (fork failed)";
+    return false;
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    // What a crash prints (a sanitizer's report) is not for the user.
+    int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0)
+      ::dup2(null, STDERR_FILENO);
+    // One status byte, then the inferred types or libonnx's message.
+    std::string message;
+    try {
+      onnx::shape_inference::InferShapes(model);
+      onnx::GraphProto types;
+      *types.mutable_value_info() = model.graph().value_info();
+      *types.mutable_output() = model.graph().output();
+      message = "0" + types.SerializeAsString();
+    } catch (const std::exception &exception) {
+      message = std::string("1") + exception.what();
+    }
+    _exit(writeAll(fds[1], message) ? 0 : 1);
+  }
+  ::close(fds[1]);
+  std::string reply;
+  char buffer[65536];
+  for (ssize_t got; (got = ::read(fds[0], buffer, sizeof(buffer))) != 0;) {
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      break;
+    reply.append(buffer, static_cast<size_t>(got));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status) || reply.empty()) {
+    error = "ONNX shape inference (libonnx) crashed on this model" +
+            (WIFSIGNALED(status)
+                 ? " (signal " + std::to_string(WTERMSIG(status)) + ")"
+                 : std::string()) +
+            "; the model is malformed";
+    return false;
+  }
+  if (reply[0] != '0') {
+    error = "ONNX shape inference failed: " + reply.substr(1);
+    return false;
+  }
+  onnx::GraphProto types;
+  if (!types.ParseFromString(reply.substr(1))) {
+    error = "cannot read ONNX shape inference's result";
+    return false;
+  }
+  *model.mutable_graph()->mutable_value_info() = types.value_info();
+  *model.mutable_graph()->mutable_output() = types.output();
+  return true;
+}
+
 /// libonnx's shape inference divides by strides and trusts window
 /// attributes: a zero stride is a SIGFPE inside it, which no try/catch stops.
 /// Checked first, by attribute name, whatever the op. (protobuf's parser
@@ -322,13 +409,8 @@ std::optional<OnnxGraph> loadOnnxModelFromBytes(const std::string &bytes,
 
   if (!validateWindowAttributes(proto, error))
     return std::nullopt;
-  // Shape inference fills value_info; libonnx reports problems by throwing.
-  try {
-    onnx::shape_inference::InferShapes(model);
-  } catch (const std::exception &exception) {
-    error = std::string("ONNX shape inference failed: ") + exception.what();
+  if (!inferShapesIsolated(model, error))
     return std::nullopt;
-  }
 
   graph.name = proto.name();
   std::map<std::string, bool> isInitializer;

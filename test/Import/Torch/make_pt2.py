@@ -3,7 +3,7 @@
 
     make_pt2.py SPEC.json OUT.pt2 [--layout flat|archive] [--break KIND]
 
-SPEC holds "program" (an ExportedProgram in the torch.export JSON schema),
+SPEC holds either the compact notation of graph_text.py or "program" (an ExportedProgram in the torch.export JSON schema),
 "weights" and "constants" ({fqn: {"dtype": "float32", "shape": [...]}},
 filled from a fixed seed). Boilerplate the importer ignores (opset_version,
 module_call_graph, ...) is added when absent, and "tensor_values" entries may
@@ -28,6 +28,9 @@ import sys
 import zipfile
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import graph_text  # noqa: E402
 
 DTYPES = {  # name -> (schema ScalarType, numpy dtype, torch dtype name)
     "float32": (7, np.float32, "float32"),
@@ -259,6 +262,8 @@ def main():
                         help="also write input<N>.npy and expected<N>.npy (numpy)")
     args = parser.parse_args()
     spec = json.load(open(args.spec))
+    if "nodes" in spec:  # the compact notation (graph_text.py)
+        spec = graph_text.expand(spec)
     program = complete_program(spec["program"])
     if args.breaks == "schema-major":
         program["schema_version"] = {"major": 7, "minor": 1}
