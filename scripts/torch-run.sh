@@ -6,7 +6,7 @@
 # SUITE is trixie (torch 2.6) or sid (torch 2.14), made by setup-torch.sh in
 # ${ETCH_CHROOT_DIR:-/var/cache/etch/chroots}. python/etch is copied into the
 # chroot and SCRIPT (a path under python/etch) runs there with its outputs in
-# a private folder, moved to OUT_DIR when it succeeds. /proc is mounted in a
+# a private folder, then copied to OUT_DIR (also when it fails). /proc is mounted in a
 # private mount namespace (onnxruntime needs it), so nothing stays mounted.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,14 +23,19 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/out"
 cp -r "$root/python/etch" "$work/etch"
 inside=/tmp/${work##*/}
+status=0
 unshare --mount --propagation private sh -c '
   mount -t proc proc "$1/proc" && shift && exec chroot "$@"' \
   sh "$chroot_dir" "$chroot_dir" env HOME=/tmp PYTHONPATH="$inside" \
   PYTHONDONTWRITEBYTECODE=1 OMP_NUM_THREADS=1 \
-  python3 "$inside/etch/${script#python/etch/}" --out "$inside/out" "$@"
+  python3 "$inside/etch/${script#python/etch/}" --out "$inside/out" "$@" || status=$?
+# What the script wrote is kept even when it failed (a corpus run reports
+# every model, then fails); the status says whether it all worked.
 mkdir -p "$out"
 # Each file appears whole (tests may read the folder meanwhile).
 for file in "$work"/out/*; do
+  [ -e "$file" ] || continue
   name=${file##*/}
   cp "$file" "$out/.$name.$$" && mv -f "$out/.$name.$$" "$out/$name"
 done
+exit $status

@@ -17,6 +17,8 @@ plus manifest.json (torch version, files, what each model is). Weights are
 random from fixed seeds; nothing is downloaded.
 
     torch_corpus.py --out DIR [--models a,b,...] [--list]
+
+--models may also name the survey models (SURVEY_MODELS below).
 """
 import argparse
 import copy
@@ -184,6 +186,86 @@ MODELS = {
 }
 
 
+def first_output(model, key=None):
+    """Wraps a model whose forward returns a dict or a ModelOutput."""
+    class Wrapped(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = model
+
+        def forward(self, *args):
+            out = self.inner(*args)
+            return out[key] if key else out.last_hidden_state
+
+    return Wrapped()
+
+
+def tiny_vit():
+    from torchvision.models.vision_transformer import VisionTransformer
+    return VisionTransformer(image_size=64, patch_size=16, num_layers=2, num_heads=4,
+                             hidden_dim=64, mlp_dim=128, num_classes=10)
+
+
+def gpt2():
+    from transformers import GPT2Config, GPT2Model
+    torch.manual_seed(SEED)
+    return first_output(GPT2Model(GPT2Config(vocab_size=1000, n_positions=64, n_embd=64,
+                                             n_layer=2, n_head=4)))
+
+
+def whisper_encoder():
+    from transformers import WhisperConfig
+    from transformers.models.whisper.modeling_whisper import WhisperEncoder
+    torch.manual_seed(SEED)
+    config = WhisperConfig(vocab_size=1000, num_mel_bins=16, encoder_layers=2,
+                           encoder_attention_heads=4, d_model=64, encoder_ffn_dim=128,
+                           max_source_positions=32)
+    return first_output(WhisperEncoder(config))
+
+
+def hf_vit():
+    from transformers import ViTConfig, ViTModel
+    torch.manual_seed(SEED)
+    return first_output(ViTModel(ViTConfig(hidden_size=64, num_hidden_layers=2,
+                                           num_attention_heads=4, intermediate_size=128,
+                                           image_size=32, patch_size=8)))
+
+
+def image(size=224):
+    return lambda: (torch.randn(1, 3, size, size, generator=generator()),)
+
+
+# Models beyond the named ones, exported on request (--models) to survey
+# what imports; the suite tests the named ones.
+SURVEY_MODELS = {
+    **{name: (lambda name=name: torchvision_model(name), image(), None, False, True)
+       for name in ("mobilenet_v3_small", "efficientnet_b0", "convnext_tiny", "squeezenet1_1",
+                    "shufflenet_v2_x0_5", "densenet121", "regnet_x_400mf", "swin_t",
+                    "mnasnet0_5")},
+    "googlenet": (lambda: torchvision_model_kw("googlenet", aux_logits=False,
+                                               init_weights=False), image(), None, False, True),
+    "deeplabv3": (lambda: first_output(torchvision_segmentation(), "out"), image(128), None,
+                  False, True),
+    "vit_tiny": (tiny_vit, image(64), None, False, False),
+    "gpt2": (gpt2, lambda: (token_ids((1, 16)),), None, True, False),
+    "whisper_encoder": (whisper_encoder,
+                        lambda: (torch.randn(1, 16, 64, generator=generator()),), None, True,
+                        False),
+    "hf_vit": (hf_vit, image(32), None, True, False),
+}
+
+
+def torchvision_model_kw(name, **kwargs):
+    import torchvision
+    return getattr(torchvision.models, name)(weights=None, **kwargs)
+
+
+def torchvision_segmentation():
+    import torchvision
+    return torchvision.models.segmentation.deeplabv3_mobilenet_v3_large(
+        weights=None, weights_backbone=None)
+
+
 def as_tuple(value):
     if isinstance(value, (tuple, list)):
         return tuple(value)
@@ -196,7 +278,7 @@ def save_arrays(out, prefix, kind, tensors):
 
 
 def export_model(name, out):
-    factory, make_inputs, dynamic, _, reinit = MODELS[name]
+    factory, make_inputs, dynamic, _, reinit = {**MODELS, **SURVEY_MODELS}[name]
     torch.manual_seed(SEED)
     model = factory()
     model = reinit_weights(model) if reinit else model.eval()
@@ -258,11 +340,12 @@ def main():
     manifest = {"torch": torch.__version__, "models": {}}
     failures = 0
     for name in names:
-        if name not in MODELS:
+        known = {**MODELS, **SURVEY_MODELS}
+        if name not in known:
             print(f"{name}: unknown model", file=sys.stderr)
             failures += 1
             continue
-        if MODELS[name][3] and not have_transformers:
+        if known[name][3] and not have_transformers:
             print(f"{name}: needs transformers, which this torch has not", file=sys.stderr)
             failures += 1
             continue

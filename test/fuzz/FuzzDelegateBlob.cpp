@@ -6,7 +6,8 @@
 //   dims (float32 tensors), then the blob bytes.
 // The blob goes through the backend's init (framing, flatbuffer, semantic
 // validation, building the target's graph) and, when accepted, one execute
-// on zero inputs. etch-fuzz-seeds writes seeds from compiled programs.
+// on zero inputs, then (inputs shrunk to batch 1) a resize and another.
+// etch-fuzz-seeds writes seeds from compiled programs.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
@@ -14,6 +15,7 @@
 #include "runtime/backend/Backend.h"
 #include "runtime/platform/Platform.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -108,6 +110,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       Span<TensorView *>(pointers.data() + counts[0], counts[1]));
   if (etch::fuzz::verbose())
     std::fprintf(stderr, "blob accepted; execute: %s\n", errorName(status));
+  // Dynamic shapes: the inputs shrink to batch 1 (within their capacity),
+  // the delegate recomputes its shapes from the blob, then runs again.
+  bool shrunk = false;
+  for (int i = 0; i < counts[0]; ++i) {
+    TensorView &input = tensors[i];
+    if (input.rank() == 0 || input.size(0) <= 1)
+      continue;
+    int64_t sizes[kMaxRank];
+    std::copy(input.sizes(), input.sizes() + input.rank(), sizes);
+    sizes[0] = 1;
+    shrunk |= input.resize(sizes, input.rank());
+  }
+  if (shrunk &&
+      backend->resize(*handle, Span<TensorView *>(pointers.data(), counts[0]),
+                      Span<TensorView *>(pointers.data() + counts[0],
+                                         counts[1])) == Error::Ok)
+    status = backend->execute(
+        *handle, Span<TensorView *>(pointers.data(), counts[0]),
+        Span<TensorView *>(pointers.data() + counts[0], counts[1]));
   backend->destroy(*handle);
   return 0;
 }

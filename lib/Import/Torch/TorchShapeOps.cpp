@@ -254,6 +254,100 @@ LogicalResult importAs(TorchNode &node) {
   return node.bind(view(node, input, shape));
 }
 
+/// cat skips "legacy empty" tensors (1-D with no elements) whatever `dim`
+/// says, as torch does: transformers concatenate a cache that starts empty.
+LogicalResult importCat(TorchNode &node) {
+  auto values = node.tensors("tensors");
+  if (!values)
+    return node.importAs("aten::cat");
+  for (auto &[name, arg] : node.args()) {
+    if (name != "tensors" || arg.tensors.size() != values->size())
+      continue;
+    std::vector<std::string> kept;
+    Value last;
+    for (auto [tensorName, value] : llvm::zip(arg.tensors, *values)) {
+      auto type = value ? dyn_cast<RankedTensorType>(value.getType())
+                        : RankedTensorType();
+      if (type && type.getRank() == 1 && type.getDimSize(0) == 0)
+        continue;
+      kept.push_back(tensorName);
+      last = value;
+    }
+    if (kept.size() == 1 && kept.size() != arg.tensors.size())
+      return node.bind(last);
+    if (!kept.empty())
+      arg.tensors = std::move(kept);
+  }
+  return node.importAs("aten::cat");
+}
+
+/// as_strided(self, size, stride, storage_offset) over a static input (Edge
+/// values are contiguous): a view when the strides are the contiguous ones
+/// for `size` (size-1 dims may have any stride), otherwise a gather from the
+/// flattened input at the addressed elements.
+LogicalResult importAsStrided(TorchNode &node) {
+  Value input = node.self();
+  std::optional<SmallVector<int64_t>> size = node.ints("size"),
+                                      stride = node.ints("stride");
+  int64_t offset = node.integer("storage_offset").value_or(0);
+  if (!input || !size || !stride || size->size() != stride->size())
+    return node.error() << "needs a tensor and constant size and stride "
+                           "lists of one length";
+  auto type = cast<RankedTensorType>(input.getType());
+  if (!type.hasStaticShape())
+    return node.error() << "needs a statically shaped input";
+  int64_t numel = type.getNumElements(), count = 1, last = offset;
+  for (auto [extent, step] : llvm::zip(*size, *stride)) {
+    if (extent < 0 || step < 0)
+      return node.error() << "negative size or stride";
+    if (extent && __builtin_mul_overflow(count, extent, &count))
+      return node.error() << "size overflows";
+    last += extent ? (extent - 1) * step : 0;
+  }
+  if (count > 0 && (offset < 0 || last >= numel))
+    return node.error() << "addresses element " << last
+                        << " of an input with " << numel << " elements";
+  bool contiguous = offset == 0 && count == numel;
+  for (int64_t d = static_cast<int64_t>(size->size()) - 1, expected = 1;
+       d >= 0; --d) {
+    if ((*size)[d] != 1 && (*stride)[d] != expected)
+      contiguous = false;
+    expected *= (*size)[d];
+  }
+  if (contiguous)
+    return node.bind(view(node, input, *size));
+  if (count > (int64_t(1) << 24))
+    return node.error() << "gathers " << count
+                        << " elements; etch builds its index only up to 2^24";
+  // The element addresses in row-major order of `size`.
+  SmallVector<int64_t> addresses;
+  addresses.reserve(count);
+  SmallVector<int64_t> index(size->size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t address = offset;
+    for (size_t d = 0; d < index.size(); ++d)
+      address += index[d] * (*stride)[d];
+    addresses.push_back(address);
+    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < (*size)[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  Builder &b = node.builder();
+  auto indexType = RankedTensorType::get({count}, b.getI64Type());
+  Value indices = node.builder().create<edge::ConstantOp>(
+      node.loc(), DenseElementsAttr::get(indexType, ArrayRef(addresses)));
+  FailureOr<Value> flat = view(node, input, {numel});
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> picked =
+      node.build<edge::IndexSelectOp>(*flat, int64_t(0), indices);
+  if (failed(picked))
+    return failure();
+  return node.bind(view(node, *picked, *size));
+}
+
 LogicalResult importMovedim(TorchNode &node) {
   // movedim(self, source, destination), int or int[] forms.
   Value input = node.self();
@@ -298,6 +392,9 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
                            "aten::chunk", "aten::unbind", "aten::tensor_split"})
     handlers[name] = importSplit;
   handlers["aten::narrow"] = importNarrow;
+  handlers["aten::as_strided"] = importAsStrided;
+  for (const char *name : {"aten::cat", "aten::concat", "aten::concatenate"})
+    handlers[name] = importCat;
   for (const char *name :
        {"aten::expand_as", "aten::view_as", "aten::reshape_as"})
     handlers[name] = importAs;

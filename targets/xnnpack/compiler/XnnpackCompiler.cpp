@@ -6,6 +6,9 @@
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
 #include "edge/ConstantData.h"
+#include "etch/Transforms/ShapeBounds.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,6 +38,7 @@ struct NodeRecord {
   std::vector<uint32_t> inputs, outputs, params;
   float outputMin = -kInf, outputMax = kInf;
   std::vector<uint64_t> shape;
+  int dynamicDim = -1;  // StaticReshape: the dim of `shape` known at run time
   bool fusable = false; // accepts a fused output range
   float value = 0;      // ConstantPad's padding value, LeakyRelu/Elu's scalar
 };
@@ -47,8 +51,10 @@ std::vector<uint64_t> xnnDims(ArrayRef<int64_t> shape) {
   return dims;
 }
 
-std::vector<uint64_t> xnnDims(Value value) {
-  return xnnDims(cast<RankedTensorType>(value.getType()).getShape());
+/// Where NCHW dim \p d of a rank-\p rank tensor lies in XNNPACK's order.
+int xnnDim(int d, int64_t rank) {
+  static constexpr int kNhwcPosition[] = {0, 3, 1, 2};
+  return rank == 4 ? kNhwcPosition[d] : d;
 }
 
 /// Permutes a row-major float array: out dim i is in dim perm[i].
@@ -107,7 +113,8 @@ public:
     for (const NodeRecord &n : nodes)
       nodeOffsets.push_back(schema::CreateNodeDirect(
           fbb, n.kind, &n.inputs, &n.outputs, &n.params, n.outputMin,
-          n.outputMax, n.shape.empty() ? nullptr : &n.shape, n.value));
+          n.outputMax, n.shape.empty() ? nullptr : &n.shape, n.value,
+          n.dynamicDim));
     auto blob = schema::CreateBlobDirect(fbb, kBlobVersion, &tensorOffsets,
                                          &nodeOffsets, inputCount, outputCount);
     schema::FinishBlobBuffer(fbb, blob);
@@ -127,6 +134,15 @@ public:
   explicit DelegateCompiler(DelegateOp delegate) : delegate(delegate) {}
 
   FailureOr<CompiledDelegate> run() {
+    // Dynamic dims: tensors are written at their largest shapes (the runtime
+    // computes the actual ones from its inputs').
+    if (auto func = delegate->getParentOfType<func::FuncOp>()) {
+      FailureOr<llvm::DenseMap<Value, RankedTensorType>> bounded =
+          computeUpperBounds(func);
+      if (failed(bounded))
+        return failure();
+      bounds = std::move(*bounded);
+    }
     Block &body = delegate.getBody().front();
     for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
       uint32_t id = blob.addTensor(xnnDims(argument));
@@ -214,6 +230,25 @@ private:
                                   uint64_t(shape[3]), uint64_t(shape[1])};
     return blob.addConstant(std::move(dims),
                             permuteData(*values, shape, {0, 2, 3, 1}));
+  }
+
+  /// \p value's extents in XNNPACK's order, dynamic ones at their bounds.
+  std::vector<uint64_t> xnnDims(Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!type.hasStaticShape())
+      if (RankedTensorType bound = bounds.lookup(value))
+        type = bound;
+    return etch::xnnpack::xnnDims(type.getShape());
+  }
+
+  /// A reshape to \p result: its shape, and the one dynamic dim (the rules
+  /// allow no more) that the runtime derives from the element count.
+  void setReshapeShape(NodeRecord &node, Value result) {
+    auto type = cast<RankedTensorType>(result.getType());
+    node.shape = xnnDims(result);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        node.dynamicDim = xnnDim(d, type.getRank());
   }
 
   uint32_t resultId(Value result) {
@@ -413,9 +448,10 @@ private:
           pool.getStride().empty() ? kernel : pool.getStride();
       ArrayRef<int64_t> in = pool.getSelf().getType().getShape();
       ArrayRef<int64_t> out = pool.getType().getShape();
-      // ceil_mode: extra bottom/right padding (ignored by max pooling).
+      // ceil_mode: extra bottom/right padding (ignored by max pooling); the
+      // rules keep H and W static then.
       SmallVector<uint32_t> extra(2, 0);
-      for (int i = 0; i < 2; ++i) {
+      for (int i = 0; pool.getCeilMode() && i < 2; ++i) {
         int64_t needed = (out[2 + i] - 1) * stride[i] +
                          dilation[i] * (kernel[i] - 1) + 1 -
                          (in[2 + i] + 2 * padding[i]);
@@ -454,9 +490,8 @@ private:
       if (failed(input))
         return failure();
       Value result = op->getResult(0);
-      auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
-      std::vector<uint64_t> pooledDims = {uint64_t(inputType.getDimSize(0)), 1,
-                                          1, uint64_t(inputType.getDimSize(1))};
+      std::vector<uint64_t> inputDims = xnnDims(op->getOperand(0)); // NHWC
+      std::vector<uint64_t> pooledDims = {inputDims[0], 1, 1, inputDims[3]};
       bool keep = cast<RankedTensorType>(result.getType()).getRank() == 4;
       uint32_t pooled = keep ? resultId(result) : blob.addTensor(pooledDims);
       NodeRecord node{K::GlobalAveragePooling2d, {*input}, {pooled}};
@@ -464,7 +499,7 @@ private:
       emit(op, std::move(node));
       if (!keep) {
         NodeRecord reshape{K::StaticReshape, {pooled}, {resultId(result)}};
-        reshape.shape = xnnDims(result);
+        setReshapeShape(reshape, result);
         emit(op, std::move(reshape));
       }
       return success();
@@ -474,7 +509,7 @@ private:
       if (failed(input))
         return failure();
       NodeRecord node{K::StaticReshape, {*input}, {resultId(op->getResult(0))}};
-      node.shape = xnnDims(op->getResult(0));
+      setReshapeShape(node, op->getResult(0));
       emit(op, std::move(node));
       return success();
     }
@@ -536,6 +571,7 @@ private:
   llvm::DenseMap<Value, uint32_t> ids;
   llvm::DenseSet<Value> returned;
   llvm::DenseSet<Operation *> fused;
+  llvm::DenseMap<Value, RankedTensorType> bounds; // of dynamically shaped values
 };
 
 } // namespace
@@ -594,6 +630,8 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
       os << " shape [";
       llvm::interleave(*node->shape(), os, "x");
       os << "]";
+      if (node->dynamic_dim() >= 0)
+        os << " dynamic dim " << node->dynamic_dim();
     }
     if (node->output_min() != -kInf || node->output_max() != kInf)
       os << " range [" << llvm::format("%g", node->output_min()) << ", "

@@ -13,10 +13,15 @@ using namespace etch::edge;
 namespace etch::xnnpack {
 namespace {
 
-bool isStaticF32(Type type) {
+/// Dynamic dims are allowed: the blob holds shapes at their bounds and the
+/// runtime recomputes them from the actual inputs.
+bool isF32(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.hasStaticShape() && tensor.getElementType().isF32() &&
-         tensor.getRank() <= 6;
+  return tensor && tensor.getElementType().isF32() && tensor.getRank() <= 6;
+}
+
+bool isDynamicDim(Value value, int64_t dim) {
+  return cast<RankedTensorType>(value.getType()).isDynamicDim(dim);
 }
 
 bool isConstant(Value value) {
@@ -73,12 +78,11 @@ bool isClampLike(Operation *op, float &low, float &high) {
 }
 
 std::string whyUnsupported(Operation *op) {
-  auto allStaticF32 = [](TypeRange types) {
-    return llvm::all_of(types, isStaticF32);
-  };
-  if (!allStaticF32(op->getOperandTypes()) ||
-      !allStaticF32(op->getResultTypes()))
-    return "needs statically shaped float32 tensors of rank <= 6";
+  if (auto view = dyn_cast<ViewOp>(op); view && !view.getDynamicSize().empty())
+    return "reshape sizes computed at run time";
+  auto allF32 = [](TypeRange types) { return llvm::all_of(types, isF32); };
+  if (!allF32(op->getOperandTypes()) || !allF32(op->getResultTypes()))
+    return "needs float32 tensors of rank <= 6";
   float low, high;
   if (isClampLike(op, low, high))
     return "";
@@ -107,6 +111,8 @@ std::string whyUnsupported(Operation *op) {
     if (!isConstant(conv.getWeight()) ||
         (conv.getBias() && !isConstant(conv.getBias())))
       return "weight and bias must be constants";
+    if (isDynamicDim(conv.getInput(), 1))
+      return "dynamic channel count";
     return "";
   }
   if (auto linear = dyn_cast<LinearOp>(op)) {
@@ -138,8 +144,14 @@ std::string whyUnsupported(Operation *op) {
       return "only softmax over the last dim of a tensor of rank != 4";
     return "";
   }
-  if (auto pool = dyn_cast<MaxPool2dOp>(op))
-    return rankOf(pool.getSelf()) == 4 ? "" : "needs NCHW input";
+  if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
+    if (rankOf(pool.getSelf()) != 4)
+      return "needs NCHW input";
+    if (pool.getCeilMode() &&
+        (isDynamicDim(pool.getSelf(), 2) || isDynamicDim(pool.getSelf(), 3)))
+      return "ceil_mode with a dynamic height or width";
+    return "";
+  }
   if (auto pool = dyn_cast<AvgPool2dOp>(op)) {
     if (rankOf(pool.getSelf()) != 4 || pool.getCeilMode() ||
         pool.getDivisorOverride() ||
@@ -165,11 +177,16 @@ std::string whyUnsupported(Operation *op) {
                ? ""
                : "only the mean over H and W";
   }
-  if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op))
-    return isLayoutNeutral(op->getOperand(0)) &&
-                   isLayoutNeutral(op->getResult(0))
-               ? ""
-               : "reshapes an NCHW tensor whose H or W is not 1";
+  if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op)) {
+    if (!isLayoutNeutral(op->getOperand(0)) ||
+        !isLayoutNeutral(op->getResult(0)))
+      return "reshapes an NCHW tensor whose H or W is not 1";
+    // The runtime derives one dynamic dim from the element count.
+    auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    if (llvm::count_if(result.getShape(), ShapedType::isDynamic) > 1)
+      return "a reshape to more than one dynamic dim";
+    return "";
+  }
   return "no XNNPACK equivalent";
 }
 

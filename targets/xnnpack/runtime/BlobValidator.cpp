@@ -9,16 +9,6 @@
 namespace etch::xnnpack {
 namespace {
 
-using Dims = std::vector<uint64_t>;
-
-constexpr uint64_t kMaxElements = uint64_t(1) << 34;
-
-uint64_t numel(const Dims &dims) {
-  uint64_t count = 1;
-  for (uint64_t dim : dims)
-    count = dim && count > kMaxElements / dim ? kMaxElements + 1 : count * dim;
-  return count;
-}
 
 /// The output extent, or -1 when the window does not fit or its arithmetic
 /// would overflow (every operand comes from the blob).
@@ -33,22 +23,168 @@ int64_t window(uint64_t in, uint64_t padBefore, uint64_t padAfter,
   return static_cast<int64_t>((padded - reach - 1) / stride + 1);
 }
 
-bool broadcastsTo(const Dims &in, const Dims &out) {
-  if (in.size() > out.size())
-    return false;
-  size_t offset = out.size() - in.size();
-  for (size_t i = 0; i < in.size(); ++i)
-    if (in[i] != 1 && in[i] != out[offset + i])
-      return false;
-  return true;
-}
-
 std::string nodeError(size_t index, const Node &node, const char *what) {
   return "node " + std::to_string(index) + " (" +
          EnumNameNodeKind(node.kind()) + "): " + what;
 }
 
+/// The broadcast of \p a and \p b (numpy rules); false when they do not.
+bool broadcastShape(const Dims &a, const Dims &b, Dims &out) {
+  out.assign(std::max(a.size(), b.size()), 1);
+  for (size_t d = 0; d < out.size(); ++d) {
+    size_t fromEnd = out.size() - d;
+    uint64_t x = fromEnd <= a.size() ? a[a.size() - fromEnd] : 1;
+    uint64_t y = fromEnd <= b.size() ? b[b.size() - fromEnd] : 1;
+    if (x != y && x != 1 && y != 1)
+      return false;
+    out[d] = x == 1 ? y : x;
+  }
+  return true;
+}
+
 } // namespace
+
+std::string nodeOutputDims(size_t n, const Node &node,
+                           const std::vector<const Dims *> &in, Dims &out) {
+  auto p = [&](size_t i) { return uint64_t(node.params()->Get(i)); };
+  auto need = [&](size_t count) {
+    if (in.size() < count)
+      return false;
+    for (size_t i = 0; i < count; ++i)
+      if (!in[i])
+        return false;
+    return true;
+  };
+  switch (node.kind()) {
+  case NodeKind::Convolution2d:
+  case NodeKind::DepthwiseConvolution2d: {
+    bool depthwise = node.kind() == NodeKind::DepthwiseConvolution2d;
+    if (!need(2) || in.size() != 3 || in[0]->size() != 4 || in[1]->size() != 4)
+      return nodeError(n, node, "needs rank-4 input, filter and output");
+    for (size_t i = 4; i < 10; ++i)
+      if (p(i) == 0)
+        return nodeError(n, node,
+                         "kernel, stride and dilation must be positive");
+    const Dims &x = *in[0], &f = *in[1];
+    uint64_t channels, outChannels;
+    if (depthwise) {
+      channels = p(11);
+      outChannels = channels * p(10);
+      if (f != Dims{1, p(4), p(5), outChannels} || x[3] != channels ||
+          p(10) == 0)
+        return nodeError(n, node, "filter or channels do not match");
+    } else {
+      uint64_t groups = p(10), groupIn = p(11), groupOut = p(12);
+      channels = groups * groupIn;
+      outChannels = groups * groupOut;
+      if (!groups || f != Dims{outChannels, p(4), p(5), groupIn} ||
+          x[3] != channels)
+        return nodeError(n, node, "filter or channels do not match");
+    }
+    if (in[2] && *in[2] != Dims{outChannels})
+      return nodeError(n, node, "bias does not match the output channels");
+    int64_t oh = window(x[1], p(0), p(2), p(4), p(6), p(8));
+    int64_t ow = window(x[2], p(3), p(1), p(5), p(7), p(9));
+    if (oh <= 0 || ow <= 0)
+      return nodeError(n, node, "the window does not fit the input");
+    out = {x[0], uint64_t(oh), uint64_t(ow), outChannels};
+    return "";
+  }
+  case NodeKind::FullyConnected: {
+    if (!need(2) || in.size() != 3 || in[1]->size() != 2 || in[0]->empty())
+      return nodeError(n, node, "needs input, a rank-2 filter and an output");
+    uint64_t k = (*in[1])[1], outFeatures = (*in[1])[0];
+    if (!k || in[0]->back() != k)
+      return nodeError(n, node, "feature counts do not match");
+    if (in[2] && *in[2] != Dims{outFeatures})
+      return nodeError(n, node, "bias does not match the output features");
+    out = *in[0];
+    out.back() = outFeatures;
+    return "";
+  }
+  case NodeKind::Add:
+  case NodeKind::Subtract:
+  case NodeKind::Multiply:
+  case NodeKind::Divide:
+  case NodeKind::Maximum:
+  case NodeKind::Minimum:
+    if (!need(2) || in.size() != 2 || !broadcastShape(*in[0], *in[1], out))
+      return nodeError(n, node, "inputs do not broadcast");
+    return "";
+  case NodeKind::LeakyRelu:
+  case NodeKind::Elu:
+  case NodeKind::Abs:
+  case NodeKind::Negate:
+  case NodeKind::SquareRoot:
+  case NodeKind::Floor:
+  case NodeKind::Ceiling:
+  case NodeKind::BankersRounding:
+  case NodeKind::Clamp:
+  case NodeKind::Hardswish:
+  case NodeKind::Sigmoid:
+  case NodeKind::Softmax:
+    if (!need(1) || in.size() != 1 || in[0]->empty())
+      return nodeError(n, node, "needs one input of rank >= 1");
+    out = *in[0];
+    return "";
+  case NodeKind::MaxPooling2d:
+  case NodeKind::AveragePooling2d: {
+    bool max = node.kind() == NodeKind::MaxPooling2d;
+    if (!need(1) || in.size() != 1 || in[0]->size() != 4)
+      return nodeError(n, node, "needs rank-4 input and output");
+    for (size_t i = 4; i < (max ? 10u : 8u); ++i)
+      if (p(i) == 0)
+        return nodeError(n, node,
+                         "kernel, stride and dilation must be positive");
+    const Dims &x = *in[0];
+    uint64_t dh = max ? p(8) : 1, dw = max ? p(9) : 1;
+    int64_t oh = window(x[1], p(0), p(2), p(4), p(6), dh);
+    int64_t ow = window(x[2], p(3), p(1), p(5), p(7), dw);
+    if (oh <= 0 || ow <= 0)
+      return nodeError(n, node, "the window does not fit the input");
+    out = {x[0], uint64_t(oh), uint64_t(ow), x[3]};
+    return "";
+  }
+  case NodeKind::GlobalAveragePooling2d:
+    if (!need(1) || in.size() != 1 || in[0]->size() != 4)
+      return nodeError(n, node, "needs [N,H,W,C] input");
+    out = {(*in[0])[0], 1, 1, (*in[0])[3]};
+    return "";
+  case NodeKind::ConstantPad: {
+    size_t paramCount = node.params() ? node.params()->size() : 0;
+    size_t rank = paramCount / 2;
+    if (!need(1) || in.size() != 1 || in[0]->size() != rank ||
+        paramCount != 2 * rank || rank == 0)
+      return nodeError(n, node, "needs one pre and one post padding per dim");
+    out.resize(rank);
+    for (size_t d = 0; d < rank; ++d)
+      out[d] = (*in[0])[d] + p(d) + p(rank + d);
+    if (numel(out) > kMaxElements)
+      return nodeError(n, node, "the padded tensor is too large");
+    return "";
+  }
+  case NodeKind::StaticReshape: {
+    if (!need(1) || in.size() != 1 || !node.shape())
+      return nodeError(n, node, "needs one input and a shape");
+    out.assign(node.shape()->begin(), node.shape()->end());
+    // One dim may follow from the element count (a dynamic dim).
+    int dynamic = node.dynamic_dim();
+    if (dynamic >= 0) {
+      if (static_cast<size_t>(dynamic) >= out.size())
+        return nodeError(n, node, "dynamic dim is outside the shape");
+      out[dynamic] = 1;
+      uint64_t rest = numel(out);
+      if (!rest || rest > kMaxElements || numel(*in[0]) % rest)
+        return nodeError(n, node, "shape does not hold the input's elements");
+      out[dynamic] = numel(*in[0]) / rest;
+    }
+    if (numel(out) != numel(*in[0]))
+      return nodeError(n, node, "shape does not hold the input's elements");
+    return "";
+  }
+  }
+  return nodeError(n, node, "unknown node kind");
+}
 
 std::string validateBlob(const Blob &blob) {
   const auto &tensors = *blob.tensors();
@@ -71,10 +207,8 @@ std::string validateBlob(const Blob &blob) {
   const auto &nodes = *blob.nodes();
   for (size_t n = 0; n < nodes.size(); ++n) {
     const Node &node = *nodes.Get(n);
-    const auto &inputs = *node.inputs();
     std::vector<const Dims *> in;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      uint32_t index = inputs.Get(i);
+    for (uint32_t index : *node.inputs()) {
       if (index == kAbsentTensor) {
         in.push_back(nullptr);
         continue;
@@ -86,146 +220,14 @@ std::string validateBlob(const Blob &blob) {
     uint32_t outIndex = node.outputs()->Get(0);
     if (defined[outIndex])
       return nodeError(n, node, "writes a tensor that already has a value");
-    const Dims &out = dims[outIndex];
-    auto p = [&](size_t i) { return uint64_t(node.params()->Get(i)); };
-    auto need = [&](size_t count) {
-      if (in.size() < count)
-        return false;
-      for (size_t i = 0; i < count; ++i)
-        if (!in[i])
-          return false;
-      return true;
-    };
-    switch (node.kind()) {
-    case NodeKind::Convolution2d:
-    case NodeKind::DepthwiseConvolution2d: {
-      bool depthwise = node.kind() == NodeKind::DepthwiseConvolution2d;
-      if (!need(2) || in.size() != 3 || in[0]->size() != 4 ||
-          in[1]->size() != 4 || out.size() != 4)
-        return nodeError(n, node, "needs rank-4 input, filter and output");
-      for (size_t i = 4; i < 10; ++i)
-        if (p(i) == 0)
-          return nodeError(n, node,
-                           "kernel, stride and dilation must be positive");
-      const Dims &x = *in[0], &f = *in[1];
-      uint64_t channels, outChannels;
-      if (depthwise) {
-        channels = p(11);
-        outChannels = channels * p(10);
-        if (f != Dims{1, p(4), p(5), outChannels} || x[3] != channels ||
-            p(10) == 0)
-          return nodeError(n, node, "filter or channels do not match");
-      } else {
-        uint64_t groups = p(10), groupIn = p(11), groupOut = p(12);
-        channels = groups * groupIn;
-        outChannels = groups * groupOut;
-        if (!groups || f != Dims{outChannels, p(4), p(5), groupIn} ||
-            x[3] != channels)
-          return nodeError(n, node, "filter or channels do not match");
-      }
-      if (in[2] && *in[2] != Dims{outChannels})
-        return nodeError(n, node, "bias does not match the output channels");
-      int64_t oh = window(x[1], p(0), p(2), p(4), p(6), p(8));
-      int64_t ow = window(x[2], p(3), p(1), p(5), p(7), p(9));
-      if (out != Dims{x[0], uint64_t(oh), uint64_t(ow), outChannels} ||
-          oh <= 0 || ow <= 0)
-        return nodeError(n, node,
-                         "output shape does not follow from the input");
-      break;
-    }
-    case NodeKind::FullyConnected: {
-      if (!need(2) || in.size() != 3 || in[1]->size() != 2 || in[0]->empty() ||
-          out.empty())
-        return nodeError(n, node, "needs input, a rank-2 filter and an output");
-      uint64_t k = (*in[1])[1], outFeatures = (*in[1])[0];
-      if (!k || in[0]->back() != k || out.back() != outFeatures ||
-          numel(out) != numel(*in[0]) / k * outFeatures)
-        return nodeError(n, node, "feature counts do not match");
-      if (in[2] && *in[2] != Dims{outFeatures})
-        return nodeError(n, node, "bias does not match the output features");
-      break;
-    }
-    case NodeKind::Add:
-    case NodeKind::Subtract:
-    case NodeKind::Multiply:
-    case NodeKind::Divide:
-    case NodeKind::Maximum:
-    case NodeKind::Minimum:
-      if (!need(2) || in.size() != 2 || !broadcastsTo(*in[0], out) ||
-          !broadcastsTo(*in[1], out))
-        return nodeError(n, node, "inputs do not broadcast to the output");
-      for (size_t d = 0; d < out.size(); ++d) {
-        uint64_t expected = 1;
-        for (const Dims *input : in) {
-          int offset = int(out.size()) - int(input->size());
-          if (int(d) >= offset)
-            expected = std::max(expected, (*input)[d - offset]);
-        }
-        if (out[d] != expected)
-          return nodeError(n, node, "output is not the broadcast shape");
-      }
-      break;
-    case NodeKind::LeakyRelu:
-    case NodeKind::Elu:
-    case NodeKind::Abs:
-    case NodeKind::Negate:
-    case NodeKind::SquareRoot:
-    case NodeKind::Floor:
-    case NodeKind::Ceiling:
-    case NodeKind::BankersRounding:
-    case NodeKind::Clamp:
-    case NodeKind::Hardswish:
-    case NodeKind::Sigmoid:
-    case NodeKind::Softmax:
-      if (!need(1) || in.size() != 1 || *in[0] != out || out.empty())
-        return nodeError(n, node, "output shape differs from the input's");
-      break;
-    case NodeKind::MaxPooling2d:
-    case NodeKind::AveragePooling2d: {
-      bool max = node.kind() == NodeKind::MaxPooling2d;
-      if (!need(1) || in.size() != 1 || in[0]->size() != 4 || out.size() != 4)
-        return nodeError(n, node, "needs rank-4 input and output");
-      for (size_t i = 4; i < (max ? 10u : 8u); ++i)
-        if (p(i) == 0)
-          return nodeError(n, node,
-                           "kernel, stride and dilation must be positive");
-      const Dims &x = *in[0];
-      uint64_t dh = max ? p(8) : 1, dw = max ? p(9) : 1;
-      int64_t oh = window(x[1], p(0), p(2), p(4), p(6), dh);
-      int64_t ow = window(x[2], p(3), p(1), p(5), p(7), dw);
-      if (oh <= 0 || ow <= 0 ||
-          out != Dims{x[0], uint64_t(oh), uint64_t(ow), x[3]})
-        return nodeError(n, node,
-                         "output shape does not follow from the input");
-      break;
-    }
-    case NodeKind::GlobalAveragePooling2d:
-      if (!need(1) || in.size() != 1 || in[0]->size() != 4 ||
-          out != Dims{(*in[0])[0], 1, 1, (*in[0])[3]})
-        return nodeError(n, node, "needs [N,H,W,C] input and [N,1,1,C] output");
-      break;
-    case NodeKind::ConstantPad: {
-      size_t paramCount = node.params() ? node.params()->size() : 0;
-      size_t rank = paramCount / 2;
-      if (!need(1) || in.size() != 1 || in[0]->size() != rank ||
-          out.size() != rank || paramCount != 2 * rank || rank == 0)
-        return nodeError(n, node, "needs one pre and one post padding per dim");
-      for (size_t d = 0; d < rank; ++d)
-        if (out[d] != (*in[0])[d] + p(d) + p(rank + d))
-          return nodeError(n, node,
-                           "output shape does not follow from the paddings");
-      break;
-    }
-    case NodeKind::StaticReshape:
-      if (!need(1) || in.size() != 1 || !node.shape() ||
-          Dims(node.shape()->begin(), node.shape()->end()) != out ||
-          numel(out) != numel(*in[0]))
-        return nodeError(n, node, "shape does not hold the input's elements");
-      break;
-    }
+    Dims out;
+    if (std::string error = nodeOutputDims(n, node, in, out); !error.empty())
+      return error;
+    if (out != dims[outIndex])
+      return nodeError(n, node, "output shape does not follow from the input");
     defined[outIndex] = true;
   }
-  // XNNPACK gives a value nobody reads no memory, then asserts when the node
+// XNNPACK gives a value nobody reads no memory, then asserts when the node
   // writing it is set up: every internal value must have a reader.
   std::vector<bool> read(tensors.size(), false);
   for (const Node *node : nodes)

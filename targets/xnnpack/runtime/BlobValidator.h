@@ -6,9 +6,32 @@
 
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace etch::xnnpack {
+
+/// A tensor's extents in XNNPACK's order (NHWC for rank 4).
+using Dims = std::vector<uint64_t>;
+
+/// Elements larger than this are refused (a blob's sizes are untrusted).
+inline constexpr uint64_t kMaxElements = uint64_t(1) << 34;
+
+/// The element count, saturating above kMaxElements.
+inline uint64_t numel(const Dims &dims) {
+  uint64_t count = 1;
+  for (uint64_t dim : dims)
+    count = dim && count > kMaxElements / dim ? kMaxElements + 1 : count * dim;
+  return count;
+}
+
+/// The shape rule of node \p index: its output's dims from its inputs'
+/// (nullptr: an absent optional input), or what is wrong. One definition:
+/// validation checks the blob's stored shapes with it, and a delegate whose
+/// inputs change shape computes the new ones with it.
+std::string nodeOutputDims(size_t index, const Node &node,
+                           const std::vector<const Dims *> &in, Dims &out);
 
 /// Empty when \p blob is consistent; otherwise what is wrong and where.
 std::string validateBlob(const Blob &blob);

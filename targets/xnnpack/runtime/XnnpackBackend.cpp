@@ -5,6 +5,9 @@
 // creates the runtime on a pthreadpool and binds the external buffers.
 // execute: converts NCHW border tensors to/from NHWC staging buffers
 // (allocated at init) and invokes the runtime. No allocation in execute.
+// resize (inputs with dynamic dims took new sizes): computes every tensor's
+// shape with the blob validator's shape rules and, when they changed, makes
+// a new XNNPACK runtime for them (XNNPACK 2022 cannot reshape a runtime).
 //
 //===----------------------------------------------------------------------===//
 #include "BlobValidator.h"
@@ -57,6 +60,9 @@ Pool sharedPool(size_t threads) {
 }
 
 struct Handle {
+  const Blob *blob = nullptr;    // in the program, which outlives the method
+  const uint8_t *data = nullptr; // the blob's constant section
+  std::vector<Dims> dims;        // every tensor's dims in the current runtime
   xnn_runtime_t runtime = nullptr;
   Pool pool; // outlives the runtime: declared before it is deleted below
   std::vector<Border> inputs, outputs;
@@ -203,54 +209,60 @@ public:
     }
     if (xnn_initialize(nullptr) != xnn_status_success)
       return fail("xnn_initialize failed");
-    xnn_subgraph_t subgraph = nullptr;
-    uint32_t externalCount = inputs.size() + outputs.size();
-    if (xnn_create_subgraph(externalCount, 0, &subgraph) != xnn_status_success)
-      return fail("xnn_create_subgraph failed");
-    std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)> owner(
-        subgraph, xnn_delete_subgraph);
-
-    std::vector<uint32_t> ids(tensors.size());
-    for (uint32_t i = 0; i < tensors.size(); ++i) {
-      const Tensor *tensor = tensors.Get(i);
-      std::vector<size_t> dims(tensor->dims()->begin(), tensor->dims()->end());
-      uint32_t external = XNN_INVALID_VALUE_ID, flags = 0;
-      if (tensor->input() >= 0) {
-        external = tensor->input();
-        flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
-        handle->inputs[tensor->input()].externalId = external;
-      } else if (tensor->output() >= 0) {
-        external = inputs.size() + tensor->output();
-        flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
-        handle->outputs[tensor->output()].externalId = external;
-      }
-      const void *constant =
-          tensor->data_size() ? data + tensor->data_offset() : nullptr;
-      if (xnn_define_tensor_value(subgraph, xnn_datatype_fp32, dims.size(),
-                                  dims.data(), constant, external, flags,
-                                  &ids[i]) != xnn_status_success)
-        return fail("xnn_define_tensor_value rejected a tensor");
-    }
-    for (const Node *node : *blob->nodes())
-      if (Error error = defineNode(subgraph, *node, ids); error != Error::Ok)
-        return error;
-
+    handle->blob = blob;
+    handle->data = data;
     handle->pool = sharedPool(preferredThreads(specs));
     if (!handle->pool)
       return fail("cannot create the thread pool");
-    if (xnn_create_runtime_v2(subgraph, handle->pool.get(), 0,
-                              &handle->runtime) != xnn_status_success)
-      return fail("xnn_create_runtime_v2 failed (inconsistent subgraph)");
-    std::vector<xnn_external_value> externals;
-    for (const auto *list : {&handle->inputs, &handle->outputs})
-      for (Border &border : const_cast<std::vector<Border> &>(*list))
-        externals.push_back({border.externalId, border.nchw
-                                                    ? border.staging.data()
-                                                    : border.tensor->data()});
-    if (xnn_setup_runtime(handle->runtime, externals.size(),
-                          externals.data()) != xnn_status_success)
-      return fail("xnn_setup_runtime failed");
+    std::vector<Dims> dims;
+    for (const Tensor *tensor : tensors)
+      dims.emplace_back(tensor->dims()->begin(), tensor->dims()->end());
+    if (Error error = createRuntime(*handle, std::move(dims));
+        error != Error::Ok)
+      return error;
     return static_cast<void *>(handle.release());
+  }
+
+  Error resize(void *opaque, Span<TensorView *>,
+               Span<TensorView *>) override {
+    Handle &handle = *static_cast<Handle *>(opaque);
+    const auto &tensors = *handle.blob->tensors();
+    std::vector<Dims> dims = handle.dims;
+    // The inputs' new shapes (NHWC for rank-4 border tensors)...
+    for (uint32_t i = 0; i < tensors.size(); ++i) {
+      int input = tensors.Get(i)->input();
+      if (input < 0)
+        continue;
+      const Border &border = handle.inputs[input];
+      if (Error error = borderDims(border, *tensors.Get(i), dims[i]);
+          error != Error::Ok)
+        return error;
+    }
+    // ...then every node's output by its shape rule.
+    const auto &nodes = *handle.blob->nodes();
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      const Node &node = *nodes.Get(n);
+      std::vector<const Dims *> in;
+      for (uint32_t index : *node.inputs())
+        in.push_back(index == kAbsentTensor ? nullptr : &dims[index]);
+      Dims &out = dims[node.outputs()->Get(0)];
+      if (std::string problem = nodeOutputDims(n, node, in, out);
+          !problem.empty()) {
+        ET_LOG(Error, "xnnpack: at the new input shapes, %s", problem.c_str());
+        return Error::InvalidShape;
+      }
+    }
+    for (uint32_t i = 0; i < tensors.size(); ++i) {
+      int output = tensors.Get(i)->output();
+      if (output >= 0)
+        if (Error error = setOutputShape(handle.outputs[output],
+                                         *tensors.Get(i), dims[i]);
+            error != Error::Ok)
+          return error;
+    }
+    if (dims == handle.dims)
+      return Error::Ok;
+    return createRuntime(handle, std::move(dims));
   }
 
   Error execute(void *opaque, Span<TensorView *>, Span<TensorView *>) override {
@@ -273,8 +285,106 @@ public:
   void destroy(void *opaque) override { delete static_cast<Handle *>(opaque); }
 
 private:
+  /// The XNNPACK dims of a border input as the program's tensor has it now
+  /// (NCHW -> NHWC), within what the blob planned.
+  static Error borderDims(const Border &border, const Tensor &tensor,
+                          Dims &dims) {
+    const TensorView &view = *border.tensor;
+    if (static_cast<size_t>(view.rank()) != tensor.dims()->size())
+      return fail("a delegate input changed rank");
+    const int64_t *sizes = view.sizes();
+    dims.assign(sizes, sizes + view.rank());
+    if (border.nchw)
+      dims = {dims[0], dims[2], dims[3], dims[1]};
+    Dims planned(tensor.dims()->begin(), tensor.dims()->end());
+    if (numel(dims) > numel(planned)) {
+      ET_LOG(Error, "xnnpack: a delegate input holds more elements than "
+                    "planned");
+      return Error::InvalidShape;
+    }
+    return Error::Ok;
+  }
+
+  /// Gives a border output the shape its node computed (NHWC -> NCHW).
+  static Error setOutputShape(Border &border, const Tensor &tensor,
+                              const Dims &dims) {
+    Dims planned(tensor.dims()->begin(), tensor.dims()->end());
+    if (dims.size() != planned.size() || numel(dims) > numel(planned)) {
+      ET_LOG(Error, "xnnpack: a delegate output outgrows its planned shape");
+      return Error::InvalidShape;
+    }
+    std::vector<int64_t> sizes(dims.begin(), dims.end());
+    if (border.nchw)
+      sizes = {sizes[0], sizes[3], sizes[1], sizes[2]};
+    if (!border.tensor->resize(sizes.data(), static_cast<int>(sizes.size()))) {
+      ET_LOG(Error, "xnnpack: a delegate output does not fit its tensor");
+      return Error::InvalidShape;
+    }
+    return Error::Ok;
+  }
+
+  /// Defines the blob's subgraph at \p dims and makes the runtime that
+  /// replaces the handle's current one (kept when this fails).
+  static Error createRuntime(Handle &handle, std::vector<Dims> dims) {
+    const Blob &blob = *handle.blob;
+    const auto &tensors = *blob.tensors();
+    xnn_subgraph_t subgraph = nullptr;
+    uint32_t externalCount = handle.inputs.size() + handle.outputs.size();
+    if (xnn_create_subgraph(externalCount, 0, &subgraph) != xnn_status_success)
+      return fail("xnn_create_subgraph failed");
+    std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)> owner(
+        subgraph, xnn_delete_subgraph);
+    std::vector<uint32_t> ids(tensors.size());
+    for (uint32_t i = 0; i < tensors.size(); ++i) {
+      const Tensor *tensor = tensors.Get(i);
+      std::vector<size_t> shape(dims[i].begin(), dims[i].end());
+      uint32_t external = XNN_INVALID_VALUE_ID, flags = 0;
+      if (tensor->input() >= 0) {
+        external = tensor->input();
+        flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
+        handle.inputs[tensor->input()].externalId = external;
+      } else if (tensor->output() >= 0) {
+        external = handle.inputs.size() + tensor->output();
+        flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
+        handle.outputs[tensor->output()].externalId = external;
+      }
+      const void *constant = tensor->data_size()
+                                 ? handle.data + tensor->data_offset()
+                                 : nullptr;
+      if (xnn_define_tensor_value(subgraph, xnn_datatype_fp32, shape.size(),
+                                  shape.data(), constant, external, flags,
+                                  &ids[i]) != xnn_status_success)
+        return fail("xnn_define_tensor_value rejected a tensor");
+    }
+    for (const Node *node : *blob.nodes())
+      if (Error error = defineNode(subgraph, *node, ids, dims);
+          error != Error::Ok)
+        return error;
+    xnn_runtime_t runtime = nullptr;
+    if (xnn_create_runtime_v2(subgraph, handle.pool.get(), 0, &runtime) !=
+        xnn_status_success)
+      return fail("xnn_create_runtime_v2 failed (inconsistent subgraph)");
+    std::vector<xnn_external_value> externals;
+    for (auto *list : {&handle.inputs, &handle.outputs})
+      for (Border &border : *list)
+        externals.push_back({border.externalId, border.nchw
+                                                    ? border.staging.data()
+                                                    : border.tensor->data()});
+    if (xnn_setup_runtime(runtime, externals.size(), externals.data()) !=
+        xnn_status_success) {
+      xnn_delete_runtime(runtime);
+      return fail("xnn_setup_runtime failed");
+    }
+    if (handle.runtime)
+      xnn_delete_runtime(handle.runtime);
+    handle.runtime = runtime;
+    handle.dims = std::move(dims);
+    return Error::Ok;
+  }
+
   static Error defineNode(xnn_subgraph_t subgraph, const Node &node,
-                          const std::vector<uint32_t> &ids) {
+                          const std::vector<uint32_t> &ids,
+                          const std::vector<Dims> &dims) {
     size_t kind = static_cast<size_t>(node.kind());
     if (kind >= sizeof(kParamCounts) / sizeof(kParamCounts[0]))
       return fail("unknown node kind");
@@ -424,9 +534,11 @@ private:
       }
       break;
     case NodeKind::StaticReshape:
-      if (needInputs(1) && node.shape() &&
-          node.shape()->size() <= XNN_MAX_TENSOR_DIMS) {
-        std::vector<size_t> shape(node.shape()->begin(), node.shape()->end());
+      // The output's dims: the node's shape with its dynamic dim resolved.
+      if (needInputs(1) && node.outputs()->Get(0) < dims.size() &&
+          dims[node.outputs()->Get(0)].size() <= XNN_MAX_TENSOR_DIMS) {
+        const Dims &outDims = dims[node.outputs()->Get(0)];
+        std::vector<size_t> shape(outDims.begin(), outDims.end());
         status = xnn_define_static_reshape(subgraph, shape.size(), shape.data(),
                                            in[0], out, 0);
       }
