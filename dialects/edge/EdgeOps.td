@@ -154,6 +154,11 @@ def Edge_RemainderOp : Edge_BinaryOp<"remainder", "aten::remainder"> {
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
 }
 
+def Edge_FmodOp : Edge_BinaryOp<"fmod", "aten::fmod"> {
+  let summary = "self mod other with the sign of self (C's fmod)";
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
+}
+
 def Edge_MaximumOp : Edge_BinaryOp<"maximum", "aten::maximum"> {
   let summary = "Elementwise max(self, other)";
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
@@ -579,6 +584,20 @@ def Edge_SliceOp : Edge_AtenOp<"slice", "aten::slice"> {
       DefaultValuedAttr<I64Attr, "1">:$step);
   let results = (outs Edge_Tensor:$result);
   let hasFolder = 1;
+}
+
+def Edge_SliceScatterOp : Edge_AtenOp<"slice_scatter", "aten::slice_scatter"> {
+  let summary = "`self` with the slice (dim, start, end, step) replaced by `src`";
+  let description = [{
+    The functional form of writing into a slice: `start`/`end` follow
+    Python slicing as in `edge.slice`, and `src` has the slice's shape.
+  }];
+  let promotedOperands = "self,src";
+  let arguments = (ins Edge_Tensor:$self, Edge_Tensor:$src,
+      DefaultValuedAttr<I64Attr, "0">:$dim,
+      OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$end,
+      DefaultValuedAttr<I64Attr, "1">:$step);
+  let results = (outs Edge_Tensor:$result);
 }
 
 def Edge_SelectOp : Edge_AtenOp<"select", "aten::select"> {

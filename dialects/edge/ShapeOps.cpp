@@ -213,6 +213,22 @@ LogicalResult CatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// The length of a Python slice of \p extent (negative bounds count from
+/// the end, then clamp); dynamic when the extent is.
+static int64_t sliceExtent(int64_t extent, std::optional<int64_t> start,
+                           std::optional<int64_t> end, int64_t step) {
+  if (ShapedType::isDynamic(extent))
+    return ShapedType::kDynamic;
+  auto clampIndex = [&](int64_t index) {
+    if (index < 0)
+      index += extent;
+    return std::clamp<int64_t>(index, 0, extent);
+  };
+  int64_t first = clampIndex(start.value_or(0));
+  int64_t stop = clampIndex(end.value_or(std::numeric_limits<int64_t>::max()));
+  return stop > first ? (stop - first + step - 1) / step : 0;
+}
+
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> location,
                                         Adaptor adaptor,
@@ -235,21 +251,39 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
     if (!end)
       extent = ShapedType::kDynamic; // known at run time
   }
-  if (ShapedType::isDynamic(extent)) {
-    shape[*dim] = ShapedType::kDynamic;
-  } else {
-    // Python slicing: negatives count from the end, then clamp.
-    auto clampIndex = [&](int64_t index) {
-      if (index < 0)
-        index += extent;
-      return std::clamp<int64_t>(index, 0, extent);
-    };
-    int64_t start = clampIndex(adaptor.getStart().value_or(0));
-    int64_t stop =
-        clampIndex(end.value_or(std::numeric_limits<int64_t>::max()));
-    shape[*dim] = stop > start ? (stop - start + step - 1) / step : 0;
-  }
+  shape[*dim] = sliceExtent(extent, adaptor.getStart(), end, step);
   types.push_back(withShape(adaptor.getSelf(), shape));
+  return success();
+}
+
+LogicalResult SliceScatterOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getSelf());
+  RankedTensorType src = rankedType(adaptor.getSrc());
+  std::optional<int64_t> dim =
+      normalizeDim(location, name, "dim", adaptor.getDim(), input.getRank());
+  if (!dim)
+    return failure();
+  if (adaptor.getStep() < 1)
+    return emitInferenceError(location, name,
+                              "step must be >= 1, got " +
+                                  Twine(adaptor.getStep()));
+  SmallVector<int64_t> slice(input.getShape());
+  slice[*dim] = sliceExtent(slice[*dim], adaptor.getStart(), adaptor.getEnd(),
+                            adaptor.getStep());
+  bool agrees = src.getRank() == input.getRank() &&
+                src.getElementType() == input.getElementType();
+  for (int64_t d = 0; agrees && d < input.getRank(); ++d)
+    agrees = extentsAgree(slice[d], src.getDimSize(d));
+  if (!agrees)
+    return emitInferenceError(location, name,
+                              "src " + formatType(src) +
+                                  " is not the slice's shape " +
+                                  formatShape(slice) + " of " +
+                                  formatType(input));
+  types.push_back(input);
   return success();
 }
 

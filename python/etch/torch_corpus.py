@@ -206,6 +206,20 @@ def tiny_vit():
                              hidden_dim=64, mlp_dim=128, num_classes=10)
 
 
+def tiny_swin():
+    """Shifted-window attention: the training IR builds its masks by writing
+    into slices of a fresh tensor; pad and roll."""
+    from torchvision.models.swin_transformer import SwinTransformer
+    return SwinTransformer(patch_size=[4, 4], embed_dim=32, depths=[2, 2], num_heads=[2, 4],
+                           window_size=[4, 4], num_classes=10)
+
+
+def tiny_convnext():
+    """Depthwise 7x7 convolutions, channels-last LayerNorm, layer scale."""
+    from torchvision.models.convnext import CNBlockConfig, ConvNeXt
+    return ConvNeXt([CNBlockConfig(32, 64, 2), CNBlockConfig(64, None, 2)], num_classes=10)
+
+
 def gpt2():
     from transformers import GPT2Config, GPT2Model
     torch.manual_seed(SEED)
@@ -247,6 +261,8 @@ SURVEY_MODELS = {
     "deeplabv3": (lambda: first_output(torchvision_segmentation(), "out"), image(128), None,
                   False, True),
     "vit_tiny": (tiny_vit, image(64), None, False, False),
+    "swin_tiny": (tiny_swin, image(32), None, False, True),
+    "convnext_tiny_config": (tiny_convnext, image(64), None, False, True),
     "gpt2": (gpt2, lambda: (token_ids((1, 16)),), None, True, False),
     "whisper_encoder": (whisper_encoder,
                         lambda: (torch.randn(1, 16, 64, generator=generator()),), None, True,

@@ -8,6 +8,8 @@
 //   matmul -> mm / bmm with views and expands, by operand ranks
 //   max_pool1d / avg_pool1d / adaptive_avg_pool1d -> the 2-D ops
 //   upsample_*2d.vec -> the output size the program records
+//   pad (mode 'constant') -> constant_pad_nd
+//   roll -> two slices and a cat per rolled dim
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -328,6 +330,78 @@ LogicalResult importUpsample(TorchNode &node) {
 
 } // namespace
 
+/// pad(input, pad, mode='constant', value=None): constant_pad_nd; the
+/// other modes (reflect, replicate, circular) have no Edge op yet.
+LogicalResult importPad(TorchNode &node) {
+  const TorchArgument *mode = node.arg("mode");
+  if (mode && mode->kind == Kind::String && !mode->strings.empty() &&
+      mode->strings.front() != "constant")
+    return node.error() << "padding mode '" << mode->strings.front()
+                        << "' is not supported (only 'constant'); export "
+                           "with run_decompositions() to decompose it";
+  auto &args = node.args();
+  llvm::erase_if(args, [](const auto &arg) { return arg.first == "mode"; });
+  return node.importAs("aten::constant_pad_nd");
+}
+
+/// roll(self, shifts, dims): along each dim, the last `shift` elements move
+/// to the front (cat of two slices). Without dims, the flattened tensor
+/// rolls.
+LogicalResult importRoll(TorchNode &node) {
+  Value input = node.self();
+  std::optional<SmallVector<int64_t>> shifts = node.ints("shifts");
+  std::optional<SmallVector<int64_t>> dims = node.ints("dims");
+  if (!input || !shifts)
+    return node.error() << "needs a tensor and constant shifts";
+  auto type = rankedTypeOf(input);
+  if (!type.hasStaticShape())
+    return node.error() << "needs a statically shaped input";
+  Value value = input;
+  bool flat = !dims || dims->empty();
+  if (flat) {
+    if (shifts->size() != 1)
+      return node.error() << "without dims, needs one shift";
+    FailureOr<Value> flattened = reshape(node, input, {type.getNumElements()});
+    if (failed(flattened))
+      return failure();
+    value = *flattened;
+    dims = SmallVector<int64_t>{0};
+  }
+  if (dims->size() != shifts->size())
+    return node.error() << "needs as many shifts as dims";
+  Builder &b = node.builder();
+  for (auto [shift, dim] : llvm::zip(*shifts, *dims)) {
+    auto current = rankedTypeOf(value);
+    int64_t d = dim < 0 ? dim + current.getRank() : dim;
+    if (d < 0 || d >= current.getRank())
+      return node.error() << "dim " << dim << " is out of range";
+    int64_t extent = current.getDimSize(d);
+    int64_t split = extent ? ((extent - shift % extent) % extent) : 0;
+    if (split == 0)
+      continue;
+    FailureOr<Value> tail = node.build<edge::SliceOp>(
+        value, Value(), d, b.getI64IntegerAttr(split),
+        b.getI64IntegerAttr(extent), 1);
+    FailureOr<Value> head = node.build<edge::SliceOp>(
+        value, Value(), d, b.getI64IntegerAttr(0), b.getI64IntegerAttr(split),
+        1);
+    if (failed(tail) || failed(head))
+      return failure();
+    FailureOr<Value> rolled =
+        node.build<edge::CatOp>(ValueRange{*tail, *head}, d);
+    if (failed(rolled))
+      return failure();
+    value = *rolled;
+  }
+  if (flat) {
+    FailureOr<Value> shaped = reshape(node, value, type.getShape());
+    if (failed(shaped))
+      return failure();
+    value = *shaped;
+  }
+  return node.bind(value);
+}
+
 void addCompositeHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
        {"aten::conv1d", "aten::conv2d", "aten::convolution",
@@ -341,6 +415,8 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
        {"aten::upsample_nearest2d", "aten::upsample_bilinear2d"})
     handlers[name] = importUpsample;
+  handlers["aten::pad"] = importPad;
+  handlers["aten::roll"] = importRoll;
 }
 
 } // namespace etch::torch_import

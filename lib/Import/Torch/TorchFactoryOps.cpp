@@ -9,6 +9,8 @@
 
 #include "TorchImporter.h"
 
+#include "edge/ConstantData.h"
+
 #include "edge/EdgeDialect.h"
 
 #include <cmath>
@@ -108,6 +110,40 @@ LogicalResult importFull(TorchNode &node) {
   return splat(node, std::nullopt);
 }
 
+/// fill(self, value) with a tensor `value` (fill.Tensor, the in-place
+/// `x[...] = t` of the training IR): a constant value is a splat; another
+/// 0-d value is cast and broadcast to self's shape.
+LogicalResult importFill(TorchNode &node) {
+  const TorchArgument *valueArg = node.arg("value");
+  if (!valueArg || !valueArg->isTensorLike())
+    return importFull(node);
+  Value self = node.self(), value = node.tensor("value");
+  if (!self || !value)
+    return node.error() << "needs 'self' and a 'value' tensor";
+  auto valueType = cast<RankedTensorType>(value.getType());
+  if (valueType.getRank() != 0)
+    return node.error() << "needs a 0-d 'value', got " << valueType;
+  if (std::optional<SmallVector<float>> constant =
+          edge::getConstantFloats(value);
+      constant && constant->size() == 1)
+    return splat(node, static_cast<double>(constant->front()));
+  auto selfType = cast<RankedTensorType>(self.getType());
+  if (!selfType.hasStaticShape())
+    return node.error() << "needs a statically shaped 'self' for a run-time "
+                           "fill value";
+  FailureOr<Value> cast = node.castTo(value, selfType.getElementType());
+  if (failed(cast))
+    return failure();
+  Builder &b = node.builder();
+  SmallVector<int64_t> ones(selfType.getRank(), 1);
+  FailureOr<Value> shaped = node.build<edge::ViewOp>(
+      *cast, ValueRange(), b.getDenseI64ArrayAttr(ones));
+  if (failed(shaped))
+    return failure();
+  return node.bind(node.build<edge::ExpandOp>(
+      *shaped, ValueRange(), b.getDenseI64ArrayAttr(selfType.getShape())));
+}
+
 LogicalResult importArange(TorchNode &node) {
   // arange(end) / arange.start(start, end) / arange.start_step(.., step):
   // element i is start + i * step; the count comes from the result shape.
@@ -163,8 +199,9 @@ void addFactoryHandlers(TorchOpHandlers &handlers) {
   for (const char *name : {"aten::ones", "aten::ones_like", "aten::new_ones"})
     handlers[name] = importOnes;
   for (const char *name : {"aten::full", "aten::full_like", "aten::new_full",
-                           "aten::scalar_tensor", "aten::fill"})
+                           "aten::scalar_tensor"})
     handlers[name] = importFull;
+  handlers["aten::fill"] = importFill;
   handlers["aten::arange"] = importArange;
 }
 

@@ -581,6 +581,7 @@ LogicalResult TorchImporter::bindOutputs(TorchNode &node,
         const std::string &base = arg.tensors.front();
         auto root = viewOf.find(base);
         viewOf[names.front()] = root == viewOf.end() ? base : root->second;
+        recordViewStep(node, names.front());
         break;
       }
   return success();
@@ -812,21 +813,39 @@ LogicalResult TorchImporter::importInPlace(TorchNode &node,
   if (!target)
     return node.error() << "in-place op without a tensor to write";
   std::string written = target->tensors.front();
-  // A write through a view changes its base and every other view of it:
-  // fine only when none of those is read after this node.
+  // A write through a view changes its base and every other view of it.
+  // Through slices and selects it is carried back to the base
+  // (slice_scatter), so later reads of the base and of the views on the way
+  // see it; other views of the base must not be read afterwards.
   auto root = viewOf.find(written);
   std::string base = root == viewOf.end() ? written : root->second;
+  std::optional<SmallVector<std::string>> chain;
+  if (root != viewOf.end())
+    chain = writableChain(written);
   auto readLater = [&](StringRef name) {
     auto last = lastUse.find(name);
     return name != written && last != lastUse.end() &&
            last->second > currentNode;
   };
-  bool aliasedLater = readLater(base);
+  auto onChain = [&](StringRef name) {
+    return chain && llvm::is_contained(*chain, name);
+  };
+  std::string stale;
+  if (!chain && readLater(base))
+    stale = base;
   for (const auto &entry : viewOf)
-    aliasedLater |= entry.second == base && readLater(entry.getKey());
-  if (aliasedLater)
+    if (entry.second == base && !onChain(entry.getKey()) &&
+        readLater(entry.getKey()))
+      stale = entry.getKey().str();
+  if (root != viewOf.end() && !chain && bufferOfInput.count(base))
     return node.error() << "writes in place to '" << written
-                        << "', which shares memory with '" << base
+                        << "', a view of buffer '" << bufferOfInput[base]
+                        << "' that etch cannot carry back to the buffer "
+                           "(only slices and selects); export with "
+                           "run_decompositions() to functionalize it";
+  if (!stale.empty())
+    return node.error() << "writes in place to '" << written
+                        << "', which shares memory with '" << stale
                         << "' read later; value semantics cannot express "
                            "that (export with run_decompositions() to "
                            "functionalize it)";
@@ -845,18 +864,37 @@ LogicalResult TorchImporter::importInPlace(TorchNode &node,
   if (!result)
     return node.error() << "in-place op without a tensor result";
   values[written] = result;
+  if (chain) {
+    if (failed(writeBack(node, *chain, result)))
+      return failure();
+    // The op's result names the same view of the base as its target.
+    if (outputs.front() != written) {
+      viewOf[outputs.front()] = base;
+      if (auto step = viewSteps.find(written); step != viewSteps.end())
+        viewSteps[outputs.front()] = step->second;
+    }
+    // The write lands in the base, which may be a buffer.
+    auto buffer = bufferOfInput.find(base);
+    if (buffer != bufferOfInput.end())
+      noteBufferWrite(buffer->second, tensor(base));
+    return success();
+  }
   auto buffer = bufferOfInput.find(written);
   if (buffer != bufferOfInput.end()) {
-    auto *it = llvm::find_if(mutatedBuffers, [&](const auto &entry) {
-      return entry.first == buffer->second;
-    });
-    if (it == mutatedBuffers.end())
-      mutatedBuffers.emplace_back(buffer->second, result);
-    else
-      it->second = result;
+    noteBufferWrite(buffer->second, result);
     bufferOfInput[outputs.front()] = buffer->second;
   }
   return success();
+}
+
+void TorchImporter::noteBufferWrite(StringRef buffer, Value value) {
+  auto *it = llvm::find_if(mutatedBuffers, [&](const auto &entry) {
+    return entry.first == buffer;
+  });
+  if (it == mutatedBuffers.end())
+    mutatedBuffers.emplace_back(buffer.str(), value);
+  else
+    it->second = value;
 }
 
 LogicalResult TorchImporter::importCustom(TorchNode &node) {

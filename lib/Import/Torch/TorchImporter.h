@@ -201,10 +201,34 @@ private:
   /// Buffers written in place (training IR), in the order first written,
   /// with their latest value.
   llvm::SmallVector<std::pair<std::string, mlir::Value>> mutatedBuffers;
+  /// Records \p value as buffer \p buffer's latest value.
+  void noteBufferWrite(llvm::StringRef buffer, mlir::Value value);
   /// Values that alias another value (made by a view op) -> the value they
   /// view. An in-place write to one changes the others, which value
   /// semantics express only when none of them is read afterwards.
   llvm::StringMap<std::string> viewOf;
+  /// How a view was made from its parent, where a write through it can be
+  /// carried back to the parent (slice, select, alias): see
+  /// TorchViewWrites.cpp.
+  struct ViewStep {
+    enum class Kind { Slice, Select, Alias } kind;
+    std::string parent;
+    int64_t dim = 0, start = 0, step = 1;
+    std::optional<int64_t> end; // Slice: absent = to the end
+  };
+  llvm::StringMap<ViewStep> viewSteps;
+  /// Records \p node's view step for its result \p name, when it has one.
+  void recordViewStep(TorchNode &node, llvm::StringRef name);
+  /// The view chain from \p written up to its base (written first), when
+  /// every step can be written back; std::nullopt otherwise.
+  std::optional<llvm::SmallVector<std::string>>
+  writableChain(llvm::StringRef written) const;
+  /// After an in-place op wrote \p result into view \p chain.front(): each
+  /// ancestor up the chain becomes its parent with the view's region replaced
+  /// (slice_scatter), so later reads of them see the write.
+  mlir::LogicalResult writeBack(TorchNode &node,
+                                llvm::ArrayRef<std::string> chain,
+                                mlir::Value result);
   /// For each name, the index of the last node that reads it (graph outputs
   /// read it after every node), and the node being imported.
   llvm::StringMap<size_t> lastUse;

@@ -7,7 +7,17 @@
 namespace etch::runtime::portable {
 namespace {
 
-enum class BinaryKind { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Remainder };
+enum class BinaryKind {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Pow,
+  Maximum,
+  Minimum,
+  Remainder,
+  Fmod
+};
 
 /// Integer arithmetic wraps (as torch's kernels do) and never traps: signed
 /// overflow is undefined behaviour in C++, and INT_MIN / -1 is a SIGFPE.
@@ -52,6 +62,8 @@ template <typename T> T integerBinary(BinaryKind kind, T a, T b, T alpha,
     T r = a % b;
     return r != 0 && ((r < 0) != (b < 0)) ? r + b : r; // sign of b
   }
+  case BinaryKind::Fmod:
+    return b == 0 || b == -1 ? 0 : a % b; // C++ %: the sign of a
   }
   return a;
 }
@@ -82,6 +94,8 @@ T applyBinary(BinaryKind kind, T a, T b, T alpha, int rounding) {
       T r = std::fmod(a, b);
       return r != 0 && ((r < 0) != (b < 0)) ? r + b : r; // sign of b
     }
+    case BinaryKind::Fmod:
+      return std::fmod(a, b);
     }
     return a;
   }
@@ -191,6 +205,7 @@ ETCH_BINARY_KERNEL(Div, Div)
 ETCH_BINARY_KERNEL(Maximum, Maximum)
 ETCH_BINARY_KERNEL(Minimum, Minimum)
 ETCH_BINARY_KERNEL(Remainder, Remainder)
+ETCH_BINARY_KERNEL(Fmod, Fmod)
 
 Error validatePow(const KernelCall &call) {
   ET_CHECK_OK(validateBinary(call));

@@ -1,5 +1,5 @@
 // Data movement: view/squeeze/unsqueeze (copies), permute, transpose, cat,
-// slice, select, expand, embedding. Element-type generic (byte copies).
+// slice, slice_scatter, select, expand, embedding. Element-type generic (byte copies).
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -274,6 +274,67 @@ void runSlice(const KernelCall &call) {
   for (int d = 0; d < in.rank(); ++d)
     strides[d] = in.stride(d) * (d == s.dim ? s.step : 1);
   gather(in, *call.outputs[0], strides, s.start * in.stride(s.dim));
+}
+
+namespace {
+/// The slice slice_scatter writes: its start, step and length along dim.
+struct ScatterSpec {
+  SliceSpec slice;
+  int64_t length;
+};
+ScatterSpec scatterOf(const KernelCall &call, const TensorView &in) {
+  SliceSpec s = sliceOf(call, in);
+  int64_t extent = s.dim >= 0 ? in.size(s.dim) : 0;
+  int64_t end = call.find("end") ? call.intAttr("end", extent) : extent;
+  if (end < 0)
+    end += extent;
+  end = std::min(std::max<int64_t>(end, 0), extent);
+  int64_t length =
+      s.step >= 1 && end > s.start ? (end - s.start + s.step - 1) / s.step : 0;
+  return {s, length};
+}
+} // namespace
+
+Error validateSliceScatter(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  ET_CHECK_OK(checkSameType(call));
+  const TensorView &in = *call.inputs[0];
+  ScatterSpec s = scatterOf(call, in);
+  if (s.slice.dim < 0 || s.slice.step < 1)
+    return kernelError(call, Error::InvalidProgram, "bad dim or step");
+  int64_t expected[kMaxRank];
+  for (int d = 0; d < in.rank(); ++d)
+    expected[d] = in.size(d);
+  expected[s.slice.dim] = s.length;
+  ET_CHECK_OK(checkShape(call, call.inputs[1], "src", expected, in.rank()));
+  return checkShape(call, call.outputs[0], "output", in.sizes(), in.rank());
+}
+
+void runSliceScatter(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0], &src = *call.inputs[1];
+  TensorView &out = *call.outputs[0];
+  if (out.data() != in.data())
+    std::memcpy(out.data(), in.data(), in.nbytes());
+  ScatterSpec s = scatterOf(call, in);
+  // Each source element lands at its slice position: walk src in order and
+  // step through out with the slice's strides.
+  size_t element = elementSize(in.scalarType());
+  const char *from = static_cast<const char *>(src.data());
+  char *to = static_cast<char *>(out.data());
+  int rank = src.rank();
+  int64_t index[kMaxRank] = {};
+  int64_t offset = s.slice.start * out.stride(s.slice.dim);
+  for (int64_t i = 0; i < src.numel(); ++i) {
+    std::memcpy(to + offset * element, from + i * element, element);
+    for (int d = rank - 1; d >= 0; --d) {
+      int64_t step = out.stride(d) * (d == s.slice.dim ? s.slice.step : 1);
+      offset += step;
+      if (++index[d] < src.size(d))
+        break;
+      offset -= step * src.size(d);
+      index[d] = 0;
+    }
+  }
 }
 
 Error validateSelect(const KernelCall &call) {

@@ -1024,3 +1024,21 @@ func.func @remainder_types(%a: tensor<3xf32>, %b: tensor<3xi64>) {
   %0 = edge.remainder %a, %b : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+func.func @fmod_types(%a: tensor<3xf32>, %b: tensor<3xi64>) {
+  // expected-error @+2 {{'edge.fmod' op operands have different element types (f32 vs i64)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.fmod %a, %b : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_scatter_src_shape(%x: tensor<4x6xf32>, %src: tensor<4x3xf32>) {
+  // expected-error @+2 {{'edge.slice_scatter' op src tensor<4x3xf32> is not the slice's shape [4, 2] of tensor<4x6xf32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.slice_scatter %x, %src {dim = 1 : i64, start = 1 : i64, end = 5 : i64, step = 2 : i64} : (tensor<4x6xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
+  return
+}

@@ -419,6 +419,17 @@ func.func @dynamic_sizes(%x: tensor<?x8xf32>, %row: tensor<1x8xf32>, %t: tensor<
   return
 }
 
+// fmod keeps the dividend's sign; slice_scatter writes a slice (the
+// functional form of an in-place write through a slice view).
+// CHECK-LABEL: func @scatter_and_fmod
+// CHECK: edge.fmod %arg0, %arg1 : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+// CHECK: edge.slice_scatter %arg0, %arg2 {dim = 1 : i64, end = 5 : i64, start = 1 : i64, step = 2 : i64} : (tensor<4x6xf32>, tensor<4x2xf32>) -> tensor<4x6xf32>
+func.func @scatter_and_fmod(%x: tensor<4x6xf32>, %d: tensor<f32>, %src: tensor<4x2xf32>) {
+  %m = edge.fmod %x, %d : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+  %s = edge.slice_scatter %x, %src {dim = 1 : i64, start = 1 : i64, end = 5 : i64, step = 2 : i64} : (tensor<4x6xf32>, tensor<4x2xf32>) -> tensor<4x6xf32>
+  return
+}
+
 // A delegate region: isolated from above, constants inside, one result.
 // CHECK-LABEL: func @delegate
 // CHECK: %[[R:.*]] = edge.delegate "xnnpack"(%arg0) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {

@@ -1,5 +1,5 @@
 // Data movement kernels: every permutation of a rank-4 tensor, cat, slice,
-// select, expand, view, embedding.
+// select, slice_scatter, expand, view, embedding.
 #include "KernelTestSupport.h"
 
 #include <algorithm>
@@ -263,6 +263,49 @@ TEST(PortableDynamic, RemainderHasTheSignOfTheDivisor) {
   for (int i = 0; i < 3; ++i)
     reference.push_back(x.f()[i] - std::floor(x.f()[i] / -2.0) * -2.0);
   expectClose(r, reference);
+}
+
+TEST(PortableDynamic, FmodHasTheSignOfTheDividend) {
+  OwnedTensor a(ScalarType::Int64, {4}), b(ScalarType::Int64, {4}),
+      out(ScalarType::Int64, {4});
+  int64_t av[] = {7, -7, 7, INT64_MIN}, bv[] = {3, 3, -3, -1};
+  std::memcpy(a.i64(), av, sizeof(av));
+  std::memcpy(b.i64(), bv, sizeof(bv));
+  ASSERT_EQ(runKernel("edge.fmod", {&a.view, &b.view}, {&out.view}),
+            Error::Ok);
+  int64_t expected[] = {1, -1, 1, 0};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(out.i64()[i], expected[i]) << i;
+  OwnedTensor x = randomFloat({5}, -5, 5), y(ScalarType::Float32, {}),
+              r(ScalarType::Float32, {5});
+  y.f()[0] = -2;
+  ASSERT_EQ(runKernel("edge.fmod", {&x.view, &y.view}, {&r.view}), Error::Ok);
+  std::vector<double> reference;
+  for (int i = 0; i < 5; ++i)
+    reference.push_back(x.f()[i] - std::trunc(x.f()[i] / -2.0) * -2.0);
+  expectClose(r, reference);
+}
+
+TEST(PortableShape, SliceScatterWritesTheSliceOnly) {
+  // self [3, 5]; src replaces columns 1 and 3 (start -4, step 2).
+  OwnedTensor self = randomFloat({3, 5}), src = randomFloat({3, 2});
+  OwnedTensor out(ScalarType::Float32, {3, 5});
+  Attributes attrs;
+  attrs.i("dim", 1).i("start", -4).i("end", 4).i("step", 2);
+  ASSERT_EQ(runKernel("edge.slice_scatter", {&self.view, &src.view},
+                      {&out.view}, attrs),
+            Error::Ok);
+  std::vector<double> expected;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j)
+      expected.push_back(j == 1 || j == 3 ? src.f()[i * 2 + (j - 1) / 2]
+                                          : self.f()[i * 5 + j]);
+  expectClose(out, expected, 0, 0);
+  // A src that is not the slice's shape is refused.
+  OwnedTensor wrong = randomFloat({3, 3});
+  EXPECT_EQ(runKernel("edge.slice_scatter", {&self.view, &wrong.view},
+                      {&out.view}, attrs),
+            Error::InvalidShape);
 }
 
 } // namespace
