@@ -267,6 +267,21 @@ def Edge_AbsOp : Edge_UnaryFloatOp<"abs", "aten::abs"> { let summary = "|x|"; }
 def Edge_ErfOp : Edge_UnaryFloatOp<"erf", "aten::erf"> { let summary = "Error function"; }
 def Edge_SinOp : Edge_UnaryFloatOp<"sin", "aten::sin"> { let summary = "Sine"; }
 def Edge_CosOp : Edge_UnaryFloatOp<"cos", "aten::cos"> { let summary = "Cosine"; }
+def Edge_TanOp : Edge_UnaryFloatOp<"tan", "aten::tan"> { let summary = "Tangent"; }
+def Edge_AsinOp : Edge_UnaryFloatOp<"asin", "aten::asin"> { let summary = "Arcsine"; }
+def Edge_AcosOp : Edge_UnaryFloatOp<"acos", "aten::acos"> { let summary = "Arccosine"; }
+def Edge_AtanOp : Edge_UnaryFloatOp<"atan", "aten::atan"> { let summary = "Arctangent"; }
+def Edge_SinhOp : Edge_UnaryFloatOp<"sinh", "aten::sinh"> { let summary = "Hyperbolic sine"; }
+def Edge_CoshOp : Edge_UnaryFloatOp<"cosh", "aten::cosh"> { let summary = "Hyperbolic cosine"; }
+def Edge_AsinhOp : Edge_UnaryFloatOp<"asinh", "aten::asinh"> { let summary = "Inverse hyperbolic sine"; }
+def Edge_AcoshOp : Edge_UnaryFloatOp<"acosh", "aten::acosh"> { let summary = "Inverse hyperbolic cosine"; }
+def Edge_AtanhOp : Edge_UnaryFloatOp<"atanh", "aten::atanh"> { let summary = "Inverse hyperbolic tangent"; }
+def Edge_Expm1Op : Edge_UnaryFloatOp<"expm1", "aten::expm1"> { let summary = "e^x - 1, accurate near 0"; }
+def Edge_Log1pOp : Edge_UnaryFloatOp<"log1p", "aten::log1p"> { let summary = "log(1 + x), accurate near 0"; }
+def Edge_Log2Op : Edge_UnaryFloatOp<"log2", "aten::log2"> { let summary = "Base-2 logarithm"; }
+def Edge_Log10Op : Edge_UnaryFloatOp<"log10", "aten::log10"> { let summary = "Base-10 logarithm"; }
+def Edge_TruncOp : Edge_UnaryFloatOp<"trunc", "aten::trunc"> { let summary = "Round toward zero"; }
+def Edge_SignOp : Edge_UnaryFloatOp<"sign", "aten::sign"> { let summary = "-1, 0 or 1 (NaN stays NaN)"; }
 def Edge_ReciprocalOp : Edge_UnaryFloatOp<"reciprocal", "aten::reciprocal"> {
   let summary = "1 / x";
 }

@@ -122,6 +122,7 @@ void addShapeHandlers(TorchOpHandlers &handlers);
 void addCompositeHandlers(TorchOpHandlers &handlers);
 void addValueHandlers(TorchOpHandlers &handlers);
 void addFactoryHandlers(TorchOpHandlers &handlers);
+void addReduceHandlers(TorchOpHandlers &handlers);
 
 class TorchImporter {
 public:

@@ -10,6 +10,7 @@ const TorchOpHandlers &torchOpHandlers() {
     addCompositeHandlers(table);
     addValueHandlers(table);
     addFactoryHandlers(table);
+    addReduceHandlers(table);
     return table;
   }();
   return handlers;

@@ -2,7 +2,8 @@
 //
 // ATen's view family where its arguments differ from the Edge op's: sizes
 // with symbolic entries, flatten/unflatten, multi-output splits (one slice
-// each), narrow, the *_as forms, sym_size.
+// each), narrow, the *_as forms, sym_size, as_strided, repeat, flip, cat of
+// legacy empty tensors.
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -348,6 +349,68 @@ LogicalResult importAsStrided(TorchNode &node) {
   return node.bind(view(node, *picked, *size));
 }
 
+/// repeat(self, repeats): each (leading-padded) dim d tiled repeats[d]
+/// times = view with a unit dim before each, expand it, view back.
+LogicalResult importRepeat(TorchNode &node) {
+  Value input = node.self();
+  std::optional<SmallVector<int64_t>> repeats = node.ints("repeats");
+  if (!input || !repeats)
+    return node.error() << "needs a tensor and constant repeats";
+  auto type = cast<RankedTensorType>(input.getType());
+  if (!type.hasStaticShape())
+    return node.error() << "needs a statically shaped input";
+  if (repeats->size() < static_cast<size_t>(type.getRank()))
+    return node.error() << "needs at least one repeat per dim";
+  SmallVector<int64_t> padded(repeats->size() - type.getRank(), 1);
+  llvm::append_range(padded, type.getShape());
+  SmallVector<int64_t> unit, expanded, result;
+  for (auto [extent, times] : llvm::zip(padded, *repeats)) {
+    if (times < 0)
+      return node.error() << "negative repeat " << times;
+    unit.append({1, extent});
+    expanded.append({times, extent});
+    result.push_back(times * extent);
+  }
+  Builder &b = node.builder();
+  FailureOr<Value> spread = view(node, input, unit);
+  if (failed(spread))
+    return failure();
+  FailureOr<Value> tiled = node.build<edge::ExpandOp>(
+      *spread, ValueRange(), b.getDenseI64ArrayAttr(expanded));
+  if (failed(tiled))
+    return failure();
+  return node.bind(view(node, *tiled, result));
+}
+
+/// flip(self, dims): each dim read backwards (index_select with a reversed
+/// constant index).
+LogicalResult importFlip(TorchNode &node) {
+  Value value = node.self();
+  std::optional<SmallVector<int64_t>> dims = node.ints("dims");
+  if (!value || !dims)
+    return node.error() << "needs a tensor and constant dims";
+  for (int64_t dim : *dims) {
+    auto type = cast<RankedTensorType>(value.getType());
+    int64_t d = dim < 0 ? dim + type.getRank() : dim;
+    if (d < 0 || d >= type.getRank() || type.isDynamicDim(d))
+      return node.error() << "dim " << dim
+                          << " is out of range or dynamic";
+    int64_t extent = type.getDimSize(d);
+    SmallVector<int64_t> reversed;
+    for (int64_t i = extent - 1; i >= 0; --i)
+      reversed.push_back(i);
+    auto indexType =
+        RankedTensorType::get({extent}, node.builder().getI64Type());
+    Value index = node.builder().create<edge::ConstantOp>(
+        node.loc(), DenseElementsAttr::get(indexType, ArrayRef(reversed)));
+    FailureOr<Value> flipped = node.build<edge::IndexSelectOp>(value, d, index);
+    if (failed(flipped))
+      return failure();
+    value = *flipped;
+  }
+  return node.bind(value);
+}
+
 LogicalResult importMovedim(TorchNode &node) {
   // movedim(self, source, destination), int or int[] forms.
   Value input = node.self();
@@ -393,6 +456,8 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
     handlers[name] = importSplit;
   handlers["aten::narrow"] = importNarrow;
   handlers["aten::as_strided"] = importAsStrided;
+  handlers["aten::repeat"] = importRepeat;
+  handlers["aten::flip"] = importFlip;
   for (const char *name : {"aten::cat", "aten::concat", "aten::concatenate"})
     handlers[name] = importCat;
   for (const char *name :

@@ -250,6 +250,21 @@ ETCH_MATH_KERNEL(Reciprocal, 1.0f / x)
 ETCH_MATH_KERNEL(Floor, std::floor(x))
 ETCH_MATH_KERNEL(Ceil, std::ceil(x))
 ETCH_MATH_KERNEL(Round, std::nearbyint(x)) // ties to even, as ATen
+ETCH_MATH_KERNEL(Tan, std::tan(x))
+ETCH_MATH_KERNEL(Asin, std::asin(x))
+ETCH_MATH_KERNEL(Acos, std::acos(x))
+ETCH_MATH_KERNEL(Atan, std::atan(x))
+ETCH_MATH_KERNEL(Sinh, std::sinh(x))
+ETCH_MATH_KERNEL(Cosh, std::cosh(x))
+ETCH_MATH_KERNEL(Asinh, std::asinh(x))
+ETCH_MATH_KERNEL(Acosh, std::acosh(x))
+ETCH_MATH_KERNEL(Atanh, std::atanh(x))
+ETCH_MATH_KERNEL(Expm1, std::expm1(x))
+ETCH_MATH_KERNEL(Log1p, std::log1p(x))
+ETCH_MATH_KERNEL(Log2, std::log2(x))
+ETCH_MATH_KERNEL(Log10, std::log10(x))
+ETCH_MATH_KERNEL(Trunc, std::trunc(x))
+ETCH_MATH_KERNEL(Sign, x > 0 ? 1.0f : x < 0 ? -1.0f : x)
 #undef ETCH_MATH_KERNEL
 
 void runGelu(const KernelCall &call) {

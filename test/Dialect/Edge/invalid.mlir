@@ -1042,3 +1042,138 @@ func.func @slice_scatter_src_shape(%x: tensor<4x6xf32>, %src: tensor<4x3xf32>) {
   %0 = edge.slice_scatter %x, %src {dim = 1 : i64, start = 1 : i64, end = 5 : i64, step = 2 : i64} : (tensor<4x6xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
   return
 }
+
+// -----
+
+// edge.tan takes floating-point tensors and keeps their type.
+func.func @tan_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.tan' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.tan %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.asin takes floating-point tensors and keeps their type.
+func.func @asin_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.asin' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.asin %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.acos takes floating-point tensors and keeps their type.
+func.func @acos_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.acos' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.acos %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.atan takes floating-point tensors and keeps their type.
+func.func @atan_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.atan' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.atan %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.sinh takes floating-point tensors and keeps their type.
+func.func @sinh_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.sinh' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.sinh %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.cosh takes floating-point tensors and keeps their type.
+func.func @cosh_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.cosh' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.cosh %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.asinh takes floating-point tensors and keeps their type.
+func.func @asinh_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.asinh' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.asinh %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.acosh takes floating-point tensors and keeps their type.
+func.func @acosh_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.acosh' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.acosh %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.atanh takes floating-point tensors and keeps their type.
+func.func @atanh_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.atanh' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.atanh %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.expm1 takes floating-point tensors and keeps their type.
+func.func @expm1_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.expm1' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.expm1 %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.log1p takes floating-point tensors and keeps their type.
+func.func @log1p_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.log1p' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.log1p %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.log2 takes floating-point tensors and keeps their type.
+func.func @log2_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.log2' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.log2 %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.log10 takes floating-point tensors and keeps their type.
+func.func @log10_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.log10' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.log10 %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.trunc takes floating-point tensors and keeps their type.
+func.func @trunc_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.trunc' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.trunc %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// edge.sign takes floating-point tensors and keeps their type.
+func.func @sign_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'edge.sign' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
+  %0 = edge.sign %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}

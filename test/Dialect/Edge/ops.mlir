@@ -134,6 +134,21 @@ func.func @activations(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> tensor<2x3xf32
 // CHECK: edge.floor %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
 // CHECK: edge.ceil %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
 // CHECK: edge.round %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.tan %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.asin %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.acos %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.atan %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.sinh %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.cosh %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.asinh %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.acosh %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.atanh %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.expm1 %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.log1p %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.log2 %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.log10 %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.trunc %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: edge.sign %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
 func.func @math(%x: tensor<2x3xf32>) {
   %0 = edge.exp %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %1 = edge.log %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -148,6 +163,21 @@ func.func @math(%x: tensor<2x3xf32>) {
   %10 = edge.floor %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %11 = edge.ceil %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %12 = edge.round %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %13 = edge.tan %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %14 = edge.asin %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %15 = edge.acos %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %16 = edge.atan %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %17 = edge.sinh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %18 = edge.cosh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %19 = edge.asinh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %20 = edge.acosh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %21 = edge.atanh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %22 = edge.expm1 %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %23 = edge.log1p %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %24 = edge.log2 %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %25 = edge.log10 %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %26 = edge.trunc %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %27 = edge.sign %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }
 

@@ -168,6 +168,13 @@ def math():
     return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])], [floats("two", 2.0)])
 
 
+def trigonometry():
+    """Each op reads the input directly (their domains differ)."""
+    ops = ["Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sign"]
+    nodes = [helper.make_node(op, ["x"], [op.lower()], name=op.lower()) for op in ops]
+    return model(nodes, [vi("x", [2, 3])], [vi(op.lower(), [2, 3]) for op in ops])
+
+
 def masks():
     return model(
         [helper.make_node("Greater", ["x", "zero"], ["positive"], name="greater"),
@@ -234,7 +241,7 @@ def no_op_type():
         [vi("x", [2])], [vi("y", [2])])
 
 
-CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, masks, extremes, activations, norm_pool,
+CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  dynamic_reshape, undefined_input, shape_mismatch,
                                  no_output, no_op_type]}

@@ -1,0 +1,180 @@
+//===- TorchReduceOps.cpp - Reductions and norms decomposed in C++ --------===//
+//
+//   max / min (.dim: values and indices; .default: over everything; .other:
+//       elementwise) -> amax/amin + argmax/argmin, maximum/minimum
+//   var / std (dims, correction or unbiased, keepdim) -> mean, sub, mul, sum,
+//       div (sqrt)
+//   group_norm / native_group_norm -> layer_norm over each group, then the
+//       per-channel affine
+//
+//===----------------------------------------------------------------------===//
+#include "TorchImporter.h"
+
+#include "edge/EdgeDialect.h"
+
+using namespace mlir;
+
+namespace etch::torch_import {
+namespace {
+
+RankedTensorType typeOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+LogicalResult importMaxMin(TorchNode &node) {
+  bool max = node.aten() == "aten::max";
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor";
+  Builder &b = node.builder();
+  if (Value other = node.tensor("other"))
+    return node.bind(max ? node.build<edge::MaximumOp>(input, other)
+                         : node.build<edge::MinimumOp>(input, other));
+  std::optional<int64_t> dim = node.integer("dim");
+  bool keepdim = node.boolean("keepdim").value_or(false);
+  if (!dim) // the whole tensor: one value
+    return node.bind(max ? node.build<edge::AmaxOp>(input, DenseI64ArrayAttr(),
+                                                    false)
+                         : node.build<edge::AminOp>(input, DenseI64ArrayAttr(),
+                                                    false));
+  DenseI64ArrayAttr dims = b.getDenseI64ArrayAttr({*dim});
+  FailureOr<Value> values =
+      max ? node.build<edge::AmaxOp>(input, dims, keepdim)
+          : node.build<edge::AminOp>(input, dims, keepdim);
+  FailureOr<Value> indices =
+      max ? node.build<edge::ArgmaxOp>(input, b.getI64IntegerAttr(*dim),
+                                       keepdim)
+          : node.build<edge::ArgminOp>(input, b.getI64IntegerAttr(*dim),
+                                       keepdim);
+  if (failed(values) || failed(indices))
+    return failure();
+  return node.bindEach({*values, *indices});
+}
+
+/// var(self, dim, correction, keepdim) / var(self, dim, unbiased, keepdim),
+/// and std as its square root: sum((x - mean)^2) / (n - correction).
+LogicalResult importVariance(TorchNode &node) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor";
+  auto type = typeOf(input);
+  if (!type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
+    return node.error() << "needs a statically shaped float tensor";
+  std::optional<SmallVector<int64_t>> dims =
+      node.has("dim") ? node.ints("dim") : SmallVector<int64_t>();
+  if (!dims)
+    return node.error() << "needs constant dims";
+  if (dims->empty())
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      dims->push_back(d);
+  double correction = 1.0;
+  if (node.has("correction"))
+    correction = node.number("correction").value_or(1.0);
+  else if (node.has("unbiased"))
+    correction = node.boolean("unbiased").value_or(true) ? 1.0 : 0.0;
+  bool keepdim = node.boolean("keepdim").value_or(false);
+  int64_t count = 1;
+  for (int64_t d : *dims) {
+    int64_t axis = d < 0 ? d + type.getRank() : d;
+    if (axis < 0 || axis >= type.getRank())
+      return node.error() << "dim " << d << " is out of range";
+    count *= type.getDimSize(axis);
+  }
+  Builder &b = node.builder();
+  DenseI64ArrayAttr dimsAttr = b.getDenseI64ArrayAttr(*dims);
+  FailureOr<Value> mean = node.build<edge::MeanOp>(input, dimsAttr, true);
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> centered =
+      node.build<edge::SubOp>(input, *mean, b.getF64FloatAttr(1.0));
+  if (failed(centered))
+    return failure();
+  FailureOr<Value> squared = node.build<edge::MulOp>(*centered, *centered);
+  if (failed(squared))
+    return failure();
+  FailureOr<Value> total = node.build<edge::SumOp>(*squared, dimsAttr, keepdim);
+  if (failed(total))
+    return failure();
+  // n - correction <= 0 gives inf or nan, as torch.
+  Value divisor = node.scalar(type.getElementType(), count - correction);
+  FailureOr<Value> variance =
+      node.build<edge::DivOp>(*total, divisor, StringAttr());
+  if (failed(variance) || node.aten() == "aten::var")
+    return node.bind(variance);
+  return node.bind(node.build<edge::SqrtOp>(*variance));
+}
+
+/// group_norm(input, num_groups, weight, bias, eps) and
+/// native_group_norm(input, weight, bias, N, C, HxW, group, eps) (its mean
+/// and rstd outputs are not produced).
+LogicalResult importGroupNorm(TorchNode &node) {
+  Value input = node.self();
+  std::optional<int64_t> groups = node.has("num_groups")
+                                      ? node.integer("num_groups")
+                                      : node.integer("group");
+  double eps = node.number("eps").value_or(1e-5);
+  if (!input || !groups || *groups <= 0)
+    return node.error() << "needs a tensor and a constant group count";
+  auto type = typeOf(input);
+  if (type.getRank() < 2 || type.isDynamicDim(1))
+    return node.error() << "needs [N, C, ...] input with a static C";
+  int64_t channels = type.getDimSize(1);
+  if (channels % *groups)
+    return node.error() << channels << " channels do not split into "
+                        << *groups << " groups";
+  int64_t perGroup = channels / *groups;
+  for (int64_t d = 2; d < type.getRank(); ++d) {
+    if (type.isDynamicDim(d))
+      return node.error() << "needs static spatial dims";
+    perGroup *= type.getDimSize(d);
+  }
+  Builder &b = node.builder();
+  int64_t batch = type.isDynamicDim(0) ? -1 : type.getDimSize(0);
+  FailureOr<Value> grouped = node.build<edge::ViewOp>(
+      input, ValueRange(), b.getDenseI64ArrayAttr({batch, *groups, perGroup}));
+  if (failed(grouped))
+    return failure();
+  FailureOr<Value> normalized = node.build<edge::LayerNormOp>(
+      *grouped, b.getDenseI64ArrayAttr({perGroup}), Value(), Value(),
+      b.getF64FloatAttr(eps));
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> shape(type.getShape());
+  if (type.isDynamicDim(0))
+    shape[0] = -1;
+  FailureOr<Value> result = node.build<edge::ViewOp>(
+      *normalized, ValueRange(), b.getDenseI64ArrayAttr(shape));
+  if (failed(result))
+    return failure();
+  // The per-channel affine: weight and bias as [C, 1, ...].
+  SmallVector<int64_t> perChannel(type.getRank() - 1, 1);
+  perChannel[0] = channels;
+  for (auto [name, isScale] : {std::pair{"weight", true}, {"bias", false}}) {
+    Value parameter = node.tensor(name);
+    if (!parameter)
+      continue;
+    FailureOr<Value> shaped = node.build<edge::ViewOp>(
+        parameter, ValueRange(), b.getDenseI64ArrayAttr(perChannel));
+    if (failed(shaped))
+      return failure();
+    result = isScale ? node.build<edge::MulOp>(*result, *shaped)
+                     : node.build<edge::AddOp>(*result, *shaped,
+                                               b.getF64FloatAttr(1.0));
+    if (failed(result))
+      return failure();
+  }
+  return node.bind(result);
+}
+
+} // namespace
+
+void addReduceHandlers(TorchOpHandlers &handlers) {
+  handlers["aten::max"] = importMaxMin;
+  handlers["aten::min"] = importMaxMin;
+  handlers["aten::var"] = importVariance;
+  handlers["aten::std"] = importVariance;
+  handlers["aten::group_norm"] = importGroupNorm;
+  handlers["aten::native_group_norm"] = importGroupNorm;
+}
+
+} // namespace etch::torch_import
