@@ -94,4 +94,20 @@ class Edge_UnaryFloatOp<string mnemonic, string aten, list<Trait> traits = []>
   }];
 }
 
+// Elementwise op of one numeric tensor whose result has the operand's type
+// (abs, neg, sign: integers stay integers, as in ATen).
+class Edge_UnaryNumericOp<string mnemonic, string aten, list<Trait> traits = []>
+    : Edge_AtenOp<mnemonic, aten, traits> {
+  let arguments = (ins Edge_NumericTensor:$self);
+  let results = (outs Edge_NumericTensor:$result);
+  let extraClassDefinition = [{
+    ::mlir::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location>,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      types.push_back(adaptor.getSelf().getType());
+      return ::mlir::success();
+    }
+  }];
+}
+
 #endif // ETCH_EDGE_BASE_TD

@@ -262,8 +262,8 @@ def Edge_ExpOp : Edge_UnaryFloatOp<"exp", "aten::exp"> { let summary = "e^x"; }
 def Edge_LogOp : Edge_UnaryFloatOp<"log", "aten::log"> { let summary = "Natural logarithm"; }
 def Edge_SqrtOp : Edge_UnaryFloatOp<"sqrt", "aten::sqrt"> { let summary = "Square root"; }
 def Edge_RsqrtOp : Edge_UnaryFloatOp<"rsqrt", "aten::rsqrt"> { let summary = "1 / sqrt(x)"; }
-def Edge_NegOp : Edge_UnaryFloatOp<"neg", "aten::neg"> { let summary = "-x"; }
-def Edge_AbsOp : Edge_UnaryFloatOp<"abs", "aten::abs"> { let summary = "|x|"; }
+def Edge_NegOp : Edge_UnaryNumericOp<"neg", "aten::neg"> { let summary = "-x"; }
+def Edge_AbsOp : Edge_UnaryNumericOp<"abs", "aten::abs"> { let summary = "|x|"; }
 def Edge_ErfOp : Edge_UnaryFloatOp<"erf", "aten::erf"> { let summary = "Error function"; }
 def Edge_SinOp : Edge_UnaryFloatOp<"sin", "aten::sin"> { let summary = "Sine"; }
 def Edge_CosOp : Edge_UnaryFloatOp<"cos", "aten::cos"> { let summary = "Cosine"; }
@@ -281,7 +281,7 @@ def Edge_Log1pOp : Edge_UnaryFloatOp<"log1p", "aten::log1p"> { let summary = "lo
 def Edge_Log2Op : Edge_UnaryFloatOp<"log2", "aten::log2"> { let summary = "Base-2 logarithm"; }
 def Edge_Log10Op : Edge_UnaryFloatOp<"log10", "aten::log10"> { let summary = "Base-10 logarithm"; }
 def Edge_TruncOp : Edge_UnaryFloatOp<"trunc", "aten::trunc"> { let summary = "Round toward zero"; }
-def Edge_SignOp : Edge_UnaryFloatOp<"sign", "aten::sign"> { let summary = "-1, 0 or 1 (NaN stays NaN)"; }
+def Edge_SignOp : Edge_UnaryNumericOp<"sign", "aten::sign"> { let summary = "-1, 0 or 1 (NaN stays NaN)"; }
 def Edge_ReciprocalOp : Edge_UnaryFloatOp<"reciprocal", "aten::reciprocal"> {
   let summary = "1 / x";
 }

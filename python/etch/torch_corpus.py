@@ -245,6 +245,31 @@ def hf_vit():
                                            image_size=32, patch_size=8)))
 
 
+def tiny_hf(kind):
+    """Tiny transformers models of other families, random weights."""
+    import transformers as t
+    torch.manual_seed(SEED)
+    common = dict(vocab_size=1000, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                  intermediate_size=128)
+    if kind == "t5_encoder":
+        return first_output(t.T5EncoderModel(t.T5Config(vocab_size=1000, d_model=64, d_kv=16,
+                                                        d_ff=128, num_layers=2, num_heads=4)))
+    if kind == "distilbert":
+        return first_output(t.DistilBertModel(t.DistilBertConfig(
+            vocab_size=1000, dim=64, n_layers=2, n_heads=4, hidden_dim=128)))
+    if kind == "qwen2":
+        return first_output(t.Qwen2ForCausalLM(t.Qwen2Config(num_key_value_heads=2, **common)),
+                            "logits")
+    if kind == "gemma":
+        return first_output(t.GemmaForCausalLM(t.GemmaConfig(num_key_value_heads=1, head_dim=16,
+                                                             **common)), "logits")
+    if kind == "opt":
+        return first_output(t.OPTForCausalLM(t.OPTConfig(
+            vocab_size=1000, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+            ffn_dim=128, word_embed_proj_dim=64)), "logits")
+    raise ValueError(kind)
+
+
 def image(size=224):
     return lambda: (torch.randn(1, 3, size, size, generator=generator()),)
 
@@ -268,6 +293,8 @@ SURVEY_MODELS = {
                         lambda: (torch.randn(1, 16, 64, generator=generator()),), None, True,
                         False),
     "hf_vit": (hf_vit, image(32), None, True, False),
+    **{kind: (lambda kind=kind: tiny_hf(kind), lambda: (token_ids((1, 16)),), None, True, False)
+       for kind in ("t5_encoder", "distilbert", "qwen2", "gemma", "opt")},
 }
 
 

@@ -241,8 +241,6 @@ ETCH_MATH_KERNEL(Exp, std::exp(x))
 ETCH_MATH_KERNEL(Log, std::log(x))
 ETCH_MATH_KERNEL(Sqrt, std::sqrt(x))
 ETCH_MATH_KERNEL(Rsqrt, 1.0f / std::sqrt(x))
-ETCH_MATH_KERNEL(Neg, -x)
-ETCH_MATH_KERNEL(Abs, std::fabs(x))
 ETCH_MATH_KERNEL(Erf, std::erf(x))
 ETCH_MATH_KERNEL(Sin, std::sin(x))
 ETCH_MATH_KERNEL(Cos, std::cos(x))
@@ -264,8 +262,58 @@ ETCH_MATH_KERNEL(Log1p, std::log1p(x))
 ETCH_MATH_KERNEL(Log2, std::log2(x))
 ETCH_MATH_KERNEL(Log10, std::log10(x))
 ETCH_MATH_KERNEL(Trunc, std::trunc(x))
-ETCH_MATH_KERNEL(Sign, x > 0 ? 1.0f : x < 0 ? -1.0f : x)
 #undef ETCH_MATH_KERNEL
+
+/// abs, neg, sign over float32, int64 or int32 (integers wrap: -INT_MIN is
+/// INT_MIN, as torch).
+Error validateUnaryNumeric(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  ScalarType type = call.inputs[0]->scalarType();
+  if (type != ScalarType::Float32 && type != ScalarType::Int64 &&
+      type != ScalarType::Int32)
+    return kernelError(call, Error::NotSupported,
+                       "supports float32, int64 and int32, not %s",
+                       scalarTypeName(type));
+  return checkSameShape(call, call.inputs[0], call.outputs[0], "output");
+}
+
+template <typename Fn> void mapNumeric(const KernelCall &call, Fn fn) {
+  auto apply = [&](auto *in, auto *out) {
+    for (int64_t i = 0, n = call.outputs[0]->numel(); i < n; ++i)
+      out[i] = fn(in[i]);
+  };
+  switch (call.inputs[0]->scalarType()) {
+  case ScalarType::Float32:
+    return apply(call.inputs[0]->data<float>(), call.outputs[0]->data<float>());
+  case ScalarType::Int64:
+    return apply(call.inputs[0]->data<int64_t>(),
+                 call.outputs[0]->data<int64_t>());
+  default:
+    return apply(call.inputs[0]->data<int32_t>(),
+                 call.outputs[0]->data<int32_t>());
+  }
+}
+
+template <typename T> T wrappingNeg(T x) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(std::make_unsigned_t<T>(0) -
+                          std::make_unsigned_t<T>(x));
+  else
+    return -x;
+}
+
+void runNeg(const KernelCall &call) {
+  mapNumeric(call, [](auto x) { return wrappingNeg(x); });
+}
+void runAbs(const KernelCall &call) {
+  mapNumeric(call, [](auto x) { return x < 0 ? wrappingNeg(x) : x; });
+}
+void runSign(const KernelCall &call) {
+  mapNumeric(call, [](auto x) {
+    using T = decltype(x);
+    return x > T(0) ? T(1) : x < T(0) ? T(-1) : x; // NaN stays NaN
+  });
+}
 
 void runGelu(const KernelCall &call) {
   if (call.stringAttr("approximate", "none")[0] == 't') {

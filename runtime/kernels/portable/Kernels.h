@@ -74,6 +74,7 @@ void runHardtanh(const KernelCall &call);
 void runLeakyRelu(const KernelCall &call);
 void runElu(const KernelCall &call);
 void runLogSoftmax(const KernelCall &call);
+Error validateUnaryNumeric(const KernelCall &call);
 void runExp(const KernelCall &call);
 void runLog(const KernelCall &call);
 void runSqrt(const KernelCall &call);

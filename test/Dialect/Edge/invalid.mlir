@@ -572,19 +572,21 @@ func.func @rsqrt_int(%a: tensor<3xi32>) {
 
 // -----
 
-// edge.neg takes floating-point tensors and keeps their type.
-func.func @neg_int(%a: tensor<3xi32>) {
-  // expected-error @+1 {{'edge.neg' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
-  %0 = edge.neg %a : (tensor<3xi32>) -> tensor<3xi32>
+// edge.neg takes float or integer tensors (integers stay integers) and
+// keeps their type.
+func.func @neg_complex(%a: tensor<3xcomplex<f32>>) {
+  // expected-error @+1 {{'edge.neg' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xcomplex<f32>>'}}
+  %0 = edge.neg %a : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   return
 }
 
 // -----
 
-// edge.abs takes floating-point tensors and keeps their type.
-func.func @abs_int(%a: tensor<3xi32>) {
-  // expected-error @+1 {{'edge.abs' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
-  %0 = edge.abs %a : (tensor<3xi32>) -> tensor<3xi32>
+// edge.abs takes float or integer tensors (integers stay integers) and
+// keeps their type.
+func.func @abs_complex(%a: tensor<3xcomplex<f32>>) {
+  // expected-error @+1 {{'edge.abs' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xcomplex<f32>>'}}
+  %0 = edge.abs %a : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   return
 }
 
@@ -1171,9 +1173,10 @@ func.func @trunc_int(%a: tensor<3xi32>) {
 
 // -----
 
-// edge.sign takes floating-point tensors and keeps their type.
-func.func @sign_int(%a: tensor<3xi32>) {
-  // expected-error @+1 {{'edge.sign' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}
-  %0 = edge.sign %a : (tensor<3xi32>) -> tensor<3xi32>
+// edge.sign takes float or integer tensors (integers stay integers) and
+// keeps their type.
+func.func @sign_complex(%a: tensor<3xcomplex<f32>>) {
+  // expected-error @+1 {{'edge.sign' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xcomplex<f32>>'}}
+  %0 = edge.sign %a : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   return
 }

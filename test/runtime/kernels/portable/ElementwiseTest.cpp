@@ -170,6 +170,24 @@ TEST(PortableMath, MatchLibm) {
   }
 }
 
+TEST(PortableMath, AbsNegSignKeepIntegers) {
+  OwnedTensor x(ScalarType::Int64, {4}), out(ScalarType::Int64, {4});
+  int64_t values[] = {-7, 0, 5, INT64_MIN};
+  std::memcpy(x.i64(), values, sizeof(values));
+  struct Case {
+    const char *op;
+    int64_t expected[4];
+  } cases[] = {{"edge.abs", {7, 0, 5, INT64_MIN}},
+               {"edge.neg", {7, 0, -5, INT64_MIN}},
+               {"edge.sign", {-1, 0, 1, -1}}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.op);
+    ASSERT_EQ(runKernel(c.op, {&x.view}, {&out.view}), Error::Ok);
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(out.i64()[i], c.expected[i]) << i;
+  }
+}
+
 TEST(PortableMath, RoundTiesToEven) {
   OwnedTensor x(ScalarType::Float32, {4}), out(ScalarType::Float32, {4});
   float values[] = {0.5f, 1.5f, 2.5f, -0.5f};
