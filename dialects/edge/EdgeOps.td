@@ -697,6 +697,21 @@ def Edge_IndexSelectOp : Edge_AtenOp<"index_select", "aten::index_select"> {
   let results = (outs Edge_Tensor:$result);
 }
 
+def Edge_IndexPutOp : Edge_AtenOp<"index_put", "aten::index_put"> {
+  let summary = "`self` with self[indices] replaced by (or added to) `values`";
+  let description = [{
+    The functional form of advanced-index assignment: `indices` and
+    `indexed_dims` select elements as in `edge.index`; `values` broadcasts
+    to the shape `edge.index` would give. With `accumulate`, values are
+    added (repeated indices add up). Out-of-range indices write nothing.
+  }];
+  let promotedOperands = "self,values";
+  let arguments = (ins Edge_Tensor:$self, Edge_Tensor:$values,
+      Variadic<Edge_IndexTensor>:$indices, DenseI64ArrayAttr:$indexed_dims,
+      DefaultValuedAttr<BoolAttr, "false">:$accumulate);
+  let results = (outs Edge_Tensor:$result);
+}
+
 def Edge_IndexOp : Edge_AtenOp<"index", "aten::index"> {
   let summary = "Advanced indexing: self[..., i0, ..., i1, ...]";
   let description = [{

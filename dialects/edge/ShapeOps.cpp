@@ -454,14 +454,11 @@ LogicalResult IndexSelectOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult IndexOp::inferReturnTypes(MLIRContext *,
-                                        std::optional<Location> location,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType self = rankedType(adaptor.getSelf());
-  ArrayRef<int64_t> dims = adaptor.getIndexedDims();
-  ValueRange indices = adaptor.getIndices();
+/// The shape self[indices] has (edge.index's result, where edge.index_put
+/// writes); failure after reporting.
+static FailureOr<SmallVector<int64_t>>
+indexedShape(std::optional<Location> location, StringRef name,
+             RankedTensorType self, ValueRange indices, ArrayRef<int64_t> dims) {
   if (dims.empty() || dims.size() != indices.size())
     return emitInferenceError(location, name,
                               "needs one index tensor per indexed dim, got " +
@@ -494,7 +491,48 @@ LogicalResult IndexOp::inferReturnTypes(MLIRContext *,
     if (!llvm::is_contained(dims, d))
       shape.push_back(self.getDimSize(d));
   }
-  types.push_back(withShape(adaptor.getSelf(), shape));
+  return shape;
+}
+
+LogicalResult IndexOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  FailureOr<SmallVector<int64_t>> shape =
+      indexedShape(location, getOperationName(), rankedType(adaptor.getSelf()),
+                   adaptor.getIndices(), adaptor.getIndexedDims());
+  if (failed(shape))
+    return failure();
+  types.push_back(withShape(adaptor.getSelf(), *shape));
+  return success();
+}
+
+LogicalResult IndexPutOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> location,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType self = rankedType(adaptor.getSelf());
+  RankedTensorType values = rankedType(adaptor.getValues());
+  FailureOr<SmallVector<int64_t>> shape = indexedShape(
+      location, name, self, adaptor.getIndices(), adaptor.getIndexedDims());
+  if (failed(shape))
+    return failure();
+  SmallVector<int64_t> broadcast;
+  if (values.getElementType() != self.getElementType() ||
+      !OpTrait::util::getBroadcastedShape(*shape, values.getShape(),
+                                          broadcast) ||
+      broadcast.size() != shape->size() ||
+      !llvm::all_of(llvm::zip(broadcast, *shape), [](auto pair) {
+        auto [a, b] = pair;
+        return a == b || ShapedType::isDynamic(a) || ShapedType::isDynamic(b);
+      }))
+    return emitInferenceError(location, name,
+                              "values " + formatType(values) +
+                                  " do not broadcast to the indexed shape " +
+                                  formatShape(*shape) + " of " +
+                                  formatType(self));
+  types.push_back(self);
   return success();
 }
 

@@ -270,6 +270,35 @@ def tiny_hf(kind):
     raise ValueError(kind)
 
 
+def llama_static_cache():
+    """One decode step of a Llama with transformers' static KV cache (its
+    ExecuTorch export wrapper): caches are buffers written in place
+    (index_copy_ in the training IR, index_put once decomposed)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from transformers.integrations.executorch import TorchExportableModuleForDecoderOnlyLM
+    torch.manual_seed(SEED)
+    config = LlamaConfig(vocab_size=1000, hidden_size=64, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, intermediate_size=128,
+                         max_position_embeddings=64)
+    model = LlamaForCausalLM(config).eval()
+    model.generation_config.cache_implementation = "static"
+    wrapper = TorchExportableModuleForDecoderOnlyLM(model, batch_size=1, max_cache_len=32)
+
+    class Step(torch.nn.Module):  # positional inputs for torch.export.export
+        def __init__(self):
+            super().__init__()
+            self.wrapper = wrapper
+
+        def forward(self, input_ids, cache_position):
+            return self.wrapper.model(input_ids=input_ids, cache_position=cache_position)
+
+        def etch_export(self, input_ids, cache_position):
+            """The program as transformers' own exporter makes it."""
+            return self.wrapper.export(input_ids=input_ids, cache_position=cache_position)
+
+    return Step()
+
+
 def image(size=224):
     return lambda: (torch.randn(1, 3, size, size, generator=generator()),)
 
@@ -293,6 +322,9 @@ SURVEY_MODELS = {
                         lambda: (torch.randn(1, 16, 64, generator=generator()),), None, True,
                         False),
     "hf_vit": (hf_vit, image(32), None, True, False),
+    "llama_static_cache": (llama_static_cache,
+                           lambda: (token_ids((1, 1)), torch.tensor([0], dtype=torch.long)),
+                           None, True, False),
     **{kind: (lambda kind=kind: tiny_hf(kind), lambda: (token_ids((1, 16)),), None, True, False)
        for kind in ("t5_encoder", "distilbert", "qwen2", "gemma", "opt")},
 }
@@ -338,7 +370,10 @@ def export_model(name, out):
     # Eager references first, from a copy: the module may mutate its state.
     with torch.no_grad():
         expected = as_tuple(copy.deepcopy(model)(*inputs))
-    program = torch.export.export(model, inputs, dynamic_shapes=dynamic_shapes)
+    if hasattr(model, "etch_export"):  # a model family's own exporter
+        program = model.etch_export(*inputs)
+    else:
+        program = torch.export.export(model, inputs, dynamic_shapes=dynamic_shapes)
     torch.export.save(program, os.path.join(out, f"{name}_export.pt2"))
     torch.export.save(program.run_decompositions(),
                       os.path.join(out, f"{name}_decomposed.pt2"))

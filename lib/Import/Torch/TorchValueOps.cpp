@@ -241,6 +241,9 @@ LogicalResult importCumsum(TorchNode &node) {
   return node.bind(node.build<edge::CumsumOp>(input, *dim));
 }
 
+std::optional<std::pair<SmallVector<Value>, SmallVector<int64_t>>>
+presentIndices(TorchNode &node, ArrayRef<Value> indices);
+
 LogicalResult importIndex(TorchNode &node) {
   // index.Tensor(self, indices: Tensor?[]): None entries leave a dimension
   // whole; bool masks would give a data-dependent shape.
@@ -248,23 +251,77 @@ LogicalResult importIndex(TorchNode &node) {
   std::optional<SmallVector<Value>> indices = node.tensors("indices");
   if (!input || !indices)
     return node.error() << "needs a tensor and a list of index tensors";
+  auto present = presentIndices(node, *indices);
+  if (!present)
+    return failure();
+  if (present->first.empty())
+    return node.bind(input);
+  return node.bind(node.build<edge::IndexOp>(
+      input, present->first,
+      node.builder().getDenseI64ArrayAttr(present->second)));
+}
+
+/// The present (non-None) index tensors of an `indices` list and the dims
+/// they index; std::nullopt after an error (bool masks).
+std::optional<std::pair<SmallVector<Value>, SmallVector<int64_t>>>
+presentIndices(TorchNode &node, ArrayRef<Value> indices) {
   SmallVector<Value> present;
   SmallVector<int64_t> dims;
-  for (auto [dim, index] : llvm::enumerate(*indices)) {
+  for (auto [dim, index] : llvm::enumerate(indices)) {
     if (!index)
       continue;
     Type type = elementTypeOf(index);
-    if (type.isInteger(1) || type.isInteger(8))
-      return node.error() << "indexes with a bool mask (index " << dim
-                          << "), whose result shape depends on the data; "
-                             "use torch.where or masked_fill instead";
+    if (type.isInteger(1) || type.isInteger(8)) {
+      node.error() << "indexes with a bool mask (index " << dim
+                   << "), whose selection depends on the data; use "
+                      "torch.where or masked_fill instead";
+      return std::nullopt;
+    }
     present.push_back(index);
     dims.push_back(static_cast<int64_t>(dim));
   }
-  if (present.empty())
-    return node.bind(input);
-  return node.bind(node.build<edge::IndexOp>(
-      input, present, node.builder().getDenseI64ArrayAttr(dims)));
+  return std::make_pair(present, dims);
+}
+
+/// index_put(self, indices, values, accumulate): edge.index_put.
+LogicalResult importIndexPut(TorchNode &node) {
+  Value input = node.self(), values = node.tensor("values");
+  std::optional<SmallVector<Value>> indices = node.tensors("indices");
+  if (!input || !values || !indices)
+    return node.error() << "needs self, a list of index tensors and values";
+  auto present = presentIndices(node, *indices);
+  if (!present)
+    return failure();
+  if (present->first.empty())
+    return node.error() << "needs at least one index tensor";
+  FailureOr<Value> cast = node.castTo(values, elementTypeOf(input));
+  if (failed(cast))
+    return failure();
+  Builder &b = node.builder();
+  return node.bind(node.build<edge::IndexPutOp>(
+      input, *cast, present->first, b.getDenseI64ArrayAttr(present->second),
+      node.boolean("accumulate").value_or(false)));
+}
+
+/// index_copy(self, dim, index, source): source's slices along dim land at
+/// the positions `index` lists (index_put on that one dim).
+LogicalResult importIndexCopy(TorchNode &node) {
+  Value input = node.self(), index = node.tensor("index"),
+        source = node.tensor("source");
+  std::optional<int64_t> dim = node.integer("dim");
+  if (!input || !index || !source || !dim)
+    return node.error() << "needs self, a constant dim, index and source";
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  int64_t d = *dim < 0 ? *dim + rank : *dim;
+  if (d < 0 || d >= rank)
+    return node.error() << "dim " << *dim << " is out of range";
+  FailureOr<Value> converted = node.castTo(source, elementTypeOf(input));
+  if (failed(converted))
+    return failure();
+  Builder &b = node.builder();
+  return node.bind(node.build<edge::IndexPutOp>(
+      input, *converted, ValueRange{index}, b.getDenseI64ArrayAttr({d}),
+      false));
 }
 
 LogicalResult importSymSize(TorchNode &node) {
@@ -393,6 +450,8 @@ void addValueHandlers(TorchOpHandlers &handlers) {
   handlers["aten::copy"] = importCopy;
   handlers["aten::cumsum"] = importCumsum;
   handlers["aten::index"] = importIndex;
+  handlers["aten::index_put"] = importIndexPut;
+  handlers["aten::index_copy"] = importIndexCopy;
   handlers["aten::sym_size"] = importSymSize;
   for (const char *name :
        {"_operator.add", "_operator.sub", "_operator.mul", "_operator.neg",

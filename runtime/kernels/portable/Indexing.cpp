@@ -129,8 +129,10 @@ void runIndexSelect(const KernelCall &call) {
 }
 
 namespace {
-/// What index.Tensor's attributes and operands say, checked at load.
+/// What index.Tensor's attributes and operands say, checked at load. The
+/// index tensors are the call's inputs from `first` on.
 struct IndexPlan {
+  size_t first = 1;
   int64_t dims[kMaxRank];
   int count = 0;
   bool adjacent = true;
@@ -138,10 +140,12 @@ struct IndexPlan {
   int64_t broadcast[kMaxRank];
 };
 
-bool planIndex(const KernelCall &call, IndexPlan &plan) {
+bool planIndex(const KernelCall &call, size_t first, IndexPlan &plan) {
   Span<const int64_t> dims = call.intsAttr("indexed_dims");
   const TensorView &self = *call.inputs[0];
-  if (dims.empty() || dims.size() != call.inputs.size() - 1 ||
+  plan.first = first;
+  if (dims.empty() || call.inputs.size() < first ||
+      dims.size() != call.inputs.size() - first ||
       dims.size() > static_cast<size_t>(self.rank()))
     return false;
   plan.count = static_cast<int>(dims.size());
@@ -154,7 +158,7 @@ bool planIndex(const KernelCall &call, IndexPlan &plan) {
   // Broadcast the index shapes together (NumPy rules).
   plan.broadcastRank = 0;
   for (int i = 0; i < plan.count; ++i) {
-    const TensorView *index = call.inputs[1 + i];
+    const TensorView *index = call.inputs[first + i];
     if (!index || !isIndexType(index->scalarType()))
       return false;
     int rank = std::max(plan.broadcastRank, index->rank());
@@ -172,86 +176,172 @@ bool planIndex(const KernelCall &call, IndexPlan &plan) {
   }
   return plan.broadcastRank + self.rank() - plan.count <= kMaxRank;
 }
+
+/// The shape self[indices] has (NumPy's layout: adjacent indexed dims are
+/// replaced in place by the broadcast index shape B; otherwise B comes
+/// first and the remaining dims follow in order); returns its rank.
+int indexedShape(const IndexPlan &plan, const TensorView &self,
+                 int64_t *shape) {
+  int rank = 0;
+  if (!plan.adjacent)
+    for (int d = 0; d < plan.broadcastRank; ++d)
+      shape[rank++] = plan.broadcast[d];
+  for (int d = 0; d < self.rank(); ++d) {
+    if (plan.adjacent && d == plan.dims[0])
+      for (int b = 0; b < plan.broadcastRank; ++b)
+        shape[rank++] = plan.broadcast[b];
+    bool indexed = false;
+    for (int i = 0; i < plan.count; ++i)
+      indexed |= plan.dims[i] == d;
+    if (!indexed)
+      shape[rank++] = self.size(d);
+  }
+  return rank;
+}
+
+/// The element of self at `coordinate` of the indexed shape; -1 when an
+/// index is out of range.
+int64_t selfOffset(const KernelCall &call, const IndexPlan &plan,
+                   const int64_t *coordinate) {
+  const TensorView &self = *call.inputs[0];
+  int first = plan.adjacent ? static_cast<int>(plan.dims[0]) : 0;
+  const int64_t *b = coordinate + first;
+  int remaining = 0; // non-indexed dims seen so far
+  int64_t offset = 0;
+  for (int d = 0; d < self.rank(); ++d) {
+    int slot = -1;
+    for (int k = 0; k < plan.count; ++k)
+      if (plan.dims[k] == d)
+        slot = k;
+    int64_t position;
+    if (slot < 0) {
+      int at = !plan.adjacent ? plan.broadcastRank + remaining
+               : d < first    ? d
+                              : d - plan.count + plan.broadcastRank;
+      position = coordinate[at];
+      ++remaining;
+    } else {
+      const TensorView &index = *call.inputs[plan.first + slot];
+      int64_t flat = 0;
+      int shift = plan.broadcastRank - index.rank();
+      for (int k = 0; k < index.rank(); ++k)
+        flat += (index.size(k) == 1 ? 0 : b[shift + k]) * index.stride(k);
+      position = wrapIndex(indexAt(index, flat), self.size(d));
+      if (position < 0)
+        return -1;
+    }
+    offset += position * self.stride(d);
+  }
+  return offset;
+}
 } // namespace
 
 Error validateIndex(const KernelCall &call) {
   if (call.inputs.size() < 2 || call.outputs.size() != 1)
     return kernelError(call, Error::InvalidProgram,
                        "needs self, at least one index and one output");
-  ET_CHECK_OK(checkArity(call, call.inputs.size(), call.inputs.size(), 1));
   IndexPlan plan;
-  if (!planIndex(call, plan))
+  if (!planIndex(call, 1, plan))
     return kernelError(call, Error::InvalidProgram,
                        "indexed_dims and the int32/int64 index tensors do not "
                        "match self or do not broadcast together");
   const TensorView &self = *call.inputs[0];
   ET_CHECK_OK(checkType(call, call.outputs[0], "output", self.scalarType()));
   int64_t expected[kMaxRank];
-  int rank = 0;
-  if (!plan.adjacent)
-    for (int d = 0; d < plan.broadcastRank; ++d)
-      expected[rank++] = plan.broadcast[d];
-  for (int d = 0; d < self.rank(); ++d) {
-    if (plan.adjacent && d == plan.dims[0])
-      for (int b = 0; b < plan.broadcastRank; ++b)
-        expected[rank++] = plan.broadcast[b];
-    bool indexed = false;
-    for (int i = 0; i < plan.count; ++i)
-      indexed |= plan.dims[i] == d;
-    if (!indexed)
-      expected[rank++] = self.size(d);
-  }
+  int rank = indexedShape(plan, self, expected);
   return checkShape(call, call.outputs[0], "output", expected, rank);
 }
 
 void runIndex(const KernelCall &call) {
   IndexPlan plan;
-  planIndex(call, plan); // validated at load
+  planIndex(call, 1, plan); // validated at load
   const TensorView &self = *call.inputs[0];
   TensorView &out = *call.outputs[0];
   size_t element = elementSize(self.scalarType());
   const char *src = static_cast<const char *>(self.data());
   char *dst = static_cast<char *>(out.data());
-  int outRank = out.rank();
-  // Output layout (NumPy): adjacent indexed dims are replaced in place by
-  // the broadcast index shape B; otherwise B comes first and the remaining
-  // dims follow in order.
-  int first = plan.adjacent ? static_cast<int>(plan.dims[0]) : 0;
-  int64_t coordinate[kMaxRank], position[kMaxRank];
+  int64_t coordinate[kMaxRank];
   for (int64_t i = 0; i < out.numel(); ++i) {
-    unflatten(i, out.sizes(), outRank, coordinate);
-    const int64_t *b = coordinate + first;
-    bool valid = true;
-    int remaining = 0; // non-indexed dims seen so far
-    for (int d = 0; d < self.rank(); ++d) {
-      int slot = -1;
-      for (int k = 0; k < plan.count; ++k)
-        if (plan.dims[k] == d)
-          slot = k;
-      if (slot < 0) {
-        int at = !plan.adjacent ? plan.broadcastRank + remaining
-                 : d < first    ? d
-                                : d - plan.count + plan.broadcastRank;
-        position[d] = coordinate[at];
-        ++remaining;
-        continue;
-      }
-      const TensorView &index = *call.inputs[1 + slot];
-      int64_t flat = 0;
-      int offset = plan.broadcastRank - index.rank();
-      for (int k = 0; k < index.rank(); ++k)
-        flat += (index.size(k) == 1 ? 0 : b[offset + k]) * index.stride(k);
-      position[d] = wrapIndex(indexAt(index, flat), self.size(d));
-      valid &= position[d] >= 0;
-    }
-    if (!valid) {
+    unflatten(i, out.sizes(), out.rank(), coordinate);
+    int64_t source = selfOffset(call, plan, coordinate);
+    if (source < 0)
       std::memset(dst + i * element, 0, element);
+    else
+      std::memcpy(dst + i * element, src + source * element, element);
+  }
+}
+
+Error validateIndexPut(const KernelCall &call) {
+  if (call.inputs.size() < 3 || call.outputs.size() != 1)
+    return kernelError(call, Error::InvalidProgram,
+                       "needs self, values, at least one index and one "
+                       "output");
+  IndexPlan plan;
+  if (!planIndex(call, 2, plan))
+    return kernelError(call, Error::InvalidProgram,
+                       "indexed_dims and the int32/int64 index tensors do not "
+                       "match self or do not broadcast together");
+  const TensorView &self = *call.inputs[0], &values = *call.inputs[1];
+  ScalarType type = self.scalarType();
+  if (call.boolAttr("accumulate", false) && type != ScalarType::Float32 &&
+      type != ScalarType::Int64 && type != ScalarType::Int32)
+    return kernelError(call, Error::NotSupported,
+                       "accumulates float32, int64 and int32, not %s",
+                       scalarTypeName(type));
+  ET_CHECK_OK(checkType(call, &values, "values", type));
+  int64_t shape[kMaxRank];
+  int rank = indexedShape(plan, self, shape);
+  bool broadcasts = values.rank() <= rank;
+  for (int d = 0; broadcasts && d < values.rank(); ++d) {
+    int64_t extent = values.size(d);
+    broadcasts = extent == 1 || extent == shape[rank - values.rank() + d];
+  }
+  if (!broadcasts)
+    return kernelError(call, Error::InvalidShape,
+                       "values do not broadcast to the indexed shape");
+  return checkShape(call, call.outputs[0], "output", self.sizes(),
+                    self.rank());
+}
+
+void runIndexPut(const KernelCall &call) {
+  IndexPlan plan;
+  planIndex(call, 2, plan); // validated at load
+  const TensorView &self = *call.inputs[0], &values = *call.inputs[1];
+  TensorView &out = *call.outputs[0];
+  if (out.data() != self.data())
+    std::memcpy(out.data(), self.data(), self.nbytes());
+  bool accumulate = call.boolAttr("accumulate", false);
+  size_t element = elementSize(self.scalarType());
+  char *dst = static_cast<char *>(out.data());
+  const char *src = static_cast<const char *>(values.data());
+  int64_t shape[kMaxRank], coordinate[kMaxRank];
+  int rank = indexedShape(plan, self, shape);
+  int64_t count = 1;
+  for (int d = 0; d < rank; ++d)
+    count *= shape[d];
+  int shift = rank - values.rank();
+  for (int64_t i = 0; i < count; ++i) {
+    unflatten(i, shape, rank, coordinate);
+    int64_t target = selfOffset(call, plan, coordinate);
+    if (target < 0)
       continue;
+    int64_t source = 0; // values broadcast: size-1 dims repeat
+    for (int d = 0; d < values.rank(); ++d)
+      source += (values.size(d) == 1 ? 0 : coordinate[shift + d]) *
+                values.stride(d);
+    if (!accumulate) {
+      std::memcpy(dst + target * element, src + source * element, element);
+    } else if (self.scalarType() == ScalarType::Float32) {
+      out.data<float>()[target] += values.data<float>()[source];
+    } else if (self.scalarType() == ScalarType::Int64) {
+      uint64_t sum = uint64_t(out.data<int64_t>()[target]) +
+                     uint64_t(values.data<int64_t>()[source]); // wraps
+      out.data<int64_t>()[target] = static_cast<int64_t>(sum);
+    } else {
+      uint32_t sum = uint32_t(out.data<int32_t>()[target]) +
+                     uint32_t(values.data<int32_t>()[source]);
+      out.data<int32_t>()[target] = static_cast<int32_t>(sum);
     }
-    int64_t source = 0;
-    for (int d = 0; d < self.rank(); ++d)
-      source += position[d] * self.stride(d);
-    std::memcpy(dst + i * element, src + source * element, element);
   }
 }
 

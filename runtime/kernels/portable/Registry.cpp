@@ -118,6 +118,7 @@ const KernelEntry kKernels[] = {
     {"edge.gather", validateGather, runGather},
     {"edge.index_select", validateIndexSelect, runIndexSelect},
     {"edge.index", validateIndex, runIndex},
+    {"edge.index_put", validateIndexPut, runIndexPut},
     {"edge.triu", validateTriu, runTriu},
     {"edge.tril", validateTril, runTril},
     {"edge.scaled_dot_product_attention", validateScaledDotProductAttention,

@@ -1180,3 +1180,12 @@ func.func @sign_complex(%a: tensor<3xcomplex<f32>>) {
   %0 = edge.sign %a : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   return
 }
+
+// -----
+
+func.func @index_put_values(%cache: tensor<1x2x8x4xf32>, %row: tensor<1x2x3x4xf32>, %at: tensor<1xi64>) {
+  // expected-error @+2 {{'edge.index_put' op values tensor<1x2x3x4xf32> do not broadcast to the indexed shape [1, 2, 1, 4] of tensor<1x2x8x4xf32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.index_put %cache, %row, %at {indexed_dims = array<i64: 2>} : (tensor<1x2x8x4xf32>, tensor<1x2x3x4xf32>, tensor<1xi64>) -> tensor<1x2x8x4xf32>
+  return
+}

@@ -460,6 +460,16 @@ func.func @scatter_and_fmod(%x: tensor<4x6xf32>, %d: tensor<f32>, %src: tensor<4
   return
 }
 
+// index_put writes (or adds) values at advanced-index positions.
+// CHECK-LABEL: func @index_put
+// CHECK: edge.index_put %arg0, %arg1, %arg2 {indexed_dims = array<i64: 2>} : (tensor<1x2x8x4xf32>, tensor<1x2x1x4xf32>, tensor<1xi64>) -> tensor<1x2x8x4xf32>
+// CHECK: edge.index_put %arg0, %arg3, %arg2, %arg2 {accumulate = true, indexed_dims = array<i64: 0, 2>} : (tensor<1x2x8x4xf32>, tensor<f32>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x2x8x4xf32>
+func.func @index_put(%cache: tensor<1x2x8x4xf32>, %row: tensor<1x2x1x4xf32>, %at: tensor<1xi64>, %one: tensor<f32>) {
+  %0 = edge.index_put %cache, %row, %at {indexed_dims = array<i64: 2>} : (tensor<1x2x8x4xf32>, tensor<1x2x1x4xf32>, tensor<1xi64>) -> tensor<1x2x8x4xf32>
+  %1 = edge.index_put %cache, %one, %at, %at {indexed_dims = array<i64: 0, 2>, accumulate = true} : (tensor<1x2x8x4xf32>, tensor<f32>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x2x8x4xf32>
+  return
+}
+
 // A delegate region: isolated from above, constants inside, one result.
 // CHECK-LABEL: func @delegate
 // CHECK: %[[R:.*]] = edge.delegate "xnnpack"(%arg0) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {

@@ -308,5 +308,41 @@ TEST(PortableShape, SliceScatterWritesTheSliceOnly) {
             Error::InvalidShape);
 }
 
+TEST(PortableShape, IndexPutWritesOrAddsAtIndexedPositions) {
+  // self [2, 5, 3]; rows 4 and 1 of dim 1 take values [2, 2, 3].
+  OwnedTensor self = randomFloat({2, 5, 3}), values = randomFloat({2, 2, 3});
+  OwnedTensor at(ScalarType::Int64, {2}), out(ScalarType::Float32, {2, 5, 3});
+  at.i64()[0] = 4;
+  at.i64()[1] = -4; // row 1
+  Attributes attrs;
+  attrs.ints("indexed_dims", {1});
+  ASSERT_EQ(runKernel("edge.index_put", {&self.view, &values.view, &at.view},
+                      {&out.view}, attrs),
+            Error::Ok);
+  auto expectedAt = [&](bool accumulate) {
+    std::vector<double> expected(self.f(), self.f() + self.numel());
+    for (int b = 0; b < 2; ++b)
+      for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < 3; ++c) {
+          int row = k == 0 ? 4 : 1;
+          double value = values.f()[(b * 2 + k) * 3 + c];
+          double &slot = expected[(b * 5 + row) * 3 + c];
+          slot = accumulate ? slot + value : value;
+        }
+    return expected;
+  };
+  expectClose(out, expectedAt(false), 0, 0);
+  attrs.b("accumulate", true);
+  ASSERT_EQ(runKernel("edge.index_put", {&self.view, &values.view, &at.view},
+                      {&out.view}, attrs),
+            Error::Ok);
+  expectClose(out, expectedAt(true), 1e-6, 1e-6);
+  // Values that do not broadcast to the indexed shape are refused.
+  OwnedTensor wrong = randomFloat({2, 3, 3});
+  EXPECT_EQ(runKernel("edge.index_put", {&self.view, &wrong.view, &at.view},
+                      {&out.view}, attrs),
+            Error::InvalidShape);
+}
+
 } // namespace
 } // namespace etch::runtime::testing
