@@ -8,7 +8,8 @@
 //   matmul -> mm / bmm with views and expands, by operand ranks
 //   max_pool1d / avg_pool1d / adaptive_avg_pool1d -> the 2-D ops
 //   upsample_*2d.vec -> the output size the program records
-//   pad (mode 'constant') -> constant_pad_nd
+//   pad -> constant_pad_nd; reflect/replicate/circular (and
+//       reflection_padNd, replication_padNd) -> slices, flips, cats
 //   roll -> two slices and a cat per rolled dim
 //
 //===----------------------------------------------------------------------===//
@@ -330,18 +331,97 @@ LogicalResult importUpsample(TorchNode &node) {
 
 } // namespace
 
-/// pad(input, pad, mode='constant', value=None): constant_pad_nd; the
-/// other modes (reflect, replicate, circular) have no Edge op yet.
+/// Pads by copies of the input: per padded dim (pads in ATen order, from
+/// the last dim), the border comes from a slice of the input itself —
+/// mirrored without the edge element (reflect), the edge element repeated
+/// (replicate), or the other end (circular) — joined by a cat.
+LogicalResult padByCopies(TorchNode &node, Value input, ArrayRef<int64_t> pads,
+                          StringRef mode) {
+  auto type = rankedTypeOf(input);
+  if (pads.size() % 2 || pads.size() / 2 > static_cast<size_t>(type.getRank()))
+    return node.error() << "needs (before, after) pairs for at most every dim";
+  Builder &b = node.builder();
+  Value value = input;
+  for (size_t pair = 0; pair < pads.size() / 2; ++pair) {
+    int64_t d = type.getRank() - 1 - static_cast<int64_t>(pair);
+    int64_t before = pads[2 * pair], after = pads[2 * pair + 1];
+    auto current = rankedTypeOf(value);
+    if (current.isDynamicDim(d))
+      return node.error() << "needs a static size in padded dim " << d;
+    int64_t extent = current.getDimSize(d);
+    bool reflect = mode == "reflect";
+    if (before < 0 || after < 0 || (reflect && std::max(before, after) >= extent) ||
+        (!reflect && std::max(before, after) > extent) || extent == 0)
+      return node.error() << mode << " padding (" << before << ", " << after
+                          << ") does not fit dim " << d << " of size "
+                          << extent;
+    auto slice = [&](int64_t start, int64_t end) {
+      return node.build<edge::SliceOp>(value, Value(), d,
+                                       b.getI64IntegerAttr(start),
+                                       b.getI64IntegerAttr(end), 1);
+    };
+    // The border of `count` elements on one side.
+    auto border = [&](int64_t count, bool front) -> FailureOr<Value> {
+      if (mode == "circular")
+        return front ? slice(extent - count, extent) : slice(0, count);
+      if (mode == "reflect") {
+        FailureOr<Value> part = front ? slice(1, count + 1)
+                                      : slice(extent - 1 - count, extent - 1);
+        if (failed(part))
+          return failure();
+        return flipDim(node, *part, d);
+      }
+      FailureOr<Value> edge = front ? slice(0, 1) : slice(extent - 1, extent);
+      if (failed(edge))
+        return failure();
+      SmallVector<int64_t> shape(current.getShape());
+      shape[d] = count;
+      return node.build<edge::ExpandOp>(*edge, ValueRange(),
+                                        b.getDenseI64ArrayAttr(shape));
+    };
+    if (!before && !after)
+      continue;
+    FailureOr<Value> front = before ? border(before, true) : Value();
+    FailureOr<Value> back = after ? border(after, false) : Value();
+    if (failed(front) || failed(back))
+      return failure();
+    SmallVector<Value> pieces;
+    for (Value piece : {*front, value, *back})
+      if (piece)
+        pieces.push_back(piece);
+    FailureOr<Value> joined = node.build<edge::CatOp>(pieces, d);
+    if (failed(joined))
+      return failure();
+    value = *joined;
+  }
+  return node.bind(value);
+}
+
+/// pad(input, pad, mode, value): constant_pad_nd for 'constant'; reflect,
+/// replicate and circular by copies. reflection_padNd / replication_padNd
+/// (core ATen) are the same.
 LogicalResult importPad(TorchNode &node) {
-  const TorchArgument *mode = node.arg("mode");
-  if (mode && mode->kind == Kind::String && !mode->strings.empty() &&
-      mode->strings.front() != "constant")
-    return node.error() << "padding mode '" << mode->strings.front()
-                        << "' is not supported (only 'constant'); export "
-                           "with run_decompositions() to decompose it";
-  auto &args = node.args();
-  llvm::erase_if(args, [](const auto &arg) { return arg.first == "mode"; });
-  return node.importAs("aten::constant_pad_nd");
+  StringRef mode = "constant";
+  if (const TorchArgument *arg = node.arg("mode");
+      arg && arg->kind == Kind::String && !arg->strings.empty())
+    mode = arg->strings.front();
+  if (node.aten().starts_with("aten::reflection_pad"))
+    mode = "reflect";
+  else if (node.aten().starts_with("aten::replication_pad"))
+    mode = "replicate";
+  if (mode == "constant") {
+    auto &args = node.args();
+    llvm::erase_if(args, [](const auto &arg) { return arg.first == "mode"; });
+    return node.importAs("aten::constant_pad_nd");
+  }
+  if (mode != "reflect" && mode != "replicate" && mode != "circular")
+    return node.error() << "padding mode '" << mode << "' is not supported";
+  Value input = node.self();
+  std::optional<SmallVector<int64_t>> pads =
+      node.has("pad") ? node.ints("pad") : node.ints("padding");
+  if (!input || !pads)
+    return node.error() << "needs a tensor and constant pads";
+  return padByCopies(node, input, *pads, mode);
 }
 
 /// roll(self, shifts, dims): along each dim, the last `shift` elements move
@@ -415,7 +495,11 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
        {"aten::upsample_nearest2d", "aten::upsample_bilinear2d"})
     handlers[name] = importUpsample;
-  handlers["aten::pad"] = importPad;
+  for (const char *name :
+       {"aten::pad", "aten::reflection_pad1d", "aten::reflection_pad2d",
+        "aten::reflection_pad3d", "aten::replication_pad1d",
+        "aten::replication_pad2d", "aten::replication_pad3d"})
+    handlers[name] = importPad;
   handlers["aten::roll"] = importRoll;
 }
 

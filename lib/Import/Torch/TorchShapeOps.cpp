@@ -382,28 +382,41 @@ LogicalResult importRepeat(TorchNode &node) {
   return node.bind(view(node, *tiled, result));
 }
 
-/// flip(self, dims): each dim read backwards (index_select with a reversed
-/// constant index).
+/// select_scatter(self, src, dim, index): a slice_scatter of length 1 over
+/// src with the selected dim put back.
+LogicalResult importSelectScatter(TorchNode &node) {
+  Value input = node.self(), src = node.tensor("src");
+  std::optional<int64_t> dim = node.integer("dim"),
+                         index = node.integer("index");
+  if (!input || !src || !dim || !index)
+    return node.error() << "needs self, src and constant dim and index";
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t d = *dim < 0 ? *dim + type.getRank() : *dim;
+  if (d < 0 || d >= type.getRank())
+    return node.error() << "dim " << *dim << " is out of range";
+  int64_t at = *index;
+  if (at < 0) {
+    if (type.isDynamicDim(d))
+      return node.error() << "needs a static dim for a negative index";
+    at += type.getDimSize(d);
+  }
+  FailureOr<Value> row = node.build<edge::UnsqueezeOp>(src, d);
+  if (failed(row))
+    return failure();
+  Builder &b = node.builder();
+  return node.bind(node.build<edge::SliceScatterOp>(
+      input, *row, d, b.getI64IntegerAttr(at), b.getI64IntegerAttr(at + 1),
+      1));
+}
+
+/// flip(self, dims): each dim read backwards.
 LogicalResult importFlip(TorchNode &node) {
   Value value = node.self();
   std::optional<SmallVector<int64_t>> dims = node.ints("dims");
   if (!value || !dims)
     return node.error() << "needs a tensor and constant dims";
   for (int64_t dim : *dims) {
-    auto type = cast<RankedTensorType>(value.getType());
-    int64_t d = dim < 0 ? dim + type.getRank() : dim;
-    if (d < 0 || d >= type.getRank() || type.isDynamicDim(d))
-      return node.error() << "dim " << dim
-                          << " is out of range or dynamic";
-    int64_t extent = type.getDimSize(d);
-    SmallVector<int64_t> reversed;
-    for (int64_t i = extent - 1; i >= 0; --i)
-      reversed.push_back(i);
-    auto indexType =
-        RankedTensorType::get({extent}, node.builder().getI64Type());
-    Value index = node.builder().create<edge::ConstantOp>(
-        node.loc(), DenseElementsAttr::get(indexType, ArrayRef(reversed)));
-    FailureOr<Value> flipped = node.build<edge::IndexSelectOp>(value, d, index);
+    FailureOr<Value> flipped = flipDim(node, value, dim);
     if (failed(flipped))
       return failure();
     value = *flipped;
@@ -442,6 +455,21 @@ LogicalResult importMovedim(TorchNode &node) {
 
 } // namespace
 
+FailureOr<Value> flipDim(TorchNode &node, Value value, int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t d = dim < 0 ? dim + type.getRank() : dim;
+  if (d < 0 || d >= type.getRank() || type.isDynamicDim(d))
+    return node.error() << "dim " << dim << " is out of range or dynamic";
+  int64_t extent = type.getDimSize(d);
+  SmallVector<int64_t> reversed;
+  for (int64_t i = extent - 1; i >= 0; --i)
+    reversed.push_back(i);
+  auto indexType = RankedTensorType::get({extent}, node.builder().getI64Type());
+  Value index = node.builder().create<edge::ConstantOp>(
+      node.loc(), DenseElementsAttr::get(indexType, ArrayRef(reversed)));
+  return node.build<edge::IndexSelectOp>(value, d, index);
+}
+
 void addShapeHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
        {"aten::view", "aten::reshape", "aten::_unsafe_view", "aten::_reshape_copy"})
@@ -458,6 +486,7 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
   handlers["aten::as_strided"] = importAsStrided;
   handlers["aten::repeat"] = importRepeat;
   handlers["aten::flip"] = importFlip;
+  handlers["aten::select_scatter"] = importSelectScatter;
   for (const char *name : {"aten::cat", "aten::concat", "aten::concatenate"})
     handlers[name] = importCat;
   for (const char *name :
