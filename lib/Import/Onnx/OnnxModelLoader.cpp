@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <fstream>
 #include <sstream>
 
@@ -275,10 +276,15 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &error) {
   }
   if (child == 0) {
     ::close(fds[0]);
-    // What a crash prints (a sanitizer's report) is not for the user.
+    // What a crash prints (a sanitizer's report) is not for the user, and
+    // a crash must end the child plainly: the parent reports it. (Crash
+    // handlers inherited from a sanitizer or a fuzzer would treat it as
+    // theirs.)
     int null = ::open("/dev/null", O_WRONLY);
     if (null >= 0)
       ::dup2(null, STDERR_FILENO);
+    for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+      std::signal(signal, SIG_DFL);
     // One status byte, then the inferred types or libonnx's message.
     std::string message;
     try {
