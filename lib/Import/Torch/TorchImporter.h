@@ -127,6 +127,11 @@ void addReduceHandlers(TorchOpHandlers &handlers);
 /// a reversed constant index.
 mlir::FailureOr<mlir::Value> flipDim(TorchNode &node, mlir::Value value,
                                      int64_t dim);
+/// \p self with the entry \p index of \p dim replaced by \p src (which
+/// lacks that dim): a slice_scatter of length 1 over src unsqueezed.
+mlir::FailureOr<mlir::Value> selectScatter(TorchNode &node, mlir::Value self,
+                                           mlir::Value src, int64_t dim,
+                                           int64_t index);
 
 class TorchImporter {
 public:

@@ -382,31 +382,14 @@ LogicalResult importRepeat(TorchNode &node) {
   return node.bind(view(node, *tiled, result));
 }
 
-/// select_scatter(self, src, dim, index): a slice_scatter of length 1 over
-/// src with the selected dim put back.
+/// select_scatter(self, src, dim, index).
 LogicalResult importSelectScatter(TorchNode &node) {
   Value input = node.self(), src = node.tensor("src");
   std::optional<int64_t> dim = node.integer("dim"),
                          index = node.integer("index");
   if (!input || !src || !dim || !index)
     return node.error() << "needs self, src and constant dim and index";
-  auto type = cast<RankedTensorType>(input.getType());
-  int64_t d = *dim < 0 ? *dim + type.getRank() : *dim;
-  if (d < 0 || d >= type.getRank())
-    return node.error() << "dim " << *dim << " is out of range";
-  int64_t at = *index;
-  if (at < 0) {
-    if (type.isDynamicDim(d))
-      return node.error() << "needs a static dim for a negative index";
-    at += type.getDimSize(d);
-  }
-  FailureOr<Value> row = node.build<edge::UnsqueezeOp>(src, d);
-  if (failed(row))
-    return failure();
-  Builder &b = node.builder();
-  return node.bind(node.build<edge::SliceScatterOp>(
-      input, *row, d, b.getI64IntegerAttr(at), b.getI64IntegerAttr(at + 1),
-      1));
+  return node.bind(selectScatter(node, input, src, *dim, *index));
 }
 
 /// flip(self, dims): each dim read backwards.
@@ -454,6 +437,26 @@ LogicalResult importMovedim(TorchNode &node) {
 }
 
 } // namespace
+
+FailureOr<Value> selectScatter(TorchNode &node, Value self, Value src,
+                               int64_t dim, int64_t index) {
+  auto type = cast<RankedTensorType>(self.getType());
+  int64_t d = dim < 0 ? dim + type.getRank() : dim;
+  if (d < 0 || d >= type.getRank())
+    return node.error() << "dim " << dim << " is out of range";
+  if (index < 0) {
+    if (type.isDynamicDim(d))
+      return node.error() << "needs a static dim for a negative index";
+    index += type.getDimSize(d);
+  }
+  FailureOr<Value> row = node.build<edge::UnsqueezeOp>(src, d);
+  if (failed(row))
+    return failure();
+  Builder &b = node.builder();
+  return node.build<edge::SliceScatterOp>(self, *row, d,
+                                          b.getI64IntegerAttr(index),
+                                          b.getI64IntegerAttr(index + 1), 1);
+}
 
 FailureOr<Value> flipDim(TorchNode &node, Value value, int64_t dim) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -102,20 +102,7 @@ LogicalResult TorchImporter::writeBack(TorchNode &node,
           step.end ? b.getI64IntegerAttr(*step.end) : IntegerAttr(),
           step.step);
     } else if (step.kind == ViewStep::Kind::Select) {
-      int64_t dim = step.dim < 0 ? step.dim + parentType.getRank() : step.dim;
-      int64_t index = step.start;
-      if (index < 0 && dim >= 0 && dim < parentType.getRank()) {
-        if (parentType.isDynamicDim(dim))
-          return node.error() << "writes through a negative select index of "
-                                 "a dynamic dim";
-        index += parentType.getDimSize(dim);
-      }
-      FailureOr<Value> row = node.build<edge::UnsqueezeOp>(contents, dim);
-      if (failed(row))
-        return failure();
-      updated = node.build<edge::SliceScatterOp>(
-          parent, *row, dim, b.getI64IntegerAttr(index),
-          b.getI64IntegerAttr(index + 1), 1);
+      updated = selectScatter(node, parent, contents, step.dim, step.start);
     }
     if (failed(updated))
       return failure();

@@ -223,25 +223,29 @@ void runCat(const KernelCall &call) {
 }
 
 namespace {
+/// A Python slice of one dim of `in`: negative bounds count from the end,
+/// then clamp; `length` elements from `start` every `step`.
 struct SliceSpec {
-  int64_t dim, start, step;
+  int64_t dim, start, step, length;
 };
-/// The slice's end: the dynamic end input, the `end` attribute, or the
-/// whole dimension.
-int64_t sliceEnd(const KernelCall &call, int64_t extent) {
-  if (isSizeTensor(call.input(1)))
-    return call.inputs[1]->data<int64_t>()[0];
-  return call.find("end") ? call.intAttr("end", extent) : extent;
-}
-
-SliceSpec sliceOf(const KernelCall &call, const TensorView &in) {
+/// The end comes from \p dynamicEnd (a 0-d int64 tensor) when given, else
+/// the `end` attribute, else the whole dim.
+SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
+                  const TensorView *dynamicEnd) {
   int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
   int64_t extent = dim >= 0 ? in.size(dim) : 0;
-  int64_t start = call.intAttr("start", 0);
-  if (start < 0)
-    start += extent;
-  start = std::min(std::max<int64_t>(start, 0), extent);
-  return {dim, start, call.intAttr("step", 1)};
+  auto clampIndex = [extent](int64_t index) {
+    if (index < 0)
+      index += extent;
+    return std::min(std::max<int64_t>(index, 0), extent);
+  };
+  int64_t start = clampIndex(call.intAttr("start", 0));
+  int64_t end = clampIndex(dynamicEnd ? dynamicEnd->data<int64_t>()[0]
+                           : call.find("end") ? call.intAttr("end", extent)
+                                              : extent);
+  int64_t step = call.intAttr("step", 1);
+  int64_t length = step >= 1 && end > start ? (end - start + step - 1) / step : 0;
+  return {dim, start, step, length};
 }
 } // namespace
 
@@ -252,60 +256,36 @@ Error validateSlice(const KernelCall &call) {
                        "the dynamic end must be a 0-d int64 tensor");
   ET_CHECK_OK(checkSameType(call));
   const TensorView &in = *call.inputs[0];
-  SliceSpec s = sliceOf(call, in);
+  SliceSpec s = sliceOf(call, in, call.input(1));
   if (s.dim < 0 || s.step < 1)
     return kernelError(call, Error::InvalidProgram, "bad dim or step");
-  int64_t extent = in.size(s.dim);
-  int64_t end = sliceEnd(call, extent);
-  if (end < 0)
-    end += extent;
-  end = std::min(std::max<int64_t>(end, 0), extent);
   int64_t expected[kMaxRank];
   for (int d = 0; d < in.rank(); ++d)
     expected[d] = in.size(d);
-  expected[s.dim] = end > s.start ? (end - s.start + s.step - 1) / s.step : 0;
+  expected[s.dim] = s.length;
   return checkShape(call, call.outputs[0], "output", expected, in.rank());
 }
 
 void runSlice(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
-  SliceSpec s = sliceOf(call, in);
+  SliceSpec s = sliceOf(call, in, call.input(1));
   int64_t strides[kMaxRank];
   for (int d = 0; d < in.rank(); ++d)
     strides[d] = in.stride(d) * (d == s.dim ? s.step : 1);
   gather(in, *call.outputs[0], strides, s.start * in.stride(s.dim));
 }
 
-namespace {
-/// The slice slice_scatter writes: its start, step and length along dim.
-struct ScatterSpec {
-  SliceSpec slice;
-  int64_t length;
-};
-ScatterSpec scatterOf(const KernelCall &call, const TensorView &in) {
-  SliceSpec s = sliceOf(call, in);
-  int64_t extent = s.dim >= 0 ? in.size(s.dim) : 0;
-  int64_t end = call.find("end") ? call.intAttr("end", extent) : extent;
-  if (end < 0)
-    end += extent;
-  end = std::min(std::max<int64_t>(end, 0), extent);
-  int64_t length =
-      s.step >= 1 && end > s.start ? (end - s.start + s.step - 1) / s.step : 0;
-  return {s, length};
-}
-} // namespace
-
 Error validateSliceScatter(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 2, 1));
   ET_CHECK_OK(checkSameType(call));
   const TensorView &in = *call.inputs[0];
-  ScatterSpec s = scatterOf(call, in);
-  if (s.slice.dim < 0 || s.slice.step < 1)
+  SliceSpec s = sliceOf(call, in, nullptr);
+  if (s.dim < 0 || s.step < 1)
     return kernelError(call, Error::InvalidProgram, "bad dim or step");
   int64_t expected[kMaxRank];
   for (int d = 0; d < in.rank(); ++d)
     expected[d] = in.size(d);
-  expected[s.slice.dim] = s.length;
+  expected[s.dim] = s.length;
   ET_CHECK_OK(checkShape(call, call.inputs[1], "src", expected, in.rank()));
   return checkShape(call, call.outputs[0], "output", in.sizes(), in.rank());
 }
@@ -315,7 +295,7 @@ void runSliceScatter(const KernelCall &call) {
   TensorView &out = *call.outputs[0];
   if (out.data() != in.data())
     std::memcpy(out.data(), in.data(), in.nbytes());
-  ScatterSpec s = scatterOf(call, in);
+  SliceSpec s = sliceOf(call, in, nullptr);
   // Each source element lands at its slice position: walk src in order and
   // step through out with the slice's strides.
   size_t element = elementSize(in.scalarType());
@@ -323,11 +303,11 @@ void runSliceScatter(const KernelCall &call) {
   char *to = static_cast<char *>(out.data());
   int rank = src.rank();
   int64_t index[kMaxRank] = {};
-  int64_t offset = s.slice.start * out.stride(s.slice.dim);
+  int64_t offset = s.start * out.stride(s.dim);
   for (int64_t i = 0; i < src.numel(); ++i) {
     std::memcpy(to + offset * element, from + i * element, element);
     for (int d = rank - 1; d >= 0; --d) {
-      int64_t step = out.stride(d) * (d == s.slice.dim ? s.slice.step : 1);
+      int64_t step = out.stride(d) * (d == s.dim ? s.step : 1);
       offset += step;
       if (++index[d] < src.size(d))
         break;
