@@ -3,6 +3,9 @@
 #
 #   torch-run.sh SUITE OUT_DIR SCRIPT [ARGS...]
 #
+# An argument @FILE names a host file the script reads: it is copied into
+# the chroot and the script gets the copy's path.
+#
 # SUITE is trixie (torch 2.6) or sid (torch 2.14), made by setup-torch.sh in
 # ${ETCH_CHROOT_DIR:-/var/cache/etch/chroots}. python/etch is copied into the
 # chroot and SCRIPT (a path under python/etch) runs there with its outputs in
@@ -23,6 +26,16 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/out"
 cp -r "$root/python/etch" "$work/etch"
 inside=/tmp/${work##*/}
+args=()
+for arg in "$@"; do
+  if [ "${arg#@}" != "$arg" ]; then
+    mkdir -p "$work/in"
+    cp "${arg#@}" "$work/in/" || { echo "torch-run: cannot read ${arg#@}" >&2; exit 2; }
+    arg=$inside/in/${arg##*/}
+  fi
+  args+=("$arg")
+done
+set -- "${args[@]+"${args[@]}"}"
 status=0
 unshare --mount --propagation private sh -c '
   mount -t proc proc "$1/proc" && shift && exec chroot "$@"' \

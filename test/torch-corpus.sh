@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# Makes (once) the torch.export corpus files of MODEL with SUITE's torch:
-#   torch-corpus.sh SUITE MODEL OUT_DIR
-# Files land in OUT_DIR/SUITE/ (python/etch/torch_corpus.py names them); a
-# stamp records the hash of the exporting scripts, so a changed script
-# exports again. Runs serialised per suite (lit runs tests in parallel).
+# Makes (once) the corpus files of MODEL with SUITE's torch:
+#   torch-corpus.sh SUITE MODEL OUT_DIR [SCRIPT [ARGS...]]
+# SCRIPT (default python/etch/torch_corpus.py) writes them to OUT_DIR/SUITE/
+# and names them; a stamp records the hash of the script and its helpers,
+# so a changed script exports again. Runs serialised per suite (lit runs
+# tests in parallel).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-suite=$1 model=$2 out=$3/$1
+suite=$1 model=$2 out=$3/$1 script=${4:-python/etch/torch_corpus.py}
+shift $(($# < 4 ? $# : 4))
 mkdir -p "$out"
-hash=$(cat "$root/python/etch/torch_corpus.py" "$root/python/etch/reinit.py" |
+hash=$(cat "$root/$script" "$root/python/etch/reinit.py" |
   sha256sum | cut -c1-16)
 stamp="$out/$model.$hash.done"
 [ -f "$stamp" ] && exit 0
 exec 9>"$out/.lock"
 flock 9
 [ -f "$stamp" ] && exit 0
-"$root/scripts/torch-run.sh" "$suite" "$out" python/etch/torch_corpus.py \
-  --models "$model" >"$out/$model.log" 2>&1 || {
+"$root/scripts/torch-run.sh" "$suite" "$out" "$script" \
+  --models "$model" "$@" >"$out/$model.log" 2>&1 || {
   echo "torch-corpus: exporting $model with the $suite chroot failed:" >&2
   tail -20 "$out/$model.log" >&2
   exit 1

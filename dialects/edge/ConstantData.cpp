@@ -72,6 +72,42 @@ std::optional<SmallVector<float>> getConstantFloats(Value value) {
   return getFloatValues(attr);
 }
 
+template <typename T>
+static void appendAll(ArrayRef<char> bytes, SmallVectorImpl<double> &out) {
+  for (size_t i = 0; i + sizeof(T) <= bytes.size(); i += sizeof(T)) {
+    T element;
+    std::memcpy(&element, bytes.data() + i, sizeof(T));
+    out.push_back(static_cast<double>(element));
+  }
+}
+
+std::optional<SmallVector<double>> getConstantNumbers(Value value) {
+  ElementsAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<char> storage;
+  std::optional<ArrayRef<char>> bytes = getConstantBytes(attr, storage);
+  if (!bytes)
+    return std::nullopt;
+  Type element = attr.getElementType();
+  SmallVector<double> numbers;
+  if (element.isF32())
+    appendAll<float>(*bytes, numbers);
+  else if (element.isF64())
+    appendAll<double>(*bytes, numbers);
+  else if (element.isInteger(64))
+    appendAll<int64_t>(*bytes, numbers);
+  else if (element.isInteger(32))
+    appendAll<int32_t>(*bytes, numbers);
+  else if (element.isUnsignedInteger(8))
+    appendAll<uint8_t>(*bytes, numbers);
+  else if (element.isInteger(8))
+    appendAll<int8_t>(*bytes, numbers);
+  else
+    return std::nullopt;
+  return numbers;
+}
+
 ElementsAttr makeConstantFromBytes(RankedTensorType type, ArrayRef<char> bytes,
                                    StringRef nameHint) {
   if (type.getNumElements() <= kInlineConstantLimit &&

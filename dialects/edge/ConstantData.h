@@ -35,6 +35,11 @@ getFloatValues(mlir::ElementsAttr value);
 /// The values of \p value when an f32 constant produces it, else std::nullopt.
 std::optional<llvm::SmallVector<float>> getConstantFloats(mlir::Value value);
 
+/// The values of \p value when a float or integer constant produces it, as
+/// doubles (quantization parameters: scales, zero points), else
+/// std::nullopt.
+std::optional<llvm::SmallVector<double>> getConstantNumbers(mlir::Value value);
+
 /// An f32 constant of \p type holding \p values: inline when small, else a
 /// dense_resource blob named after \p nameHint (uniqued by the context).
 mlir::ElementsAttr makeFloatConstant(mlir::RankedTensorType type,

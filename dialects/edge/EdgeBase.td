@@ -29,6 +29,7 @@ def Edge_Dialect : Dialect {
     information.
   }];
   let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::quant::QuantizationDialect"];
 }
 
 //===----------------------------------------------------------------------===//
@@ -38,6 +39,12 @@ def Edge_Dialect : Dialect {
 def Edge_Tensor : RankedTensorOf<[AnyType]>;
 def Edge_FloatTensor : RankedTensorOf<[AnyFloat]>;
 def Edge_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
+// Elements of MLIR's quant dialect: `!quant.uniform` per tensor or per axis.
+def Edge_QuantizedElement : Type<CPred<
+    "::llvm::isa<::mlir::quant::UniformQuantizedType, "
+    "::mlir::quant::UniformQuantizedPerAxisType>($_self)">,
+    "uniform quantized type">;
+def Edge_QuantizedTensor : RankedTensorOf<[Edge_QuantizedElement]>;
 def Edge_IndexTensor : RankedTensorOf<[I32, I64]>;
 // A size known only at run time (dynamic shapes): a 0-d i64 tensor computed
 // from tensor sizes (edge.sym_size and arithmetic on it).

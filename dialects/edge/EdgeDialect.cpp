@@ -21,9 +21,12 @@ void EdgeDialect::initialize() {
 Operation *EdgeDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
-  if (!elements || elements.getType() != type)
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!elements || !tensor ||
+      (elements.getType() != type &&
+       elements.getType() != storageTensorType(tensor)))
     return nullptr;
-  return builder.create<ConstantOp>(loc, elements);
+  return builder.create<ConstantOp>(loc, type, elements);
 }
 
 //===----------------------------------------------------------------------===//
@@ -33,10 +36,43 @@ Operation *EdgeDialect::materializeConstant(OpBuilder &builder, Attribute value,
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 LogicalResult ConstantOp::verify() {
-  if (!isa<RankedTensorType>(getValue().getType()))
+  auto valueType = dyn_cast<RankedTensorType>(getValue().getType());
+  if (!valueType)
     return emitOpError("value must be a ranked tensor, got ")
            << getValue().getType();
+  auto resultType = cast<RankedTensorType>(getType());
+  if (valueType == resultType)
+    return success();
+  if (!isQuantized(resultType))
+    return emitOpError("value type ")
+           << valueType << " differs from result type " << resultType;
+  if (valueType != storageTensorType(resultType))
+    return emitOpError("a quantized constant must hold its storage type ")
+           << storageTensorType(resultType) << ", got " << valueType;
+  return verifyQuantizedTensor(getOperation(), resultType);
+}
+
+// `edge.constant <value> [as <quantized type>]`: the value's own type is the
+// result type unless a quantized type follows.
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  ElementsAttr value;
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseAttribute(value, "value", result.attributes))
+    return failure();
+  Type resultType = value.getType();
+  if (succeeded(parser.parseOptionalKeyword("as")) &&
+      parser.parseType(resultType))
+    return failure();
+  result.addTypes(resultType);
   return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &printer) {
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+  printer << ' ';
+  printer.printAttribute(getValue());
+  if (getValue().getType() != getType())
+    printer << " as " << getType();
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,8 @@
 #define ETCH_DIALECT_EDGE_EDGEDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Quant/QuantOps.h"
+#include "mlir/Dialect/Quant/QuantTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -11,6 +13,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "edge/EdgeTypeUtils.h"
+#include "edge/QuantTypes.h"
 
 #include "edge/EdgeDialect.h.inc"
 #include "edge/EdgeInterfaces.h.inc"

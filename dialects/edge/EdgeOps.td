@@ -15,20 +15,27 @@ include "EdgeBase.td"
 // Constants and unknown ops
 //===----------------------------------------------------------------------===//
 
-def Edge_ConstantOp : Edge_Op<"constant", [ConstantLike, Pure,
-    AllTypesMatch<["value", "result"]>]> {
+def Edge_ConstantOp : Edge_Op<"constant", [ConstantLike, Pure]> {
   let summary = "A constant tensor (weights, buffers, folded values)";
   let description = [{
     Holds a weight or any other constant tensor. Importers create large
     weights as `dense_resource` blobs so the IR text never inlines them.
 
+    A quantized constant (int8 weights, int32 biases) holds its storage
+    values and says its `!quant.uniform` result type after `as`.
+
     ```mlir
     %w = edge.constant dense_resource<conv1_weight> : tensor<64x3x7x7xf32>
+    %q = edge.constant dense<[1, -2]> : tensor<2xi8>
+        as tensor<2x!quant.uniform<i8<-127:127>:f32, 0.5>>
     ```
   }];
   let arguments = (ins ElementsAttr:$value);
   let results = (outs Edge_Tensor:$result);
-  let assemblyFormat = "attr-dict $value";
+  let builders = [OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
+    build($_builder, $_state, value.getType(), value);
+  }]>];
+  let hasCustomAssemblyFormat = 1;
   let hasFolder = 1;
   let hasVerifier = 1;
 }
@@ -774,6 +781,48 @@ def Edge_ScaledDotProductAttentionOp
       OptionalAttr<F64Attr>:$scale,
       DefaultValuedAttr<BoolAttr, "false">:$enable_gqa);
   let results = (outs Edge_FloatTensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+def Edge_QuantizeOp : Edge_Op<"quantize", [Pure]> {
+  let summary = "Quantize a float tensor to its result's `!quant.uniform` type";
+  let description = [{
+    q = clamp(round_half_even(x / scale) + zero_point, storage_min,
+    storage_max), with scale and zero point per tensor or, for a per-axis
+    type, per index of its quantized dimension. The result type says it all:
+    the storage type (i8, u8, i32), its range (`i8<-127:127>` for symmetric
+    weights), the expressed type (the operand's element type) and the
+    parameters. This is torch's `quantize_per_tensor`/`quantize_per_channel`
+    and ONNX's `QuantizeLinear`.
+
+    ```mlir
+    %q = edge.quantize %x : tensor<1x8xf32> -> tensor<1x8x!quant.uniform<i8:f32, 0.05:-3>>
+    ```
+  }];
+  let arguments = (ins Edge_FloatTensor:$input);
+  let results = (outs Edge_QuantizedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Edge_DequantizeOp : Edge_Op<"dequantize", [Pure]> {
+  let summary = "Dequantize a `!quant.uniform` tensor to its expressed type";
+  let description = [{
+    x = (q - zero_point) * scale, per tensor or per index of the quantized
+    dimension. The result's element type is the operand type's expressed
+    type.
+
+    ```mlir
+    %x = edge.dequantize %q : tensor<1x8x!quant.uniform<i8:f32, 0.05:-3>> -> tensor<1x8xf32>
+    ```
+  }];
+  let arguments = (ins Edge_QuantizedTensor:$input);
+  let results = (outs Edge_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

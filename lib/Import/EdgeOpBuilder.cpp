@@ -4,6 +4,7 @@
 #include "edge/EdgeDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 
 using namespace mlir;
 
@@ -95,6 +96,60 @@ Value EdgeOpBuilder::constantFromBytes(Location loc, RankedTensorType type,
                                        ArrayRef<char> bytes, StringRef name) {
   return builder.create<edge::ConstantOp>(
       loc, edge::makeConstantFromBytes(type, bytes, name));
+}
+
+FailureOr<Value> EdgeOpBuilder::verified(Operation *op) {
+  std::string problem;
+  {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+      if (problem.empty())
+        problem = diag.str();
+      return success();
+    });
+    if (succeeded(mlir::verify(op, /*verifyRecursively=*/false)))
+      return op->getResult(0);
+  }
+  Location loc = op->getLoc();
+  op->erase();
+  return emitError(loc) << errorContext << problem;
+}
+
+FailureOr<Value> EdgeOpBuilder::quantize(Location loc, Value input,
+                                         quant::QuantizedType quantized) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getElementType() != quantized.getExpressedType())
+    return emitError(loc) << errorContext << "quantizes " << type
+                          << ", expected a tensor of "
+                          << quantized.getExpressedType();
+  return verified(builder.create<edge::QuantizeOp>(loc, type.clone(quantized),
+                                                   input));
+}
+
+FailureOr<Value> EdgeOpBuilder::dequantize(Location loc, Value input,
+                                           quant::QuantizedType quantized) {
+  auto type = cast<RankedTensorType>(input.getType());
+  auto quantizedType = type.clone(quantized);
+  if (type.getElementType() == quantized) {
+    // Already quantized this way (the quantize it follows).
+  } else if (edge::isQuantized(type)) {
+    return emitError(loc) << errorContext << "dequantizes " << type
+                          << " with different parameters: " << quantized;
+  } else if (auto constant = input.getDefiningOp<edge::ConstantOp>();
+             constant && type == edge::storageTensorType(quantizedType)) {
+    auto quantizedConstant = builder.create<edge::ConstantOp>(
+        constant.getLoc(), quantizedType, constant.getValue());
+    FailureOr<Value> checked = verified(quantizedConstant);
+    if (failed(checked))
+      return failure();
+    input = *checked;
+  } else {
+    return emitError(loc)
+           << errorContext << "dequantizes " << type << " as " << quantized
+           << "; expected a quantize result or a constant of "
+           << edge::storageTensorType(quantizedType);
+  }
+  return verified(builder.create<edge::DequantizeOp>(
+      loc, type.clone(quantized.getExpressedType()), input));
 }
 
 Value EdgeOpBuilder::scalarConstant(Location loc, Type elementType,

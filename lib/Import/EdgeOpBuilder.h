@@ -9,6 +9,7 @@
 #ifndef ETCH_LIB_IMPORT_EDGEOPBUILDER_H
 #define ETCH_LIB_IMPORT_EDGEOPBUILDER_H
 
+#include "mlir/Dialect/Quant/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
@@ -62,6 +63,17 @@ public:
                                 llvm::ArrayRef<char> bytes,
                                 llvm::StringRef name);
 
+  /// `edge.quantize` of f32 \p input to element type \p quantized.
+  mlir::FailureOr<mlir::Value> quantize(mlir::Location loc, mlir::Value input,
+                                        mlir::quant::QuantizedType quantized);
+  /// `edge.dequantize` of \p input read as \p quantized: either a value of
+  /// exactly that type (a quantize result) or an integer constant holding
+  /// its storage (weights, biases), which becomes a quantized constant.
+  /// Anything else is an error naming what was found.
+  mlir::FailureOr<mlir::Value> dequantize(mlir::Location loc,
+                                          mlir::Value input,
+                                          mlir::quant::QuantizedType quantized);
+
   /// A rank-0 or 1-element constant of \p elementType holding \p value.
   mlir::Value scalarConstant(mlir::Location loc, mlir::Type elementType,
                              double value);
@@ -75,6 +87,9 @@ public:
   }
 
 private:
+  /// \p op's result when it verifies; otherwise erases it and reports the
+  /// verifier's message after the error context.
+  mlir::FailureOr<mlir::Value> verified(mlir::Operation *op);
   /// Creates the op \p state describes (result type a placeholder), checks
   /// operands and attributes, infers and sets the result type.
   mlir::FailureOr<mlir::Value> createFromState(mlir::OperationState &state);

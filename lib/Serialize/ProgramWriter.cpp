@@ -51,6 +51,30 @@ std::optional<schema::ScalarType> scalarTypeOf(Type type) {
   return std::nullopt;
 }
 
+/// The program's description of a quantized element type; null otherwise.
+fb::Offset<schema::Quantization> quantization(fb::FlatBufferBuilder &fbb,
+                                              Type elementType) {
+  std::vector<double> scales;
+  std::vector<int64_t> zeroPoints;
+  int32_t axis = -1;
+  auto quantized = dyn_cast<quant::QuantizedType>(elementType);
+  if (auto uniform = dyn_cast<quant::UniformQuantizedType>(elementType)) {
+    scales.push_back(uniform.getScale());
+    zeroPoints.push_back(uniform.getZeroPoint());
+  } else if (auto perAxis =
+                 dyn_cast<quant::UniformQuantizedPerAxisType>(elementType)) {
+    scales.assign(perAxis.getScales().begin(), perAxis.getScales().end());
+    zeroPoints.assign(perAxis.getZeroPoints().begin(),
+                      perAxis.getZeroPoints().end());
+    axis = perAxis.getQuantizedDimension();
+  } else {
+    return 0;
+  }
+  return schema::CreateQuantizationDirect(fbb, &scales, &zeroPoints, axis,
+                                          quantized.getStorageTypeMin(),
+                                          quantized.getStorageTypeMax());
+}
+
 /// Builds the flatbuffer and collects constant segments.
 class ProgramBuilder {
 public:
@@ -118,14 +142,16 @@ FailureOr<uint32_t> ProgramBuilder::tensorValue(MethodState &state, Value value,
   if (auto it = state.index.find(value); it != state.index.end())
     return it->second;
   auto type = dyn_cast<RankedTensorType>(plannedType(value));
+  Type storageType =
+      type ? edge::storageOrElementType(type.getElementType()) : Type();
   std::optional<schema::ScalarType> scalarType =
-      type ? scalarTypeOf(type.getElementType()) : std::nullopt;
+      type ? scalarTypeOf(storageType) : std::nullopt;
   if (!type || !type.hasStaticShape() || !scalarType)
     return emitError(loc) << "the program format needs int/float tensors of "
                              "static or bounded (planned) shapes, got "
                           << value.getType();
   uint64_t element = std::max<uint64_t>(
-      1, (type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+      1, (storageType.getIntOrFloatBitWidth() + 7) / 8);
   uint64_t nbytes = element * type.getNumElements();
   std::vector<int64_t> sizes(type.getShape().begin(), type.getShape().end());
   std::vector<uint8_t> dimOrder(sizes.size());
@@ -163,9 +189,10 @@ FailureOr<uint32_t> ProgramBuilder::tensorValue(MethodState &state, Value value,
                             << " has no memory plan (run etch-memory-plan)";
     offset = planned.getInt();
   }
-  auto tensor =
-      schema::CreateTensorDirect(fbb, *scalarType, &sizes, &dimOrder, storage,
-                                 /*arena=*/0, segment, offset, nbytes);
+  auto tensor = schema::CreateTensorDirect(
+      fbb, *scalarType, &sizes, &dimOrder, storage,
+      /*arena=*/0, segment, offset, nbytes,
+      quantization(fbb, cast<ShapedType>(value.getType()).getElementType()));
   state.values.push_back(
       schema::CreateValue(fbb, schema::ValueKind::Tensor, tensor.Union()));
   state.index[value] = state.values.size() - 1;

@@ -18,12 +18,14 @@ namespace {
 /// Bytes of a statically shaped tensor; i1 is stored as one byte.
 std::optional<uint64_t> tensorBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape() ||
-      !tensor.getElementType().isIntOrFloat())
+  if (!tensor || !tensor.hasStaticShape())
     return std::nullopt;
-  uint64_t element = std::max<uint64_t>(
-      1, (tensor.getElementType().getIntOrFloatBitWidth() + 7) / 8);
-  return element * tensor.getNumElements();
+  Type element = etch::edge::storageOrElementType(tensor.getElementType());
+  if (!element.isIntOrFloat())
+    return std::nullopt;
+  uint64_t elementBytes =
+      std::max<uint64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+  return elementBytes * tensor.getNumElements();
 }
 
 struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {

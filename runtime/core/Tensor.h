@@ -10,6 +10,17 @@ namespace etch::runtime {
 
 inline constexpr int kMaxRank = 8;
 
+/// Affine quantization of an integer tensor: real = (q - zeroPoint) * scale,
+/// per tensor (axis < 0: one entry) or per index along \p axis. Quantizing
+/// clamps to [qmin, qmax]. Points into the loaded program.
+struct QuantParams {
+  const double *scales = nullptr;
+  const int64_t *zeroPoints = nullptr;
+  int axis = -1;
+  int64_t qmin = 0;
+  int64_t qmax = 0;
+};
+
 class TensorView {
 public:
   TensorView() = default;
@@ -28,6 +39,10 @@ public:
   void *data() const { return data_; }
   template <typename T> T *data() const { return static_cast<T *>(data_); }
   void setData(void *data) { data_ = data; }
+
+  /// Quantization parameters of a quantized tensor, else null.
+  const QuantParams *quant() const { return quant_; }
+  void setQuant(const QuantParams *quant) { quant_ = quant; }
 
   /// Sets type and shape; false if the rank exceeds kMaxRank, a size is
   /// negative or the element count overflows. The shape's bytes become the
@@ -49,6 +64,7 @@ private:
   int64_t numel_ = 1;
   size_t capacity_ = 0;
   void *data_ = nullptr;
+  const QuantParams *quant_ = nullptr;
 };
 
 } // namespace etch::runtime

@@ -98,6 +98,7 @@ Error Method::bind(const Program &program, const schema::Method &method) {
   }
   const auto &values = *method.values();
   tensors_.resize(values.size());
+  quantParams_.resize(values.size());
   for (uint32_t i = 0; i < values.size(); ++i) {
     const schema::Tensor *tensor = values.Get(i)->kind_as_Tensor();
     if (!tensor)
@@ -108,6 +109,11 @@ Error Method::bind(const Program &program, const schema::Method &method) {
       sizes[d] = tensor->sizes()->Get(d);
     tensors_[i].reset(static_cast<ScalarType>(tensor->scalar_type()), sizes,
                       rank);
+    if (const schema::Quantization *quant = tensor->quantization()) {
+      quantParams_[i] = {quant->scales()->data(), quant->zero_points()->data(),
+                         quant->axis(), quant->qmin(), quant->qmax()};
+      tensors_[i].setQuant(&quantParams_[i]);
+    }
     switch (tensor->storage()) {
     case schema::TensorStorage::Arena:
       tensors_[i].setData(arenas_[tensor->arena()].get() + tensor->offset());

@@ -80,6 +80,7 @@ private:
   std::vector<std::unique_ptr<uint8_t, FreeDeleter>> arenas_;
   uint64_t arenaBytes_ = 0;
   std::vector<TensorView> tensors_;
+  std::vector<QuantParams> quantParams_; // one per value; used when quantized
   std::vector<TensorView *> inputs_, outputs_;
   std::vector<InputBounds> inputBounds_;
   bool shapesChanged_ = false;

@@ -20,6 +20,45 @@ bool fits(uint64_t a, uint64_t b, uint64_t limit) {
   return a <= limit && b <= limit - a;
 }
 
+/// What is wrong with a tensor's quantization parameters, or null: kernels
+/// index scales by the quantized dimension and clamp to [qmin, qmax] of the
+/// storage type without further checks.
+const char *quantizationProblem(const schema::Tensor &tensor,
+                                const schema::Quantization &quant) {
+  int64_t low, high;
+  switch (tensor.scalar_type()) {
+  case schema::ScalarType::Int8: low = INT8_MIN, high = INT8_MAX; break;
+  case schema::ScalarType::UInt8: low = 0, high = UINT8_MAX; break;
+  case schema::ScalarType::Int16: low = INT16_MIN, high = INT16_MAX; break;
+  case schema::ScalarType::Int32: low = INT32_MIN, high = INT32_MAX; break;
+  default: return "only int8, uint8, int16 and int32 tensors are quantized";
+  }
+  const auto *scales = quant.scales();
+  const auto *zeroPoints = quant.zero_points();
+  if (!scales || !zeroPoints || !hasAlignedElements(scales) ||
+      !hasAlignedElements(zeroPoints))
+    return "quantization scales or zero points missing or misaligned";
+  uint32_t rank = tensor.sizes() ? tensor.sizes()->size() : 0;
+  uint64_t count = 1;
+  if (quant.axis() != -1) {
+    if (quant.axis() < 0 || static_cast<uint32_t>(quant.axis()) >= rank)
+      return "quantization axis out of range";
+    count = static_cast<uint64_t>(tensor.sizes()->Get(quant.axis()));
+  }
+  if (scales->size() != count || zeroPoints->size() != count)
+    return "quantization needs one scale and zero point per index of its axis";
+  for (uint32_t i = 0; i < count; ++i) {
+    double scale = scales->Get(i);
+    int64_t zeroPoint = zeroPoints->Get(i);
+    if (!(scale > 0) || scale > 3.4e38 || zeroPoint < low || zeroPoint > high)
+      return "quantization scale not positive and finite, or zero point "
+             "outside the storage range";
+  }
+  if (quant.qmin() < low || quant.qmax() > high || quant.qmin() > quant.qmax())
+    return "quantization range [qmin, qmax] outside the storage type";
+  return nullptr;
+}
+
 Error verifyTensor(const schema::Method &method, const schema::Tensor &tensor,
                    uint32_t index, const schema::Program &program) {
   char where[160];
@@ -58,6 +97,9 @@ Error verifyTensor(const schema::Method &method, const schema::Tensor &tensor,
       if (order->Get(d) != d)
         return bad("only contiguous (row-major) dim order is supported");
   }
+  if (const schema::Quantization *quant = tensor.quantization())
+    if (const char *problem = quantizationProblem(tensor, *quant))
+      return bad(problem);
   switch (tensor.storage()) {
   case schema::TensorStorage::Arena: {
     const auto *arenas = method.arena_sizes();

@@ -9,13 +9,15 @@
 #include "etch/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/QuantOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<etch::edge::EdgeDialect, mlir::func::FuncDialect>();
+  registry.insert<etch::edge::EdgeDialect, mlir::func::FuncDialect,
+                  mlir::quant::QuantizationDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

@@ -68,6 +68,8 @@ OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
       {"Pad", &OnnxImporter::convertPad},
       {"Split", &OnnxImporter::convertSplit},
       {"Resize", &OnnxImporter::convertResize},
+      {"QuantizeLinear", &OnnxImporter::convertQuantizeLinear},
+      {"DequantizeLinear", &OnnxImporter::convertDequantizeLinear},
       {"Max", &OnnxImporter::convertBinary},
       {"Min", &OnnxImporter::convertBinary},
       {"HardSigmoid", &OnnxImporter::convertHardSigmoid},
@@ -205,19 +207,20 @@ const OnnxTensor *OnnxImporter::constantInput(const OnnxNode &node,
 std::optional<std::vector<int64_t>>
 OnnxImporter::constantInts(const OnnxTensor &tensor) {
   std::vector<int64_t> result;
-  const char *data = tensor.bytes.data();
-  for (int64_t i = 0; i < tensor.numElements(); ++i) {
-    if (tensor.elementType == OnnxDataType::Int64) {
-      int64_t value;
-      std::memcpy(&value, data + i * 8, 8);
-      result.push_back(value);
-    } else if (tensor.elementType == OnnxDataType::Int32) {
-      int32_t value;
-      std::memcpy(&value, data + i * 4, 4);
-      result.push_back(value);
-    } else {
-      return std::nullopt;
+  auto read = [&](auto element) {
+    using T = decltype(element);
+    for (int64_t i = 0; i < tensor.numElements(); ++i) {
+      std::memcpy(&element, tensor.bytes.data() + i * sizeof(T), sizeof(T));
+      result.push_back(static_cast<int64_t>(element));
     }
+  };
+  switch (tensor.elementType) {
+  case OnnxDataType::Int64: read(int64_t()); break;
+  case OnnxDataType::Int32: read(int32_t()); break;
+  case OnnxDataType::Int16: read(int16_t()); break;
+  case OnnxDataType::Int8: read(int8_t()); break;
+  case OnnxDataType::Uint8: read(uint8_t()); break;
+  default: return std::nullopt;
   }
   return result;
 }

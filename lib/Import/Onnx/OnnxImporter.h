@@ -60,6 +60,8 @@ public:
   mlir::LogicalResult convertPad(const OnnxNode &node);
   mlir::LogicalResult convertSplit(const OnnxNode &node);
   mlir::LogicalResult convertResize(const OnnxNode &node);
+  mlir::LogicalResult convertQuantizeLinear(const OnnxNode &node);
+  mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
   mlir::Type elementTypeOf(OnnxDataType type) { return elementType(type); }
 
   // Helpers shared by converters.

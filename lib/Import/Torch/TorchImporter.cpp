@@ -550,14 +550,16 @@ LogicalResult TorchImporter::bindOutputs(TorchNode &node,
   FailureOr<RankedTensorType> declared = tensorType(names.front(), node.loc());
   if (failed(declared))
     return failure();
-  Type inferred = value->getType();
-  if (!edge::areCompatibleTensorTypes(inferred, *declared))
+  // The program records a quantized value by its storage (int8).
+  auto inferred = cast<RankedTensorType>(value->getType());
+  if (!edge::areCompatibleTensorTypes(edge::storageTensorType(inferred),
+                                      *declared))
     return node.error() << "Edge infers " << inferred
                         << " but the program records " << *declared;
   // The program may know extents inference cannot (symbolic shapes).
   if (Operation *op = value->getDefiningOp())
     if (op->getNumResults() == 1 && !isa<edge::ConstantOp>(op))
-      value->setType(*declared);
+      value->setType(declared->clone(inferred.getElementType()));
   values[names.front()] = *value;
   for (size_t i = 1; i < names.size(); ++i)
     if (!names[i].empty())

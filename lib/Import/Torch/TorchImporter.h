@@ -123,6 +123,7 @@ void addCompositeHandlers(TorchOpHandlers &handlers);
 void addValueHandlers(TorchOpHandlers &handlers);
 void addFactoryHandlers(TorchOpHandlers &handlers);
 void addReduceHandlers(TorchOpHandlers &handlers);
+void addQuantHandlers(TorchOpHandlers &handlers);
 /// \p value read backwards along \p dim (a static one): index_select with
 /// a reversed constant index.
 mlir::FailureOr<mlir::Value> flipDim(TorchNode &node, mlir::Value value,

@@ -60,6 +60,8 @@ ETCH_DECLARE_KERNEL(Index)
 ETCH_DECLARE_KERNEL(Triu)
 ETCH_DECLARE_KERNEL(Tril)
 ETCH_DECLARE_KERNEL(ScaledDotProductAttention)
+ETCH_DECLARE_KERNEL(Quantize)
+ETCH_DECLARE_KERNEL(Dequantize)
 #undef ETCH_DECLARE_KERNEL
 
 /// Shared by every float activation (same shape and float32).

@@ -120,6 +120,8 @@ const KernelEntry kKernels[] = {
     {"edge.index", validateIndex, runIndex},
     {"edge.index_put", validateIndexPut, runIndexPut},
     {"edge.triu", validateTriu, runTriu},
+    {"edge.quantize", validateQuantize, runQuantize},
+    {"edge.dequantize", validateDequantize, runDequantize},
     {"edge.tril", validateTril, runTril},
     {"edge.scaled_dot_product_attention", validateScaledDotProductAttention,
      runScaledDotProductAttention},

@@ -2,9 +2,72 @@
 
 // A constant's declared type must match its value's type.
 func.func @constant_type_mismatch() -> tensor<3xf32> {
-  // expected-error @+1 {{'edge.constant' op failed to verify that all of {value, result} have same type}}
+  // expected-error @+1 {{'edge.constant' op value type 'tensor<2xf32>' differs from result type 'tensor<3xf32>'}}
   %0 = "edge.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<3xf32>
   return %0 : tensor<3xf32>
+}
+
+// -----
+
+// A quantized constant holds its storage type (i8 here, not i32).
+func.func @quantized_constant_storage() {
+  // expected-error @+1 {{'edge.constant' op a quantized constant must hold its storage type 'tensor<2xi8>', got 'tensor<2xi32>'}}
+  %0 = edge.constant dense<[1, 2]> : tensor<2xi32> as tensor<2x!quant.uniform<i8:f32, 0.5>>
+  return
+}
+
+// -----
+
+// Per-axis parameters: one scale per index of the quantized dimension.
+func.func @quantized_constant_axis_extent() {
+  // expected-error @+1 {{'edge.constant' op has 2 quantization scales for dimension 0 of extent 3}}
+  %0 = edge.constant dense<[1, 2, 3]> : tensor<3xi8> as tensor<3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  return
+}
+
+// -----
+
+// The quantized dimension lies inside the tensor.
+func.func @dequantize_axis_range(%q: tensor<4x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) {
+  // expected-error @+1 {{'edge.dequantize' op quantized dimension 1 is out of range for rank 1}}
+  %0 = edge.dequantize %q : tensor<4x!quant.uniform<i8:f32:1, {0.5, 0.25}>> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Scales are positive (the quant dialect's own check).
+func.func @quantize_scale(%x: tensor<4xf32>) {
+  // expected-error @+1 {{illegal scale: 0.000000e+00}}
+  %0 = edge.quantize %x : tensor<4xf32> -> tensor<4x!quant.uniform<i8:f32, 0.0>>
+  return
+}
+
+// -----
+
+// Quantize keeps the shape.
+func.func @quantize_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'edge.quantize' op operand and result shapes differ: [4] vs [2, 2]}}
+  %0 = edge.quantize %x : tensor<4xf32> -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  return
+}
+
+// -----
+
+// The quantized type expresses the float side's element type.
+func.func @dequantize_expressed(%q: tensor<4x!quant.uniform<i8:f32, 0.5>>) {
+  // expected-error @+1 {{'edge.dequantize' op quantized type expresses 'f32', but the float side is 'f16'}}
+  %0 = edge.dequantize %q : tensor<4x!quant.uniform<i8:f32, 0.5>> -> tensor<4xf16>
+  return
+}
+
+// -----
+
+// Quantize produces a quantized type.
+func.func @quantize_result_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'edge.quantize' op result #0 must be ranked tensor of uniform quantized type values}}
+  %0 = edge.quantize %x : tensor<4xf32> -> tensor<4xi8>
+  return
 }
 
 // -----

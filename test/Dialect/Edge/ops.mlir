@@ -470,6 +470,24 @@ func.func @index_put(%cache: tensor<1x2x8x4xf32>, %row: tensor<1x2x1x4xf32>, %at
   return
 }
 
+// Quantization: per-tensor activations, per-axis symmetric weights held as
+// int8 storage, u8 activations, int32 biases.
+// CHECK-LABEL: func @quantization
+// CHECK: edge.quantize %arg0 : tensor<2x3xf32> -> tensor<2x3x!quant.uniform<i8:f32, 5.000000e-02:-3>>
+// CHECK: edge.constant dense<[1, -2]> : tensor<2xi8> as tensor<2x!quant.uniform<i8<-127:127>:f32:0, {5.000000e-01,2.500000e-01}>>
+// CHECK: edge.dequantize %{{.*}} : tensor<2x!quant.uniform<i8<-127:127>:f32:0, {5.000000e-01,2.500000e-01}>> -> tensor<2xf32>
+// CHECK: edge.quantize %arg0 : tensor<2x3xf32> -> tensor<2x3x!quant.uniform<u8:f32, 1.000000e-01:128>>
+// CHECK: edge.constant dense<[100, -7]> : tensor<2xi32> as tensor<2x!quant.uniform<i32:f32, 1.250000e-02>>
+func.func @quantization(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %q = edge.quantize %x : tensor<2x3xf32> -> tensor<2x3x!quant.uniform<i8:f32, 0.05:-3>>
+  %dq = edge.dequantize %q : tensor<2x3x!quant.uniform<i8:f32, 0.05:-3>> -> tensor<2x3xf32>
+  %w = edge.constant dense<[1, -2]> : tensor<2xi8> as tensor<2x!quant.uniform<i8<-127:127>:f32:0, {0.5, 0.25}>>
+  %wf = edge.dequantize %w : tensor<2x!quant.uniform<i8<-127:127>:f32:0, {0.5, 0.25}>> -> tensor<2xf32>
+  %u = edge.quantize %x : tensor<2x3xf32> -> tensor<2x3x!quant.uniform<u8:f32, 0.1:128>>
+  %b = edge.constant dense<[100, -7]> : tensor<2xi32> as tensor<2x!quant.uniform<i32:f32, 0.0125>>
+  return %dq : tensor<2x3xf32>
+}
+
 // A delegate region: isolated from above, constants inside, one result.
 // CHECK-LABEL: func @delegate
 // CHECK: %[[R:.*]] = edge.delegate "xnnpack"(%arg0) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {

@@ -241,7 +241,60 @@ def no_op_type():
         [vi("x", [2])], [vi("y", [2])])
 
 
-CASES = {f.__name__: f for f in [gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, trigonometry, masks, extremes, activations, norm_pool,
+def qdq():
+    """A QDQ conv as onnxruntime writes it: int8 activations, per-channel
+    int8 weights, int32 bias; the output QuantizeLinear has no zero point
+    (uint8)."""
+    w = numpy_helper.from_array(rng.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8), "w_q")
+    b = numpy_helper.from_array(rng.integers(-1000, 1000, (4,)).astype(np.int32), "b_q")
+    return model(
+        [helper.make_node("QuantizeLinear", ["x", "x_scale", "x_zp"], ["xq"], name="x_q"),
+         helper.make_node("DequantizeLinear", ["xq", "x_scale", "x_zp"], ["xd"], name="x_dq"),
+         helper.make_node("DequantizeLinear", ["w_q", "w_scale", "w_zp"], ["wd"], name="w_dq",
+                          axis=0),
+         helper.make_node("DequantizeLinear", ["b_q", "b_scale"], ["bd"], name="b_dq",
+                          axis=0),
+         helper.make_node("Conv", ["xd", "wd", "bd"], ["y"], name="conv", pads=[1, 1, 1, 1]),
+         helper.make_node("QuantizeLinear", ["y", "y_scale"], ["yq"], name="y_q"),
+         helper.make_node("DequantizeLinear", ["yq", "y_scale"], ["out"], name="y_dq")],
+        [vi("x", [1, 3, 6, 6])], [vi("out", [1, 4, 6, 6])],
+        [floats("x_scale", 0.02),
+         numpy_helper.from_array(np.array(-4, dtype=np.int8), "x_zp"),
+         w, floats("w_scale", [0.01, 0.02, 0.005, 0.03]),
+         numpy_helper.from_array(np.zeros(4, dtype=np.int8), "w_zp"),
+         b, floats("b_scale", [2e-4, 4e-4, 1e-4, 6e-4]), floats("y_scale", 0.05)],
+        opset=13)
+
+
+def qdq_error(node, x_elem=F, y_elem=F):
+    return model([node], [vi("x", [2, 4], x_elem)], [vi("y", [2, 4], y_elem)],
+                 [floats("s", 0.1), floats("s3", [0.1, 0.2, 0.3])], opset=13)
+
+
+U8 = TensorProto.UINT8
+
+
+def qdq_runtime_scale():
+    return qdq_error(helper.make_node("QuantizeLinear", ["x", "x"], ["y"], name="q"),
+                     y_elem=U8)
+
+
+def qdq_block_size():
+    return qdq_error(helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq",
+                                      block_size=2), x_elem=U8)
+
+
+def qdq_axis_extent():
+    return qdq_error(helper.make_node("QuantizeLinear", ["x", "s3"], ["y"], name="q", axis=1),
+                     y_elem=U8)
+
+
+def qdq_float_input():
+    return qdq_error(helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq"))
+
+
+CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axis_extent,
+                                 qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  dynamic_reshape, undefined_input, shape_mismatch,
                                  no_output, no_op_type]}

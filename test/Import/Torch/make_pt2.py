@@ -235,6 +235,13 @@ def reference(program, weights, constants, seed=3):
         "scalar_tensor": lambda n: np.array(arg(n, "s")),
         "arange": lambda n: np.arange(arg(n, "start", 0), arg(n, "end"),
                                       arg(n, "step", 1)),
+        # PT2E's Q/DQ: float32 arithmetic, round half to even.
+        "quantize_per_tensor": lambda n: np.clip(
+            np.round(arg(n, "input") / np.float32(arg(n, "scale"))) + arg(n, "zero_point"),
+            arg(n, "quant_min"), arg(n, "quant_max")),
+        "dequantize_per_tensor": lambda n: (
+            (arg(n, "input").astype(np.float64) - arg(n, "zero_point")).astype(np.float32)
+            * np.float32(arg(n, "scale"))),
     }
     # ExecuTorch's Edge spelling of view ops computes the same values.
     for view in ("view", "permute"):

@@ -1,0 +1,173 @@
+//===- TorchQuantOps.cpp - PT2E quantize/dequantize nodes -----------------===//
+//
+// `convert_pt2e` leaves quantized_decomposed ops around every quantized op:
+// quantize_per_tensor / dequantize_per_tensor (scale and zero point as
+// numbers, or as 1-element tensors in the `.tensor` overloads) and
+// quantize_per_channel / dequantize_per_channel (scales and zero points as
+// constant tensors, an axis). Each becomes edge.quantize / edge.dequantize
+// with the parameters in a `!quant.uniform` type; int8 weights, folded to
+// constants by convert_pt2e, become quantized constants.
+//
+//===----------------------------------------------------------------------===//
+#include "TensorData.h"
+#include "TorchImporter.h"
+
+#include "edge/ConstantData.h"
+#include "edge/EdgeDialect.h"
+
+using namespace mlir;
+
+namespace etch::torch_import {
+namespace {
+
+/// The storage type named by the node's `dtype` argument.
+FailureOr<IntegerType> storageType(TorchNode &node) {
+  const TorchArgument *dtype = node.arg("dtype");
+  if (!dtype || dtype->kind != TorchArgument::Kind::ScalarType ||
+      !dtype->ints.front())
+    return node.error() << "needs a constant 'dtype' argument";
+  MLIRContext *context = node.builder().getContext();
+  switch (static_cast<ScalarType>(*dtype->ints.front())) {
+  case ScalarType::Char:
+    return IntegerType::get(context, 8);
+  case ScalarType::Byte:
+    return IntegerType::get(context, 8, IntegerType::Unsigned);
+  case ScalarType::Short:
+    return IntegerType::get(context, 16);
+  case ScalarType::Int:
+    return IntegerType::get(context, 32);
+  default:
+    return node.error() << "has quantized dtype "
+                        << scalarTypeName(*dtype->ints.front())
+                        << "; expected int8, uint8, int16 or int32";
+  }
+}
+
+/// Argument \p name as numbers: a Python number, or a constant tensor (the
+/// `.tensor` overloads, per-channel buffers). Absent or None gives
+/// \p fallback (per-channel zero points may be None: all zero).
+FailureOr<SmallVector<double>>
+numbers(TorchNode &node, StringRef name,
+        std::optional<SmallVector<double>> fallback = std::nullopt) {
+  if (!node.has(name)) {
+    if (fallback)
+      return *fallback;
+    return node.error() << "needs argument '" << name << "'";
+  }
+  if (std::optional<double> number = node.number(name))
+    return SmallVector<double>{*number};
+  if (Value tensor = node.tensor(name))
+    if (std::optional<SmallVector<double>> values =
+            edge::getConstantNumbers(tensor))
+      return *values;
+  return node.error() << "argument '" << name
+                      << "' is computed at run time; only constant "
+                         "quantization parameters are supported (dynamic "
+                         "quantization is not imported yet)";
+}
+
+/// The `!quant.uniform` type a Q/DQ node describes for \p input.
+FailureOr<quant::QuantizedType> quantizedType(TorchNode &node, Value input,
+                                              bool perChannel) {
+  FailureOr<IntegerType> storage = storageType(node);
+  if (failed(storage))
+    return failure();
+  FailureOr<SmallVector<double>> scales =
+      numbers(node, perChannel ? "scales" : "scale");
+  if (failed(scales))
+    return failure();
+  std::optional<SmallVector<double>> zeros;
+  if (perChannel)
+    zeros = SmallVector<double>(scales->size(), 0.0);
+  FailureOr<SmallVector<double>> zeroPoints =
+      numbers(node, perChannel ? "zero_points" : "zero_point", zeros);
+  std::optional<int64_t> qmin = node.integer("quant_min");
+  std::optional<int64_t> qmax = node.integer("quant_max");
+  if (failed(zeroPoints))
+    return failure();
+  if (!qmin || !qmax)
+    return node.error() << "needs constant 'quant_min' and 'quant_max'";
+  std::optional<int32_t> axis;
+  if (perChannel) {
+    std::optional<int64_t> dim = node.integer("axis");
+    int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+    if (!dim || *dim < -rank || *dim >= rank)
+      return node.error() << "needs a constant 'axis' within rank " << rank;
+    axis = static_cast<int32_t>(*dim < 0 ? *dim + rank : *dim);
+  }
+  SmallVector<int64_t> zeroPointInts;
+  for (double zeroPoint : *zeroPoints)
+    zeroPointInts.push_back(static_cast<int64_t>(zeroPoint));
+  quant::QuantizedType type = edge::getUniformType(
+      [&] { return node.error(); }, *storage, *scales, zeroPointInts, axis, *qmin, *qmax);
+  if (!type)
+    return failure();
+  return type;
+}
+
+/// A Q/DQ node's tensor input and the quantized type its arguments describe.
+struct QuantizationNode {
+  Value input;
+  quant::QuantizedType type;
+};
+
+FailureOr<QuantizationNode> decode(TorchNode &node, bool perChannel) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  FailureOr<quant::QuantizedType> type =
+      quantizedType(node, input, perChannel);
+  if (failed(type))
+    return failure();
+  return QuantizationNode{input, *type};
+}
+
+LogicalResult importQuantize(TorchNode &node, bool perChannel) {
+  FailureOr<QuantizationNode> q = decode(node, perChannel);
+  if (failed(q))
+    return failure();
+  FailureOr<Value> f32 = node.castTo(q->input, q->type.getExpressedType());
+  if (failed(f32))
+    return failure();
+  return node.bind(node.edge().quantize(node.loc(), *f32, q->type));
+}
+
+LogicalResult importDequantize(TorchNode &node, bool perChannel) {
+  FailureOr<QuantizationNode> q = decode(node, perChannel);
+  if (failed(q))
+    return failure();
+  FailureOr<Value> result = node.edge().dequantize(node.loc(), q->input, q->type);
+  FailureOr<RankedTensorType> declared = node.outputType();
+  if (failed(result) || failed(declared))
+    return failure();
+  // out_dtype (bf16/f16 models) converts the f32 result.
+  return node.bind(node.castTo(*result, declared->getElementType()));
+}
+
+LogicalResult importQuantizePerTensor(TorchNode &node) {
+  return importQuantize(node, /*perChannel=*/false);
+}
+LogicalResult importQuantizePerChannel(TorchNode &node) {
+  return importQuantize(node, /*perChannel=*/true);
+}
+LogicalResult importDequantizePerTensor(TorchNode &node) {
+  return importDequantize(node, /*perChannel=*/false);
+}
+LogicalResult importDequantizePerChannel(TorchNode &node) {
+  return importDequantize(node, /*perChannel=*/true);
+}
+
+} // namespace
+
+void addQuantHandlers(TorchOpHandlers &handlers) {
+  handlers["quantized_decomposed::quantize_per_tensor"] =
+      importQuantizePerTensor;
+  handlers["quantized_decomposed::dequantize_per_tensor"] =
+      importDequantizePerTensor;
+  handlers["quantized_decomposed::quantize_per_channel"] =
+      importQuantizePerChannel;
+  handlers["quantized_decomposed::dequantize_per_channel"] =
+      importDequantizePerChannel;
+}
+
+} // namespace etch::torch_import
