@@ -184,6 +184,46 @@ struct PermuteOfPermute : OpRewritePattern<PermuteOp> {
   }
 };
 
+/// A permuted dequantized constant (decomposed linear layers transpose
+/// their int8 weights) is the dequantize of the permuted constant, so the
+/// weights stay a quantized constant that targets read as int8.
+struct PermuteOfDequantizedConstant : OpRewritePattern<PermuteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PermuteOp op,
+                                PatternRewriter &rewriter) const override {
+    auto dequantize = op.getSelf().getDefiningOp<DequantizeOp>();
+    auto constant =
+        dequantize ? dequantize.getInput().getDefiningOp<ConstantOp>() : nullptr;
+    if (!constant)
+      return failure();
+    SmallVector<int64_t> perm = normalizedPermutation(op.getDims());
+    auto quantizedType = cast<RankedTensorType>(constant.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t dim : perm)
+      shape.push_back(quantizedType.getDimSize(dim));
+    Type element = quantizedType.getElementType();
+    if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
+      int32_t axis = llvm::find(perm, perAxis.getQuantizedDimension()) -
+                     perm.begin();
+      element = quant::UniformQuantizedPerAxisType::get(
+          perAxis.getFlags(), perAxis.getStorageType(),
+          perAxis.getExpressedType(), perAxis.getScales(),
+          perAxis.getZeroPoints(), axis, perAxis.getStorageTypeMin(),
+          perAxis.getStorageTypeMax());
+    }
+    auto resultType = RankedTensorType::get(shape, element);
+    Attribute permuted =
+        permuteConstant(constant.getValue(), constant.getResult(),
+                        storageTensorType(resultType), perm);
+    if (!permuted)
+      return failure();
+    Value folded = rewriter.create<ConstantOp>(
+        constant.getLoc(), resultType, cast<ElementsAttr>(permuted));
+    rewriter.replaceOpWithNewOp<DequantizeOp>(op, op.getType(), folded);
+    return success();
+  }
+};
+
 /// transpose is the permutation that swaps two dims; canonicalizing to
 /// permute lets permutation chains compose.
 struct TransposeToPermute : OpRewritePattern<TransposeOp> {
@@ -224,7 +264,7 @@ OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
 
 void PermuteOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
-  results.add<PermuteOfPermute>(context);
+  results.add<PermuteOfPermute, PermuteOfDequantizedConstant>(context);
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {

@@ -23,6 +23,14 @@ struct Group {
   SmallVector<Operation *> ops; // program order
 };
 
+/// Constants and dequantized constants (quantized weights): cloned into
+/// every delegate that reads them instead of being partitioned.
+bool isWeight(Operation *op) {
+  if (auto dequantize = dyn_cast_or_null<edge::DequantizeOp>(op))
+    return dequantize.getInput().getDefiningOp<edge::ConstantOp>() != nullptr;
+  return isa_and_nonnull<edge::ConstantOp>(op);
+}
+
 /// Moves a group's ops into one edge.delegate and rewires their uses.
 void outline(Group &group, OpBuilder &builder) {
   llvm::SmallPtrSet<Operation *, 16> members(group.ops.begin(),
@@ -36,7 +44,11 @@ void outline(Group &group, OpBuilder &builder) {
       Operation *producer = operand.getDefiningOp();
       if (producer && members.contains(producer))
         continue;
-      if (producer && isa<edge::ConstantOp>(producer)) {
+      if (isWeight(producer)) {
+        // A dequantized constant comes with its constant, cloned first.
+        for (Value input : producer->getOperands())
+          if (seenConstants.insert(input.getDefiningOp()).second)
+            constants.push_back(input.getDefiningOp());
         if (seenConstants.insert(producer).second)
           constants.push_back(producer);
         continue;
@@ -108,13 +120,13 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
     // Groups each op depends on, directly or through other ops.
     llvm::DenseMap<Operation *, std::set<int>> dependsOn;
     for (Operation &op : block) {
-      if (isa<edge::ConstantOp, func::ReturnOp, edge::DelegateOp>(op))
+      if (isa<func::ReturnOp, edge::DelegateOp>(op) || isWeight(&op))
         continue;
       SmallVector<Operation *> producers;
       std::set<int> deps;
       for (Value operand : op.getOperands()) {
         Operation *producer = operand.getDefiningOp();
-        if (!producer || isa<edge::ConstantOp>(producer))
+        if (!producer || isWeight(producer))
           continue;
         producers.push_back(producer);
         const std::set<int> &upstream = dependsOn[producer];
@@ -162,8 +174,8 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
       return signalPassFailure();
     }
     // Constants now used only inside delegates are dead at top level.
-    for (Operation &op : llvm::make_early_inc_range(block))
-      if (isa<edge::ConstantOp>(op) && op.use_empty())
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (isWeight(&op) && op.use_empty())
         op.erase();
   }
 };

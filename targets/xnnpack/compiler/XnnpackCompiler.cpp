@@ -18,6 +18,8 @@
 
 using namespace mlir;
 using namespace etch::edge;
+using etch::quantization::QuantizedOp;
+using etch::quantization::QuantizedOperand;
 namespace fb = flatbuffers;
 namespace schema = etch::xnnpack;
 
@@ -31,7 +33,22 @@ struct TensorRecord {
   uint64_t dataOffset = 0, dataSize = 0;
   int input = -1, output = -1;
   bool nchw = false;
+  schema::Datatype datatype = schema::Datatype::Fp32;
+  float scale = 0;
+  int32_t zeroPoint = 0;
+  std::vector<float> channelScales;
+  uint32_t channelDim = 0;
 };
+
+/// How XNNPACK stores a value of element type \p element: fp32, or qint8
+/// with the type's parameters (the rules admit no other quantized values).
+void setElementType(TensorRecord &record, Type element) {
+  if (auto uniform = dyn_cast<quant::UniformQuantizedType>(element)) {
+    record.datatype = schema::Datatype::Qint8;
+    record.scale = static_cast<float>(uniform.getScale());
+    record.zeroPoint = static_cast<int32_t>(uniform.getZeroPoint());
+  }
+}
 
 struct NodeRecord {
   schema::NodeKind kind;
@@ -57,15 +74,16 @@ int xnnDim(int d, int64_t rank) {
   return rank == 4 ? kNhwcPosition[d] : d;
 }
 
-/// Permutes a row-major float array: out dim i is in dim perm[i].
-std::vector<float> permuteData(ArrayRef<float> data, ArrayRef<int64_t> shape,
-                               ArrayRef<int64_t> perm) {
+/// Permutes a row-major array: out dim i is in dim perm[i].
+template <typename T>
+std::vector<T> permuteData(ArrayRef<T> data, ArrayRef<int64_t> shape,
+                           ArrayRef<int64_t> perm) {
   SmallVector<int64_t> strides(shape.size(), 1), outShape;
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
   for (int64_t p : perm)
     outShape.push_back(shape[p]);
-  std::vector<float> out(data.size());
+  std::vector<T> out(data.size());
   SmallVector<int64_t> index(shape.size(), 0);
   for (size_t flat = 0; flat < out.size(); ++flat) {
     int64_t source = 0;
@@ -87,15 +105,31 @@ public:
     tensors.push_back({std::move(dims)});
     return tensors.size() - 1;
   }
-  uint32_t addConstant(std::vector<uint64_t> dims, ArrayRef<float> values) {
+  template <typename T>
+  uint32_t addData(std::vector<uint64_t> dims, ArrayRef<T> values) {
     uint32_t id = addTensor(std::move(dims));
     data.append((kConstantAlignment - data.size() % kConstantAlignment) %
                     kConstantAlignment,
                 '\0');
     tensors[id].dataOffset = data.size();
-    tensors[id].dataSize = values.size() * sizeof(float);
+    tensors[id].dataSize = values.size() * sizeof(T);
     data.append(reinterpret_cast<const char *>(values.data()),
-                values.size() * sizeof(float));
+                values.size() * sizeof(T));
+    return id;
+  }
+  uint32_t addConstant(std::vector<uint64_t> dims, ArrayRef<float> values) {
+    return addData(std::move(dims), values);
+  }
+  /// A channelwise-quantized constant (Qcint8 / Qcint32).
+  template <typename T>
+  uint32_t addChannelwise(std::vector<uint64_t> dims, ArrayRef<T> values,
+                          std::vector<float> scales, uint32_t channelDim) {
+    uint32_t id = addData(std::move(dims), values);
+    TensorRecord &record = tensors[id];
+    record.datatype = sizeof(T) == 1 ? schema::Datatype::Qcint8
+                                     : schema::Datatype::Qcint32;
+    record.channelScales = std::move(scales);
+    record.channelDim = channelDim;
     return id;
   }
   std::vector<TensorRecord> tensors;
@@ -108,7 +142,10 @@ public:
     std::vector<fb::Offset<schema::Tensor>> tensorOffsets;
     for (const TensorRecord &t : tensors)
       tensorOffsets.push_back(schema::CreateTensorDirect(
-          fbb, &t.dims, t.dataOffset, t.dataSize, t.input, t.output, t.nchw));
+          fbb, &t.dims, t.dataOffset, t.dataSize, t.input, t.output, t.nchw,
+          t.datatype, t.scale, t.zeroPoint,
+          t.channelScales.empty() ? nullptr : &t.channelScales,
+          t.channelDim));
     std::vector<fb::Offset<schema::Node>> nodeOffsets;
     for (const NodeRecord &n : nodes)
       nodeOffsets.push_back(schema::CreateNodeDirect(
@@ -146,6 +183,8 @@ public:
     Block &body = delegate.getBody().front();
     for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
       uint32_t id = blob.addTensor(xnnDims(argument));
+      setElementType(blob.tensors[id],
+                     cast<ShapedType>(argument.getType()).getElementType());
       blob.tensors[id].input = index;
       blob.tensors[id].nchw =
           cast<RankedTensorType>(argument.getType()).getRank() == 4;
@@ -154,10 +193,13 @@ public:
     auto terminator = cast<DelegateReturnOp>(body.getTerminator());
     for (Value value : terminator.getOperands())
       returned.insert(value);
+    planInt8(body);
     for (Operation &op : body) {
       if (isa<ConstantOp, DelegateReturnOp>(op) || fused.count(&op))
         continue;
-      if (failed(lower(&op)))
+      auto quantized = int8Ops.find(&op);
+      if (failed(quantized != int8Ops.end() ? lowerInt8(quantized->second)
+                                             : lower(&op)))
         return failure();
     }
     for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
@@ -183,14 +225,15 @@ private:
     auto it = ids.find(value);
     if (it != ids.end())
       return it->second;
-    if (auto constant = value.getDefiningOp<ConstantOp>())
-      return constantId(user, constant, /*perm=*/{});
+    if (isConstant(value))
+      return constantId(user, value, /*perm=*/{});
     return user->emitOpError("xnnpack: operand has no tensor");
   }
 
-  FailureOr<std::vector<float>> floats(Operation *user, ConstantOp constant) {
+  /// The float values of a constant or dequantized constant.
+  FailureOr<std::vector<float>> floats(Operation *user, Value constant) {
     std::optional<SmallVector<float>> values =
-        getFloatValues(constant.getValue());
+        quantization::constantRealValues(constant);
     if (!values)
       return user->emitOpError("xnnpack: constant payload is not available");
     return std::vector<float>(values->begin(), values->end());
@@ -198,12 +241,13 @@ private:
 
   /// A constant as XNNPACK wants it: rank-4 data permuted by \p perm (NCHW
   /// -> NHWC when perm is empty), others as they are.
-  FailureOr<uint32_t> constantId(Operation *user, ConstantOp constant,
+  FailureOr<uint32_t> constantId(Operation *user, Value constant,
                                  ArrayRef<int64_t> perm) {
     FailureOr<std::vector<float>> values = floats(user, constant);
     if (failed(values))
       return failure();
-    ArrayRef<int64_t> shape = constant.getType().getShape();
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(constant.getType()).getShape();
     if (shape.size() != 4)
       return blob.addConstant(std::vector<uint64_t>(shape.begin(), shape.end()),
                               *values);
@@ -213,23 +257,23 @@ private:
     for (int64_t d : order)
       dims.push_back(shape[d]);
     return blob.addConstant(std::move(dims),
-                            permuteData(*values, shape, order));
+                            permuteData<float>(*values, shape, order));
   }
 
   /// A constant broadcast against a rank-4 (NHWC) result: extended to rank
   /// 4 in NCHW terms, then permuted to NHWC.
-  FailureOr<uint32_t> broadcastConstantId(Operation *user,
-                                          ConstantOp constant) {
+  FailureOr<uint32_t> broadcastConstantId(Operation *user, Value constant) {
     FailureOr<std::vector<float>> values = floats(user, constant);
     if (failed(values))
       return failure();
-    SmallVector<int64_t> shape(constant.getType().getShape());
+    SmallVector<int64_t> shape(
+        cast<RankedTensorType>(constant.getType()).getShape());
     while (shape.size() < 4)
       shape.insert(shape.begin(), 1);
     std::vector<uint64_t> dims = {uint64_t(shape[0]), uint64_t(shape[2]),
                                   uint64_t(shape[3]), uint64_t(shape[1])};
     return blob.addConstant(std::move(dims),
-                            permuteData(*values, shape, {0, 2, 3, 1}));
+                            permuteData<float>(*values, shape, {0, 2, 3, 1}));
   }
 
   /// \p value's extents in XNNPACK's order, dynamic ones at their bounds.
@@ -251,8 +295,14 @@ private:
         node.dynamicDim = xnnDim(d, type.getRank());
   }
 
+  /// The tensor of \p result: a new one, typed like the value, unless the
+  /// int8 lowering assigned it already (the quantize's tensor).
   uint32_t resultId(Value result) {
+    if (auto it = ids.find(result); it != ids.end())
+      return it->second;
     uint32_t id = blob.addTensor(xnnDims(result));
+    setElementType(blob.tensors[id],
+                   cast<ShapedType>(result.getType()).getElementType());
     ids[result] = id;
     return id;
   }
@@ -289,6 +339,8 @@ private:
       emit(op, std::move(node));
       return success();
     };
+    if (isa<QuantizeOp, DequantizeOp>(op))
+      return lowerConversion(op);
     float low, high;
     if (isClampLike(op, low, high)) {
       FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
@@ -375,9 +427,8 @@ private:
           cast<RankedTensorType>(op->getResult(0).getType()).getRank() == 4;
       SmallVector<uint32_t> inputs;
       for (Value operand : op->getOperands()) {
-        auto constant = operand.getDefiningOp<ConstantOp>();
-        FailureOr<uint32_t> id = constant && nhwc
-                                     ? broadcastConstantId(op, constant)
+        FailureOr<uint32_t> id = isConstant(operand) && nhwc
+                                     ? broadcastConstantId(op, operand)
                                      : valueId(op, operand);
         if (failed(id))
           return failure();
@@ -399,13 +450,13 @@ private:
     if (auto linear = dyn_cast<LinearOp>(op)) {
       FailureOr<uint32_t> input = valueId(op, linear.getInput());
       FailureOr<uint32_t> weight =
-          constantId(op, linear.getWeight().getDefiningOp<ConstantOp>(), {});
+          constantId(op, linear.getWeight(), {});
       if (failed(input) || failed(weight))
         return failure();
       uint32_t bias = kAbsentTensor;
       if (Value b = linear.getBias()) {
         FailureOr<uint32_t> id =
-            constantId(op, b.getDefiningOp<ConstantOp>(), {});
+            constantId(op, b, {});
         if (failed(id))
           return failure();
         bias = *id;
@@ -417,22 +468,25 @@ private:
       emit(op, std::move(node));
       return success();
     }
-    if (auto addmm = dyn_cast<AddmmOp>(op)) {
-      // addmm(b, x, W^T) is a fully connected layer with filter W.
-      auto mat2 = addmm.getMat2().getDefiningOp<ConstantOp>();
+    if (isa<AddmmOp, MmOp>(op)) {
+      // addmm(b, x, W^T) / mm(x, W^T): a fully connected layer, filter W.
+      auto addmm = dyn_cast<AddmmOp>(op);
+      Value mat2 = addmm ? addmm.getMat2() : cast<MmOp>(op).getMat2();
+      Value mat1 = addmm ? addmm.getMat1() : cast<MmOp>(op).getSelf();
       FailureOr<std::vector<float>> values = floats(op, mat2);
-      FailureOr<uint32_t> input = valueId(op, addmm.getMat1());
+      FailureOr<uint32_t> input = valueId(op, mat1);
       FailureOr<uint32_t> bias =
-          constantId(op, addmm.getSelf().getDefiningOp<ConstantOp>(), {});
+          addmm ? constantId(op, addmm.getSelf(), {})
+                : FailureOr<uint32_t>(kAbsentTensor);
       if (failed(values) || failed(input) || failed(bias))
         return failure();
-      ArrayRef<int64_t> shape = mat2.getType().getShape();
+      ArrayRef<int64_t> shape = cast<RankedTensorType>(mat2.getType()).getShape();
       uint32_t filter =
           blob.addConstant({uint64_t(shape[1]), uint64_t(shape[0])},
-                           permuteData(*values, shape, {1, 0}));
+                           permuteData<float>(*values, shape, {1, 0}));
       NodeRecord node{K::FullyConnected,
                       {*input, filter, *bias},
-                      {resultId(addmm.getResult())}};
+                      {resultId(op->getResult(0))}};
       node.fusable = true;
       emit(op, std::move(node));
       return success();
@@ -494,6 +548,13 @@ private:
       std::vector<uint64_t> pooledDims = {inputDims[0], 1, 1, inputDims[3]};
       bool keep = cast<RankedTensorType>(result.getType()).getRank() == 4;
       uint32_t pooled = keep ? resultId(result) : blob.addTensor(pooledDims);
+      if (!keep) { // the pooled values are stored like the result (int8)
+        const TensorRecord &out = blob.tensors[resultId(result)];
+        TensorRecord &record = blob.tensors[pooled];
+        record.datatype = out.datatype;
+        record.scale = out.scale;
+        record.zeroPoint = out.zeroPoint;
+      }
       NodeRecord node{K::GlobalAveragePooling2d, {*input}, {pooled}};
       node.fusable = keep;
       emit(op, std::move(node));
@@ -516,17 +577,45 @@ private:
     return op->emitOpError("xnnpack: ") << whyUnsupported(op);
   }
 
+  static bool isDepthwise(ConvolutionOp conv) {
+    ArrayRef<int64_t> w = conv.getWeight().getType().getShape();
+    int64_t groups = conv.getGroups();
+    return groups == conv.getInput().getType().getDimSize(1) && w[1] == 1 &&
+           groups > 1;
+  }
+
+  /// XNNPACK's convolution parameters: padding, kernel, stride, dilation,
+  /// then the depth multiplier and channels (depthwise) or the groups and
+  /// per-group channels.
+  static std::vector<uint32_t> convolutionParams(ConvolutionOp conv) {
+    ArrayRef<int64_t> w = conv.getWeight().getType().getShape();
+    int64_t groups = conv.getGroups();
+    int64_t inChannels = conv.getInput().getType().getDimSize(1);
+    ArrayRef<int64_t> stride = conv.getStride(), padding = conv.getPadding(),
+                      dilation = conv.getDilation();
+    std::vector<uint32_t> params = {
+        uint32_t(padding[0]), uint32_t(padding[1]), uint32_t(padding[0]),
+        uint32_t(padding[1]), uint32_t(w[2]),       uint32_t(w[3]),
+        uint32_t(stride[0]),  uint32_t(stride[1]),  uint32_t(dilation[0]),
+        uint32_t(dilation[1])};
+    if (isDepthwise(conv)) {
+      params.push_back(uint32_t(w[0] / inChannels)); // depth multiplier
+      params.push_back(uint32_t(inChannels));
+    } else {
+      params.push_back(uint32_t(groups));
+      params.push_back(uint32_t(inChannels / groups));
+      params.push_back(uint32_t(w[0] / groups));
+    }
+    return params;
+  }
+
   LogicalResult lowerConvolution(ConvolutionOp conv) {
     using K = schema::NodeKind;
     FailureOr<uint32_t> input = valueId(conv, conv.getInput());
     if (failed(input))
       return failure();
-    ArrayRef<int64_t> w =
-        conv.getWeight().getType().getShape(); // O, I/g, kh, kw
-    int64_t groups = conv.getGroups();
-    int64_t inChannels = conv.getInput().getType().getDimSize(1);
-    bool depthwise = groups == inChannels && w[1] == 1 && groups > 1;
-    auto weightConstant = conv.getWeight().getDefiningOp<ConstantOp>();
+    bool depthwise = isDepthwise(conv);
+    Value weightConstant = conv.getWeight();
     // OIHW -> OHWI (grouped) or -> 1HW(C*M) (depthwise).
     FailureOr<uint32_t> filter =
         constantId(conv, weightConstant,
@@ -537,32 +626,280 @@ private:
     uint32_t bias = kAbsentTensor;
     if (Value b = conv.getBias()) {
       FailureOr<uint32_t> id =
-          constantId(conv, b.getDefiningOp<ConstantOp>(), {});
+          constantId(conv, b, {});
       if (failed(id))
         return failure();
       bias = *id;
     }
-    ArrayRef<int64_t> stride = conv.getStride(), padding = conv.getPadding(),
-                      dilation = conv.getDilation();
-    std::vector<uint32_t> params = {
-        uint32_t(padding[0]), uint32_t(padding[1]), uint32_t(padding[0]),
-        uint32_t(padding[1]), uint32_t(w[2]),       uint32_t(w[3]),
-        uint32_t(stride[0]),  uint32_t(stride[1]),  uint32_t(dilation[0]),
-        uint32_t(dilation[1])};
-    if (depthwise) {
-      params.push_back(uint32_t(w[0] / inChannels)); // depth multiplier
-      params.push_back(uint32_t(inChannels));
-    } else {
-      params.push_back(uint32_t(groups));
-      params.push_back(uint32_t(inChannels / groups));
-      params.push_back(uint32_t(w[0] / groups));
-    }
     NodeRecord node{depthwise ? K::DepthwiseConvolution2d : K::Convolution2d,
                     {*input, *filter, bias},
                     {resultId(conv.getResult())},
-                    std::move(params)};
+                    convolutionParams(conv)};
     node.fusable = true;
     emit(conv, std::move(node));
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // int8: dequantize -> op -> quantize as one XNNPACK int8 node
+  //===--------------------------------------------------------------------===//
+
+  /// An int8 activation operand: a per-tensor qint8 value computed at run
+  /// time.
+  static bool isInt8Activation(const QuantizedOperand &operand) {
+    return operand.quantized && isQint8(operand.type) &&
+           !isConstant(operand.quantized);
+  }
+
+  /// Symmetric int8 weights: a quantized constant with zero points 0, per
+  /// tensor or (when \p perChannel) per index of dim 0.
+  static bool isInt8Weight(const QuantizedOperand &operand, bool perChannel) {
+    if (!operand.quantized || !operand.quantized.getDefiningOp<ConstantOp>() ||
+        !operand.type.isSigned() ||
+        operand.type.getStorageTypeIntegralWidth() != 8)
+      return false;
+    if (auto uniform = dyn_cast<quant::UniformQuantizedType>(operand.type))
+      return uniform.getZeroPoint() == 0;
+    auto perAxis = cast<quant::UniformQuantizedPerAxisType>(operand.type);
+    return perChannel && perAxis.getQuantizedDimension() == 0 &&
+           llvm::all_of(perAxis.getZeroPoints(),
+                        [](int64_t zeroPoint) { return zeroPoint == 0; });
+  }
+
+  /// Whether XNNPACK 2022 has the int8 node for \p q: conv/depthwise with
+  /// per-channel or per-tensor weights, fully connected with per-tensor
+  /// weights only, add, multiply, max pooling and reshapes/clamps that keep
+  /// their input's parameters, global average pooling. Everything else in
+  /// a quantized graph runs in fp32 between converts, in the same delegate.
+  static bool supportsInt8(const QuantizedOp &q) {
+    Operation *op = q.op;
+    if (!isQint8(q.outputType()))
+      return false;
+    auto activation = [&](size_t i) {
+      return i < q.operands.size() && isInt8Activation(q.operands[i]);
+    };
+    auto keepsParameters = [&] {
+      return activation(0) && q.operands[0].type == q.outputType();
+    };
+    auto constantBias = [](Value bias) { return !bias || isConstant(bias); };
+    if (auto conv = dyn_cast<ConvolutionOp>(op))
+      return !conv.getTransposed() && activation(0) &&
+             isInt8Weight(q.operands[1], /*perChannel=*/true) &&
+             constantBias(conv.getBias());
+    if (auto linear = dyn_cast<LinearOp>(op))
+      return activation(0) && isInt8Weight(q.operands[1], false) &&
+             constantBias(linear.getBias());
+    if (auto addmm = dyn_cast<AddmmOp>(op)) // bias, input, W^T
+      return activation(1) && isInt8Weight(q.operands[2], false) &&
+             constantBias(addmm.getSelf());
+    if (isa<MmOp>(op)) // input, W^T
+      return activation(0) && isInt8Weight(q.operands[1], false);
+    if (isa<AddOp, MulOp>(op))
+      return activation(0) && activation(1);
+    if (isa<AdaptiveAvgPool2dOp, MeanOp>(op))
+      return activation(0);
+    float low, high;
+    if (isa<MaxPool2dOp>(op) || isClampLike(op, low, high))
+      return keepsParameters();
+    if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op))
+      return keepsParameters() && !q.activation;
+    return false;
+  }
+
+  /// Finds the int8 nodes; their activation and quantize fold into them.
+  void planInt8(Block &body) {
+    for (Operation &op : body) {
+      std::optional<QuantizedOp> q = quantization::matchQuantizedOp(&op);
+      if (!q || !supportsInt8(*q) || returned.count(op.getResult(0)))
+        continue;
+      if (q->activation &&
+          (returned.count(q->activation->getResult(0)) ||
+           // Only nodes with an output range absorb the clamp.
+           isa<ViewOp, SqueezeOp, UnsqueezeOp>(&op)))
+        continue;
+      if (q->activation)
+        fused.insert(q->activation);
+      fused.insert(q->output);
+      int8Ops[&op] = std::move(*q);
+    }
+  }
+
+  /// A quantize or dequantize that no int8 node absorbed: an XNNPACK
+  /// convert between fp32 and qint8. A dequantized constant is a float
+  /// constant for its float users (valueId) and int8 weights for int8 ones.
+  LogicalResult lowerConversion(Operation *op) {
+    Value input = op->getOperand(0), result = op->getResult(0);
+    if (isConstant(input))
+      return success();
+    if (isa<DequantizeOp>(op) &&
+        llvm::all_of(result.getUsers(),
+                     [&](Operation *user) { return int8Ops.count(user); }))
+      return success();
+    FailureOr<uint32_t> in = valueId(op, input);
+    if (failed(in))
+      return failure();
+    emit(op, NodeRecord{schema::NodeKind::Convert, {*in}, {resultId(result)}});
+    return success();
+  }
+
+  LogicalResult lowerInt8(const QuantizedOp &q) {
+    Operation *op = q.op;
+    // The op reads the quantized values and writes the quantize's tensor;
+    // the dequantized values keep their own (float) tensors for other users.
+    llvm::DenseMap<Value, std::optional<uint32_t>> saved;
+    for (auto [operand, entry] : llvm::zip(op->getOperands(), q.operands)) {
+      if (!isInt8Activation(entry) || saved.count(operand))
+        continue;
+      FailureOr<uint32_t> id = valueId(op, entry.quantized);
+      if (failed(id))
+        return failure();
+      auto it = ids.find(operand);
+      saved[operand] =
+          it == ids.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+      ids[operand] = *id;
+    }
+    ids[op->getResult(0)] = resultId(q.output->getResult(0));
+    LogicalResult lowered = failure();
+    if (auto conv = dyn_cast<ConvolutionOp>(op))
+      lowered = lowerInt8Convolution(q, conv);
+    else if (auto linear = dyn_cast<LinearOp>(op))
+      lowered = lowerInt8FullyConnected(q, linear.getInput(), 1,
+                                        linear.getBias(), false);
+    else if (auto addmm = dyn_cast<AddmmOp>(op))
+      lowered = lowerInt8FullyConnected(q, addmm.getMat1(), 2,
+                                        addmm.getSelf(), true);
+    else if (auto mm = dyn_cast<MmOp>(op))
+      lowered = lowerInt8FullyConnected(q, mm.getSelf(), 1, Value(), true);
+    else
+      lowered = lower(op); // the float lowering, on int8 tensors
+    for (auto &[operand, previous] : saved) {
+      if (previous)
+        ids[operand] = *previous;
+      else
+        ids.erase(operand);
+    }
+    return lowered;
+  }
+
+  /// The int8 storage of a quantized constant.
+  static std::vector<int8_t> storedInt8(Value quantized) {
+    SmallVector<char> storage;
+    auto constant = quantized.getDefiningOp<ConstantOp>();
+    std::optional<ArrayRef<char>> bytes =
+        getConstantBytes(constant.getValue(), storage);
+    if (!bytes)
+      return {};
+    return std::vector<int8_t>(bytes->begin(), bytes->end());
+  }
+
+  /// Per-output-channel scales of int8 weights (a per-tensor scale
+  /// repeated).
+  static std::vector<float> weightScales(quant::QuantizedType type,
+                                         int64_t channels) {
+    if (auto uniform = dyn_cast<quant::UniformQuantizedType>(type))
+      return std::vector<float>(channels, uniform.getScale());
+    auto scales = cast<quant::UniformQuantizedPerAxisType>(type).getScales();
+    return std::vector<float>(scales.begin(), scales.end());
+  }
+
+  /// int32 bias at scale input_scale * weight_scale[c] (XNNPACK's rule),
+  /// from the bias's float values (zeros when absent).
+  FailureOr<uint32_t> int8Bias(Operation *op, Value bias, float inputScale,
+                               ArrayRef<float> weightScales,
+                               bool channelwise) {
+    std::vector<float> real(weightScales.size(), 0.0f);
+    if (bias) {
+      FailureOr<std::vector<float>> values = floats(op, bias);
+      if (failed(values))
+        return failure();
+      real = std::move(*values);
+    }
+    std::vector<int32_t> quantized;
+    std::vector<float> scales;
+    for (size_t c = 0; c < real.size(); ++c) {
+      float scale = inputScale * weightScales[channelwise ? c : 0];
+      double q = std::nearbyint(static_cast<double>(real[c]) / scale);
+      quantized.push_back(static_cast<int32_t>(
+          std::clamp(q, double(INT32_MIN), double(INT32_MAX))));
+      scales.push_back(scale);
+    }
+    std::vector<uint64_t> dims = {uint64_t(real.size())};
+    if (channelwise)
+      return blob.addChannelwise<int32_t>(dims, quantized, std::move(scales),
+                                          0);
+    uint32_t id = blob.addData<int32_t>(dims, quantized);
+    blob.tensors[id].datatype = schema::Datatype::Qint32;
+    blob.tensors[id].scale = scales.front();
+    return id;
+  }
+
+  LogicalResult lowerInt8Convolution(const QuantizedOp &q,
+                                     ConvolutionOp conv) {
+    using K = schema::NodeKind;
+    bool depthwise = isDepthwise(conv);
+    ArrayRef<int64_t> shape = conv.getWeight().getType().getShape(); // OIHW
+    std::vector<int8_t> weights = storedInt8(q.operands[1].quantized);
+    if (weights.empty())
+      return conv.emitOpError("xnnpack: int8 weights are not available");
+    std::vector<float> scales = weightScales(q.operands[1].type, shape[0]);
+    // OIHW -> OHWI (channel dim 0), or -> 1HWO for depthwise (channel dim 3).
+    SmallVector<int64_t> order = depthwise ? SmallVector<int64_t>{1, 2, 3, 0}
+                                           : SmallVector<int64_t>{0, 2, 3, 1};
+    std::vector<uint64_t> dims;
+    for (int64_t d : order)
+      dims.push_back(shape[d]);
+    uint32_t filter = blob.addChannelwise<int8_t>(
+        dims, permuteData<int8_t>(weights, shape, order), scales,
+        depthwise ? 3 : 0);
+    FailureOr<uint32_t> bias =
+        int8Bias(conv, conv.getBias(), q.perTensor(0).getScale(), scales,
+                 /*channelwise=*/true);
+    FailureOr<uint32_t> input = valueId(conv, conv.getInput());
+    if (failed(bias) || failed(input))
+      return failure();
+    NodeRecord node{depthwise ? K::DepthwiseConvolution2d : K::Convolution2d,
+                    {*input, filter, *bias},
+                    {resultId(conv.getResult())},
+                    convolutionParams(conv)};
+    node.fusable = true;
+    emit(conv, std::move(node));
+    return success();
+  }
+
+  /// linear (weight [out, in]) or addmm/mm (weight operand \p weightIndex
+  /// is W^T, \p transposed) as an int8 fully connected node with a
+  /// per-tensor qint8 filter, XNNPACK 2022's only int8 filter for it.
+  LogicalResult lowerInt8FullyConnected(const QuantizedOp &q, Value input,
+                                        size_t weightIndex, Value bias,
+                                        bool transposed) {
+    Operation *op = q.op;
+    Value quantizedWeight = q.operands[weightIndex].quantized;
+    std::vector<int8_t> weights = storedInt8(quantizedWeight);
+    if (weights.empty())
+      return op->emitOpError("xnnpack: int8 weights are not available");
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(quantizedWeight.getType()).getShape();
+    if (transposed)
+      weights = permuteData<int8_t>(weights, shape, {1, 0});
+    std::vector<uint64_t> dims = {uint64_t(shape[transposed ? 1 : 0]),
+                                  uint64_t(shape[transposed ? 0 : 1])};
+    float weightScale = q.perTensor(weightIndex).getScale();
+    uint32_t filter = blob.addData<int8_t>(dims, weights);
+    blob.tensors[filter].datatype = schema::Datatype::Qint8;
+    blob.tensors[filter].scale = weightScale;
+    size_t inputIndex = llvm::find(op->getOperands(), input) -
+                        op->getOperands().begin();
+    FailureOr<uint32_t> biasId =
+        int8Bias(op, bias, q.perTensor(inputIndex).getScale(), {weightScale},
+                 /*channelwise=*/false);
+    FailureOr<uint32_t> inputId = valueId(op, input);
+    if (failed(biasId) || failed(inputId))
+      return failure();
+    NodeRecord node{schema::NodeKind::FullyConnected,
+                    {*inputId, filter, *biasId},
+                    {resultId(op->getResult(0))}};
+    node.fusable = true;
+    emit(op, std::move(node));
     return success();
   }
 
@@ -571,6 +908,7 @@ private:
   llvm::DenseMap<Value, uint32_t> ids;
   llvm::DenseSet<Value> returned;
   llvm::DenseSet<Operation *> fused;
+  llvm::DenseMap<Operation *, QuantizedOp> int8Ops;
   llvm::DenseMap<Value, RankedTensorType> bounds; // of dynamically shaped values
 };
 
@@ -608,6 +946,15 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
       os << " output " << tensor->output();
     if (tensor->nchw())
       os << " nchw";
+    if (tensor->datatype() != schema::Datatype::Fp32)
+      os << " " << schema::EnumNameDatatype(tensor->datatype());
+    if (tensor->datatype() == schema::Datatype::Qint8 ||
+        tensor->datatype() == schema::Datatype::Qint32)
+      os << " scale " << llvm::format("%g", tensor->scale()) << " zero point "
+         << tensor->zero_point();
+    if (tensor->channel_scales())
+      os << " " << tensor->channel_scales()->size() << " scales on dim "
+         << tensor->channel_dim();
     os << "\n";
   }
   for (const schema::Node *node : *blob->nodes()) {

@@ -24,10 +24,6 @@ bool isDynamicDim(Value value, int64_t dim) {
   return cast<RankedTensorType>(value.getType()).isDynamicDim(dim);
 }
 
-bool isConstant(Value value) {
-  return value && value.getDefiningOp<ConstantOp>();
-}
-
 int64_t rankOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getRank();
 }
@@ -57,29 +53,44 @@ std::string binaryRule(Operation *op) {
 
 } // namespace
 
-bool isClampLike(Operation *op, float &low, float &high) {
-  constexpr float inf = std::numeric_limits<float>::infinity();
-  if (isa<ReluOp>(op)) {
-    low = 0;
-    high = inf;
-    return true;
-  }
-  if (auto hardtanh = dyn_cast<HardtanhOp>(op)) {
-    low = hardtanh.getMinVal().convertToDouble();
-    high = hardtanh.getMaxVal().convertToDouble();
-    return true;
-  }
-  if (auto clamp = dyn_cast<ClampOp>(op)) {
-    low = clamp.getMin() ? clamp.getMin()->convertToDouble() : -inf;
-    high = clamp.getMax() ? clamp.getMax()->convertToDouble() : inf;
-    return true;
-  }
-  return false;
+bool isQint8(Type elementType) {
+  auto uniform = dyn_cast<quant::UniformQuantizedType>(elementType);
+  return uniform && uniform.isSigned() &&
+         uniform.getStorageTypeIntegralWidth() == 8 &&
+         uniform.getExpressedType().isF32();
+}
+
+bool isConstant(Value value) {
+  if (!value)
+    return false;
+  if (auto dequantize = value.getDefiningOp<DequantizeOp>())
+    value = dequantize.getInput();
+  return value.getDefiningOp<ConstantOp>() != nullptr;
+}
+
+/// Q/DQ run as XNNPACK converts between fp32 and qint8, or fold into the
+/// int8 node they surround; dequantized constants are float weights (or the
+/// int8 weights of an int8 node) at compile time.
+static std::string quantizationRule(Operation *op) {
+  auto elementOf = [](Value value) {
+    return cast<ShapedType>(value.getType()).getElementType();
+  };
+  if (auto quantize = dyn_cast<QuantizeOp>(op))
+    return isQint8(elementOf(quantize.getResult()))
+               ? ""
+               : "quantizes to other than per-tensor int8";
+  auto dequantize = cast<DequantizeOp>(op);
+  if (isConstant(dequantize.getInput()) ||
+      isQint8(elementOf(dequantize.getInput())))
+    return "";
+  return "dequantizes other than per-tensor int8 activations";
 }
 
 std::string whyUnsupported(Operation *op) {
   if (auto view = dyn_cast<ViewOp>(op); view && !view.getDynamicSize().empty())
     return "reshape sizes computed at run time";
+  if (isa<QuantizeOp, DequantizeOp>(op))
+    return quantizationRule(op);
   auto allF32 = [](TypeRange types) { return llvm::all_of(types, isF32); };
   if (!allF32(op->getOperandTypes()) || !allF32(op->getResultTypes()))
     return "needs float32 tensors of rank <= 6";
@@ -132,6 +143,8 @@ std::string whyUnsupported(Operation *op) {
       return "needs a constant mat2 and a constant 1-D bias";
     return "";
   }
+  if (auto mm = dyn_cast<MmOp>(op))
+    return isConstant(mm.getMat2()) ? "" : "needs a constant mat2";
   if (isa<AddOp, SubOp, MulOp, DivOp>(op))
     return binaryRule(op);
   if (auto softmax = dyn_cast<SoftmaxOp>(op)) {

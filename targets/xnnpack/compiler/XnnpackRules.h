@@ -2,6 +2,8 @@
 #ifndef ETCH_TARGETS_XNNPACK_COMPILER_XNNPACKRULES_H
 #define ETCH_TARGETS_XNNPACK_COMPILER_XNNPACKRULES_H
 
+#include "etch/Quantization/QdqPattern.h"
+
 #include "mlir/IR/Operation.h"
 
 #include <string>
@@ -12,9 +14,16 @@ namespace etch::xnnpack {
 /// (where rank-4 tensors are NHWC); otherwise the reason.
 std::string whyUnsupported(mlir::Operation *op);
 
-/// True for relu/hardtanh/clamp: a clamp XNNPACK can fuse into the output
-/// range of the op producing its input. Sets \p low / \p high.
-bool isClampLike(mlir::Operation *op, float &low, float &high);
+/// relu/hardtanh/clamp: a clamp XNNPACK fuses into the output range of the
+/// op producing its input.
+using quantization::isClampLike;
+
+/// A constant, or a dequantized constant (its float values are known at
+/// compile time).
+bool isConstant(mlir::Value value);
+
+/// True for XNNPACK's per-tensor signed int8 (qint8) quantized type.
+bool isQint8(mlir::Type elementType);
 
 } // namespace etch::xnnpack
 

@@ -42,7 +42,41 @@ bool broadcastShape(const Dims &a, const Dims &b, Dims &out) {
   return true;
 }
 
+bool isPositiveFinite(float scale) {
+  return scale > 0 && scale <= 3.4e38f;
+}
+
 } // namespace
+
+std::string tensorTypeProblem(size_t index, const Tensor &tensor) {
+  std::string where = "tensor " + std::to_string(index) + ": ";
+  switch (tensor.datatype()) {
+  case Datatype::Fp32:
+    return "";
+  case Datatype::Qint8:
+  case Datatype::Qint32: {
+    bool narrow = tensor.datatype() == Datatype::Qint8;
+    if (!isPositiveFinite(tensor.scale()) ||
+        (narrow && (tensor.zero_point() < -128 || tensor.zero_point() > 127)) ||
+        (!narrow && tensor.zero_point() != 0))
+      return where + "quantization scale or zero point out of range";
+    return "";
+  }
+  case Datatype::Qcint8:
+  case Datatype::Qcint32: {
+    const auto *scales = tensor.channel_scales();
+    size_t rank = tensor.dims()->size();
+    if (!scales || tensor.channel_dim() >= rank ||
+        scales->size() != tensor.dims()->Get(tensor.channel_dim()))
+      return where + "needs one channel scale per index of its channel dim";
+    for (float scale : *scales)
+      if (!isPositiveFinite(scale))
+        return where + "channel scale out of range";
+    return "";
+  }
+  }
+  return where + "unknown datatype";
+}
 
 std::string nodeOutputDims(size_t n, const Node &node,
                            const std::vector<const Dims *> &in, Dims &out) {
@@ -120,6 +154,7 @@ std::string nodeOutputDims(size_t n, const Node &node,
   case NodeKind::Ceiling:
   case NodeKind::BankersRounding:
   case NodeKind::Clamp:
+  case NodeKind::Convert:
   case NodeKind::Hardswish:
   case NodeKind::Sigmoid:
   case NodeKind::Softmax:
@@ -199,7 +234,10 @@ std::string validateBlob(const Blob &blob) {
     // XNNPACK allocates intermediate values itself: they count against the
     // method's memory limit like arenas do.
     if (!tensor->data_size() && tensor->input() < 0 && tensor->output() < 0)
-      internalBytes += numel(dims.back()) * sizeof(float);
+      internalBytes += numel(dims.back()) * elementBytes(tensor->datatype());
+    if (std::string problem = tensorTypeProblem(dims.size() - 1, *tensor);
+        !problem.empty())
+      return problem;
   }
   if (internalBytes > runtime::memoryLimit())
     return "intermediate values need " + std::to_string(internalBytes) +

@@ -26,6 +26,15 @@ inline uint64_t numel(const Dims &dims) {
   return count;
 }
 
+/// Bytes per element of \p datatype.
+inline uint64_t elementBytes(Datatype datatype) {
+  return datatype == Datatype::Qint8 || datatype == Datatype::Qcint8 ? 1 : 4;
+}
+
+/// Empty when tensor \p index's datatype and quantization parameters are
+/// ones XNNPACK accepts; otherwise what is wrong.
+std::string tensorTypeProblem(size_t index, const Tensor &tensor);
+
 /// The shape rule of node \p index: its output's dims from its inputs'
 /// (nullptr: an absent optional input), or what is wrong. One definition:
 /// validation checks the blob's stored shapes with it, and a delegate whose

@@ -35,8 +35,8 @@ using runtime::Span;
 using runtime::TensorView;
 
 struct Border {
-  TensorView *tensor;         // the program's (NCHW) tensor
-  std::vector<float> staging; // NHWC copy, when nchw
+  TensorView *tensor;           // the program's (NCHW) tensor
+  std::vector<uint8_t> staging; // NHWC copy, when nchw
   bool nchw;
   uint32_t externalId;
 };
@@ -77,20 +77,40 @@ Error fail(const char *what) {
   return Error::DelegateInvalidBlob;
 }
 
-/// NCHW <-> NHWC for a rank-4 tensor of floats.
-void toNhwc(const float *in, float *out, const int64_t *d) {
+/// NCHW <-> NHWC for a rank-4 tensor of T (float, int8).
+template <typename T> void toNhwc(const T *in, T *out, const int64_t *d) {
   int64_t n = d[0], c = d[1], hw = d[2] * d[3];
   for (int64_t b = 0; b < n; ++b)
     for (int64_t ch = 0; ch < c; ++ch)
       for (int64_t p = 0; p < hw; ++p)
         out[(b * hw + p) * c + ch] = in[(b * c + ch) * hw + p];
 }
-void toNchw(const float *in, float *out, const int64_t *d) {
+template <typename T> void toNchw(const T *in, T *out, const int64_t *d) {
   int64_t n = d[0], c = d[1], hw = d[2] * d[3];
   for (int64_t b = 0; b < n; ++b)
     for (int64_t p = 0; p < hw; ++p)
       for (int64_t ch = 0; ch < c; ++ch)
         out[(b * c + ch) * hw + p] = in[(b * hw + p) * c + ch];
+}
+/// Converts a border between the program's NCHW and XNNPACK's NHWC.
+void convertBorder(const TensorView &tensor, const void *in, void *out,
+                   bool toXnnpack) {
+  if (tensor.scalarType() == runtime::ScalarType::Int8) {
+    auto *from = static_cast<const int8_t *>(in);
+    auto *to = static_cast<int8_t *>(out);
+    toXnnpack ? toNhwc(from, to, tensor.sizes())
+              : toNchw(from, to, tensor.sizes());
+    return;
+  }
+  auto *from = static_cast<const float *>(in);
+  auto *to = static_cast<float *>(out);
+  toXnnpack ? toNhwc(from, to, tensor.sizes()) : toNchw(from, to, tensor.sizes());
+}
+
+/// The program's element type for a border tensor of \p datatype.
+runtime::ScalarType borderScalarType(Datatype datatype) {
+  return datatype == Datatype::Qint8 ? runtime::ScalarType::Int8
+                                     : runtime::ScalarType::Float32;
 }
 
 size_t preferredThreads(Span<const runtime::CompileSpec> specs) {
@@ -153,11 +173,12 @@ public:
       for (uint64_t dim : *tensor->dims())
         numel = dim && numel > (UINT64_MAX / 8) / dim ? UINT64_MAX / 8
                                                       : numel * dim;
+      uint64_t element = elementBytes(tensor->datatype());
       if (tensor->data_size()) {
-        if (tensor->data_size() != numel * sizeof(float) ||
+        if (tensor->data_size() != numel * element ||
             tensor->data_offset() > dataSize ||
             tensor->data_size() > dataSize - tensor->data_offset() ||
-            tensor->data_offset() % alignof(float))
+            tensor->data_offset() % element)
           return fail("constant tensor lies outside the constant section");
       }
       int input = tensor->input(), output = tensor->output();
@@ -166,7 +187,10 @@ public:
         return fail("external tensor index out of range");
       if (input >= 0 || output >= 0) {
         TensorView *view = input >= 0 ? inputs[input] : outputs[output];
-        if (!view || view->scalarType() != runtime::ScalarType::Float32 ||
+        bool borderType = tensor->datatype() == Datatype::Fp32 ||
+                          tensor->datatype() == Datatype::Qint8;
+        if (!view || !borderType ||
+            view->scalarType() != borderScalarType(tensor->datatype()) ||
             static_cast<uint64_t>(view->numel()) != numel ||
             (tensor->nchw() && view->rank() != 4))
           return fail("border tensor differs from the program's tensor");
@@ -177,7 +201,7 @@ public:
         border.tensor = view;
         border.nchw = tensor->nchw();
         if (border.nchw)
-          border.staging.resize(numel);
+          border.staging.resize(numel * element);
       }
     }
     for (const auto *list : {&handle->inputs, &handle->outputs})
@@ -269,16 +293,16 @@ public:
     Handle &handle = *static_cast<Handle *>(opaque);
     for (Border &border : handle.inputs)
       if (border.nchw)
-        toNhwc(border.tensor->data<float>(), border.staging.data(),
-               border.tensor->sizes());
+        convertBorder(*border.tensor, border.tensor->data(),
+                      border.staging.data(), /*toXnnpack=*/true);
     if (xnn_invoke_runtime(handle.runtime) != xnn_status_success) {
       ET_LOG(Error, "xnnpack: xnn_invoke_runtime failed");
       return Error::DelegateExecuteFailed;
     }
     for (Border &border : handle.outputs)
       if (border.nchw)
-        toNchw(border.staging.data(), border.tensor->data<float>(),
-               border.tensor->sizes());
+        convertBorder(*border.tensor, border.staging.data(),
+                      border.tensor->data(), /*toXnnpack=*/false);
     return Error::Ok;
   }
 
@@ -351,10 +375,9 @@ private:
       const void *constant = tensor->data_size()
                                  ? handle.data + tensor->data_offset()
                                  : nullptr;
-      if (xnn_define_tensor_value(subgraph, xnn_datatype_fp32, shape.size(),
-                                  shape.data(), constant, external, flags,
-                                  &ids[i]) != xnn_status_success)
-        return fail("xnn_define_tensor_value rejected a tensor");
+      if (defineTensor(subgraph, *tensor, shape, constant, external, flags,
+                       &ids[i]) != xnn_status_success)
+        return fail("XNNPACK rejected a tensor definition");
     }
     for (const Node *node : *blob.nodes())
       if (Error error = defineNode(subgraph, *node, ids, dims);
@@ -380,6 +403,36 @@ private:
     handle.runtime = runtime;
     handle.dims = std::move(dims);
     return Error::Ok;
+  }
+
+  /// Defines \p tensor with its datatype (validated by tensorTypeProblem).
+  static xnn_status defineTensor(xnn_subgraph_t subgraph, const Tensor &tensor,
+                                 const std::vector<size_t> &shape,
+                                 const void *constant, uint32_t external,
+                                 uint32_t flags, uint32_t *id) {
+    switch (tensor.datatype()) {
+    case Datatype::Fp32:
+      return xnn_define_tensor_value(subgraph, xnn_datatype_fp32, shape.size(),
+                                     shape.data(), constant, external, flags,
+                                     id);
+    case Datatype::Qint8:
+    case Datatype::Qint32:
+      return xnn_define_quantized_tensor_value(
+          subgraph,
+          tensor.datatype() == Datatype::Qint8 ? xnn_datatype_qint8
+                                               : xnn_datatype_qint32,
+          tensor.zero_point(), tensor.scale(), shape.size(), shape.data(),
+          constant, external, flags, id);
+    case Datatype::Qcint8:
+    case Datatype::Qcint32:
+      return xnn_define_channelwise_quantized_tensor_value(
+          subgraph,
+          tensor.datatype() == Datatype::Qcint8 ? xnn_datatype_qcint8
+                                                : xnn_datatype_qcint32,
+          tensor.channel_scales()->data(), shape.size(), tensor.channel_dim(),
+          shape.data(), constant, external, flags, id);
+    }
+    return xnn_status_invalid_parameter;
   }
 
   static Error defineNode(xnn_subgraph_t subgraph, const Node &node,
@@ -458,6 +511,10 @@ private:
     case NodeKind::Sigmoid:
       if (needInputs(1))
         status = xnn_define_sigmoid(subgraph, in[0], out, 0);
+      break;
+    case NodeKind::Convert:
+      if (needInputs(1))
+        status = xnn_define_convert(subgraph, in[0], out, 0);
       break;
     case NodeKind::Softmax:
       if (needInputs(1))

@@ -14,7 +14,7 @@ inline constexpr uint32_t kAbsentTensor = 0xFFFFFFFFu;
 /// Parameter counts per NodeKind, in enum order (-1: checked per node).
 inline constexpr int kParamCounts[] = {13, 12, 0,  0, 0, 0,  0, 0, 0,
                                        0,  0,  10, 8, 0, 0,  0, 0, 0,
-                                       0,  0,  0,  0, 0, -1, 0, 0};
+                                       0,  0,  0,  0, 0, -1, 0, 0, 0};
 
 inline uint64_t constantSectionOffset(uint64_t flatbufferSize) {
   uint64_t end = kBlobHeaderSize + flatbufferSize;

@@ -177,3 +177,19 @@ func.func @resource_transpose() -> tensor<2x2xf32> {
     }
   }
 #-}
+
+// -----
+
+// A permuted dequantized constant becomes the dequantize of the permuted
+// quantized constant (a per-axis type's axis follows its dim), so int8
+// weights transposed by a decomposed linear stay int8 weights.
+// CHECK-LABEL: func @permute_dequantized_constant
+// CHECK-NEXT: %[[Q:.*]] = edge.constant dense<{{\[}}[1, 3], [2, 4]]> : tensor<2x2xi8> as tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01}>>
+// CHECK-NEXT: %[[D:.*]] = edge.dequantize %[[Q]]
+// CHECK-NEXT: return %[[D]]
+func.func @permute_dequantized_constant() -> tensor<2x2xf32> {
+  %c = edge.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi8> as tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  %d = edge.dequantize %c : tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>> -> tensor<2x2xf32>
+  %0 = edge.permute %d {dims = array<i64: 1, 0>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
