@@ -8,24 +8,7 @@
 #    machine drifts, so etch and ORT are measured in ROUNDS alternating
 #    rounds and each figure is the median of its rounds' medians.
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${ETCH_BUILD_DIR:-$root/build}
-runs=${RUNS:-30}
-threads=${THREADS:-2}
-rounds=${ROUNDS:-3}
-"$root/scripts/setup.sh"
-"$root/scripts/build.sh" >/dev/null
-work="$build/bench"
-mkdir -p "$work/corpus" "$work/ort"
-if ! command -v node >/dev/null; then
-  apt-get install -y -qq nodejs npm >/dev/null
-fi
-if [ ! -d "$work/ort/node_modules/onnxruntime-node" ]; then
-  (cd "$work/ort" && npm install --ignore-scripts --no-audit --no-fund \
-     onnxruntime-node@1.30.0 >/dev/null)
-fi
-
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # A program of 1000 relu calls on one float: execute time per instruction
 # minus the kernel's own time is the framework's overhead.
@@ -50,7 +33,7 @@ for model in mobilenet_v2 mobilenet_v3_small resnet18; do
   /usr/bin/python3 "$root/python/etch/onnx_corpus.py" --out "$work/corpus" --model "$model" --opset 17
   onnx="$work/corpus/${model}_op17.onnx"
   input="$work/corpus/${model}_input.npy"
-  plan=$("$build/bin/et-compile" "$onnx" -o "$work/$model.portable.etp" --print-memory-plan)
+  plan=$("$build/bin/et-compile" "$onnx" --targets=portable -o "$work/$model.portable.etp" --print-memory-plan)
   "$build/bin/et-compile" "$onnx" --targets=xnnpack,portable -o "$work/$model.xnnpack.etp"
   arena=$(echo "$plan" | sed -E 's/.*ratio ([0-9.]+)\).*/\1/')
   xnns=() ports=() loads=() orts=() creates=()

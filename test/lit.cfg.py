@@ -23,6 +23,7 @@ config.environment["ASAN_OPTIONS"] = os.environ.get(
 config.environment["UBSAN_OPTIONS"] = os.environ.get("UBSAN_OPTIONS", "print_stacktrace=1")
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%etch_src", config.etch_source_dir))
+config.substitutions.append(("%etch_tools", config.etch_tools_dir))
 
 # Debian's Python with torch 1.13 / torchvision / onnx / numpy, for test
 # inputs made at test time; and the build-tree cache for generated corpora.

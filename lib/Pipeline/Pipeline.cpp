@@ -1,5 +1,6 @@
 #include "etch/Pipeline/Pipeline.h"
 
+#include "etch/Target/Target.h"
 #include "etch/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -7,12 +8,51 @@
 #include "mlir/Transforms/Passes.h"
 
 namespace etch {
+namespace {
+
+/// Runs quantization::quantizeModule with the quantizer of the first target
+/// that has one (the default CPU targets' when \p targets name none).
+class QuantizePass
+    : public mlir::PassWrapper<QuantizePass, mlir::OperationPass<mlir::ModuleOp>> {
+public:
+  QuantizePass(quantization::QuantizeOptions options,
+               std::vector<std::string> targets)
+      : options(std::move(options)), targets(std::move(targets)) {}
+  llvm::StringRef getArgument() const override { return "etch-quantize"; }
+  void runOnOperation() override {
+    if (!options.quantizer) {
+      std::vector<std::string> candidates = targets;
+      for (const std::string &name : defaultTargets())
+        candidates.push_back(name);
+      for (const std::string &name : candidates)
+        if (const Target *target = lookupTarget(name))
+          if ((options.quantizer = target->quantizer()))
+            break;
+    }
+    if (failed(quantization::quantizeModule(getOperation(), options)))
+      signalPassFailure();
+  }
+
+private:
+  quantization::QuantizeOptions options;
+  std::vector<std::string> targets;
+};
+
+std::unique_ptr<mlir::Pass>
+createQuantizePass(const quantization::QuantizeOptions &options,
+                   const std::vector<std::string> &targets) {
+  return std::make_unique<QuantizePass>(options, targets);
+}
+
+} // namespace
 
 llvm::ArrayRef<PhaseInfo> allPhases() {
   static const PhaseInfo phases[] = {
       {Phase::Edge, "edge", "imported, verified Edge dialect"},
       {Phase::EdgeOpt, "edge-opt",
        "Edge passes: batch norm folded into convolutions, canonicalized, CSE"},
+      {Phase::Quantize, "quantize",
+       "int8 quantize/dequantize inserted after calibration (--quantize)"},
       {Phase::Partition, "partition",
        "targets claim subgraphs as edge.delegate regions"},
       {Phase::Codegen, "codegen",
@@ -40,6 +80,12 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
     pm.addNestedPass<mlir::func::FuncOp>(createFoldHardsigmoid());
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
+    return;
+  case Phase::Quantize:
+    if (options.quantize) {
+      pm.addPass(createQuantizePass(*options.quantize, options.targets));
+      pm.addPass(mlir::createCanonicalizerPass());
+    }
     return;
   case Phase::Partition: {
     PartitionOptions partition;

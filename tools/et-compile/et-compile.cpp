@@ -14,6 +14,8 @@
 #include "etch/Serialize/ProgramWriter.h"
 #include "etch/Target/Target.h"
 
+#include "CalibrationData.h"
+
 #include "etch/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -87,6 +89,59 @@ static cl::opt<bool>
                   cl::desc("Print every compiled delegate blob readably"),
                   cl::init(false), cl::cat(etchOptions));
 
+static cl::opt<std::string> quantize(
+    "quantize",
+    cl::desc("Post-training quantization: 'int8' (the first target's scheme)"),
+    cl::value_desc("int8"), cl::cat(etchOptions));
+static cl::opt<std::string> calibrationData(
+    "calibration-data",
+    cl::desc("Folder of .npy calibration inputs (one file per sample, or one "
+             "subfolder of inputs per sample)"),
+    cl::value_desc("dir"), cl::cat(etchOptions));
+static cl::opt<std::string> calibrationObserver(
+    "calibration-observer",
+    cl::desc("How ranges are chosen: mse (default), percentile or minmax"),
+    cl::init("mse"), cl::cat(etchOptions));
+static cl::opt<unsigned> calibrationSamples(
+    "calibration-samples",
+    cl::desc("Random inputs to calibrate on without --calibration-data"),
+    cl::init(16), cl::cat(etchOptions));
+
+/// Reads the quantization options into \p options; false after a message.
+static bool quantizeOptions(etch::PipelineOptions &options) {
+  if (quantize.empty()) {
+    if (!calibrationData.empty())
+      llvm::errs() << "et-compile: warning: --calibration-data without "
+                      "--quantize does nothing\n";
+    return true;
+  }
+  if (quantize != "int8") {
+    llvm::errs() << "et-compile: unknown --quantize scheme '" << quantize
+                 << "' (supported: int8)\n";
+    return false;
+  }
+  etch::quantization::QuantizeOptions quantizeOptions;
+  std::optional<etch::quantization::Observer> observer =
+      etch::quantization::parseObserver(calibrationObserver);
+  if (!observer) {
+    llvm::errs() << "et-compile: unknown --calibration-observer '"
+                 << calibrationObserver << "' (mse, percentile, minmax)\n";
+    return false;
+  }
+  quantizeOptions.observer = *observer;
+  quantizeOptions.randomSamples = calibrationSamples;
+  quantizeOptions.showProgress = llvm::errs().is_displayed();
+  std::string error;
+  if (!calibrationData.empty() &&
+      !etch::tools::readCalibrationData(calibrationData,
+                                        quantizeOptions.samples, error)) {
+    llvm::errs() << "et-compile: " << error << "\n";
+    return false;
+  }
+  options.quantize = std::move(quantizeOptions);
+  return true;
+}
+
 /// "forward: arena 1204224 bytes, lower bound 1204224 bytes (ratio 1.000)".
 static void printPlan(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -150,6 +205,8 @@ int main(int argc, char **argv) {
   pipelineOptions.targets =
       targets.empty() ? etch::defaultTargets()
                       : std::vector<std::string>(targets.begin(), targets.end());
+  if (!quantizeOptions(pipelineOptions))
+    return 1;
   etch::Phase last = etch::allPhases().back().phase;
   if (!compileTo.empty()) {
     std::optional<etch::Phase> phase = etch::parsePhase(compileTo);

@@ -2,6 +2,8 @@
 #ifndef ETCH_PIPELINE_PIPELINE_H
 #define ETCH_PIPELINE_PIPELINE_H
 
+#include "etch/Quantization/Quantize.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -17,6 +19,7 @@ namespace etch {
 enum class Phase {
   Edge,      // imported and verified Edge dialect
   EdgeOpt,   // Edge passes: fold batch norm, canonicalize, CSE
+  Quantize,  // int8 post-training quantization (--quantize=int8)
   Partition, // targets claim subgraphs (edge.delegate)
   Codegen,   // each delegate compiled to its target's blob
   Plan,      // memory planned (etch-memory-plan)
@@ -45,6 +48,9 @@ struct PipelineOptions {
   /// Targets in priority order; "portable" (the fallback) claims nothing.
   std::vector<std::string> targets = {"portable"};
   std::vector<PhaseHook> hooks;
+  /// Set: the Quantize phase quantizes with these options (its quantizer
+  /// that of the first target in `targets` having one, when not given).
+  std::optional<quantization::QuantizeOptions> quantize;
 };
 
 /// Parses "<phase>:<pipeline>" into a hook; false (and \p error) when the

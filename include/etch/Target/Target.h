@@ -20,6 +20,9 @@ namespace etch {
 namespace edge {
 class DelegateOp;
 }
+namespace quantization {
+class Quantizer;
+}
 
 /// A compiled delegate: the blob and the compile specs the runtime half gets.
 struct CompiledDelegate {
@@ -45,6 +48,8 @@ public:
   compile(edge::DelegateOp delegate) const = 0;
   /// A readable dump of a blob this target wrote (tests, --dump-delegates).
   virtual std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const = 0;
+  /// The target's int8 scheme for --quantize=int8; null when it has none.
+  virtual const quantization::Quantizer *quantizer() const { return nullptr; }
 };
 
 /// Registers \p target (names are unique; "portable" is reserved for the

@@ -3,6 +3,7 @@
 #define ETCH_TARGETS_XNNPACK_COMPILER_XNNPACKRULES_H
 
 #include "etch/Quantization/QdqPattern.h"
+#include "etch/Quantization/Quantizer.h"
 
 #include "mlir/IR/Operation.h"
 
@@ -21,6 +22,9 @@ using quantization::isClampLike;
 /// A constant, or a dequantized constant (its float values are known at
 /// compile time).
 bool isConstant(mlir::Value value);
+
+/// XNNPACK's int8 scheme (XnnpackQuantizer.cpp).
+const quantization::Quantizer &quantizer();
 
 /// True for XNNPACK's per-tensor signed int8 (qint8) quantized type.
 bool isQint8(mlir::Type elementType);

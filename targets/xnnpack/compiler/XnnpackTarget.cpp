@@ -21,6 +21,9 @@ public:
   std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const override {
     return xnnpack::describeBlob(blob);
   }
+  const quantization::Quantizer *quantizer() const override {
+    return &xnnpack::quantizer();
+  }
 };
 } // namespace
 } // namespace etch::xnnpack
