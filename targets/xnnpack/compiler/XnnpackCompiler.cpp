@@ -52,13 +52,32 @@ void setElementType(TensorRecord &record, Type element) {
 
 struct NodeRecord {
   schema::NodeKind kind;
-  std::vector<uint32_t> inputs, outputs, params;
+  std::vector<uint32_t> inputs, outputs;
+  schema::NodeParamsUnion params; // the kind's table (BlobFormat.h paramsOf)
   float outputMin = -kInf, outputMax = kInf;
-  std::vector<uint64_t> shape;
-  int dynamicDim = -1;  // StaticReshape: the dim of `shape` known at run time
   bool fusable = false; // accepts a fused output range
-  float value = 0;      // ConstantPad's padding value, LeakyRelu/Elu's scalar
 };
+
+/// XNNPACK's window: symmetric ATen padding (H, W), kernel, stride and
+/// dilation, plus extra bottom/right padding (ceil mode).
+std::unique_ptr<schema::Window2d>
+window2d(ArrayRef<int64_t> padding, ArrayRef<int64_t> kernel,
+         ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
+         ArrayRef<int64_t> extra = {0, 0}) {
+  return std::make_unique<schema::Window2d>(
+      uint32_t(padding[0]), uint32_t(padding[1] + extra[1]),
+      uint32_t(padding[0] + extra[0]), uint32_t(padding[1]),
+      uint32_t(kernel[0]), uint32_t(kernel[1]), uint32_t(stride[0]),
+      uint32_t(stride[1]), uint32_t(dilation[0]), uint32_t(dilation[1]));
+}
+
+schema::NodeParamsUnion scalarParams(double value) {
+  schema::ScalarParamsT params;
+  params.value = static_cast<float>(value);
+  schema::NodeParamsUnion result;
+  result.Set(std::move(params));
+  return result;
+}
 
 /// NCHW extents -> XNNPACK's NHWC order for rank 4, unchanged otherwise.
 std::vector<uint64_t> xnnDims(ArrayRef<int64_t> shape) {
@@ -149,9 +168,8 @@ public:
     std::vector<fb::Offset<schema::Node>> nodeOffsets;
     for (const NodeRecord &n : nodes)
       nodeOffsets.push_back(schema::CreateNodeDirect(
-          fbb, n.kind, &n.inputs, &n.outputs, &n.params, n.outputMin,
-          n.outputMax, n.shape.empty() ? nullptr : &n.shape, n.value,
-          n.dynamicDim));
+          fbb, n.kind, &n.inputs, &n.outputs, n.params.type,
+          n.params.Pack(fbb), n.outputMin, n.outputMax));
     auto blob = schema::CreateBlobDirect(fbb, kBlobVersion, &tensorOffsets,
                                          &nodeOffsets, inputCount, outputCount);
     schema::FinishBlobBuffer(fbb, blob);
@@ -289,10 +307,12 @@ private:
   /// allow no more) that the runtime derives from the element count.
   void setReshapeShape(NodeRecord &node, Value result) {
     auto type = cast<RankedTensorType>(result.getType());
-    node.shape = xnnDims(result);
+    schema::ReshapeParamsT params;
+    params.shape = xnnDims(result);
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (type.isDynamicDim(d))
-        node.dynamicDim = xnnDim(d, type.getRank());
+        params.dynamic_dim = xnnDim(d, type.getRank());
+    node.params.Set(std::move(params));
   }
 
   /// The tensor of \p result: a new one, typed like the value, unless the
@@ -335,7 +355,8 @@ private:
         return failure();
       NodeRecord node{kind, {*input}, {resultId(op->getResult(0))}};
       node.fusable = fusable;
-      node.value = static_cast<float>(value);
+      if (schema::paramsOf(kind) == schema::NodeParams::ScalarParams)
+        node.params = scalarParams(value);
       emit(op, std::move(node));
       return success();
     };
@@ -412,9 +433,11 @@ private:
         post = {post[0], post[2], post[3], post[1]};
       }
       NodeRecord node{K::ConstantPad, {*input}, {resultId(pad.getResult())}};
-      node.params.assign(pre.begin(), pre.end());
-      node.params.insert(node.params.end(), post.begin(), post.end());
-      node.value = static_cast<float>(pad.getValue().convertToDouble());
+      schema::PadParamsT params;
+      params.pre.assign(pre.begin(), pre.end());
+      params.post.assign(post.begin(), post.end());
+      params.value = static_cast<float>(pad.getValue().convertToDouble());
+      node.params.Set(std::move(params));
       emit(op, std::move(node));
       return success();
     }
@@ -511,14 +534,11 @@ private:
                          (in[2 + i] + 2 * padding[i]);
         extra[i] = needed > 0 ? needed : 0;
       }
-      NodeRecord node{K::MaxPooling2d,
-                      {*input},
-                      {resultId(pool.getResult())},
-                      {uint32_t(padding[0]), uint32_t(padding[1] + extra[1]),
-                       uint32_t(padding[0] + extra[0]), uint32_t(padding[1]),
-                       uint32_t(kernel[0]), uint32_t(kernel[1]),
-                       uint32_t(stride[0]), uint32_t(stride[1]),
-                       uint32_t(dilation[0]), uint32_t(dilation[1])}};
+      NodeRecord node{K::MaxPooling2d, {*input}, {resultId(pool.getResult())}};
+      schema::PoolingParamsT params;
+      params.window = window2d(padding, kernel, stride, dilation,
+                               {int64_t(extra[0]), int64_t(extra[1])});
+      node.params.Set(std::move(params));
       node.fusable = true;
       emit(op, std::move(node));
       return success();
@@ -532,9 +552,10 @@ private:
           pool.getStride().empty() ? kernel : pool.getStride();
       NodeRecord node{K::AveragePooling2d,
                       {*input},
-                      {resultId(pool.getResult())},
-                      {0, 0, 0, 0, uint32_t(kernel[0]), uint32_t(kernel[1]),
-                       uint32_t(stride[0]), uint32_t(stride[1])}};
+                      {resultId(pool.getResult())}};
+      schema::PoolingParamsT params;
+      params.window = window2d({0, 0}, kernel, stride, {1, 1});
+      node.params.Set(std::move(params));
       node.fusable = true;
       emit(op, std::move(node));
       return success();
@@ -584,27 +605,29 @@ private:
            groups > 1;
   }
 
-  /// XNNPACK's convolution parameters: padding, kernel, stride, dilation,
-  /// then the depth multiplier and channels (depthwise) or the groups and
-  /// per-group channels.
-  static std::vector<uint32_t> convolutionParams(ConvolutionOp conv) {
+  /// XNNPACK's convolution parameters: the window, then the depth
+  /// multiplier and channels (depthwise) or the groups and per-group
+  /// channels.
+  static schema::NodeParamsUnion convolutionParams(ConvolutionOp conv) {
     ArrayRef<int64_t> w = conv.getWeight().getType().getShape();
     int64_t groups = conv.getGroups();
     int64_t inChannels = conv.getInput().getType().getDimSize(1);
-    ArrayRef<int64_t> stride = conv.getStride(), padding = conv.getPadding(),
-                      dilation = conv.getDilation();
-    std::vector<uint32_t> params = {
-        uint32_t(padding[0]), uint32_t(padding[1]), uint32_t(padding[0]),
-        uint32_t(padding[1]), uint32_t(w[2]),       uint32_t(w[3]),
-        uint32_t(stride[0]),  uint32_t(stride[1]),  uint32_t(dilation[0]),
-        uint32_t(dilation[1])};
+    auto window = window2d(conv.getPadding(), w.drop_front(2),
+                           conv.getStride(), conv.getDilation());
+    schema::NodeParamsUnion params;
     if (isDepthwise(conv)) {
-      params.push_back(uint32_t(w[0] / inChannels)); // depth multiplier
-      params.push_back(uint32_t(inChannels));
+      schema::DepthwiseConvolutionParamsT depthwise;
+      depthwise.window = std::move(window);
+      depthwise.depth_multiplier = uint32_t(w[0] / inChannels);
+      depthwise.input_channels = uint32_t(inChannels);
+      params.Set(std::move(depthwise));
     } else {
-      params.push_back(uint32_t(groups));
-      params.push_back(uint32_t(inChannels / groups));
-      params.push_back(uint32_t(w[0] / groups));
+      schema::ConvolutionParamsT grouped;
+      grouped.window = std::move(window);
+      grouped.groups = uint32_t(groups);
+      grouped.group_input_channels = uint32_t(inChannels / groups);
+      grouped.group_output_channels = uint32_t(w[0] / groups);
+      params.Set(std::move(grouped));
     }
     return params;
   }
@@ -918,6 +941,61 @@ FailureOr<CompiledDelegate> compileDelegate(DelegateOp delegate) {
   return DelegateCompiler(delegate).run();
 }
 
+/// " window [pads t r b l, kernel, stride, dilation] ..." for a node's
+/// parameter table.
+static void describeParams(const schema::Node &node, raw_ostream &os) {
+  auto window = [&](const schema::Window2d &w) {
+    os << " window [pad " << w.pad_top() << " " << w.pad_right() << " "
+       << w.pad_bottom() << " " << w.pad_left() << ", kernel "
+       << w.kernel_height() << "x" << w.kernel_width() << ", stride "
+       << w.stride_height() << "x" << w.stride_width() << ", dilation "
+       << w.dilation_height() << "x" << w.dilation_width() << "]";
+  };
+  switch (node.params_type()) {
+  case schema::NodeParams::ConvolutionParams: {
+    const auto *p = node.params_as_ConvolutionParams();
+    window(*p->window());
+    os << " groups " << p->groups() << " (" << p->group_input_channels()
+       << " -> " << p->group_output_channels() << " channels)";
+    break;
+  }
+  case schema::NodeParams::DepthwiseConvolutionParams: {
+    const auto *p = node.params_as_DepthwiseConvolutionParams();
+    window(*p->window());
+    os << " multiplier " << p->depth_multiplier() << " channels "
+       << p->input_channels();
+    break;
+  }
+  case schema::NodeParams::PoolingParams:
+    window(*node.params_as_PoolingParams()->window());
+    break;
+  case schema::NodeParams::PadParams: {
+    const auto *p = node.params_as_PadParams();
+    os << " pre [";
+    llvm::interleaveComma(*p->pre(), os);
+    os << "] post [";
+    llvm::interleaveComma(*p->post(), os);
+    os << "] value " << llvm::format("%g", p->value());
+    break;
+  }
+  case schema::NodeParams::ReshapeParams: {
+    const auto *p = node.params_as_ReshapeParams();
+    os << " shape [";
+    llvm::interleave(*p->shape(), os, "x");
+    os << "]";
+    if (p->dynamic_dim() >= 0)
+      os << " dynamic dim " << p->dynamic_dim();
+    break;
+  }
+  case schema::NodeParams::ScalarParams:
+    os << " value "
+       << llvm::format("%g", node.params_as_ScalarParams()->value());
+    break;
+  case schema::NodeParams::NONE:
+    break;
+  }
+}
+
 std::string describeBlob(ArrayRef<uint8_t> bytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -968,23 +1046,10 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
     os << ") -> (";
     llvm::interleaveComma(*node->outputs(), os);
     os << ")";
-    if (node->params() && node->params()->size()) {
-      os << " params [";
-      llvm::interleaveComma(*node->params(), os);
-      os << "]";
-    }
-    if (node->shape()) {
-      os << " shape [";
-      llvm::interleave(*node->shape(), os, "x");
-      os << "]";
-      if (node->dynamic_dim() >= 0)
-        os << " dynamic dim " << node->dynamic_dim();
-    }
+    describeParams(*node, os);
     if (node->output_min() != -kInf || node->output_max() != kInf)
       os << " range [" << llvm::format("%g", node->output_min()) << ", "
          << llvm::format("%g", node->output_max()) << "]";
-    if (node->value() != 0.0f)
-      os << " value " << llvm::format("%g", node->value());
     os << "\n";
   }
   return text;

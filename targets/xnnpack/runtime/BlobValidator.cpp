@@ -3,6 +3,7 @@
 #include "targets/xnnpack/schema/BlobFormat.h"
 
 #include "runtime/platform/Platform.h"
+#include "runtime/program/VectorAlignment.h"
 
 #include <vector>
 
@@ -40,6 +41,11 @@ bool broadcastShape(const Dims &a, const Dims &b, Dims &out) {
     out[d] = x == 1 ? y : x;
   }
   return true;
+}
+
+bool positiveWindow(const Window2d &w) {
+  return w.kernel_height() && w.kernel_width() && w.stride_height() &&
+         w.stride_width() && w.dilation_height() && w.dilation_width();
 }
 
 bool isPositiveFinite(float scale) {
@@ -80,7 +86,8 @@ std::string tensorTypeProblem(size_t index, const Tensor &tensor) {
 
 std::string nodeOutputDims(size_t n, const Node &node,
                            const std::vector<const Dims *> &in, Dims &out) {
-  auto p = [&](size_t i) { return uint64_t(node.params()->Get(i)); };
+  if (node.params_type() != paramsOf(node.kind()))
+    return nodeError(n, node, "carries the wrong kind of parameters");
   auto need = [&](size_t count) {
     if (in.size() < count)
       return false;
@@ -95,30 +102,37 @@ std::string nodeOutputDims(size_t n, const Node &node,
     bool depthwise = node.kind() == NodeKind::DepthwiseConvolution2d;
     if (!need(2) || in.size() != 3 || in[0]->size() != 4 || in[1]->size() != 4)
       return nodeError(n, node, "needs rank-4 input, filter and output");
-    for (size_t i = 4; i < 10; ++i)
-      if (p(i) == 0)
-        return nodeError(n, node,
-                         "kernel, stride and dilation must be positive");
+    const Window2d &w = depthwise
+                            ? *node.params_as_DepthwiseConvolutionParams()->window()
+                            : *node.params_as_ConvolutionParams()->window();
+    if (!positiveWindow(w))
+      return nodeError(n, node, "kernel, stride and dilation must be positive");
     const Dims &x = *in[0], &f = *in[1];
+    uint64_t kh = w.kernel_height(), kw = w.kernel_width();
     uint64_t channels, outChannels;
     if (depthwise) {
-      channels = p(11);
-      outChannels = channels * p(10);
-      if (f != Dims{1, p(4), p(5), outChannels} || x[3] != channels ||
-          p(10) == 0)
+      const auto *params = node.params_as_DepthwiseConvolutionParams();
+      channels = params->input_channels();
+      outChannels = channels * params->depth_multiplier();
+      if (f != Dims{1, kh, kw, outChannels} || x[3] != channels ||
+          params->depth_multiplier() == 0)
         return nodeError(n, node, "filter or channels do not match");
     } else {
-      uint64_t groups = p(10), groupIn = p(11), groupOut = p(12);
+      const auto *params = node.params_as_ConvolutionParams();
+      uint64_t groups = params->groups();
+      uint64_t groupIn = params->group_input_channels();
       channels = groups * groupIn;
-      outChannels = groups * groupOut;
-      if (!groups || f != Dims{outChannels, p(4), p(5), groupIn} ||
+      outChannels = groups * params->group_output_channels();
+      if (!groups || f != Dims{outChannels, kh, kw, groupIn} ||
           x[3] != channels)
         return nodeError(n, node, "filter or channels do not match");
     }
     if (in[2] && *in[2] != Dims{outChannels})
       return nodeError(n, node, "bias does not match the output channels");
-    int64_t oh = window(x[1], p(0), p(2), p(4), p(6), p(8));
-    int64_t ow = window(x[2], p(3), p(1), p(5), p(7), p(9));
+    int64_t oh = window(x[1], w.pad_top(), w.pad_bottom(), kh,
+                        w.stride_height(), w.dilation_height());
+    int64_t ow = window(x[2], w.pad_left(), w.pad_right(), kw,
+                        w.stride_width(), w.dilation_width());
     if (oh <= 0 || ow <= 0)
       return nodeError(n, node, "the window does not fit the input");
     out = {x[0], uint64_t(oh), uint64_t(ow), outChannels};
@@ -167,14 +181,17 @@ std::string nodeOutputDims(size_t n, const Node &node,
     bool max = node.kind() == NodeKind::MaxPooling2d;
     if (!need(1) || in.size() != 1 || in[0]->size() != 4)
       return nodeError(n, node, "needs rank-4 input and output");
-    for (size_t i = 4; i < (max ? 10u : 8u); ++i)
-      if (p(i) == 0)
-        return nodeError(n, node,
-                         "kernel, stride and dilation must be positive");
+    const Window2d &w = *node.params_as_PoolingParams()->window();
+    if (!positiveWindow(w) ||
+        (!max && (w.dilation_height() != 1 || w.dilation_width() != 1)))
+      return nodeError(n, node,
+                       "kernel, stride and dilation must be positive (average "
+                       "pooling: dilation 1)");
     const Dims &x = *in[0];
-    uint64_t dh = max ? p(8) : 1, dw = max ? p(9) : 1;
-    int64_t oh = window(x[1], p(0), p(2), p(4), p(6), dh);
-    int64_t ow = window(x[2], p(3), p(1), p(5), p(7), dw);
+    int64_t oh = window(x[1], w.pad_top(), w.pad_bottom(), w.kernel_height(),
+                        w.stride_height(), w.dilation_height());
+    int64_t ow = window(x[2], w.pad_left(), w.pad_right(), w.kernel_width(),
+                        w.stride_width(), w.dilation_width());
     if (oh <= 0 || ow <= 0)
       return nodeError(n, node, "the window does not fit the input");
     out = {x[0], uint64_t(oh), uint64_t(ow), x[3]};
@@ -186,24 +203,26 @@ std::string nodeOutputDims(size_t n, const Node &node,
     out = {(*in[0])[0], 1, 1, (*in[0])[3]};
     return "";
   case NodeKind::ConstantPad: {
-    size_t paramCount = node.params() ? node.params()->size() : 0;
-    size_t rank = paramCount / 2;
+    const auto *params = node.params_as_PadParams();
+    size_t rank = params->pre()->size();
     if (!need(1) || in.size() != 1 || in[0]->size() != rank ||
-        paramCount != 2 * rank || rank == 0)
+        params->post()->size() != rank || rank == 0)
       return nodeError(n, node, "needs one pre and one post padding per dim");
     out.resize(rank);
     for (size_t d = 0; d < rank; ++d)
-      out[d] = (*in[0])[d] + p(d) + p(rank + d);
+      out[d] = (*in[0])[d] + params->pre()->Get(d) + params->post()->Get(d);
     if (numel(out) > kMaxElements)
       return nodeError(n, node, "the padded tensor is too large");
     return "";
   }
   case NodeKind::StaticReshape: {
-    if (!need(1) || in.size() != 1 || !node.shape())
-      return nodeError(n, node, "needs one input and a shape");
-    out.assign(node.shape()->begin(), node.shape()->end());
+    const auto *params = node.params_as_ReshapeParams();
+    if (!need(1) || in.size() != 1 ||
+        !runtime::hasAlignedElements(params->shape()))
+      return nodeError(n, node, "needs one input and an aligned shape");
+    out.assign(params->shape()->begin(), params->shape()->end());
     // One dim may follow from the element count (a dynamic dim).
-    int dynamic = node.dynamic_dim();
+    int dynamic = params->dynamic_dim();
     if (dynamic >= 0) {
       if (static_cast<size_t>(dynamic) >= out.size())
         return nodeError(n, node, "dynamic dim is outside the shape");

@@ -213,19 +213,15 @@ public:
     for (const Node *node : *blob->nodes()) {
       if (!node->inputs() || !node->outputs() || node->outputs()->size() != 1)
         return fail("a node lacks inputs or has other than one output");
-      if (!runtime::hasAlignedElements(node->shape()))
-        return fail("a node's shape vector is misaligned");
       for (const auto *list : {node->inputs(), node->outputs()})
         for (uint32_t index : *list)
           if (index >= tensors.size() &&
               !(list == node->inputs() && index == kAbsentTensor))
             return fail("a node refers to a tensor that does not exist");
-      size_t kind = static_cast<size_t>(node->kind());
-      size_t params = node->params() ? node->params()->size() : 0;
-      if (kind >= sizeof(kParamCounts) / sizeof(kParamCounts[0]) ||
-          (kParamCounts[kind] >= 0 &&
-           params != static_cast<size_t>(kParamCounts[kind])))
-        return fail("a node has an unknown kind or the wrong number of params");
+      if (node->kind() > NodeKind::MAX ||
+          node->params_type() != paramsOf(node->kind()))
+        return fail("a node has an unknown kind or the wrong kind of "
+                    "parameters");
     }
     if (std::string problem = validateBlob(*blob); !problem.empty()) {
       ET_LOG(Error, "xnnpack: %s", problem.c_str());
@@ -438,15 +434,10 @@ private:
   static Error defineNode(xnn_subgraph_t subgraph, const Node &node,
                           const std::vector<uint32_t> &ids,
                           const std::vector<Dims> &dims) {
-    size_t kind = static_cast<size_t>(node.kind());
-    if (kind >= sizeof(kParamCounts) / sizeof(kParamCounts[0]))
-      return fail("unknown node kind");
-    size_t paramCount = node.params() ? node.params()->size() : 0;
-    if ((kParamCounts[kind] >= 0 &&
-         paramCount != static_cast<size_t>(kParamCounts[kind])) ||
-        !node.inputs() || !node.outputs() || node.outputs()->size() != 1 ||
+    if (node.params_type() != paramsOf(node.kind()) || !node.inputs() ||
+        !node.outputs() || node.outputs()->size() != 1 ||
         node.inputs()->size() == 0)
-      return fail("node has the wrong number of params, inputs or outputs");
+      return fail("node has the wrong parameters, inputs or outputs");
     auto id = [&](uint32_t index, bool optional) -> uint32_t {
       if (optional && index == kAbsentTensor)
         return XNN_INVALID_VALUE_ID;
@@ -462,22 +453,34 @@ private:
     uint32_t out = id(node.outputs()->Get(0), false);
     if (out == XNN_INVALID_VALUE_ID - 1)
       return fail("node output index out of range");
-    auto p = [&](size_t i) { return node.params()->Get(i); };
     float lo = node.output_min(), hi = node.output_max();
     auto needInputs = [&](size_t count) { return in.size() == count; };
     xnn_status status = xnn_status_invalid_parameter;
     switch (node.kind()) {
     case NodeKind::Convolution2d:
-      if (needInputs(3))
+      if (needInputs(3)) {
+        const auto *params = node.params_as_ConvolutionParams();
+        const Window2d &w = *params->window();
         status = xnn_define_convolution_2d(
-            subgraph, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8),
-            p(9), p(10), p(11), p(12), lo, hi, in[0], in[1], in[2], out, 0);
+            subgraph, w.pad_top(), w.pad_right(), w.pad_bottom(), w.pad_left(),
+            w.kernel_height(), w.kernel_width(), w.stride_height(),
+            w.stride_width(), w.dilation_height(), w.dilation_width(),
+            params->groups(), params->group_input_channels(),
+            params->group_output_channels(), lo, hi, in[0], in[1], in[2], out,
+            0);
+      }
       break;
     case NodeKind::DepthwiseConvolution2d:
-      if (needInputs(3))
+      if (needInputs(3)) {
+        const auto *params = node.params_as_DepthwiseConvolutionParams();
+        const Window2d &w = *params->window();
         status = xnn_define_depthwise_convolution_2d(
-            subgraph, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8),
-            p(9), p(10), p(11), lo, hi, in[0], in[1], in[2], out, 0);
+            subgraph, w.pad_top(), w.pad_right(), w.pad_bottom(), w.pad_left(),
+            w.kernel_height(), w.kernel_width(), w.stride_height(),
+            w.stride_width(), w.dilation_height(), w.dilation_width(),
+            params->depth_multiplier(), params->input_channels(), lo, hi,
+            in[0], in[1], in[2], out, 0);
+      }
       break;
     case NodeKind::FullyConnected:
       if (needInputs(3))
@@ -521,16 +524,23 @@ private:
         status = xnn_define_softmax(subgraph, in[0], out, 0);
       break;
     case NodeKind::MaxPooling2d:
-      if (needInputs(1))
-        status = xnn_define_max_pooling_2d(subgraph, p(0), p(1), p(2), p(3),
-                                           p(4), p(5), p(6), p(7), p(8), p(9),
-                                           lo, hi, in[0], out, 0);
+      if (needInputs(1)) {
+        const Window2d &w = *node.params_as_PoolingParams()->window();
+        status = xnn_define_max_pooling_2d(
+            subgraph, w.pad_top(), w.pad_right(), w.pad_bottom(), w.pad_left(),
+            w.kernel_height(), w.kernel_width(), w.stride_height(),
+            w.stride_width(), w.dilation_height(), w.dilation_width(), lo, hi,
+            in[0], out, 0);
+      }
       break;
     case NodeKind::AveragePooling2d:
-      if (needInputs(1))
-        status = xnn_define_average_pooling_2d(subgraph, p(0), p(1), p(2), p(3),
-                                               p(4), p(5), p(6), p(7), lo, hi,
-                                               in[0], out, 0);
+      if (needInputs(1)) {
+        const Window2d &w = *node.params_as_PoolingParams()->window();
+        status = xnn_define_average_pooling_2d(
+            subgraph, w.pad_top(), w.pad_right(), w.pad_bottom(), w.pad_left(),
+            w.kernel_height(), w.kernel_width(), w.stride_height(),
+            w.stride_width(), lo, hi, in[0], out, 0);
+      }
       break;
     case NodeKind::GlobalAveragePooling2d:
       if (needInputs(1))
@@ -539,11 +549,13 @@ private:
       break;
     case NodeKind::LeakyRelu:
       if (needInputs(1))
-        status = xnn_define_leaky_relu(subgraph, node.value(), in[0], out, 0);
+        status = xnn_define_leaky_relu(
+            subgraph, node.params_as_ScalarParams()->value(), in[0], out, 0);
       break;
     case NodeKind::Elu:
       if (needInputs(1))
-        status = xnn_define_elu(subgraph, node.value(), in[0], out, 0);
+        status = xnn_define_elu(subgraph, node.params_as_ScalarParams()->value(),
+                                in[0], out, 0);
       break;
     case NodeKind::Abs:
       if (needInputs(1))
@@ -577,19 +589,19 @@ private:
       if (needInputs(2))
         status = xnn_define_minimum2(subgraph, in[0], in[1], out, 0);
       break;
-    case NodeKind::ConstantPad:
-      if (needInputs(1) && paramCount % 2 == 0 &&
-          paramCount / 2 <= XNN_MAX_TENSOR_DIMS) {
-        size_t rank = paramCount / 2;
-        std::vector<size_t> pre(rank), post(rank);
-        for (size_t d = 0; d < rank; ++d) {
-          pre[d] = p(d);
-          post[d] = p(rank + d);
-        }
+    case NodeKind::ConstantPad: {
+      const auto *params = node.params_as_PadParams();
+      size_t rank = params->pre()->size();
+      if (needInputs(1) && rank <= XNN_MAX_TENSOR_DIMS &&
+          params->post()->size() == rank) {
+        std::vector<size_t> pre(params->pre()->begin(), params->pre()->end());
+        std::vector<size_t> post(params->post()->begin(),
+                                 params->post()->end());
         status = xnn_define_static_constant_pad(
-            subgraph, pre.data(), post.data(), node.value(), in[0], out, 0);
+            subgraph, pre.data(), post.data(), params->value(), in[0], out, 0);
       }
       break;
+    }
     case NodeKind::StaticReshape:
       // The output's dims: the node's shape with its dynamic dim resolved.
       if (needInputs(1) && node.outputs()->Get(0) < dims.size() &&

@@ -1,20 +1,39 @@
 // Framing of the XNNPACK blob around its flatbuffer (see xnnpack_blob.fbs).
 #pragma once
 
+#include "targets/xnnpack/schema/xnnpack_blob_generated.h"
+
 #include <cstdint>
 
 namespace etch::xnnpack {
 
 inline constexpr char kBlobMagic[4] = {'E', 'X', 'N', 'N'};
-inline constexpr uint32_t kBlobVersion = 1;
+inline constexpr uint32_t kBlobVersion = 2;
 inline constexpr uint64_t kBlobHeaderSize = 16;
 inline constexpr uint64_t kConstantAlignment = 64;
 inline constexpr uint32_t kAbsentTensor = 0xFFFFFFFFu;
 
-/// Parameter counts per NodeKind, in enum order (-1: checked per node).
-inline constexpr int kParamCounts[] = {13, 12, 0,  0, 0, 0,  0, 0, 0,
-                                       0,  0,  10, 8, 0, 0,  0, 0, 0,
-                                       0,  0,  0,  0, 0, -1, 0, 0, 0};
+/// The parameter table each node kind carries (NodeParams::NONE: none).
+inline NodeParams paramsOf(NodeKind kind) {
+  switch (kind) {
+  case NodeKind::Convolution2d:
+    return NodeParams::ConvolutionParams;
+  case NodeKind::DepthwiseConvolution2d:
+    return NodeParams::DepthwiseConvolutionParams;
+  case NodeKind::MaxPooling2d:
+  case NodeKind::AveragePooling2d:
+    return NodeParams::PoolingParams;
+  case NodeKind::ConstantPad:
+    return NodeParams::PadParams;
+  case NodeKind::StaticReshape:
+    return NodeParams::ReshapeParams;
+  case NodeKind::LeakyRelu:
+  case NodeKind::Elu:
+    return NodeParams::ScalarParams;
+  default:
+    return NodeParams::NONE;
+  }
+}
 
 inline uint64_t constantSectionOffset(uint64_t flatbufferSize) {
   uint64_t end = kBlobHeaderSize + flatbufferSize;
