@@ -32,7 +32,8 @@ void forEachChannel(const TensorView &quantized, Fn fn) {
     channels = quantized.size(quant.axis);
     inner = quantized.stride(quant.axis);
   }
-  int64_t outer = channels * inner ? quantized.numel() / (channels * inner) : 0;
+  int64_t block = channels * inner;
+  int64_t outer = block != 0 ? quantized.numel() / block : 0;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t c = 0; c < channels; ++c)
       fn((o * channels + c) * inner, inner, static_cast<float>(quant.scales[c]),
