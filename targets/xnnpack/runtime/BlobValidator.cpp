@@ -86,7 +86,7 @@ std::string tensorTypeProblem(size_t index, const Tensor &tensor) {
 
 std::string nodeOutputDims(size_t n, const Node &node,
                            const std::vector<const Dims *> &in, Dims &out) {
-  if (node.params_type() != paramsOf(node.kind()))
+  if (!hasItsParams(node))
     return nodeError(n, node, "carries the wrong kind of parameters");
   auto need = [&](size_t count) {
     if (in.size() < count)

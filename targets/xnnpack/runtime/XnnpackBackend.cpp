@@ -218,8 +218,7 @@ public:
           if (index >= tensors.size() &&
               !(list == node->inputs() && index == kAbsentTensor))
             return fail("a node refers to a tensor that does not exist");
-      if (node->kind() > NodeKind::MAX ||
-          node->params_type() != paramsOf(node->kind()))
+      if (node->kind() > NodeKind::MAX || !hasItsParams(*node))
         return fail("a node has an unknown kind or the wrong kind of "
                     "parameters");
     }
@@ -434,7 +433,7 @@ private:
   static Error defineNode(xnn_subgraph_t subgraph, const Node &node,
                           const std::vector<uint32_t> &ids,
                           const std::vector<Dims> &dims) {
-    if (node.params_type() != paramsOf(node.kind()) || !node.inputs() ||
+    if (!hasItsParams(node) || !node.inputs() ||
         !node.outputs() || node.outputs()->size() != 1 ||
         node.inputs()->size() == 0)
       return fail("node has the wrong parameters, inputs or outputs");

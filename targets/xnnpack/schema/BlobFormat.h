@@ -35,6 +35,14 @@ inline NodeParams paramsOf(NodeKind kind) {
   }
 }
 
+/// Whether \p node carries its kind's parameter table (the flatbuffers
+/// verifier accepts a union type without its table).
+inline bool hasItsParams(const Node &node) {
+  NodeParams expected = paramsOf(node.kind());
+  return node.params_type() == expected &&
+         (expected == NodeParams::NONE || node.params() != nullptr);
+}
+
 inline uint64_t constantSectionOffset(uint64_t flatbufferSize) {
   uint64_t end = kBlobHeaderSize + flatbufferSize;
   return (end + kConstantAlignment - 1) / kConstantAlignment *
