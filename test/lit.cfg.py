@@ -45,6 +45,11 @@ config.substitutions.append(
 # counts them as unsupported.
 if os.environ.get("ETCH_SKIP_TORCH") != "1":
     config.available_features.add("torch2")
+# Sanitizer builds run everything 3-10x slower: the few tests that only
+# measure (hundreds of runs of a full model) skip there; their code paths
+# have smaller tests that do run.
+if config.etch_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitizer")
 for name in ["ETCH_CHROOT_DIR", "ETCH_SKIP_TORCH"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]
