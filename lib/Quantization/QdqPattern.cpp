@@ -54,8 +54,6 @@ std::optional<QuantizedOp> matchQuantizedOp(Operation *op) {
   float low, high;
   if (user && isClampLike(user, low, high) && !isClampLike(op, low, high)) {
     match.activation = user;
-    match.activationMin = low;
-    match.activationMax = high;
     user = soleUser(user->getResult(0));
   }
   match.output = dyn_cast_or_null<QuantizeOp>(user);

@@ -31,9 +31,6 @@ struct QuantizedOp {
   llvm::SmallVector<QuantizedOperand> operands; // one per op operand
   mlir::Operation *activation = nullptr;        // the clamp-like op, if any
   edge::QuantizeOp output;
-  /// The clamp-like op's range in real units (infinite when absent).
-  float activationMin = -std::numeric_limits<float>::infinity();
-  float activationMax = std::numeric_limits<float>::infinity();
 
   mlir::quant::QuantizedType outputType() const;
   /// Per-tensor type of operand \p index, or null (absent, not dequantized,
