@@ -5,7 +5,8 @@ producers' own quantized outputs as references.
 Runs with a real torch 2.x inside the test chroots (scripts/torch-run.sh):
 
   pt2e_*    torch 2.6: torch.ao's prepare_pt2e / convert_pt2e with the
-            XNNPACKQuantizer (calibrated on seeded random inputs), then
+            XNNPACKQuantizer (calibrated on seeded random inputs; the
+            dynamic MLP chooses its activations' parameters per input), then
             torch.export.save of export() and of run_decompositions().
   qdq_*     torch 2.14: modules written with torch.ops.quantized_decomposed
             (torch 2.14 has no PT2E quantizers; torchao is not in Debian).
@@ -70,8 +71,21 @@ def torchvision_model(name):
     return reinit_weights(getattr(torchvision.models, name)(weights=None))
 
 
-def pt2e(model, shape, per_channel):
-    """Quantizes `model` the PT2E way and returns the converted module."""
+class SmallMlp(torch.nn.Module):
+    """Linear/ReLU/linear: what dynamic quantization annotates."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(32, 64)
+        self.fc2 = torch.nn.Linear(64, 16)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def pt2e(model, shape, per_channel, dynamic=False):
+    """Quantizes `model` the PT2E way and returns the converted module
+    (dynamic: activations' parameters chosen at run time per input)."""
     from torch.ao.quantization.quantize_pt2e import convert_pt2e, prepare_pt2e
     from torch.ao.quantization.quantizer.xnnpack_quantizer import (
         XNNPACKQuantizer, get_symmetric_quantization_config)
@@ -80,7 +94,8 @@ def pt2e(model, shape, per_channel):
     # float model stays the fp32 reference.
     captured = torch.export.export_for_training(copy.deepcopy(model), example).module()
     quantizer = XNNPACKQuantizer().set_global(
-        get_symmetric_quantization_config(is_per_channel=per_channel))
+        get_symmetric_quantization_config(is_per_channel=per_channel,
+                                          is_dynamic=dynamic))
     prepared = prepare_pt2e(captured, quantizer)
     for batch in seeded_inputs(shape, CALIBRATION_BATCHES, 100):
         prepared(batch)
@@ -140,6 +155,8 @@ PT2E_MODELS = {
         (1, 3, 224, 224)),
     "pt2e_resnet18": (lambda: pt2e(torchvision_model("resnet18"), (1, 3, 224, 224), True),
                       (1, 3, 224, 224)),
+    "pt2e_dynamic_mlp": (
+        lambda: pt2e(reinit_weights(SmallMlp()), (4, 32), True, dynamic=True), (4, 32)),
     "qdq_module": (lambda: (HandWrittenQdq().eval(), None), (1, 3, 12, 12)),
 }
 

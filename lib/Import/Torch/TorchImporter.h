@@ -124,6 +124,17 @@ void addValueHandlers(TorchOpHandlers &handlers);
 void addFactoryHandlers(TorchOpHandlers &handlers);
 void addReduceHandlers(TorchOpHandlers &handlers);
 void addQuantHandlers(TorchOpHandlers &handlers);
+void addDynamicQuantHandlers(TorchOpHandlers &handlers);
+/// Dynamic quantization's quantize / dequantize with a run-time scale and
+/// zero point (1-element tensors), as the float formulas torch evaluates.
+mlir::FailureOr<mlir::Value>
+quantizeAtRunTime(TorchNode &node, mlir::Value input, mlir::Value scale,
+                  mlir::Value zeroPoint, int64_t qmin, int64_t qmax,
+                  mlir::IntegerType storage);
+mlir::FailureOr<mlir::Value> dequantizeAtRunTime(TorchNode &node,
+                                                 mlir::Value input,
+                                                 mlir::Value scale,
+                                                 mlir::Value zeroPoint);
 /// \p value read backwards along \p dim (a static one): index_select with
 /// a reversed constant index.
 mlir::FailureOr<mlir::Value> flipDim(TorchNode &node, mlir::Value value,

@@ -15,6 +15,8 @@
 #include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 using namespace mlir;
 
 namespace etch::torch_import {
@@ -61,9 +63,8 @@ numbers(TorchNode &node, StringRef name,
             edge::getConstantNumbers(tensor))
       return *values;
   return node.error() << "argument '" << name
-                      << "' is computed at run time; only constant "
-                         "quantization parameters are supported (dynamic "
-                         "quantization is not imported yet)";
+                      << "' is computed at run time; only the per-tensor "
+                         "'.tensor' overloads take run-time parameters";
 }
 
 /// The `!quant.uniform` type a Q/DQ node describes for \p input.
@@ -122,7 +123,72 @@ FailureOr<QuantizationNode> decode(TorchNode &node, bool perChannel) {
   return QuantizationNode{input, *type};
 }
 
+/// The scale and zero point of a `.tensor` overload computed at run time
+/// (dynamic quantization: choose_qparams' results); std::nullopt when they
+/// are constants or the node is not such an overload.
+struct RunTimeParameters {
+  Value scale, zeroPoint;
+};
+FailureOr<std::optional<RunTimeParameters>>
+runTimeParameters(TorchNode &node, bool perChannel) {
+  Value scale = node.tensor("scale"), zeroPoint = node.tensor("zero_point");
+  auto computed = [](Value v) { return v && !edge::getConstantNumbers(v); };
+  if (perChannel || (!computed(scale) && !computed(zeroPoint)))
+    return std::optional<RunTimeParameters>();
+  for (auto [name, parameter] :
+       {std::pair{"scale", scale}, {"zero_point", zeroPoint}}) {
+    auto type =
+        parameter ? dyn_cast<RankedTensorType>(parameter.getType()) : nullptr;
+    if (!type || !type.hasStaticShape() || type.getNumElements() != 1) {
+      InFlightDiagnostic error = node.error();
+      error << "takes 'scale' and 'zero_point' computed at run time as "
+               "1-element tensors; got ";
+      if (type)
+        error << type;
+      else
+        error << "a number";
+      return error << " for '" << name << "'";
+    }
+  }
+  return std::optional<RunTimeParameters>(RunTimeParameters{scale, zeroPoint});
+}
+
+LogicalResult importQuantizeAtRunTime(TorchNode &node,
+                                      const RunTimeParameters &params) {
+  FailureOr<IntegerType> storage = storageType(node);
+  if (failed(storage))
+    return failure();
+  std::optional<int64_t> qmin = node.integer("quant_min");
+  std::optional<int64_t> qmax = node.integer("quant_max");
+  if (!qmin || !qmax || *qmin > *qmax)
+    return node.error() << "needs constant 'quant_min' <= 'quant_max'";
+  return node.bind(quantizeAtRunTime(node, node.self(), params.scale,
+                                     params.zeroPoint, *qmin, *qmax,
+                                     *storage));
+}
+
+LogicalResult importDequantizeAtRunTime(TorchNode &node,
+                                        const RunTimeParameters &params) {
+  Value input = node.self();
+  if (!isa<IntegerType>(getElementTypeOrSelf(input.getType())))
+    return node.error() << "dequantizes " << input.getType()
+                        << " with run-time parameters; expected the integer "
+                           "result of a quantize";
+  FailureOr<Value> result =
+      dequantizeAtRunTime(node, input, params.scale, params.zeroPoint);
+  FailureOr<RankedTensorType> declared = node.outputType();
+  if (failed(result) || failed(declared))
+    return failure();
+  return node.bind(node.castTo(*result, declared->getElementType()));
+}
+
 LogicalResult importQuantize(TorchNode &node, bool perChannel) {
+  FailureOr<std::optional<RunTimeParameters>> runTime =
+      runTimeParameters(node, perChannel);
+  if (failed(runTime))
+    return failure();
+  if (*runTime)
+    return importQuantizeAtRunTime(node, **runTime);
   FailureOr<QuantizationNode> q = decode(node, perChannel);
   if (failed(q))
     return failure();
@@ -133,6 +199,12 @@ LogicalResult importQuantize(TorchNode &node, bool perChannel) {
 }
 
 LogicalResult importDequantize(TorchNode &node, bool perChannel) {
+  FailureOr<std::optional<RunTimeParameters>> runTime =
+      runTimeParameters(node, perChannel);
+  if (failed(runTime))
+    return failure();
+  if (*runTime)
+    return importDequantizeAtRunTime(node, **runTime);
   FailureOr<QuantizationNode> q = decode(node, perChannel);
   if (failed(q))
     return failure();
@@ -168,6 +240,7 @@ void addQuantHandlers(TorchOpHandlers &handlers) {
       importQuantizePerChannel;
   handlers["quantized_decomposed::dequantize_per_channel"] =
       importDequantizePerChannel;
+  addDynamicQuantHandlers(handlers);
 }
 
 } // namespace etch::torch_import

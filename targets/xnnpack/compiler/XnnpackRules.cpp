@@ -94,6 +94,11 @@ std::string whyUnsupported(Operation *op) {
   auto allF32 = [](TypeRange types) { return llvm::all_of(types, isF32); };
   if (!allF32(op->getOperandTypes()) || !allF32(op->getResultTypes()))
     return "needs float32 tensors of rank <= 6";
+  // XNNPACK's unary nodes need a dimension; arithmetic on single values
+  // (dynamic quantization's parameters) is not worth a delegate anyway.
+  if (llvm::any_of(op->getResults(),
+                   [](Value result) { return rankOf(result) == 0; }))
+    return "computes a 0-d value";
   float low, high;
   if (isClampLike(op, low, high))
     return "";

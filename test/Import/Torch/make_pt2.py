@@ -183,6 +183,9 @@ def write_archive(out, program_json, weights, constants, specs, breaks):
             archive.writestr(root + "data/constants/" + path, data)
 
 
+SCALAR_TYPE_UINT8 = 1  # torch.export's code for torch.uint8
+
+
 def reference(program, weights, constants, seed=3):
     """Evaluates the graph with numpy for the ops e2e tests use; returns
     (inputs, outputs) of the user inputs/outputs."""
@@ -212,6 +215,22 @@ def reference(program, weights, constants, seed=3):
                 return values[payload["name"]] if kind == "as_tensor" else payload
         return default
 
+    def choose_qparams(node, symmetric):
+        x = arg(node, "input")
+        qmin, qmax = arg(node, "quant_min"), arg(node, "quant_max")
+        low = np.float32(min(x.min(), 0))
+        high = np.float32(max(x.max(), 0))
+        if symmetric:
+            scale = np.float32(max(-low, high) / np.float32((qmax - qmin) / 2))
+        else:
+            scale = np.float32((high - low) / np.float32(qmax - qmin))
+        scale = max(scale, np.float32(arg(node, "eps")))
+        if symmetric:
+            zero_point = 128 if arg(node, "dtype") == SCALAR_TYPE_UINT8 else 0
+        else:
+            zero_point = np.clip(qmin - np.round(low / scale), qmin, qmax)
+        return np.array([scale]), np.array([zero_point])
+
     ops = {
         "t": lambda n: arg(n, "self").T,
         "relu": lambda n: np.maximum(arg(n, "self"), 0),
@@ -239,6 +258,10 @@ def reference(program, weights, constants, seed=3):
         "quantize_per_tensor": lambda n: np.clip(
             np.round(arg(n, "input") / np.float32(arg(n, "scale"))) + arg(n, "zero_point"),
             arg(n, "quant_min"), arg(n, "quant_max")),
+        # Dynamic quantization (determine_qparams): a range holding 0, the
+        # scale at least eps, an affine or a symmetric zero point.
+        "choose_qparams": lambda n: choose_qparams(n, symmetric=False),
+        "choose_qparams_symmetric": lambda n: choose_qparams(n, symmetric=True),
         "dequantize_per_tensor": lambda n: (
             (arg(n, "input").astype(np.float64) - arg(n, "zero_point")).astype(np.float32)
             * np.float32(arg(n, "scale"))),
@@ -250,8 +273,16 @@ def reference(program, weights, constants, seed=3):
         op = node["target"].split(".")[3]
         if op not in ops:
             sys.exit(f"make_pt2.py: no numpy reference for {node['target']}")
-        result = np.asarray(ops[op](node), dtype=np.float32)
-        values[node["outputs"][0]["as_tensor"]["name"]] = result
+        results = ops[op](node)
+        output = node["outputs"][0]
+        if "as_tensors" in output:  # a list output: one result per entry
+            names = [entry["name"] for entry in output["as_tensors"]]
+        else:
+            names = [entry["as_tensor"]["name"] for entry in node["outputs"]]
+        if len(names) == 1:
+            results = (results,)
+        for name, result in zip(names, results):
+            values[name] = np.asarray(result, dtype=np.float32)
     outputs = [values[spec["user_output"]["arg"]["as_tensor"]["name"]]
                for spec in signature["output_specs"] if "user_output" in spec]
     return inputs, outputs
