@@ -825,6 +825,68 @@ def Edge_DequantizeOp : Edge_Op<"dequantize", [Pure]> {
   let hasVerifier = 1;
 }
 
+// Integer ops: what etch-fold-quantized-ops makes of dequantize -> float op
+// [-> relu/hardtanh/clamp] -> quantize where no target took the pattern, so
+// the portable kernels compute it in integers. Parameters live in the
+// operand and result types; `min`/`max` clamp the real result (a folded
+// activation) before it is quantized.
+class Edge_QuantizedComputeOp<string mnemonic>
+    : Edge_Op<mnemonic, [Pure]> {
+  let results = (outs Edge_QuantizedTensor:$result);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Edge_QuantizedConvolutionOp
+    : Edge_QuantizedComputeOp<"quantized_convolution"> {
+  let summary = "Convolution of 8-bit quantized input and weights";
+  let description = [{
+    NCHW input quantized per tensor, OIHW weights per tensor or per output
+    channel (axis 0), an optional float bias. Each output accumulates
+    `(x - x_zero_point) * (w - w_zero_point[o])` exactly in integers, then
+    `real = acc * x_scale * w_scale[o] + bias[o]`, clamped to [min, max] and
+    quantized to the result type (round half to even, saturating).
+    Window arguments as `edge.convolution` (no transposed form).
+  }];
+  let arguments = (ins Edge_QuantizedTensor:$input,
+      Edge_QuantizedTensor:$weight, Optional<Edge_FloatTensor>:$bias,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+      DefaultValuedAttr<I64Attr, "1">:$groups,
+      OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
+}
+
+def Edge_QuantizedLinearOp : Edge_QuantizedComputeOp<"quantized_linear"> {
+  let summary = "input @ weight^T + bias on 8-bit quantized input and weights";
+  let description = [{
+    Input [..., K] quantized per tensor, weight [N, K] per tensor or per
+    output feature (axis 0), optional float bias [N]; integer accumulation
+    and requantization as `edge.quantized_convolution`.
+  }];
+  let arguments = (ins Edge_QuantizedTensor:$input,
+      Edge_QuantizedTensor:$weight, Optional<Edge_FloatTensor>:$bias,
+      OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
+}
+
+class Edge_QuantizedBinaryOp<string mnemonic, string formula>
+    : Edge_QuantizedComputeOp<mnemonic> {
+  let summary = "Elementwise " # formula # " of per-tensor quantized tensors";
+  let description = [{
+    Both operands broadcast to the result's shape (NumPy rules). Each operand
+    is dequantized to f32, combined in f32 and the result quantized: the same
+    arithmetic as dequantize -> float op -> quantize, with no float
+    tensors in between.
+  }];
+  let arguments = (ins Edge_QuantizedTensor:$self,
+      Edge_QuantizedTensor:$other,
+      OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
+}
+
+def Edge_QuantizedAddOp : Edge_QuantizedBinaryOp<"quantized_add", "self + other">;
+def Edge_QuantizedMulOp : Edge_QuantizedBinaryOp<"quantized_mul", "self * other">;
+
 //===----------------------------------------------------------------------===//
 // Delegation to targets
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,7 @@
 #define ETCH_DIALECT_EDGE_QUANTTYPES_H
 
 #include "mlir/Dialect/Quant/QuantTypes.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
@@ -45,6 +46,16 @@ getUniformType(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
                mlir::IntegerType storage,
                llvm::ArrayRef<double> scales, llvm::ArrayRef<int64_t> zeroPoints,
                std::optional<int32_t> axis, int64_t qmin, int64_t qmax);
+
+class ConstantOp;
+
+/// A new quantized constant holding \p constant's values permuted by \p perm
+/// (result dim i is source dim perm[i]), a per-axis type's axis moved with
+/// its dim; null when the data cannot be read or is too large to copy
+/// while the original stays in use.
+mlir::Value permuteQuantizedConstant(mlir::OpBuilder &builder,
+                                     ConstantOp constant,
+                                     llvm::ArrayRef<int64_t> perm);
 
 } // namespace etch::edge
 

@@ -149,6 +149,33 @@ OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
   return reshapeConstant(adaptor.getSelf(), getType());
 }
 
+Value etch::edge::permuteQuantizedConstant(OpBuilder &builder,
+                                          ConstantOp constant,
+                                          ArrayRef<int64_t> perm) {
+  auto quantizedType = cast<RankedTensorType>(constant.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t dim : perm)
+    shape.push_back(quantizedType.getDimSize(dim));
+  Type element = quantizedType.getElementType();
+  if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
+    int32_t axis =
+        llvm::find(perm, perAxis.getQuantizedDimension()) - perm.begin();
+    element = quant::UniformQuantizedPerAxisType::get(
+        perAxis.getFlags(), perAxis.getStorageType(),
+        perAxis.getExpressedType(), perAxis.getScales(),
+        perAxis.getZeroPoints(), axis, perAxis.getStorageTypeMin(),
+        perAxis.getStorageTypeMax());
+  }
+  auto resultType = RankedTensorType::get(shape, element);
+  Attribute permuted =
+      permuteConstant(constant.getValue(), constant.getResult(),
+                      storageTensorType(resultType), perm);
+  if (!permuted)
+    return Value();
+  return builder.create<ConstantOp>(constant.getLoc(), resultType,
+                                    cast<ElementsAttr>(permuted));
+}
+
 namespace {
 /// A squeeze/unsqueeze with a fully static result is a view; canonicalizing
 /// to one op lets reshape chains collapse.
@@ -196,29 +223,10 @@ struct PermuteOfDequantizedConstant : OpRewritePattern<PermuteOp> {
         dequantize ? dequantize.getInput().getDefiningOp<ConstantOp>() : nullptr;
     if (!constant)
       return failure();
-    SmallVector<int64_t> perm = normalizedPermutation(op.getDims());
-    auto quantizedType = cast<RankedTensorType>(constant.getType());
-    SmallVector<int64_t> shape;
-    for (int64_t dim : perm)
-      shape.push_back(quantizedType.getDimSize(dim));
-    Type element = quantizedType.getElementType();
-    if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
-      int32_t axis = llvm::find(perm, perAxis.getQuantizedDimension()) -
-                     perm.begin();
-      element = quant::UniformQuantizedPerAxisType::get(
-          perAxis.getFlags(), perAxis.getStorageType(),
-          perAxis.getExpressedType(), perAxis.getScales(),
-          perAxis.getZeroPoints(), axis, perAxis.getStorageTypeMin(),
-          perAxis.getStorageTypeMax());
-    }
-    auto resultType = RankedTensorType::get(shape, element);
-    Attribute permuted =
-        permuteConstant(constant.getValue(), constant.getResult(),
-                        storageTensorType(resultType), perm);
-    if (!permuted)
+    Value folded = permuteQuantizedConstant(
+        rewriter, constant, normalizedPermutation(op.getDims()));
+    if (!folded)
       return failure();
-    Value folded = rewriter.create<ConstantOp>(
-        constant.getLoc(), resultType, cast<ElementsAttr>(permuted));
     rewriter.replaceOpWithNewOp<DequantizeOp>(op, op.getType(), folded);
     return success();
   }

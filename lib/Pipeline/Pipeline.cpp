@@ -95,6 +95,9 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
     return;
   }
   case Phase::Codegen:
+    // What no target claimed runs on the portable kernels: quantized
+    // patterns there become their integer ops.
+    pm.addNestedPass<mlir::func::FuncOp>(createFoldQuantizedOps());
     pm.addPass(createCodegen());
     return;
   case Phase::Plan:

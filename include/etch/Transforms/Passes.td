@@ -66,6 +66,24 @@ def Partition : Pass<"etch-partition", "mlir::func::FuncOp"> {
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 
+def FoldQuantizedOps : Pass<"etch-fold-quantized-ops", "mlir::func::FuncOp"> {
+  let summary = "Fold dequantize -> op -> quantize into integer Edge ops";
+  let description = [{
+    For the ops no target claimed (those outside `edge.delegate` regions,
+    which the portable kernels run), rewrites each quantized pattern the
+    portable kernels have an integer kernel for into one op: convolution,
+    linear, addmm and mm with constant weights (-> `edge.quantized_convolution`
+    / `edge.quantized_linear`, transposed weights re-laid out), add and mul
+    (-> `edge.quantized_add` / `edge.quantized_mul`). A relu, hardtanh or
+    clamp between the op and its quantize becomes the new op's `min`/`max`.
+    Operands must be 8-bit: activations per tensor, weights per tensor or
+    per output channel. Patterns found by the same matcher the targets use
+    (etch/Quantization/QdqPattern.h); what does not fold keeps its float
+    semantics between quantize and dequantize.
+  }];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
 def Codegen : Pass<"etch-codegen", "mlir::ModuleOp"> {
   let summary = "Compile every edge.delegate to its target's blob";
   let description = [{

@@ -24,6 +24,11 @@ Error checkShape(const KernelCall &call, const TensorView *tensor,
 /// Checks that two tensors have the same type and sizes.
 Error checkSameShape(const KernelCall &call, const TensorView *a,
                      const TensorView *b, const char *what);
+/// The shape rules of convolution (input, weight, optional bias, output,
+/// window attributes) and of linear, shared by the float and the integer
+/// kernels.
+Error checkConvolutionShapes(const KernelCall &call);
+Error checkLinearShapes(const KernelCall &call);
 /// Checks (or, while resizing, sets) output 0 as the NumPy broadcast of the
 /// inputs from \p first on (absent ones skipped).
 Error checkBroadcastOutput(const KernelCall &call, size_t first);

@@ -62,8 +62,14 @@ ETCH_DECLARE_KERNEL(Tril)
 ETCH_DECLARE_KERNEL(ScaledDotProductAttention)
 ETCH_DECLARE_KERNEL(Quantize)
 ETCH_DECLARE_KERNEL(Dequantize)
+ETCH_DECLARE_KERNEL(QuantizedConvolution)
+ETCH_DECLARE_KERNEL(QuantizedLinear)
 #undef ETCH_DECLARE_KERNEL
 
+/// Shared by quantized_add and quantized_mul (per-tensor 8-bit, broadcasting).
+Error validateQuantizedBinary(const KernelCall &call);
+void runQuantizedAdd(const KernelCall &call);
+void runQuantizedMul(const KernelCall &call);
 /// Shared by every float activation (same shape and float32).
 Error validateUnary(const KernelCall &call);
 void runRelu(const KernelCall &call);

@@ -154,6 +154,10 @@ Error checkRank(const KernelCall &call, const TensorView *tensor,
 Error validateConvolution(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 3, 1));
   ET_CHECK_OK(checkFloatInputs(call));
+  return checkConvolutionShapes(call);
+}
+
+Error checkConvolutionShapes(const KernelCall &call) {
   const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
   ET_CHECK_OK(checkRank(call, &in, "input", 4));
   ET_CHECK_OK(checkRank(call, &weight, "weight", 4));
@@ -293,6 +297,10 @@ void runAddmm(const KernelCall &call) {
 Error validateLinear(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 3, 1));
   ET_CHECK_OK(checkFloatInputs(call));
+  return checkLinearShapes(call);
+}
+
+Error checkLinearShapes(const KernelCall &call) {
   const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
   const TensorView &out = *call.outputs[0];
   ET_CHECK_OK(checkRank(call, &weight, "weight", 2));

@@ -2,6 +2,7 @@
 // These are the reference semantics every target's quantized kernels meet.
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/QuantizedMath.h"
 
 #include <cmath>
 
@@ -44,17 +45,12 @@ template <typename Q> void quantize(const KernelCall &call) {
   const float *in = call.inputs[0]->data<float>();
   TensorView &out = *call.outputs[0];
   Q *q = out.data<Q>();
-  const double qmin = static_cast<double>(out.quant()->qmin);
-  const double qmax = static_cast<double>(out.quant()->qmax);
   forEachChannel(out, [&](int64_t begin, int64_t count, float scale,
                           int64_t zeroPoint) {
-    for (int64_t i = begin; i < begin + count; ++i) {
-      // Round half to even (the default rounding mode), as torch and ONNX.
-      double value = std::nearbyint(static_cast<double>(in[i] / scale)) +
-                     static_cast<double>(zeroPoint);
-      q[i] = static_cast<Q>(std::isnan(value) ? qmin
-                                              : std::fmin(std::fmax(value, qmin), qmax));
-    }
+    for (int64_t i = begin; i < begin + count; ++i)
+      q[i] = static_cast<Q>(
+          quantizeScaled(in[i] / scale, zeroPoint, out.quant()->qmin,
+                         out.quant()->qmax));
   });
 }
 
@@ -65,7 +61,7 @@ template <typename Q> void dequantize(const KernelCall &call) {
   forEachChannel(in, [&](int64_t begin, int64_t count, float scale,
                          int64_t zeroPoint) {
     for (int64_t i = begin; i < begin + count; ++i)
-      out[i] = static_cast<float>(static_cast<int64_t>(q[i]) - zeroPoint) * scale;
+      out[i] = dequantizeValue(q[i], zeroPoint, scale);
   });
 }
 

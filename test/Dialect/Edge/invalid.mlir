@@ -1252,3 +1252,55 @@ func.func @index_put_values(%cache: tensor<1x2x8x4xf32>, %row: tensor<1x2x3x4xf3
   %0 = edge.index_put %cache, %row, %at {indexed_dims = array<i64: 2>} : (tensor<1x2x8x4xf32>, tensor<1x2x3x4xf32>, tensor<1xi64>) -> tensor<1x2x8x4xf32>
   return
 }
+
+// -----
+
+// Integer convolution: activations per tensor, 8-bit.
+func.func @quantized_convolution_per_axis_input(%x: tensor<1x2x3x3x!quant.uniform<i8:f32:1, {0.1, 0.2}>>, %w: tensor<2x2x1x1x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'edge.quantized_convolution' op input must be quantized per tensor with 8-bit storage, got 'tensor<1x2x3x3x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01}>>'}}
+  %0 = edge.quantized_convolution %x, %w : (tensor<1x2x3x3x!quant.uniform<i8:f32:1, {0.1, 0.2}>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 0.1>>) -> tensor<1x2x3x3x!quant.uniform<i8:f32, 0.1>>
+  return
+}
+
+// -----
+
+// The result shape follows the window arithmetic of edge.convolution.
+func.func @quantized_convolution_shape(%x: tensor<1x2x5x5x!quant.uniform<i8:f32, 0.1>>, %w: tensor<4x2x3x3x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'edge.quantized_convolution' op result shape [1, 4, 5, 5] differs from the expected [1, 4, 3, 3]}}
+  %0 = edge.quantized_convolution %x, %w : (tensor<1x2x5x5x!quant.uniform<i8:f32, 0.1>>, tensor<4x2x3x3x!quant.uniform<i8:f32, 0.1>>) -> tensor<1x4x5x5x!quant.uniform<i8:f32, 0.1>>
+  return
+}
+
+// -----
+
+// Weights per output channel only (axis 0).
+func.func @quantized_linear_weight_axis(%x: tensor<3x2x!quant.uniform<i8:f32, 0.1>>, %w: tensor<4x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>>) {
+  // expected-error @+1 {{'edge.quantized_linear' op weight must have 8-bit storage, quantized per tensor or per output channel (axis 0), got 'tensor<4x2x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01}>>'}}
+  %0 = edge.quantized_linear %x, %w : (tensor<3x2x!quant.uniform<i8:f32, 0.1>>, tensor<4x2x!quant.uniform<i8:f32:1, {0.1, 0.2}>>) -> tensor<3x4x!quant.uniform<i8:f32, 0.1>>
+  return
+}
+
+// -----
+
+// A float bias of one value per output.
+func.func @quantized_linear_bias(%x: tensor<3x2x!quant.uniform<i8:f32, 0.1>>, %w: tensor<4x2x!quant.uniform<i8:f32, 0.1>>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.quantized_linear' op bias must be f32 of shape [4], got 'tensor<3xf32>'}}
+  %0 = edge.quantized_linear %x, %w, %b : (tensor<3x2x!quant.uniform<i8:f32, 0.1>>, tensor<4x2x!quant.uniform<i8:f32, 0.1>>, tensor<3xf32>) -> tensor<3x4x!quant.uniform<i8:f32, 0.1>>
+  return
+}
+
+// -----
+
+func.func @quantized_add_broadcast(%a: tensor<2x3x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'edge.quantized_add' op other of shape [4] does not broadcast to the result shape [2, 3]}}
+  %0 = edge.quantized_add %a, %b : (tensor<2x3x!quant.uniform<i8:f32, 0.1>>, tensor<4x!quant.uniform<i8:f32, 0.1>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.1>>
+  return
+}
+
+// -----
+
+func.func @quantized_mul_range(%a: tensor<3x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'edge.quantized_mul' op min 6.000000e+00 exceeds max 0.000000e+00}}
+  %0 = edge.quantized_mul %a, %a {min = 6.0 : f64, max = 0.0 : f64} : (tensor<3x!quant.uniform<i8:f32, 0.1>>, tensor<3x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x!quant.uniform<i8:f32, 0.1>>
+  return
+}

@@ -488,6 +488,27 @@ func.func @quantization(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %dq : tensor<2x3xf32>
 }
 
+// Integer ops (etch-fold-quantized-ops): parameters in the types, the
+// folded activation's range as min/max.
+// CHECK-LABEL: func @quantized_compute
+// CHECK: edge.quantized_convolution %{{.*}}, %{{.*}}, %{{.*}} {groups = 2 : i64, min = 0.000000e+00 : f64, padding = array<i64: 1, 1>} : (tensor<1x4x5x5x!quant.uniform<i8:f32, 5.000000e-02:-3>>, tensor<2x2x3x3x!quant.uniform<i8<-127:127>:f32:0, {1.000000e-02,2.000000e-02}>>, tensor<2xf32>) -> tensor<1x2x5x5x!quant.uniform<u8:f32, 1.000000e-01:128>>
+// CHECK: edge.quantized_linear %{{.*}}, %{{.*}} {max = 6.000000e+00 : f64} : (tensor<3x4x!quant.uniform<u8:f32, 2.000000e-02:128>>, tensor<2x4x!quant.uniform<i8:f32, 1.000000e-02>>) -> tensor<3x2x!quant.uniform<i8:f32, 1.000000e-01>>
+// CHECK: edge.quantized_add %{{.*}}, %{{.*}} : (tensor<2x3x!quant.uniform<i8:f32, 5.000000e-02:-3>>, tensor<3x!quant.uniform<i8:f32, 5.000000e-02:-3>>) -> tensor<2x3x!quant.uniform<i8:f32, 1.000000e-01>>
+// CHECK: edge.quantized_mul
+func.func @quantized_compute(%x: tensor<1x4x5x5x!quant.uniform<i8:f32, 0.05:-3>>,
+                             %m: tensor<3x4x!quant.uniform<u8:f32, 0.02:128>>,
+                             %a: tensor<2x3x!quant.uniform<i8:f32, 0.05:-3>>,
+                             %b: tensor<3x!quant.uniform<i8:f32, 0.05:-3>>) {
+  %w = edge.constant dense<1> : tensor<2x2x3x3xi8> as tensor<2x2x3x3x!quant.uniform<i8<-127:127>:f32:0, {0.01, 0.02}>>
+  %bias = edge.constant dense<[0.5, -0.5]> : tensor<2xf32>
+  %c = edge.quantized_convolution %x, %w, %bias {groups = 2 : i64, padding = array<i64: 1, 1>, min = 0.0 : f64} : (tensor<1x4x5x5x!quant.uniform<i8:f32, 0.05:-3>>, tensor<2x2x3x3x!quant.uniform<i8<-127:127>:f32:0, {0.01, 0.02}>>, tensor<2xf32>) -> tensor<1x2x5x5x!quant.uniform<u8:f32, 0.1:128>>
+  %fw = edge.constant dense<2> : tensor<2x4xi8> as tensor<2x4x!quant.uniform<i8:f32, 0.01>>
+  %l = edge.quantized_linear %m, %fw {max = 6.0 : f64} : (tensor<3x4x!quant.uniform<u8:f32, 0.02:128>>, tensor<2x4x!quant.uniform<i8:f32, 0.01>>) -> tensor<3x2x!quant.uniform<i8:f32, 0.1>>
+  %s = edge.quantized_add %a, %b : (tensor<2x3x!quant.uniform<i8:f32, 0.05:-3>>, tensor<3x!quant.uniform<i8:f32, 0.05:-3>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.1>>
+  %p = edge.quantized_mul %a, %b {min = 0.0 : f64} : (tensor<2x3x!quant.uniform<i8:f32, 0.05:-3>>, tensor<3x!quant.uniform<i8:f32, 0.05:-3>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.1>>
+  return
+}
+
 // A delegate region: isolated from above, constants inside, one result.
 // CHECK-LABEL: func @delegate
 // CHECK: %[[R:.*]] = edge.delegate "xnnpack"(%arg0) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {

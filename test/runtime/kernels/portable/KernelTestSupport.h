@@ -114,6 +114,39 @@ inline Error runKernel(const char *op, std::vector<TensorView *> inputs,
   return error;
 }
 
+/// A quantized tensor with its own parameters.
+struct QuantTensor {
+  OwnedTensor tensor;
+  std::vector<double> scales;
+  std::vector<int64_t> zeroPoints;
+  QuantParams params;
+
+  QuantTensor(ScalarType storage, std::vector<int64_t> sizes,
+              std::vector<double> scaleList, std::vector<int64_t> zeroList,
+              int axis, int64_t qmin, int64_t qmax)
+      : tensor(storage, std::move(sizes)), scales(std::move(scaleList)),
+        zeroPoints(std::move(zeroList)) {
+    params = {scales.data(), zeroPoints.data(), axis, qmin, qmax};
+    tensor.view.setQuant(&params);
+  }
+  int64_t channelOf(int64_t i) const {
+    if (params.axis < 0)
+      return 0;
+    return (i / tensor.view.stride(params.axis)) %
+           tensor.view.size(params.axis);
+  }
+};
+
+/// Element \p i of an integer tensor.
+inline double loadInt(const TensorView &t, int64_t i) {
+  switch (t.scalarType()) {
+  case ScalarType::Int8: return t.data<int8_t>()[i];
+  case ScalarType::UInt8: return t.data<uint8_t>()[i];
+  case ScalarType::Int16: return t.data<int16_t>()[i];
+  default: return t.data<int32_t>()[i];
+  }
+}
+
 /// Every element within atol + rtol * |expected|.
 inline void expectClose(const OwnedTensor &actual,
                         const std::vector<double> &expected, double rtol = 1e-5,

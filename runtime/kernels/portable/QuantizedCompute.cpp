@@ -1,0 +1,231 @@
+// Integer convolution, linear, add and mul on 8-bit affine tensors: the
+// reference for what targets' int8 kernels compute (etch-fold-quantized-ops
+// makes these ops of dequantize -> op -> quantize).
+#include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/QuantizedMath.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace etch::runtime::portable {
+namespace {
+
+bool isEightBit(const TensorView &tensor) {
+  return tensor.scalarType() == ScalarType::Int8 ||
+         tensor.scalarType() == ScalarType::UInt8;
+}
+
+Error checkActivation(const KernelCall &call, const TensorView *tensor,
+                      const char *what) {
+  if (!tensor || !tensor->quant() || !isEightBit(*tensor) ||
+      tensor->quant()->axis >= 0)
+    return kernelError(call, Error::InvalidType,
+                       "%s must be int8/uint8 quantized per tensor", what);
+  return Error::Ok;
+}
+
+Error checkWeight(const KernelCall &call) {
+  const TensorView *weight = call.inputs[1];
+  if (!weight->quant() || !isEightBit(*weight) || weight->quant()->axis > 0)
+    return kernelError(call, Error::InvalidType,
+                       "weight must be int8/uint8 quantized per tensor or per "
+                       "output channel (axis 0)");
+  return Error::Ok;
+}
+
+/// Convolution and linear: input, weight, optional float bias, output.
+Error checkWeightedOperands(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 3, 1));
+  ET_CHECK_OK(checkActivation(call, call.inputs[0], "input"));
+  ET_CHECK_OK(checkActivation(call, call.outputs[0], "output"));
+  ET_CHECK_OK(checkWeight(call));
+  const TensorView *bias = call.input(2);
+  if (bias && bias->scalarType() != ScalarType::Float32)
+    return kernelError(call, Error::InvalidType, "bias must be float32");
+  return Error::Ok;
+}
+
+/// Element \p i of an 8-bit tensor as an integer.
+inline int32_t load(const TensorView &tensor, int64_t i) {
+  return tensor.scalarType() == ScalarType::Int8
+             ? static_cast<int32_t>(tensor.data<int8_t>()[i])
+             : static_cast<int32_t>(tensor.data<uint8_t>()[i]);
+}
+
+/// Writes real results into the output: the folded activation's [min, max]
+/// first, then quantization to the output's parameters.
+class Requantizer {
+public:
+  explicit Requantizer(const KernelCall &call)
+      : out(*call.outputs[0]), quant(*out.quant()),
+        scale(static_cast<float>(quant.scales[0])),
+        low(call.doubleAttr("min", -std::numeric_limits<double>::infinity())),
+        high(call.doubleAttr("max", std::numeric_limits<double>::infinity())) {}
+
+  /// A real value computed in double (integer accumulations).
+  void store(int64_t i, double real) const {
+    real = std::fmin(std::fmax(real, low), high);
+    write(i, quantizeScaled(real / scale, quant.zeroPoints[0], quant.qmin,
+                            quant.qmax));
+  }
+  /// A real value computed in f32, divided in f32: the arithmetic of a float
+  /// op followed by the quantize kernel.
+  void storeFloat(int64_t i, float real) const {
+    real = static_cast<float>(
+        std::fmin(std::fmax(static_cast<double>(real), low), high));
+    write(i, quantizeScaled(real / scale, quant.zeroPoints[0], quant.qmin,
+                            quant.qmax));
+  }
+
+private:
+  void write(int64_t i, int64_t q) const {
+    if (out.scalarType() == ScalarType::Int8)
+      out.data<int8_t>()[i] = static_cast<int8_t>(q);
+    else
+      out.data<uint8_t>()[i] = static_cast<uint8_t>(q);
+  }
+
+  const TensorView &out;
+  const QuantParams &quant;
+  float scale;
+  double low, high;
+};
+
+/// Per output channel: the weight's zero point and the factor turning an
+/// accumulation into a real value (input scale x weight scale).
+struct ChannelScale {
+  int64_t zeroPoint;
+  double realPerUnit;
+};
+
+ChannelScale channelScale(const KernelCall &call, int64_t channel) {
+  const QuantParams &x = *call.inputs[0]->quant();
+  const QuantParams &w = *call.inputs[1]->quant();
+  int64_t c = w.axis == 0 ? channel : 0;
+  return {w.zeroPoints[c], x.scales[0] * w.scales[c]};
+}
+
+double biasOf(const KernelCall &call, int64_t channel) {
+  const TensorView *bias = call.input(2);
+  return bias ? static_cast<double>(bias->data<float>()[channel]) : 0.0;
+}
+
+} // namespace
+
+Error validateQuantizedConvolution(const KernelCall &call) {
+  ET_CHECK_OK(checkWeightedOperands(call));
+  if (call.boolAttr("transposed", false))
+    return kernelError(call, Error::InvalidProgram,
+                       "has no transposed form");
+  return checkConvolutionShapes(call);
+}
+
+void runQuantizedConvolution(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
+  const TensorView &out = *call.outputs[0];
+  Span<const int64_t> stride = call.intsAttr("stride");
+  Span<const int64_t> padding = call.intsAttr("padding");
+  Span<const int64_t> dilation = call.intsAttr("dilation");
+  int64_t groups = call.intAttr("groups", 1);
+  int64_t channels = in.size(1), height = in.size(2), width = in.size(3);
+  int64_t outChannels = out.size(1), outHeight = out.size(2),
+          outWidth = out.size(3);
+  int64_t kernelHeight = weight.size(2), kernelWidth = weight.size(3);
+  int64_t inPerGroup = channels / groups, outPerGroup = outChannels / groups;
+  int64_t inputZero = in.quant()->zeroPoints[0];
+  Requantizer requantize(call);
+  for (int64_t n = 0; n < in.size(0); ++n)
+    for (int64_t oc = 0; oc < outChannels; ++oc) {
+      ChannelScale wq = channelScale(call, oc);
+      double bias = biasOf(call, oc);
+      int64_t firstChannel = (oc / outPerGroup) * inPerGroup;
+      for (int64_t oy = 0; oy < outHeight; ++oy)
+        for (int64_t ox = 0; ox < outWidth; ++ox) {
+          // Padding is the real value 0, the input's zero point: it adds 0.
+          int64_t acc = 0;
+          for (int64_t icg = 0; icg < inPerGroup; ++icg) {
+            int64_t plane = (n * channels + firstChannel + icg) * height;
+            int64_t kernel = (oc * inPerGroup + icg) * kernelHeight;
+            for (int64_t ky = 0; ky < kernelHeight; ++ky) {
+              int64_t y = oy * stride[0] - padding[0] + ky * dilation[0];
+              if (y < 0 || y >= height)
+                continue;
+              for (int64_t kx = 0; kx < kernelWidth; ++kx) {
+                int64_t x = ox * stride[1] - padding[1] + kx * dilation[1];
+                if (x < 0 || x >= width)
+                  continue;
+                acc += (load(in, (plane + y) * width + x) - inputZero) *
+                       (load(weight, (kernel + ky) * kernelWidth + kx) -
+                        wq.zeroPoint);
+              }
+            }
+          }
+          int64_t index = ((n * outChannels + oc) * outHeight + oy) * outWidth + ox;
+          requantize.store(index, static_cast<double>(acc) * wq.realPerUnit + bias);
+        }
+    }
+}
+
+Error validateQuantizedLinear(const KernelCall &call) {
+  ET_CHECK_OK(checkWeightedOperands(call));
+  return checkLinearShapes(call);
+}
+
+void runQuantizedLinear(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
+  int64_t features = weight.size(1), outputs = weight.size(0);
+  int64_t rows = features ? in.numel() / features : 0;
+  int64_t inputZero = in.quant()->zeroPoints[0];
+  Requantizer requantize(call);
+  for (int64_t o = 0; o < outputs; ++o) {
+    ChannelScale wq = channelScale(call, o);
+    double bias = biasOf(call, o);
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t acc = 0;
+      for (int64_t k = 0; k < features; ++k)
+        acc += (load(in, r * features + k) - inputZero) *
+               (load(weight, o * features + k) - wq.zeroPoint);
+      requantize.store(r * outputs + o,
+                       static_cast<double>(acc) * wq.realPerUnit + bias);
+    }
+  }
+}
+
+Error validateQuantizedBinary(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 2, 1));
+  ET_CHECK_OK(checkActivation(call, call.inputs[0], "self"));
+  ET_CHECK_OK(checkActivation(call, call.inputs[1], "other"));
+  ET_CHECK_OK(checkActivation(call, call.outputs[0], "output"));
+  return checkBroadcastOutput(call, 0);
+}
+
+namespace {
+template <typename Combine>
+void runQuantizedBinary(const KernelCall &call, Combine combine) {
+  const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
+  const QuantParams &qa = *a.quant(), &qb = *b.quant();
+  auto sa = static_cast<float>(qa.scales[0]),
+       sb = static_cast<float>(qb.scales[0]);
+  Requantizer requantize(call);
+  const TensorView *inputs[2] = {&a, &b};
+  broadcastWalk(*call.outputs[0], inputs, 2,
+                [&](int64_t i, const int64_t *offsets) {
+                  float x = dequantizeValue(load(a, offsets[0]),
+                                            qa.zeroPoints[0], sa);
+                  float y = dequantizeValue(load(b, offsets[1]),
+                                            qb.zeroPoints[0], sb);
+                  requantize.storeFloat(i, combine(x, y));
+                });
+}
+} // namespace
+
+void runQuantizedAdd(const KernelCall &call) {
+  runQuantizedBinary(call, [](float x, float y) { return x + y; });
+}
+
+void runQuantizedMul(const KernelCall &call) {
+  runQuantizedBinary(call, [](float x, float y) { return x * y; });
+}
+
+} // namespace etch::runtime::portable
