@@ -11,6 +11,8 @@
 #include "etch/Quantization/QdqPattern.h"
 #include "etch/Transforms/Passes.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <cmath>
 
 namespace etch {
@@ -146,10 +148,11 @@ private:
 
 /// Erases \p op and then whatever fed only it (dequantizes, constants).
 void eraseWithDeadProducers(Operation *op) {
-  SmallVector<Operation *> producers;
+  // A set: an op may read one producer twice (x * x).
+  llvm::SmallSetVector<Operation *, 4> producers;
   for (Value operand : op->getOperands())
     if (Operation *producer = operand.getDefiningOp())
-      producers.push_back(producer);
+      producers.insert(producer);
   op->erase();
   for (Operation *producer : producers)
     if (producer->use_empty() && isa<DequantizeOp, ConstantOp>(producer))
