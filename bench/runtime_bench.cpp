@@ -3,6 +3,7 @@
 //   etch-runtime-bench overhead tiny.etp OPS   # ns of framework time per call
 //   etch-runtime-bench load model.etp [...]    # load+init ms, median of 30
 //   etch-runtime-bench run model.etp [...]     # execute ms, median of 30
+//   etch-runtime-bench isa                     # the optimized GEMM's micro-kernel
 //
 // Options before the mode: --threads N (backend thread hint), --input
 // x.npy (the input of every `run` program; otherwise 0.5 everywhere).
@@ -13,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/backend/Backend.h"
 #include "runtime/kernels/KernelCall.h"
+#include "runtime/kernels/optimized/Gemm.h"
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
 #include "tools/et-run/Npy.h"
@@ -92,10 +94,14 @@ int main(int argc, char **argv) {
     argv += 2;
     argc -= 2;
   }
+  if (argc == 2 && std::strcmp(argv[1], "isa") == 0) {
+    std::printf("%s\n", etch::runtime::optimized::gemmIsa());
+    return 0;
+  }
   if (argc < 3) {
     std::fprintf(stderr,
                  "usage: etch-runtime-bench [--threads N] [--input x.npy] "
-                 "[--runs N] overhead|load|run FILE...\n");
+                 "[--runs N] overhead|load|run FILE... | isa\n");
     return 2;
   }
   registerAllBackends();

@@ -108,7 +108,9 @@ struct KernelEntry {
   KernelRunFn run;           // at execute: trusted, no allocation
 };
 
-/// The kernel registered for \p name, or null.
+/// The kernel registered for \p name, or null: the portable kernel's
+/// validation with the optimized run function where one exists
+/// (runtime/kernels/Registry.cpp).
 const KernelEntry *findKernel(const char *name);
 /// Every registered kernel (for tools and tests).
 Span<const KernelEntry> registeredKernels();

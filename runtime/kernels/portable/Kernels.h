@@ -5,6 +5,12 @@
 
 namespace etch::runtime::portable {
 
+/// The portable kernel for \p name, or null. The executor looks kernels up
+/// through findKernel (KernelCall.h), which prefers optimized run functions.
+const KernelEntry *findPortableKernel(const char *name);
+/// Every portable kernel: the reference set of ops the runtime executes.
+Span<const KernelEntry> portableKernels();
+
 #define ETCH_DECLARE_KERNEL(Name)                                              \
   Error validate##Name(const KernelCall &call);                                \
   void run##Name(const KernelCall &call);

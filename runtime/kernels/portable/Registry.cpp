@@ -134,14 +134,14 @@ const KernelEntry kKernels[] = {
 
 } // namespace
 
-const KernelEntry *findKernel(const char *name) {
+const KernelEntry *portable::findPortableKernel(const char *name) {
   for (const KernelEntry &entry : kKernels)
     if (std::strcmp(entry.name, name) == 0)
       return &entry;
   return nullptr;
 }
 
-Span<const KernelEntry> registeredKernels() {
+Span<const KernelEntry> portable::portableKernels() {
   return Span<const KernelEntry>(kKernels,
                                  sizeof(kKernels) / sizeof(kKernels[0]));
 }

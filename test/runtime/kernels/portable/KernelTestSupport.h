@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/kernels/KernelCall.h"
+#include "runtime/kernels/portable/Kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -95,11 +96,11 @@ private:
   std::deque<std::vector<int64_t>> lists;
 };
 
-/// Validates and runs kernel `op`; returns validate's error.
-inline Error runKernel(const char *op, std::vector<TensorView *> inputs,
-                       std::vector<TensorView *> outputs,
-                       const Attributes &attributes = Attributes()) {
-  const KernelEntry *entry = findKernel(op);
+/// Validates and runs \p entry (kernel `op`); returns validate's error.
+inline Error runEntry(const KernelEntry *entry, const char *op,
+                      std::vector<TensorView *> inputs,
+                      std::vector<TensorView *> outputs,
+                      const Attributes &attributes) {
   EXPECT_NE(entry, nullptr) << op;
   if (!entry)
     return Error::OperatorMissing;
@@ -112,6 +113,24 @@ inline Error runKernel(const char *op, std::vector<TensorView *> inputs,
   if (error == Error::Ok)
     entry->run(call);
   return error;
+}
+
+/// Validates and runs the portable kernel `op`; returns validate's error.
+inline Error runKernel(const char *op, std::vector<TensorView *> inputs,
+                       std::vector<TensorView *> outputs,
+                       const Attributes &attributes = Attributes()) {
+  return runEntry(portable::findPortableKernel(op), op, std::move(inputs),
+                  std::move(outputs), attributes);
+}
+
+/// The same through the registry the executor uses (optimized kernels
+/// where there are some).
+inline Error runRegisteredKernel(const char *op,
+                                 std::vector<TensorView *> inputs,
+                                 std::vector<TensorView *> outputs,
+                                 const Attributes &attributes = Attributes()) {
+  return runEntry(findKernel(op), op, std::move(inputs), std::move(outputs),
+                  attributes);
 }
 
 /// A quantized tensor with its own parameters.

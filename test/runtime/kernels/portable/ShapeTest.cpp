@@ -114,7 +114,7 @@ TEST(PortableShape, ValidateResizesOutputsWithinCapacity) {
   OwnedTensor x = randomFloat({8, 6}), out(ScalarType::Float32, {8, 6});
   int64_t smaller[] = {3, 6};
   ASSERT_TRUE(x.view.resize(smaller, 2));
-  const KernelEntry *relu = findKernel("edge.relu");
+  const KernelEntry *relu = portable::findPortableKernel("edge.relu");
   TensorView *in[] = {&x.view}, *outs[] = {&out.view};
   KernelCall call;
   call.inputs = Span<TensorView *>(in, 1);

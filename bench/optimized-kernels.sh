@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The optimized CPU kernels against the portable ones they replace and
+# against ONNX Runtime, side by side in one run (figures, not tests): each
+# model compiled once for the default targets, then run with the optimized
+# kernels (the default) and with ETCH_KERNELS=portable, alternating rounds.
+# 2 threads for the delegates and ORT; the optimized kernels run on one.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+etch_ms() {
+  "$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$2" run "$1" |
+    sed -E 's/.*median ([0-9.]+) ms.*/\1/'
+}
+ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"n/a\" }"; }
+printf '%s threads, batch 1; gemm micro-kernel %s; median over %s alternating rounds of the median of %s runs (ms)\n' \
+  "$threads" "$("$build/bin/etch-runtime-bench" isa)" "$rounds" "$runs"
+printf '%-16s %10s %10s %8s | %14s %10s %10s\n' model optimized portable ort \
+  optimized/port optim/ort port/ort
+for model in ${MODELS:-encoder_block convnext_tiny}; do
+  /usr/bin/python3 "$root/python/etch/onnx_corpus.py" --out "$work/corpus" --model "$model" --opset 17
+  onnx="$work/corpus/${model}_op17.onnx"
+  input="$work/corpus/${model}_input.npy"
+  "$build/bin/et-compile" "$onnx" -o "$work/$model.etp"
+  fast=() slow=() orts=()
+  for _ in $(seq 1 "$rounds"); do
+    fast+=("$(etch_ms "$work/$model.etp" "$input")")
+    slow+=("$(ETCH_KERNELS=portable etch_ms "$work/$model.etp" "$input")")
+    orts+=("$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads" |
+      sed -E 's/.*median ([0-9.]+) ms/\1/')")
+  done
+  f=$(median "${fast[@]}") p=$(median "${slow[@]}") o=$(median "${orts[@]}")
+  printf '%-16s %10s %10s %8s | %14s %10s %10s\n' "$model" "$f" "$p" "$o" \
+    "$(ratio "$f" "$p")" "$(ratio "$f" "$o")" "$(ratio "$p" "$o")"
+done

@@ -1,0 +1,15 @@
+// Which vector instruction sets the optimized kernels may use on this CPU,
+// read once at run time (the same binary runs on AMD EPYC and Intel Xeon).
+#pragma once
+
+namespace etch::runtime::optimized {
+
+/// True when this CPU has \p isa ("avx512": AVX-512F; "avx2": AVX2 + FMA;
+/// "scalar": always) and ETCH_CPU_ISA does not cap the choice below it
+/// (ETCH_CPU_ISA=avx2|scalar, for tests and benchmarks).
+bool cpuHasIsa(const char *isa);
+
+/// The widest of "avx512", "avx2", "scalar" that cpuHasIsa allows.
+const char *widestIsa();
+
+} // namespace etch::runtime::optimized

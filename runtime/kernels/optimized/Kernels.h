@@ -1,0 +1,24 @@
+// The optimized CPU kernels: faster run functions for ops the portable
+// kernels also implement. Each shares its portable twin's validate function
+// (the same checks at load) and must compute the same values within the
+// tolerance its test states; the registry prefers these run functions.
+#pragma once
+#include "runtime/kernels/KernelCall.h"
+
+namespace etch::runtime::optimized {
+
+struct OptimizedKernel {
+  const char *name; // the Edge op, as in the portable table
+  KernelRunFn run;
+};
+
+/// Every optimized kernel.
+Span<const OptimizedKernel> optimizedKernels();
+
+void runLinear(const KernelCall &call);
+void runMm(const KernelCall &call);
+void runBmm(const KernelCall &call);
+void runAddmm(const KernelCall &call);
+void runGelu(const KernelCall &call);
+
+} // namespace etch::runtime::optimized

@@ -1,0 +1,22 @@
+// The optimized run functions, by Edge op name.
+#include "runtime/kernels/optimized/Kernels.h"
+
+namespace etch::runtime::optimized {
+namespace {
+
+const OptimizedKernel kKernels[] = {
+    {"edge.linear", runLinear},
+    {"edge.mm", runMm},
+    {"edge.bmm", runBmm},
+    {"edge.addmm", runAddmm},
+    {"edge.gelu", runGelu},
+};
+
+} // namespace
+
+Span<const OptimizedKernel> optimizedKernels() {
+  return Span<const OptimizedKernel>(kKernels,
+                                     sizeof(kKernels) / sizeof(kKernels[0]));
+}
+
+} // namespace etch::runtime::optimized

@@ -1,0 +1,147 @@
+// The optimized kernels against their portable twins: the GEMM with every
+// micro-kernel this CPU runs, at shapes around the tile and block edges;
+// linear at every input rank, mm, bmm, addmm's broadcasts (float sums in
+// another order: relative error within 1e-5 of the output's scale); gelu
+// within torch's float32 tolerance.
+#include "../portable/KernelTestSupport.h"
+
+#include "runtime/kernels/optimized/Gemm.h"
+#include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <algorithm>
+
+namespace etch::runtime::testing {
+namespace {
+
+using optimized::gemmAccumulateWith;
+
+/// Max |actual - expected| over max |expected|.
+double relativeError(const float *actual, const std::vector<double> &expected) {
+  double scale = 1e-30, error = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    scale = std::max(scale, std::fabs(expected[i]));
+    error = std::max(error, std::fabs(actual[i] - expected[i]));
+  }
+  return error / scale;
+}
+
+struct GemmCase {
+  int64_t m, n, k;
+  bool transposed;
+};
+
+void checkGemm(const char *isa, const GemmCase &g) {
+  OwnedTensor a = randomFloat({g.m, g.k});
+  OwnedTensor b = g.transposed ? randomFloat({g.n, g.k}) : randomFloat({g.k, g.n});
+  OwnedTensor c = randomFloat({g.m, g.n});
+  std::vector<double> expected(c.f(), c.f() + c.numel());
+  for (int64_t i = 0; i < g.m; ++i)
+    for (int64_t j = 0; j < g.n; ++j)
+      for (int64_t p = 0; p < g.k; ++p)
+        expected[i * g.n + j] +=
+            double(a.f()[i * g.k + p]) *
+            (g.transposed ? b.f()[j * g.k + p] : b.f()[p * g.n + j]);
+  if (!gemmAccumulateWith(isa, {g.m, g.n, g.k}, {a.f(), g.k},
+                          {b.f(), g.transposed ? g.k : g.n}, g.transposed,
+                          c.f(), g.n))
+    GTEST_SKIP() << "this CPU has no " << isa;
+  EXPECT_LT(relativeError(c.f(), expected), 1e-5)
+      << isa << " m=" << g.m << " n=" << g.n << " k=" << g.k;
+}
+
+class GemmIsaTest : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(GemmIsaTest, MatchesADoubleReferenceAtEveryEdge) {
+  // Tiles are up to 8 x 32 and K blocks 256: sizes below, at and past them.
+  for (GemmCase g : {GemmCase{1, 1, 1, false}, {3, 5, 7, true},
+                     {6, 16, 16, false}, {8, 32, 256, true},
+                     {9, 33, 257, false}, {17, 70, 300, true},
+                     {64, 100, 513, false}, {1, 1000, 96, true},
+                     {200, 3, 40, false}})
+    checkGemm(GetParam(), g);
+}
+
+INSTANTIATE_TEST_SUITE_P(Optimized, GemmIsaTest,
+                         ::testing::Values("avx512", "avx2", "scalar"));
+
+/// Runs \p op through the registry (optimized) and its portable twin on the
+/// same inputs; the outputs agree to rounding.
+void checkAgainstPortable(const char *op, std::vector<TensorView *> inputs,
+                          std::vector<int64_t> outShape,
+                          const Attributes &attributes = Attributes()) {
+  OwnedTensor fast(ScalarType::Float32, outShape);
+  OwnedTensor reference(ScalarType::Float32, outShape);
+  ASSERT_EQ(runRegisteredKernel(op, inputs, {&fast.view}, attributes),
+            Error::Ok);
+  ASSERT_EQ(runKernel(op, inputs, {&reference.view}, attributes), Error::Ok);
+  std::vector<double> expected(reference.f(), reference.f() + reference.numel());
+  EXPECT_LT(relativeError(fast.f(), expected), 1e-5) << op;
+}
+
+TEST(OptimizedKernels, LinearAtEveryInputRank) {
+  OwnedTensor weight = randomFloat({24, 40});
+  OwnedTensor bias = randomFloat({24});
+  for (std::vector<int64_t> shape :
+       {std::vector<int64_t>{40}, {3, 40}, {2, 5, 40}, {1, 7, 7, 40}}) {
+    OwnedTensor x = randomFloat(shape);
+    std::vector<int64_t> out = shape;
+    out.back() = 24;
+    checkAgainstPortable("edge.linear", {&x.view, &weight.view, &bias.view}, out);
+    checkAgainstPortable("edge.linear", {&x.view, &weight.view}, out);
+  }
+}
+
+TEST(OptimizedKernels, MmAndBmm) {
+  OwnedTensor a = randomFloat({13, 37}), b = randomFloat({37, 21});
+  checkAgainstPortable("edge.mm", {&a.view, &b.view}, {13, 21});
+  OwnedTensor x = randomFloat({3, 9, 50}), y = randomFloat({3, 50, 33});
+  checkAgainstPortable("edge.bmm", {&x.view, &y.view}, {3, 9, 33});
+}
+
+TEST(OptimizedKernels, AddmmBroadcastsSelfAndScales) {
+  OwnedTensor a = randomFloat({10, 20}), b = randomFloat({20, 30});
+  for (std::vector<int64_t> selfShape :
+       {std::vector<int64_t>{}, {30}, {1, 30}, {10, 1}, {10, 30}}) {
+    OwnedTensor self = randomFloat(selfShape);
+    checkAgainstPortable("edge.addmm", {&self.view, &a.view, &b.view}, {10, 30});
+    Attributes scaled;
+    scaled.d("beta", 0.5).d("alpha", 2.0);
+    checkAgainstPortable("edge.addmm", {&self.view, &a.view, &b.view}, {10, 30},
+                         scaled);
+  }
+}
+
+TEST(OptimizedKernels, GeluWithinTorchsFloatTolerance) {
+  // Lengths around the vector widths; values over erf's whole range.
+  for (int64_t n : {1, 7, 8, 15, 16, 17, 1000}) {
+    OwnedTensor x = randomFloat({n}, -6.0f, 6.0f);
+    x.f()[0] = 0.0f;
+    if (n > 2) {
+      x.f()[1] = 40.0f;
+      x.f()[2] = -40.0f;
+    }
+    OwnedTensor fast(ScalarType::Float32, {n}), reference(ScalarType::Float32, {n});
+    ASSERT_EQ(runRegisteredKernel("edge.gelu", {&x.view}, {&fast.view}), Error::Ok);
+    ASSERT_EQ(runKernel("edge.gelu", {&x.view}, {&reference.view}), Error::Ok);
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_NEAR(fast.f()[i], reference.f()[i],
+                  1e-6 + 1.3e-6 * std::fabs(reference.f()[i]))
+          << "gelu(" << x.f()[i] << ")";
+  }
+  // The tanh form is the portable kernel's.
+  OwnedTensor x = randomFloat({33}, -4.0f, 4.0f);
+  Attributes tanh;
+  tanh.s("approximate", "tanh");
+  checkAgainstPortable("edge.gelu", {&x.view}, {33}, tanh);
+}
+
+TEST(OptimizedKernels, RegistryPrefersThemAndKeepsEveryPortableOp) {
+  EXPECT_EQ(registeredKernels().size(), portable::portableKernels().size());
+  EXPECT_EQ(findKernel("edge.linear")->run, optimized::runLinear);
+  EXPECT_EQ(findKernel("edge.linear")->validate,
+            portable::findPortableKernel("edge.linear")->validate);
+}
+
+} // namespace
+} // namespace etch::runtime::testing
