@@ -20,5 +20,7 @@ void runMm(const KernelCall &call);
 void runBmm(const KernelCall &call);
 void runAddmm(const KernelCall &call);
 void runGelu(const KernelCall &call);
+void runPermute(const KernelCall &call);
+void runLayerNorm(const KernelCall &call);
 
 } // namespace etch::runtime::optimized

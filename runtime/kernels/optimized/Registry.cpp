@@ -10,6 +10,9 @@ const OptimizedKernel kKernels[] = {
     {"edge.bmm", runBmm},
     {"edge.addmm", runAddmm},
     {"edge.gelu", runGelu},
+    {"edge.permute", runPermute},
+    {"edge.transpose", runPermute},
+    {"edge.layer_norm", runLayerNorm},
 };
 
 } // namespace

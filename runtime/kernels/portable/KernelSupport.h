@@ -29,6 +29,9 @@ Error checkSameShape(const KernelCall &call, const TensorView *a,
 /// kernels.
 Error checkConvolutionShapes(const KernelCall &call);
 Error checkLinearShapes(const KernelCall &call);
+/// The permutation of a permute call (`dims`, negative entries allowed; the
+/// identity when absent) into \p perm; false when it is not a permutation.
+bool permutationOf(const KernelCall &call, int rank, int64_t *perm);
 /// Checks (or, while resizing, sets) output 0 as the NumPy broadcast of the
 /// inputs from \p first on (absent ones skipped).
 Error checkBroadcastOutput(const KernelCall &call, size_t first);

@@ -125,8 +125,6 @@ void runReshape(const KernelCall &call) {
                 call.inputs[0]->nbytes());
 }
 
-namespace {
-/// The permutation of a permute/transpose call into `perm`; false if bad.
 bool permutationOf(const KernelCall &call, int rank, int64_t *perm) {
   for (int d = 0; d < rank; ++d)
     perm[d] = d;
@@ -153,7 +151,6 @@ bool permutationOf(const KernelCall &call, int rank, int64_t *perm) {
   std::swap(perm[a], perm[b]);
   return true;
 }
-} // namespace
 
 Error validatePermute(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));

@@ -136,6 +136,60 @@ TEST(OptimizedKernels, GeluWithinTorchsFloatTolerance) {
   checkAgainstPortable("edge.gelu", {&x.view}, {33}, tanh);
 }
 
+/// \p op on a float tensor of \p shape: the registry's and the portable
+/// kernel's outputs are bitwise equal.
+void checkExactly(const char *op, std::vector<int64_t> shape,
+                  std::vector<int64_t> outShape, const Attributes &attributes,
+                  ScalarType type = ScalarType::Float32) {
+  OwnedTensor x(type, shape);
+  for (size_t i = 0; i < x.storage.size(); ++i)
+    x.storage[i] = static_cast<uint8_t>(randomInt(0, 255));
+  OwnedTensor fast(type, outShape), reference(type, outShape);
+  ASSERT_EQ(runRegisteredKernel(op, {&x.view}, {&fast.view}, attributes),
+            Error::Ok);
+  ASSERT_EQ(runKernel(op, {&x.view}, {&reference.view}, attributes), Error::Ok);
+  EXPECT_EQ(std::memcmp(fast.view.data(), reference.view.data(),
+                        fast.view.nbytes()),
+            0)
+      << op;
+}
+
+TEST(OptimizedKernels, PermuteMovesTheSameBytes) {
+  struct Case {
+    std::vector<int64_t> shape, dims, out;
+  };
+  for (const Case &c : std::vector<Case>{
+           {{1, 5, 7, 9}, {0, 2, 3, 1}, {1, 7, 9, 5}},     // NCHW -> NHWC
+           {{2, 7, 9, 5}, {0, 3, 1, 2}, {2, 5, 7, 9}},     // NHWC -> NCHW
+           {{33, 17}, {1, 0}, {17, 33}},                   // 2-D, tile edges
+           {{2, 3, 4, 5}, {0, 2, 1, 3}, {2, 4, 3, 5}},     // inner run stays
+           {{3, 1, 4, 1, 6}, {4, 1, 0, 3, 2}, {6, 1, 3, 1, 4}},
+           {{4, 6}, {0, 1}, {4, 6}}}) {                    // identity
+    Attributes dims;
+    dims.ints("dims", c.dims);
+    checkExactly("edge.permute", c.shape, c.out, dims);
+  }
+  Attributes dims;
+  dims.ints("dims", {1, 0});
+  checkExactly("edge.permute", {9, 20}, {20, 9}, dims, ScalarType::Int64);
+  Attributes swap;
+  swap.i("dim0", -1).i("dim1", -2);
+  checkExactly("edge.transpose", {3, 10, 18}, {3, 18, 10}, swap);
+}
+
+TEST(OptimizedKernels, LayerNormMatchesTheDoubleSums) {
+  for (int64_t inner : {1, 15, 16, 64, 197, 768}) {
+    OwnedTensor x = randomFloat({3, inner}, -4.0f, 6.0f);
+    OwnedTensor weight = randomFloat({inner}), bias = randomFloat({inner});
+    Attributes attributes;
+    attributes.ints("normalized_shape", {inner}).d("eps", 1e-5);
+    checkAgainstPortable("edge.layer_norm", {&x.view, &weight.view, &bias.view},
+                         {3, inner}, attributes);
+    checkAgainstPortable("edge.layer_norm", {&x.view, nullptr, nullptr},
+                         {3, inner}, attributes);
+  }
+}
+
 TEST(OptimizedKernels, RegistryPrefersThemAndKeepsEveryPortableOp) {
   EXPECT_EQ(registeredKernels().size(), portable::portableKernels().size());
   EXPECT_EQ(findKernel("edge.linear")->run, optimized::runLinear);
