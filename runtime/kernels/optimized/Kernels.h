@@ -22,5 +22,7 @@ void runAddmm(const KernelCall &call);
 void runGelu(const KernelCall &call);
 void runPermute(const KernelCall &call);
 void runLayerNorm(const KernelCall &call);
+void runSoftmax(const KernelCall &call);
+void runLogSoftmax(const KernelCall &call);
 
 } // namespace etch::runtime::optimized

@@ -13,6 +13,8 @@ const OptimizedKernel kKernels[] = {
     {"edge.permute", runPermute},
     {"edge.transpose", runPermute},
     {"edge.layer_norm", runLayerNorm},
+    {"edge.softmax", runSoftmax},
+    {"edge.log_softmax", runLogSoftmax},
 };
 
 } // namespace

@@ -2,7 +2,8 @@
 // micro-kernel this CPU runs, at shapes around the tile and block edges;
 // linear at every input rank, mm, bmm, addmm's broadcasts (float sums in
 // another order: relative error within 1e-5 of the output's scale); gelu
-// within torch's float32 tolerance.
+// within torch's float32 tolerance; permute bytewise; layer_norm and softmax
+// (with masked and NaN rows) against the portable arithmetic.
 #include "../portable/KernelTestSupport.h"
 
 #include "runtime/kernels/optimized/Gemm.h"
@@ -188,6 +189,39 @@ TEST(OptimizedKernels, LayerNormMatchesTheDoubleSums) {
     checkAgainstPortable("edge.layer_norm", {&x.view, nullptr, nullptr},
                          {3, inner}, attributes);
   }
+}
+
+TEST(OptimizedKernels, SoftmaxOverTheLastDimAndElsewhere) {
+  for (const char *op : {"edge.softmax", "edge.log_softmax"}) {
+    for (int64_t n : {1, 5, 16, 17, 100, 1000}) {
+      OwnedTensor x = randomFloat({3, n}, -30.0f, 30.0f);
+      Attributes last;
+      last.i("dim", -1);
+      checkAgainstPortable(op, {&x.view}, {3, n}, last);
+    }
+    // Not the last dim: the portable kernel.
+    OwnedTensor x = randomFloat({4, 6, 5});
+    Attributes middle;
+    middle.i("dim", 1);
+    checkAgainstPortable(op, {&x.view}, {4, 6, 5}, middle);
+  }
+  // Masked (-inf) positions are exactly 0; a row of -inf or with a NaN is
+  // NaN, as torch gives.
+  OwnedTensor x(ScalarType::Float32, {3, 4});
+  float values[] = {1, -INFINITY, 2, -INFINITY,                       //
+                    -INFINITY, -INFINITY, -INFINITY, -INFINITY,       //
+                    0, NAN, 1, 2};
+  std::memcpy(x.f(), values, sizeof values);
+  OwnedTensor y(ScalarType::Float32, {3, 4});
+  Attributes last;
+  last.i("dim", -1);
+  ASSERT_EQ(runRegisteredKernel("edge.softmax", {&x.view}, {&y.view}, last),
+            Error::Ok);
+  EXPECT_EQ(y.f()[1], 0.0f);
+  EXPECT_EQ(y.f()[3], 0.0f);
+  EXPECT_NEAR(y.f()[0] + y.f()[2], 1.0f, 1e-6);
+  for (int k = 4; k < 12; ++k)
+    EXPECT_TRUE(std::isnan(y.f()[k])) << k;
 }
 
 TEST(OptimizedKernels, RegistryPrefersThemAndKeepsEveryPortableOp) {
