@@ -33,7 +33,8 @@ inline float expBranchFree(float input) {
   p = p * r * r + r + 1.0f;
   int32_t bits;
   std::memcpy(&bits, &p, sizeof bits);
-  bits += static_cast<int32_t>(n) << 23;
+  // n <= 0 here: multiply, since shifting a negative value is undefined.
+  bits += static_cast<int32_t>(n) * (1 << 23);
   std::memcpy(&p, &bits, sizeof p);
   return input < kExpMin ? 0.0f : p;
 }
