@@ -20,6 +20,8 @@ void runMm(const KernelCall &call);
 void runBmm(const KernelCall &call);
 void runAddmm(const KernelCall &call);
 void runGelu(const KernelCall &call);
+void runSigmoid(const KernelCall &call);
+void runSilu(const KernelCall &call);
 void runPermute(const KernelCall &call);
 void runLayerNorm(const KernelCall &call);
 void runSoftmax(const KernelCall &call);

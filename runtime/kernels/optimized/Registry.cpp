@@ -10,6 +10,8 @@ const OptimizedKernel kKernels[] = {
     {"edge.bmm", runBmm},
     {"edge.addmm", runAddmm},
     {"edge.gelu", runGelu},
+    {"edge.sigmoid", runSigmoid},
+    {"edge.silu", runSilu},
     {"edge.permute", runPermute},
     {"edge.transpose", runPermute},
     {"edge.layer_norm", runLayerNorm},

@@ -1,43 +1,17 @@
-// softmax and log_softmax over the last dim: exp as Cephes' expf (range
-// reduction by ln 2, a degree-6 polynomial, the exponent set from the
-// integer part; ~1 ulp), written branch-free so the compiler vectorizes the
-// row loops, built for AVX-512, AVX2 and the baseline (target_clones).
+// softmax and log_softmax over the last dim: max and sum in lanes, exp
+// branch-free (VectorMath.h) so the compiler vectorizes the row loops, built
+// for AVX-512, AVX2 and the baseline (target_clones).
 // Softmax over another dim runs the portable kernel.
 #include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/VectorMath.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace etch::runtime::optimized {
 namespace {
-
-constexpr float kExpMin = -87.33654f; // e^x is below FLT_MIN under it
-
-/// e^x for x <= 88 (softmax's x - max <= 0): 0 below kExpMin. NaN is the
-/// caller's (rows holding one take the portable path).
-inline float expBranchFree(float input) {
-  float x = input > kExpMin ? input : kExpMin;
-  // n = round(x / ln 2) by the 1.5 * 2^23 trick; r = x - n ln 2 in two parts.
-  float shifted = x * 1.44269504f + 12582912.0f;
-  float n = shifted - 12582912.0f;
-  float r = x - n * 0.693359375f - n * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  int32_t bits;
-  std::memcpy(&bits, &p, sizeof bits);
-  // n <= 0 here: multiply, since shifting a negative value is undefined.
-  bits += static_cast<int32_t>(n) * (1 << 23);
-  std::memcpy(&p, &bits, sizeof p);
-  return input < kExpMin ? 0.0f : p;
-}
 
 constexpr int kLanes = 16; // partial results the compiler keeps in vectors
 
@@ -97,13 +71,13 @@ softmaxRow(const float *src, float *dst, int64_t n, bool logarithm) {
   int64_t k = 0;
   for (; k + kLanes <= n; k += kLanes)
     for (int l = 0; l < kLanes; ++l) {
-      float e = expBranchFree(src[k + l] - maximum);
+      float e = expVectorizable(src[k + l] - maximum);
       dst[k + l] = e;
       sums[l] += e;
     }
   float sum = 0;
   for (; k < n; ++k) {
-    dst[k] = expBranchFree(src[k] - maximum);
+    dst[k] = expVectorizable(src[k] - maximum);
     sum += dst[k];
   }
   for (float lane : sums)

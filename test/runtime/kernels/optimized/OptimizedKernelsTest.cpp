@@ -2,7 +2,9 @@
 // micro-kernel this CPU runs, at shapes around the tile and block edges;
 // linear at every input rank, mm, bmm, addmm's broadcasts (float sums in
 // another order: relative error within 1e-5 of the output's scale); gelu
-// within torch's float32 tolerance; permute bytewise; layer_norm and softmax
+// and the exp-based activations (sigmoid, silu, gelu's tanh form) within
+// torch's float32 tolerance, infinities and NaN as the portable kernels give
+// them; permute bytewise; layer_norm and softmax
 // (with masked and NaN rows) against the portable arithmetic.
 #include "../portable/KernelTestSupport.h"
 
@@ -130,11 +132,35 @@ TEST(OptimizedKernels, GeluWithinTorchsFloatTolerance) {
                   1e-6 + 1.3e-6 * std::fabs(reference.f()[i]))
           << "gelu(" << x.f()[i] << ")";
   }
-  // The tanh form is the portable kernel's.
-  OwnedTensor x = randomFloat({33}, -4.0f, 4.0f);
-  Attributes tanh;
-  tanh.s("approximate", "tanh");
-  checkAgainstPortable("edge.gelu", {&x.view}, {33}, tanh);
+}
+
+TEST(OptimizedKernels, ExpActivationsWithinTorchsFloatTolerance) {
+  OwnedTensor x = randomFloat({1003}, -20.0f, 20.0f);
+  float special[] = {0.0f, -0.0f, 100.0f, -100.0f, 88.5f, -88.5f, 1e-4f,
+                     INFINITY, -INFINITY, NAN};
+  std::memcpy(x.f(), special, sizeof special);
+  Attributes tanhForm;
+  tanhForm.s("approximate", "tanh");
+  for (const char *op : {"edge.sigmoid", "edge.silu", "edge.gelu"}) {
+    Attributes attributes = std::strcmp(op, "edge.gelu") == 0 ? tanhForm
+                                                               : Attributes();
+    OwnedTensor fast(ScalarType::Float32, {1003});
+    OwnedTensor reference(ScalarType::Float32, {1003});
+    ASSERT_EQ(runRegisteredKernel(op, {&x.view}, {&fast.view}, attributes),
+              Error::Ok);
+    ASSERT_EQ(runKernel(op, {&x.view}, {&reference.view}, attributes),
+              Error::Ok);
+    for (int64_t i = 0; i < 1003; ++i) {
+      float want = reference.f()[i], got = fast.f()[i];
+      if (std::isnan(want) || std::isinf(want)) {
+        EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : got == want)
+            << op << "(" << x.f()[i] << ") = " << got << ", want " << want;
+        continue;
+      }
+      ASSERT_NEAR(got, want, 1e-6 + 1.3e-6 * std::fabs(want))
+          << op << "(" << x.f()[i] << ")";
+    }
+  }
 }
 
 /// \p op on a float tensor of \p shape: the registry's and the portable
