@@ -1,16 +1,11 @@
-// Activations vectorized. gelu (exact, erf form): erf(z) = z * P(z^2) /
+// Activations written branch-free, in loops built for AVX-512, AVX2 and the
+// baseline (target_clones). gelu (exact, erf form): erf(z) = z * P(z^2) /
 // Q(z^2) with z clamped to +-3.92 (where erf is 1 in f32), degree-5
 // polynomials fitted to erf on [0, 4] (max abs error 3.3e-7 in f32, gelu's
-// 8e-7; torch's float32 tolerance is 1e-5), AVX-512 and AVX2 paths by CPU
-// feature. sigmoid, silu and gelu's tanh form go through the branch-free exp
-// (VectorMath.h), in loops built for each ISA by target_clones.
-#include "runtime/kernels/optimized/CpuFeatures.h"
+// 8e-7; torch's float32 tolerance is 1e-5). sigmoid, silu and gelu's tanh
+// form go through the branch-free exp (VectorMath.h).
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/VectorMath.h"
-
-#include <immintrin.h>
-
-#include <algorithm>
 
 namespace etch::runtime::optimized {
 namespace {
@@ -25,8 +20,11 @@ constexpr float kQ[] = {1.0f, 0.507688798508134f, 0.11668013704741408f,
                         0.015486613274090053f, 0.0012213836462456901f,
                         3.746302161319187e-05f};
 
-inline float geluScalar(float x) {
-  float z = std::min(std::max(x * kSqrtHalf, -kClamp), kClamp);
+inline float geluErf(float x) {
+  // Selects, not calls, so the loops over it vectorize.
+  float z = x * kSqrtHalf;
+  z = z > -kClamp ? z : -kClamp;
+  z = z < kClamp ? z : kClamp;
   float s = z * z, p = kP[5], q = kQ[5];
   for (int i = 4; i >= 0; --i) {
     p = p * s + kP[i];
@@ -35,85 +33,25 @@ inline float geluScalar(float x) {
   return 0.5f * x * (1.0f + z * p / q);
 }
 
-// GCC 12 warns inside its own avx512fintrin.h (_mm512_undefined_ps in the
-// masked min/max it expands to); nothing here is uninitialized.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-__attribute__((target("avx512f"))) int64_t geluAvx512(const float *in,
-                                                      float *out, int64_t n) {
-  int64_t i = 0;
-  const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
-  for (; i + 16 <= n; i += 16) {
-    __m512 x = _mm512_loadu_ps(in + i);
-    __m512 z = _mm512_mul_ps(x, _mm512_set1_ps(kSqrtHalf));
-    z = _mm512_min_ps(_mm512_max_ps(z, _mm512_set1_ps(-kClamp)),
-                      _mm512_set1_ps(kClamp));
-    __m512 s = _mm512_mul_ps(z, z);
-    __m512 p = _mm512_set1_ps(kP[5]), q = _mm512_set1_ps(kQ[5]);
-    for (int k = 4; k >= 0; --k) {
-      p = _mm512_fmadd_ps(p, s, _mm512_set1_ps(kP[k]));
-      q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(kQ[k]));
-    }
-    __m512 erf = _mm512_div_ps(_mm512_mul_ps(z, p), q);
-    _mm512_storeu_ps(out + i,
-                     _mm512_mul_ps(_mm512_mul_ps(half, x), _mm512_add_ps(one, erf)));
-  }
-  return i;
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+enum class Activation { GeluErf, GeluTanh, Sigmoid, Silu };
 
-__attribute__((target("avx2,fma"))) int64_t geluAvx2(const float *in,
-                                                     float *out, int64_t n) {
-  int64_t i = 0;
-  const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
-  for (; i + 8 <= n; i += 8) {
-    __m256 x = _mm256_loadu_ps(in + i);
-    __m256 z = _mm256_mul_ps(x, _mm256_set1_ps(kSqrtHalf));
-    z = _mm256_min_ps(_mm256_max_ps(z, _mm256_set1_ps(-kClamp)),
-                      _mm256_set1_ps(kClamp));
-    __m256 s = _mm256_mul_ps(z, z);
-    __m256 p = _mm256_set1_ps(kP[5]), q = _mm256_set1_ps(kQ[5]);
-    for (int k = 4; k >= 0; --k) {
-      p = _mm256_fmadd_ps(p, s, _mm256_set1_ps(kP[k]));
-      q = _mm256_fmadd_ps(q, s, _mm256_set1_ps(kQ[k]));
-    }
-    __m256 erf = _mm256_div_ps(_mm256_mul_ps(z, p), q);
-    _mm256_storeu_ps(out + i,
-                     _mm256_mul_ps(_mm256_mul_ps(half, x), _mm256_add_ps(one, erf)));
-  }
-  return i;
-}
-
-using GeluLoop = int64_t (*)(const float *, float *, int64_t);
-
-GeluLoop selectGelu() {
-  if (cpuHasIsa("avx512"))
-    return geluAvx512;
-  if (cpuHasIsa("avx2"))
-    return geluAvx2;
-  return [](const float *, float *, int64_t) -> int64_t { return 0; };
-}
-
-enum class ExpActivation { Sigmoid, Silu, GeluTanh };
-
-/// The exp-based activations; the switch is outside the loops, so each loop
-/// vectorizes.
+/// The switch is outside the loops, so each loop vectorizes.
 __attribute__((target_clones("avx512f", "avx2", "default"))) void
-mapExpActivation(ExpActivation kind, const float *in, float *out, int64_t n) {
+mapActivation(Activation kind, const float *in, float *out, int64_t n) {
   switch (kind) {
-  case ExpActivation::Sigmoid:
+  case Activation::GeluErf:
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = geluErf(in[i]);
+    return;
+  case Activation::Sigmoid:
     for (int64_t i = 0; i < n; ++i)
       out[i] = 1.0f / (1.0f + expVectorizable(-in[i]));
     return;
-  case ExpActivation::Silu:
+  case Activation::Silu:
     for (int64_t i = 0; i < n; ++i)
       out[i] = in[i] / (1.0f + expVectorizable(-in[i]));
     return;
-  case ExpActivation::GeluTanh:
+  case Activation::GeluTanh:
     // tanh(u) = 1 - 2 / (e^{2u} + 1), u = sqrt(2/pi) (x + 0.044715 x^3).
     for (int64_t i = 0; i < n; ++i) {
       float x = in[i];
@@ -125,32 +63,24 @@ mapExpActivation(ExpActivation kind, const float *in, float *out, int64_t n) {
   }
 }
 
-void runExpActivation(const KernelCall &call, ExpActivation kind) {
-  mapExpActivation(kind, call.inputs[0]->data<float>(),
-                   call.outputs[0]->data<float>(), call.outputs[0]->numel());
+void runActivation(const KernelCall &call, Activation kind) {
+  mapActivation(kind, call.inputs[0]->data<float>(),
+                call.outputs[0]->data<float>(), call.outputs[0]->numel());
 }
 
 } // namespace
 
 void runSigmoid(const KernelCall &call) {
-  runExpActivation(call, ExpActivation::Sigmoid);
+  runActivation(call, Activation::Sigmoid);
 }
 
 void runSilu(const KernelCall &call) {
-  runExpActivation(call, ExpActivation::Silu);
+  runActivation(call, Activation::Silu);
 }
 
 void runGelu(const KernelCall &call) {
-  if (call.stringAttr("approximate", "none")[0] == 't') {
-    runExpActivation(call, ExpActivation::GeluTanh);
-    return;
-  }
-  static const GeluLoop vectorLoop = selectGelu();
-  const float *in = call.inputs[0]->data<float>();
-  float *out = call.outputs[0]->data<float>();
-  int64_t n = call.outputs[0]->numel();
-  for (int64_t i = vectorLoop(in, out, n); i < n; ++i)
-    out[i] = geluScalar(in[i]);
+  bool tanhForm = call.stringAttr("approximate", "none")[0] == 't';
+  runActivation(call, tanhForm ? Activation::GeluTanh : Activation::GeluErf);
 }
 
 } // namespace etch::runtime::optimized

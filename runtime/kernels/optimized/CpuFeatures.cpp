@@ -40,11 +40,4 @@ bool cpuHasIsa(const char *isa) {
   return rank >= cap() && hardwareHas(isa);
 }
 
-const char *widestIsa() {
-  for (const char *isa : kIsas)
-    if (cpuHasIsa(isa))
-      return isa;
-  return "scalar";
-}
-
 } // namespace etch::runtime::optimized

@@ -9,7 +9,4 @@ namespace etch::runtime::optimized {
 /// (ETCH_CPU_ISA=avx2|scalar, for tests and benchmarks).
 bool cpuHasIsa(const char *isa);
 
-/// The widest of "avx512", "avx2", "scalar" that cpuHasIsa allows.
-const char *widestIsa();
-
 } // namespace etch::runtime::optimized

@@ -55,8 +55,12 @@ void runAddmm(const KernelCall &call) {
   const TensorView &self = *call.inputs[0], &a = *call.inputs[1],
                    &b = *call.inputs[2];
   TensorView &out = *call.outputs[0];
+  if (call.doubleAttr("alpha", 1.0) != 1.0) {
+    // alpha != 1 (rare): the portable kernel's arithmetic.
+    portable::runAddmm(call);
+    return;
+  }
   auto beta = static_cast<float>(call.doubleAttr("beta", 1.0));
-  auto alpha = static_cast<float>(call.doubleAttr("alpha", 1.0));
   int64_t m = a.size(0), k = a.size(1), n = b.size(1);
   int64_t strides[kMaxRank];
   portable::broadcastStrides(self, out, strides); // self broadcasts to [m, n]
@@ -65,13 +69,8 @@ void runAddmm(const KernelCall &call) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
       c[i * n + j] = beta * s[i * strides[0] + j * strides[1]];
-  if (alpha == 1.0f) {
-    gemmAccumulate({m, n, k}, {a.data<float>(), k}, {b.data<float>(), n},
-                   false, c, n);
-    return;
-  }
-  // alpha != 1 (rare): the portable kernel's arithmetic.
-  portable::runAddmm(call);
+  gemmAccumulate({m, n, k}, {a.data<float>(), k}, {b.data<float>(), n}, false,
+                 c, n);
 }
 
 } // namespace etch::runtime::optimized

@@ -7,7 +7,6 @@
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace etch::runtime::optimized {
@@ -45,26 +44,11 @@ finiteMaximum(const float *src, int64_t n, float &maximum) {
   return !anyNan && std::isfinite(top);
 }
 
-/// The portable kernel's arithmetic for one row.
-void softmaxRowExactly(const float *src, float *dst, int64_t n,
-                       bool logarithm) {
-  float maximum = src[0];
-  for (int64_t k = 1; k < n; ++k)
-    maximum = std::max(maximum, src[k]);
-  float sum = 0;
-  for (int64_t k = 0; k < n; ++k)
-    sum += std::exp(src[k] - maximum);
-  float logSum = std::log(sum);
-  for (int64_t k = 0; k < n; ++k)
-    dst[k] = logarithm ? src[k] - maximum - logSum
-                       : std::exp(src[k] - maximum) / sum;
-}
-
 __attribute__((target_clones("avx512f", "avx2", "default"))) void
 softmaxRow(const float *src, float *dst, int64_t n, bool logarithm) {
   float maximum;
   if (!finiteMaximum(src, n, maximum)) {
-    softmaxRowExactly(src, dst, n, logarithm);
+    portable::softmaxLine(src, dst, n, 1, logarithm);
     return;
   }
   float sums[kLanes] = {};

@@ -76,6 +76,10 @@ ETCH_DECLARE_KERNEL(QuantizedLinear)
 Error validateQuantizedBinary(const KernelCall &call);
 void runQuantizedAdd(const KernelCall &call);
 void runQuantizedMul(const KernelCall &call);
+/// softmax (or log_softmax) of \p extent values \p stride apart, as the
+/// softmax kernels compute each line along their dim.
+void softmaxLine(const float *src, float *dst, int64_t extent, int64_t stride,
+                 bool logarithm);
 /// Shared by every float activation (same shape and float32).
 Error validateUnary(const KernelCall &call);
 void runRelu(const KernelCall &call);

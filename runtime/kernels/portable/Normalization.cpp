@@ -116,6 +116,24 @@ Error validateSoftmax(const KernelCall &call) {
   return checkSameShape(call, &in, call.outputs[0], "output");
 }
 
+void softmaxLine(const float *s, float *d, int64_t extent, int64_t stride,
+                 bool logarithm) {
+  float maximum = s[0];
+  for (int64_t k = 1; k < extent; ++k)
+    maximum = std::max(maximum, s[k * stride]);
+  float sum = 0;
+  for (int64_t k = 0; k < extent; ++k)
+    sum += std::exp(s[k * stride] - maximum);
+  if (logarithm) {
+    float logSum = std::log(sum);
+    for (int64_t k = 0; k < extent; ++k)
+      d[k * stride] = s[k * stride] - maximum - logSum;
+  } else {
+    for (int64_t k = 0; k < extent; ++k)
+      d[k * stride] = std::exp(s[k * stride] - maximum) / sum;
+  }
+}
+
 namespace {
 void softmax(const KernelCall &call, bool logarithm) {
   const TensorView &in = *call.inputs[0];
@@ -127,24 +145,9 @@ void softmax(const KernelCall &call, bool logarithm) {
   const float *src = in.data<float>();
   float *dst = call.outputs[0]->data<float>();
   for (int64_t o = 0; o < outer; ++o)
-    for (int64_t i = 0; i < inner; ++i) {
-      const float *s = src + o * extent * inner + i;
-      float *d = dst + o * extent * inner + i;
-      float maximum = s[0];
-      for (int64_t k = 1; k < extent; ++k)
-        maximum = std::max(maximum, s[k * inner]);
-      float sum = 0;
-      for (int64_t k = 0; k < extent; ++k)
-        sum += std::exp(s[k * inner] - maximum);
-      if (logarithm) {
-        float logSum = std::log(sum);
-        for (int64_t k = 0; k < extent; ++k)
-          d[k * inner] = s[k * inner] - maximum - logSum;
-      } else {
-        for (int64_t k = 0; k < extent; ++k)
-          d[k * inner] = std::exp(s[k * inner] - maximum) / sum;
-      }
-    }
+    for (int64_t i = 0; i < inner; ++i)
+      softmaxLine(src + o * extent * inner + i, dst + o * extent * inner + i,
+                  extent, inner, logarithm);
 }
 } // namespace
 
