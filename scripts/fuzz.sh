@@ -57,7 +57,16 @@ for target in "${targets[@]}"; do
       "$corpus" "$seeds/$target" "${regressions[@]}" >"$log" 2>&1; then
     echo "fuzz $target: FOUND A PROBLEM; inputs in $artifacts:" >&2
     ls "$artifacts" >&2
-    grep -E "ERROR|SUMMARY|runtime error" "$log" | head -5 >&2 || true
+    # Sanitizer reports, failed assertions (XNNPACK keeps its asserts) and
+    # what libFuzzer said last: enough to tell the crash from the CI log.
+    grep -E "ERROR|SUMMARY|runtime error|Assertion|stack smashing|terminate called|what\(\)" \
+      "$log" | head -8 >&2 || true
+    tail -n 25 "$log" | grep -v "^    #" >&2 || true
+    # Small inputs go into the log too, so a CI failure can be replayed.
+    for input in "$artifacts"/*; do
+      [ -f "$input" ] && [ "$(stat -c %s "$input")" -le 8192 ] &&
+        { echo "base64 of ${input##*/}:"; base64 -w 100 "$input"; } >&2
+    done
     status=1
   fi
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|cov: " \

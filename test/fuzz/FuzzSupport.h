@@ -11,7 +11,8 @@ namespace etch::fuzz {
 /// enough for the seed models, small enough for libFuzzer's memory limit.
 inline constexpr uint64_t kFuzzMemoryLimit = uint64_t(64) << 20;
 
-/// True when replaying inputs by hand (ReplayMain.cpp): errors are printed.
+/// True when replaying inputs by hand (ReplayMain.cpp) or with
+/// ETCH_FUZZ_VERBOSE=1: errors are printed.
 bool verbose();
 void setVerbose(bool on);
 

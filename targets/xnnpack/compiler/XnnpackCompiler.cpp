@@ -3,6 +3,7 @@
 
 #include "XnnpackRules.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
+#include "targets/xnnpack/schema/QuantizationLimits.h"
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
 #include "edge/ConstantData.h"
@@ -729,11 +730,51 @@ private:
     return false;
   }
 
+  /// Whether XNNPACK's int8 node takes \p q's scales (QuantizationLimits.h,
+  /// in the f32 the blob stores); outside them \p q runs in fp32 between
+  /// converts. A pooling over dynamic extents is checked at run time.
+  static bool int8ScalesSupported(const QuantizedOp &q) {
+    Operation *op = q.op;
+    auto scale = [&](size_t i) {
+      return static_cast<float>(q.perTensor(i).getScale());
+    };
+    float out = static_cast<float>(
+        cast<quant::UniformQuantizedType>(q.outputType()).getScale());
+    auto weights = [&](size_t input, size_t weight) {
+      if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(
+              q.operands[weight].type))
+        return llvm::all_of(perAxis.getScales(), [&](double channel) {
+          return xnnpack::convolutionScalesSupported(
+              scale(input), static_cast<float>(channel), out);
+        });
+      return xnnpack::convolutionScalesSupported(scale(input), scale(weight),
+                                                 out);
+    };
+    if (isa<ConvolutionOp, LinearOp, MmOp>(op))
+      return weights(0, 1);
+    if (isa<AddmmOp>(op))
+      return weights(1, 2);
+    if (isa<AddOp>(op))
+      return xnnpack::addScalesSupported(scale(0), scale(1), out);
+    if (isa<MulOp>(op))
+      return xnnpack::multiplyScalesSupported(scale(0), scale(1), out);
+    if (isa<AdaptiveAvgPool2dOp, MeanOp>(op)) {
+      auto input = cast<ShapedType>(op->getOperand(0).getType());
+      if (input.getRank() != 4 || input.isDynamicDim(2) ||
+          input.isDynamicDim(3))
+        return true;
+      return xnnpack::globalAveragePoolingScalesSupported(
+          scale(0), out, uint64_t(input.getDimSize(2) * input.getDimSize(3)));
+    }
+    return true;
+  }
+
   /// Finds the int8 nodes; their activation and quantize fold into them.
   void planInt8(Block &body) {
     for (Operation &op : body) {
       std::optional<QuantizedOp> q = quantization::matchQuantizedOp(&op);
-      if (!q || !supportsInt8(*q) || returned.count(op.getResult(0)))
+      if (!q || !supportsInt8(*q) || !int8ScalesSupported(*q) ||
+          returned.count(op.getResult(0)))
         continue;
       if (q->activation &&
           (returned.count(q->activation->getResult(0)) ||

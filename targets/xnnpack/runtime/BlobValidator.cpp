@@ -1,6 +1,7 @@
 #include "BlobValidator.h"
 
 #include "targets/xnnpack/schema/BlobFormat.h"
+#include "targets/xnnpack/schema/QuantizationLimits.h"
 
 #include "runtime/platform/Platform.h"
 #include "runtime/program/VectorAlignment.h"
@@ -240,6 +241,62 @@ std::string nodeOutputDims(size_t n, const Node &node,
   return nodeError(n, node, "unknown node kind");
 }
 
+std::string nodeScalesProblem(size_t n, const Node &node, const Blob &blob,
+                              const std::vector<Dims> &dims) {
+  const auto &tensors = *blob.tensors();
+  const auto &inputs = *node.inputs();
+  auto input = [&](size_t i) -> const Tensor * {
+    return i < inputs.size() && inputs.Get(i) != kAbsentTensor
+               ? tensors.Get(inputs.Get(i))
+               : nullptr;
+  };
+  const Tensor *x = input(0), *y = input(1);
+  const Tensor &out = *tensors.Get(node.outputs()->Get(0));
+  if (!x || x->datatype() != Datatype::Qint8 ||
+      out.datatype() != Datatype::Qint8)
+    return "";
+  switch (node.kind()) {
+  case NodeKind::Convolution2d:
+  case NodeKind::DepthwiseConvolution2d:
+  case NodeKind::FullyConnected: {
+    bool supported = true;
+    if (y && y->datatype() == Datatype::Qint8)
+      supported = convolutionScalesSupported(x->scale(), y->scale(), out.scale());
+    if (y && y->datatype() == Datatype::Qcint8)
+      for (float scale : *y->channel_scales())
+        supported &= convolutionScalesSupported(x->scale(), scale, out.scale());
+    return supported ? ""
+                     : nodeError(n, node,
+                                 "input * filter / output scale is outside "
+                                 "XNNPACK's [2^-32, 256)");
+  }
+  case NodeKind::Add:
+  case NodeKind::Subtract:
+    return !y || addScalesSupported(x->scale(), y->scale(), out.scale())
+               ? ""
+               : nodeError(n, node,
+                           "an input's scale over the output's is outside "
+                           "XNNPACK's [2^-10, 2^8)");
+  case NodeKind::Multiply:
+    return !y || multiplyScalesSupported(x->scale(), y->scale(), out.scale())
+               ? ""
+               : nodeError(n, node,
+                           "the input scales' product over the output's is "
+                           "outside XNNPACK's [2^-16, 2^8)");
+  case NodeKind::GlobalAveragePooling2d: {
+    const Dims &shape = dims[inputs.Get(0)];
+    return globalAveragePoolingScalesSupported(x->scale(), out.scale(),
+                                               numel({shape[1], shape[2]}))
+               ? ""
+               : nodeError(n, node,
+                           "input over output scale outside XNNPACK's "
+                           "[2^-8, 2^8), or over the pixel count below 2^-32");
+  }
+  default:
+    return "";
+  }
+}
+
 std::string validateBlob(const Blob &blob) {
   const auto &tensors = *blob.tensors();
   std::vector<Dims> dims;
@@ -282,6 +339,9 @@ std::string validateBlob(const Blob &blob) {
       return error;
     if (out != dims[outIndex])
       return nodeError(n, node, "output shape does not follow from the input");
+    if (std::string error = nodeScalesProblem(n, node, blob, dims);
+        !error.empty())
+      return error;
     defined[outIndex] = true;
   }
 // XNNPACK gives a value nobody reads no memory, then asserts when the node

@@ -42,6 +42,12 @@ std::string tensorTypeProblem(size_t index, const Tensor &tensor);
 std::string nodeOutputDims(size_t index, const Node &node,
                            const std::vector<const Dims *> &in, Dims &out);
 
+/// Empty when node \p index's int8 scales are within what XNNPACK accepts
+/// (QuantizationLimits.h) at tensor extents \p dims; otherwise what is not.
+/// Checked again when inputs change shape: pooling's limit counts pixels.
+std::string nodeScalesProblem(size_t index, const Node &node, const Blob &blob,
+                              const std::vector<Dims> &dims);
+
 /// Empty when \p blob is consistent; otherwise what is wrong and where.
 std::string validateBlob(const Blob &blob);
 

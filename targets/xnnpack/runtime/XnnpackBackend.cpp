@@ -265,8 +265,10 @@ public:
       for (uint32_t index : *node.inputs())
         in.push_back(index == kAbsentTensor ? nullptr : &dims[index]);
       Dims &out = dims[node.outputs()->Get(0)];
-      if (std::string problem = nodeOutputDims(n, node, in, out);
-          !problem.empty()) {
+      std::string problem = nodeOutputDims(n, node, in, out);
+      if (problem.empty())
+        problem = nodeScalesProblem(n, node, *handle.blob, dims);
+      if (!problem.empty()) {
         ET_LOG(Error, "xnnpack: at the new input shapes, %s", problem.c_str());
         return Error::InvalidShape;
       }
