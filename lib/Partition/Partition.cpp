@@ -21,6 +21,7 @@ namespace {
 struct Group {
   const Target *target;
   SmallVector<Operation *> ops; // program order
+  unsigned layout = 0;          // Target::delegateLayout of its ops, or 0
 };
 
 /// Constants and dequantized constants (quantized weights): cloned into
@@ -138,6 +139,7 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
       for (const Target *target : order) {
         if (!target->whyUnsupported(&op).empty())
           continue;
+        unsigned layout = target->delegateLayout(&op);
         // Join the largest producer group of this target that stays convex:
         // no producer outside the group may itself depend on the group.
         int chosen = -1;
@@ -146,6 +148,9 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
           if (it == groupOf.end() || groups[it->second].target != target)
             continue;
           int candidate = it->second;
+          unsigned groupLayout = groups[candidate].layout;
+          if (layout && groupLayout && layout != groupLayout)
+            continue;
           bool convex = llvm::none_of(producers, [&](Operation *other) {
             auto otherGroup = groupOf.find(other);
             bool inside =
@@ -161,6 +166,8 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
           groups.push_back({target, {}});
         }
         groups[chosen].ops.push_back(&op);
+        if (layout)
+          groups[chosen].layout = layout;
         groupOf[&op] = chosen;
         break;
       }

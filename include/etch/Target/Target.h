@@ -43,6 +43,11 @@ public:
   /// Empty when the target runs \p op as it is (types, attributes, shapes);
   /// otherwise a short reason, shown in the partition summary.
   virtual std::string whyUnsupported(mlir::Operation *op) const = 0;
+  /// The layout a delegate holding \p op must give its values: 0 when the
+  /// op does not care. The partitioner never puts ops of two different
+  /// non-zero layouts in one delegate (XNNPACK: NHWC for its 2-D operators,
+  /// the program's layout for a rank-4 fully connected layer).
+  virtual unsigned delegateLayout(mlir::Operation *op) const { return 0; }
   /// Lowers a delegate body the target claimed; errors at the op's location.
   virtual mlir::FailureOr<CompiledDelegate>
   compile(edge::DelegateOp delegate) const = 0;

@@ -1,9 +1,10 @@
 // permute / transpose: dims that stay adjacent and in order collapse into
-// one, and what is left as a (batched) swap of the last two dims of 4-byte
-// elements is copied in square tiles, so both sides are read and written a
+// one, and what is left as a (batched) swap of the last two dims is copied
+// in square tiles (Transpose.h), so both sides are read and written a
 // cache line at a time (NCHW <-> NHWC is this case). Other permutations
 // already move contiguous runs in the portable kernel, which runs them.
 #include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/Transpose.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -12,8 +13,6 @@
 
 namespace etch::runtime::optimized {
 namespace {
-
-constexpr int64_t kTile = 16;
 
 /// The permutation with runs of output dims that read consecutive input
 /// dims merged. sizes are the merged input dims, perm maps output group to
@@ -47,23 +46,6 @@ int collapse(const TensorView &in, const int64_t *perm, int rank,
   return groups;
 }
 
-/// out[b][c][r] = in[b][r][c] for 4-byte elements, in kTile x kTile tiles.
-void transposeTiles(const uint32_t *in, uint32_t *out, int64_t batch,
-                    int64_t rows, int64_t cols) {
-  for (int64_t b = 0; b < batch; ++b) {
-    const uint32_t *src = in + b * rows * cols;
-    uint32_t *dst = out + b * rows * cols;
-    for (int64_t r0 = 0; r0 < rows; r0 += kTile)
-      for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
-        int64_t rEnd = std::min(rows, r0 + kTile),
-                cEnd = std::min(cols, c0 + kTile);
-        for (int64_t c = c0; c < cEnd; ++c)
-          for (int64_t r = r0; r < rEnd; ++r)
-            dst[c * rows + r] = src[r * cols + c];
-      }
-  }
-}
-
 } // namespace
 
 void runPermute(const KernelCall &call) {
@@ -78,12 +60,11 @@ void runPermute(const KernelCall &call) {
   }
   bool swapsLastTwo = (groups == 2 && groupPerm[0] == 1) ||
                       (groups == 3 && groupPerm[0] == 0 && groupPerm[1] == 2);
-  if (swapsLastTwo && elementSize(in.scalarType()) == 4) {
-    int64_t batch = groups == 3 ? sizes[0] : 1;
-    transposeTiles(in.data<uint32_t>(), out.data<uint32_t>(), batch,
-                   sizes[groups - 2], sizes[groups - 1]);
+  if (swapsLastTwo &&
+      transposeBatched(in.data(), out.data(), groups == 3 ? sizes[0] : 1,
+                       sizes[groups - 2], sizes[groups - 1],
+                       elementSize(in.scalarType())))
     return;
-  }
   portable::runPermute(call);
 }
 

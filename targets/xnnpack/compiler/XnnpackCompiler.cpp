@@ -200,13 +200,17 @@ public:
       bounds = std::move(*bounded);
     }
     Block &body = delegate.getBody().front();
+    channelsLast = llvm::any_of(body, needsChannelsLast);
+    for (Operation &op : body)
+      if (channelsLast && delegateLayout(&op) == DelegateLayout::Program)
+        return op.emitOpError("xnnpack: internal: needs the program's layout "
+                              "in a channels-last delegate");
     for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
       uint32_t id = blob.addTensor(xnnDims(argument));
       setElementType(blob.tensors[id],
                      cast<ShapedType>(argument.getType()).getElementType());
       blob.tensors[id].input = index;
-      blob.tensors[id].nchw =
-          cast<RankedTensorType>(argument.getType()).getRank() == 4;
+      blob.tensors[id].nchw = isNhwc(argument);
       ids[argument] = id;
     }
     auto terminator = cast<DelegateReturnOp>(body.getTerminator());
@@ -229,8 +233,7 @@ public:
             "xnnpack: every delegate result must be a distinct value computed "
             "inside the delegate");
       blob.tensors[it->second].output = index;
-      blob.tensors[it->second].nchw =
-          cast<RankedTensorType>(value.getType()).getRank() == 4;
+      blob.tensors[it->second].nchw = isNhwc(value);
     }
     CompiledDelegate compiled;
     compiled.blob =
@@ -239,6 +242,20 @@ public:
   }
 
 private:
+  /// XNNPACK's 2-D operators (convolution, pooling) read NHWC; a delegate
+  /// with one stores its rank-4 values NHWC and converts its rank-4 borders.
+  /// Any other delegate keeps the program's layout: no conversions, and a
+  /// broadcast constant applies as it is.
+  static bool needsChannelsLast(Operation &op) {
+    return delegateLayout(&op) == DelegateLayout::ChannelsLast;
+  }
+
+  /// Whether \p value is stored NHWC (rank 4 in a channels-last delegate).
+  bool isNhwc(Value value) const {
+    return channelsLast &&
+           cast<RankedTensorType>(value.getType()).getRank() == 4;
+  }
+
   /// The tensor id of a non-constant operand.
   FailureOr<uint32_t> valueId(Operation *user, Value value) {
     auto it = ids.find(value);
@@ -267,7 +284,7 @@ private:
       return failure();
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(constant.getType()).getShape();
-    if (shape.size() != 4)
+    if (shape.size() != 4 || (perm.empty() && !channelsLast))
       return blob.addConstant(std::vector<uint64_t>(shape.begin(), shape.end()),
                               *values);
     SmallVector<int64_t> order(perm.empty() ? ArrayRef<int64_t>{0, 2, 3, 1}
@@ -289,6 +306,9 @@ private:
         cast<RankedTensorType>(constant.getType()).getShape());
     while (shape.size() < 4)
       shape.insert(shape.begin(), 1);
+    if (!channelsLast)
+      return blob.addConstant(std::vector<uint64_t>(shape.begin(), shape.end()),
+                              *values);
     std::vector<uint64_t> dims = {uint64_t(shape[0]), uint64_t(shape[2]),
                                   uint64_t(shape[3]), uint64_t(shape[1])};
     return blob.addConstant(std::move(dims),
@@ -301,6 +321,9 @@ private:
     if (!type.hasStaticShape())
       if (RankedTensorType bound = bounds.lookup(value))
         type = bound;
+    if (!channelsLast)
+      return std::vector<uint64_t>(type.getShape().begin(),
+                                   type.getShape().end());
     return etch::xnnpack::xnnDims(type.getShape());
   }
 
@@ -312,7 +335,7 @@ private:
     params.shape = xnnDims(result);
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (type.isDynamicDim(d))
-        params.dynamic_dim = xnnDim(d, type.getRank());
+        params.dynamic_dim = channelsLast ? xnnDim(d, type.getRank()) : d;
     node.params.Set(std::move(params));
   }
 
@@ -429,7 +452,7 @@ private:
         pre[rank - 1 - i] = pairs[2 * i];
         post[rank - 1 - i] = pairs[2 * i + 1];
       }
-      if (rank == 4) {
+      if (rank == 4 && channelsLast) {
         pre = {pre[0], pre[2], pre[3], pre[1]};
         post = {post[0], post[2], post[3], post[1]};
       }
@@ -447,8 +470,7 @@ private:
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return lowerConvolution(conv);
     if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp>(op)) {
-      bool nhwc =
-          cast<RankedTensorType>(op->getResult(0).getType()).getRank() == 4;
+      bool nhwc = isNhwc(op->getResult(0));
       SmallVector<uint32_t> inputs;
       for (Value operand : op->getOperands()) {
         FailureOr<uint32_t> id = isConstant(operand) && nhwc
@@ -974,6 +996,7 @@ private:
   llvm::DenseSet<Operation *> fused;
   llvm::DenseMap<Operation *, QuantizedOp> int8Ops;
   llvm::DenseMap<Value, RankedTensorType> bounds; // of dynamically shaped values
+  bool channelsLast = true; // rank-4 values NHWC (needsChannelsLast)
 };
 
 } // namespace

@@ -53,6 +53,16 @@ std::string binaryRule(Operation *op) {
 
 } // namespace
 
+DelegateLayout delegateLayout(Operation *op) {
+  if (isa<ConvolutionOp, MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, MeanOp>(
+          op))
+    return DelegateLayout::ChannelsLast;
+  if (auto linear = dyn_cast<LinearOp>(op))
+    if (rankOf(linear.getInput()) == 4)
+      return DelegateLayout::Program;
+  return DelegateLayout::Any;
+}
+
 bool isQint8(Type elementType) {
   auto uniform = dyn_cast<quant::UniformQuantizedType>(elementType);
   return uniform && uniform.isSigned() &&
@@ -132,8 +142,6 @@ std::string whyUnsupported(Operation *op) {
     return "";
   }
   if (auto linear = dyn_cast<LinearOp>(op)) {
-    if (rankOf(linear.getInput()) == 4)
-      return "rank-4 input (NHWC inside the delegate)";
     if (!isConstant(linear.getWeight()) ||
         (linear.getBias() && !isConstant(linear.getBias())))
       return "weight and bias must be constants";

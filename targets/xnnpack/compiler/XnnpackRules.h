@@ -12,8 +12,16 @@
 namespace etch::xnnpack {
 
 /// Empty when the XNNPACK subgraph API can run \p op inside a delegate
-/// (where rank-4 tensors are NHWC); otherwise the reason.
+/// (where rank-4 tensors may be NHWC: delegateLayout); otherwise the reason.
 std::string whyUnsupported(mlir::Operation *op);
+
+/// How a delegate holding an op must store its rank-4 values.
+enum class DelegateLayout : unsigned {
+  Any = 0,
+  ChannelsLast = 1, // XNNPACK's 2-D operators: convolution, pooling
+  Program = 2,      // a fully connected layer over a rank-4 value's last dim
+};
+DelegateLayout delegateLayout(mlir::Operation *op);
 
 /// relu/hardtanh/clamp: a clamp XNNPACK fuses into the output range of the
 /// op producing its input.

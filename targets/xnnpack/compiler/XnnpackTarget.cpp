@@ -14,6 +14,9 @@ public:
   std::string whyUnsupported(mlir::Operation *op) const override {
     return xnnpack::whyUnsupported(op);
   }
+  unsigned delegateLayout(mlir::Operation *op) const override {
+    return static_cast<unsigned>(xnnpack::delegateLayout(op));
+  }
   mlir::FailureOr<CompiledDelegate>
   compile(edge::DelegateOp delegate) const override {
     return compileDelegate(delegate);

@@ -15,6 +15,7 @@
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
 #include "runtime/backend/Backend.h"
+#include "runtime/kernels/optimized/Transpose.h"
 #include "runtime/platform/Platform.h"
 #include "runtime/program/VectorAlignment.h"
 
@@ -77,34 +78,15 @@ Error fail(const char *what) {
   return Error::DelegateInvalidBlob;
 }
 
-/// NCHW <-> NHWC for a rank-4 tensor of T (float, int8).
-template <typename T> void toNhwc(const T *in, T *out, const int64_t *d) {
-  int64_t n = d[0], c = d[1], hw = d[2] * d[3];
-  for (int64_t b = 0; b < n; ++b)
-    for (int64_t ch = 0; ch < c; ++ch)
-      for (int64_t p = 0; p < hw; ++p)
-        out[(b * hw + p) * c + ch] = in[(b * c + ch) * hw + p];
-}
-template <typename T> void toNchw(const T *in, T *out, const int64_t *d) {
-  int64_t n = d[0], c = d[1], hw = d[2] * d[3];
-  for (int64_t b = 0; b < n; ++b)
-    for (int64_t p = 0; p < hw; ++p)
-      for (int64_t ch = 0; ch < c; ++ch)
-        out[(b * c + ch) * hw + p] = in[(b * hw + p) * c + ch];
-}
-/// Converts a border between the program's NCHW and XNNPACK's NHWC.
+/// Converts a rank-4 border between the program's NCHW and XNNPACK's NHWC:
+/// per batch, a [C][H*W] <-> [H*W][C] transpose in cache-sized tiles.
 void convertBorder(const TensorView &tensor, const void *in, void *out,
                    bool toXnnpack) {
-  if (tensor.scalarType() == runtime::ScalarType::Int8) {
-    auto *from = static_cast<const int8_t *>(in);
-    auto *to = static_cast<int8_t *>(out);
-    toXnnpack ? toNhwc(from, to, tensor.sizes())
-              : toNchw(from, to, tensor.sizes());
-    return;
-  }
-  auto *from = static_cast<const float *>(in);
-  auto *to = static_cast<float *>(out);
-  toXnnpack ? toNhwc(from, to, tensor.sizes()) : toNchw(from, to, tensor.sizes());
+  const int64_t *d = tensor.sizes();
+  int64_t channels = d[1], pixels = d[2] * d[3];
+  runtime::optimized::transposeBatched(
+      in, out, d[0], toXnnpack ? channels : pixels,
+      toXnnpack ? pixels : channels, runtime::elementSize(tensor.scalarType()));
 }
 
 /// The program's element type for a border tensor of \p datatype.
