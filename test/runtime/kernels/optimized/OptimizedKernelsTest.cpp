@@ -10,14 +10,19 @@
 
 #include "runtime/kernels/optimized/Gemm.h"
 #include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/Transpose.h"
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace etch::runtime::testing {
 namespace {
 
 using optimized::gemmAccumulateWith;
+using optimized::transposeBatched;
+using optimized::transposeBatchedWith;
 
 /// Max |actual - expected| over max |expected|.
 double relativeError(const float *actual, const std::vector<double> &expected) {
@@ -203,6 +208,49 @@ TEST(OptimizedKernels, PermuteMovesTheSameBytes) {
   swap.i("dim0", -1).i("dim1", -2);
   checkExactly("edge.transpose", {3, 10, 18}, {3, 18, 10}, swap);
 }
+
+class TransposeIsaTest : public ::testing::TestWithParam<const char *> {};
+
+// Every path moves exactly the bytes of the naive loop, at sizes below, at
+// and past the 8 x 8 register blocks and 16 x 16 tiles (ragged edges).
+TEST_P(TransposeIsaTest, MatchesTheNaiveLoop) {
+  const char *isa = GetParam();
+  int ran = 0;
+  for (size_t bytes : {1, 2, 4, 8})
+    for (auto [batch, rows, cols] :
+         std::vector<std::array<int64_t, 3>>{{1, 1, 1},   {1, 8, 8},
+                                             {2, 16, 16}, {1, 96, 3136},
+                                             {3, 17, 9},  {1, 5, 41},
+                                             {2, 40, 23}}) {
+      size_t count = size_t(batch * rows * cols) * bytes;
+      std::vector<uint8_t> in(count), out(count, 0xAB), expected(count);
+      for (size_t i = 0; i < count; ++i)
+        in[i] = uint8_t(i * 131 + i / 7);
+      for (int64_t b = 0; b < batch; ++b)
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            std::memcpy(&expected[((b * cols + c) * rows + r) * bytes],
+                        &in[((b * rows + r) * cols + c) * bytes], bytes);
+      if (!transposeBatchedWith(isa, in.data(), out.data(), batch, rows, cols,
+                                bytes))
+        continue; // this path lacks the CPU feature or the element size
+      ++ran;
+      EXPECT_EQ(out, expected) << isa << " " << bytes << "-byte " << batch
+                               << "x" << rows << "x" << cols;
+    }
+  if (ran == 0)
+    GTEST_SKIP() << "this CPU has no " << isa;
+  // The dispatching entry point takes every size.
+  std::vector<uint32_t> in(6 * 10), out(60);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = uint32_t(i);
+  ASSERT_TRUE(transposeBatched(in.data(), out.data(), 1, 6, 10, 4));
+  EXPECT_EQ(out[1], 10u);
+  EXPECT_FALSE(transposeBatched(in.data(), out.data(), 1, 6, 10, 3));
+}
+
+INSTANTIATE_TEST_SUITE_P(Optimized, TransposeIsaTest,
+                         ::testing::Values("avx2", "scalar"));
 
 TEST(OptimizedKernels, LayerNormMatchesTheDoubleSums) {
   for (int64_t inner : {1, 15, 16, 64, 197, 768}) {
