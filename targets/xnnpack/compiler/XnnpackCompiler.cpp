@@ -1,6 +1,8 @@
 //===- XnnpackCompiler.cpp - Delegate body -> XNNPACK blob ----------------===//
 #include "XnnpackCompiler.h"
 
+#include "BlobWriter.h"
+#include "Layout.h"
 #include "XnnpackRules.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 #include "targets/xnnpack/schema/QuantizationLimits.h"
@@ -11,53 +13,14 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
-
-#include <cstring>
-#include <limits>
-
 using namespace mlir;
 using namespace etch::edge;
 using etch::quantization::QuantizedOp;
 using etch::quantization::QuantizedOperand;
-namespace fb = flatbuffers;
 namespace schema = etch::xnnpack;
 
 namespace etch::xnnpack {
 namespace {
-
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
-struct TensorRecord {
-  std::vector<uint64_t> dims;
-  uint64_t dataOffset = 0, dataSize = 0;
-  int input = -1, output = -1;
-  bool nchw = false;
-  schema::Datatype datatype = schema::Datatype::Fp32;
-  float scale = 0;
-  int32_t zeroPoint = 0;
-  std::vector<float> channelScales;
-  uint32_t channelDim = 0;
-};
-
-/// How XNNPACK stores a value of element type \p element: fp32, or qint8
-/// with the type's parameters (the rules admit no other quantized values).
-void setElementType(TensorRecord &record, Type element) {
-  if (auto uniform = dyn_cast<quant::UniformQuantizedType>(element)) {
-    record.datatype = schema::Datatype::Qint8;
-    record.scale = static_cast<float>(uniform.getScale());
-    record.zeroPoint = static_cast<int32_t>(uniform.getZeroPoint());
-  }
-}
-
-struct NodeRecord {
-  schema::NodeKind kind;
-  std::vector<uint32_t> inputs, outputs;
-  schema::NodeParamsUnion params; // the kind's table (BlobFormat.h paramsOf)
-  float outputMin = -kInf, outputMax = kInf;
-  bool fusable = false; // accepts a fused output range
-};
 
 /// XNNPACK's window: symmetric ATen padding (H, W), kernel, stride and
 /// dilation, plus extra bottom/right padding (ceil mode).
@@ -79,111 +42,6 @@ schema::NodeParamsUnion scalarParams(double value) {
   result.Set(std::move(params));
   return result;
 }
-
-/// NCHW extents -> XNNPACK's NHWC order for rank 4, unchanged otherwise.
-std::vector<uint64_t> xnnDims(ArrayRef<int64_t> shape) {
-  std::vector<uint64_t> dims(shape.begin(), shape.end());
-  if (dims.size() == 4)
-    dims = {dims[0], dims[2], dims[3], dims[1]};
-  return dims;
-}
-
-/// Where NCHW dim \p d of a rank-\p rank tensor lies in XNNPACK's order.
-int xnnDim(int d, int64_t rank) {
-  static constexpr int kNhwcPosition[] = {0, 3, 1, 2};
-  return rank == 4 ? kNhwcPosition[d] : d;
-}
-
-/// Permutes a row-major array: out dim i is in dim perm[i].
-template <typename T>
-std::vector<T> permuteData(ArrayRef<T> data, ArrayRef<int64_t> shape,
-                           ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> strides(shape.size(), 1), outShape;
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  for (int64_t p : perm)
-    outShape.push_back(shape[p]);
-  std::vector<T> out(data.size());
-  SmallVector<int64_t> index(shape.size(), 0);
-  for (size_t flat = 0; flat < out.size(); ++flat) {
-    int64_t source = 0;
-    for (size_t d = 0; d < perm.size(); ++d)
-      source += index[d] * strides[perm[d]];
-    out[flat] = data[source];
-    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
-      if (++index[d] < outShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return out;
-}
-
-class BlobWriter {
-public:
-  uint32_t addTensor(std::vector<uint64_t> dims) {
-    tensors.push_back({std::move(dims)});
-    return tensors.size() - 1;
-  }
-  template <typename T>
-  uint32_t addData(std::vector<uint64_t> dims, ArrayRef<T> values) {
-    uint32_t id = addTensor(std::move(dims));
-    data.append((kConstantAlignment - data.size() % kConstantAlignment) %
-                    kConstantAlignment,
-                '\0');
-    tensors[id].dataOffset = data.size();
-    tensors[id].dataSize = values.size() * sizeof(T);
-    data.append(reinterpret_cast<const char *>(values.data()),
-                values.size() * sizeof(T));
-    return id;
-  }
-  uint32_t addConstant(std::vector<uint64_t> dims, ArrayRef<float> values) {
-    return addData(std::move(dims), values);
-  }
-  /// A channelwise-quantized constant (Qcint8 / Qcint32).
-  template <typename T>
-  uint32_t addChannelwise(std::vector<uint64_t> dims, ArrayRef<T> values,
-                          std::vector<float> scales, uint32_t channelDim) {
-    uint32_t id = addData(std::move(dims), values);
-    TensorRecord &record = tensors[id];
-    record.datatype = sizeof(T) == 1 ? schema::Datatype::Qcint8
-                                     : schema::Datatype::Qcint32;
-    record.channelScales = std::move(scales);
-    record.channelDim = channelDim;
-    return id;
-  }
-  std::vector<TensorRecord> tensors;
-  std::vector<NodeRecord> nodes;
-  std::string data;
-
-  std::vector<uint8_t> finish(uint32_t inputCount, uint32_t outputCount) {
-    fb::FlatBufferBuilder fbb;
-    fbb.ForceDefaults(true);
-    std::vector<fb::Offset<schema::Tensor>> tensorOffsets;
-    for (const TensorRecord &t : tensors)
-      tensorOffsets.push_back(schema::CreateTensorDirect(
-          fbb, &t.dims, t.dataOffset, t.dataSize, t.input, t.output, t.nchw,
-          t.datatype, t.scale, t.zeroPoint,
-          t.channelScales.empty() ? nullptr : &t.channelScales,
-          t.channelDim));
-    std::vector<fb::Offset<schema::Node>> nodeOffsets;
-    for (const NodeRecord &n : nodes)
-      nodeOffsets.push_back(schema::CreateNodeDirect(
-          fbb, n.kind, &n.inputs, &n.outputs, n.params.type,
-          n.params.Pack(fbb), n.outputMin, n.outputMax));
-    auto blob = schema::CreateBlobDirect(fbb, kBlobVersion, &tensorOffsets,
-                                         &nodeOffsets, inputCount, outputCount);
-    schema::FinishBlobBuffer(fbb, blob);
-    uint64_t size = fbb.GetSize();
-    std::vector<uint8_t> bytes(constantSectionOffset(size), 0);
-    std::memcpy(bytes.data(), kBlobMagic, 4);
-    std::memcpy(bytes.data() + 4, &kBlobVersion, 4);
-    std::memcpy(bytes.data() + 8, &size, 8);
-    std::memcpy(bytes.data() + kBlobHeaderSize, fbb.GetBufferPointer(), size);
-    bytes.insert(bytes.end(), data.begin(), data.end());
-    return bytes;
-  }
-};
 
 class DelegateCompiler {
 public:
@@ -1007,116 +865,4 @@ FailureOr<CompiledDelegate> compileDelegate(DelegateOp delegate) {
 
 /// " window [pads t r b l, kernel, stride, dilation] ..." for a node's
 /// parameter table.
-static void describeParams(const schema::Node &node, raw_ostream &os) {
-  auto window = [&](const schema::Window2d &w) {
-    os << " window [pad " << w.pad_top() << " " << w.pad_right() << " "
-       << w.pad_bottom() << " " << w.pad_left() << ", kernel "
-       << w.kernel_height() << "x" << w.kernel_width() << ", stride "
-       << w.stride_height() << "x" << w.stride_width() << ", dilation "
-       << w.dilation_height() << "x" << w.dilation_width() << "]";
-  };
-  switch (node.params_type()) {
-  case schema::NodeParams::ConvolutionParams: {
-    const auto *p = node.params_as_ConvolutionParams();
-    window(*p->window());
-    os << " groups " << p->groups() << " (" << p->group_input_channels()
-       << " -> " << p->group_output_channels() << " channels)";
-    break;
-  }
-  case schema::NodeParams::DepthwiseConvolutionParams: {
-    const auto *p = node.params_as_DepthwiseConvolutionParams();
-    window(*p->window());
-    os << " multiplier " << p->depth_multiplier() << " channels "
-       << p->input_channels();
-    break;
-  }
-  case schema::NodeParams::PoolingParams:
-    window(*node.params_as_PoolingParams()->window());
-    break;
-  case schema::NodeParams::PadParams: {
-    const auto *p = node.params_as_PadParams();
-    os << " pre [";
-    llvm::interleaveComma(*p->pre(), os);
-    os << "] post [";
-    llvm::interleaveComma(*p->post(), os);
-    os << "] value " << llvm::format("%g", p->value());
-    break;
-  }
-  case schema::NodeParams::ReshapeParams: {
-    const auto *p = node.params_as_ReshapeParams();
-    os << " shape [";
-    llvm::interleave(*p->shape(), os, "x");
-    os << "]";
-    if (p->dynamic_dim() >= 0)
-      os << " dynamic dim " << p->dynamic_dim();
-    break;
-  }
-  case schema::NodeParams::ScalarParams:
-    os << " value "
-       << llvm::format("%g", node.params_as_ScalarParams()->value());
-    break;
-  case schema::NodeParams::NONE:
-    break;
-  }
-}
-
-std::string describeBlob(ArrayRef<uint8_t> bytes) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  uint64_t size = 0;
-  if (bytes.size() < kBlobHeaderSize ||
-      std::memcmp(bytes.data(), kBlobMagic, 4) != 0)
-    return "not an XNNPACK blob\n";
-  std::memcpy(&size, bytes.data() + 8, 8);
-  if (kBlobHeaderSize + size > bytes.size())
-    return "truncated XNNPACK blob\n";
-  const schema::Blob *blob = schema::GetBlob(bytes.data() + kBlobHeaderSize);
-  os << "xnnpack blob v" << blob->version() << ": " << blob->tensors()->size()
-     << " tensors, " << blob->nodes()->size() << " nodes, "
-     << blob->input_count() << " inputs, " << blob->output_count()
-     << " outputs, " << bytes.size() - constantSectionOffset(size)
-     << " constant bytes\n";
-  for (auto [index, tensor] : llvm::enumerate(*blob->tensors())) {
-    os << "  tensor " << index << " [";
-    llvm::interleave(*tensor->dims(), os, "x");
-    os << "]";
-    if (tensor->data_size())
-      os << " constant " << tensor->data_size() << " bytes";
-    if (tensor->input() >= 0)
-      os << " input " << tensor->input();
-    if (tensor->output() >= 0)
-      os << " output " << tensor->output();
-    if (tensor->nchw())
-      os << " nchw";
-    if (tensor->datatype() != schema::Datatype::Fp32)
-      os << " " << schema::EnumNameDatatype(tensor->datatype());
-    if (tensor->datatype() == schema::Datatype::Qint8 ||
-        tensor->datatype() == schema::Datatype::Qint32)
-      os << " scale " << llvm::format("%g", tensor->scale()) << " zero point "
-         << tensor->zero_point();
-    if (tensor->channel_scales())
-      os << " " << tensor->channel_scales()->size() << " scales on dim "
-         << tensor->channel_dim();
-    os << "\n";
-  }
-  for (const schema::Node *node : *blob->nodes()) {
-    os << "  " << schema::EnumNameNodeKind(node->kind()) << " (";
-    llvm::interleaveComma(*node->inputs(), os, [&](uint32_t id) {
-      if (id == kAbsentTensor)
-        os << "-";
-      else
-        os << id;
-    });
-    os << ") -> (";
-    llvm::interleaveComma(*node->outputs(), os);
-    os << ")";
-    describeParams(*node, os);
-    if (node->output_min() != -kInf || node->output_max() != kInf)
-      os << " range [" << llvm::format("%g", node->output_min()) << ", "
-         << llvm::format("%g", node->output_max()) << "]";
-    os << "\n";
-  }
-  return text;
-}
-
 } // namespace etch::xnnpack

@@ -1,0 +1,131 @@
+// A readable listing of an XNNPACK blob (et-compile --dump-delegates, tests).
+#include "XnnpackCompiler.h"
+
+#include "BlobWriter.h"
+
+#include "targets/xnnpack/schema/BlobFormat.h"
+#include "targets/xnnpack/schema/xnnpack_blob_generated.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace llvm;
+namespace schema = etch::xnnpack;
+
+namespace etch::xnnpack {
+
+static void describeParams(const schema::Node &node, raw_ostream &os) {
+  auto window = [&](const schema::Window2d &w) {
+    os << " window [pad " << w.pad_top() << " " << w.pad_right() << " "
+       << w.pad_bottom() << " " << w.pad_left() << ", kernel "
+       << w.kernel_height() << "x" << w.kernel_width() << ", stride "
+       << w.stride_height() << "x" << w.stride_width() << ", dilation "
+       << w.dilation_height() << "x" << w.dilation_width() << "]";
+  };
+  switch (node.params_type()) {
+  case schema::NodeParams::ConvolutionParams: {
+    const auto *p = node.params_as_ConvolutionParams();
+    window(*p->window());
+    os << " groups " << p->groups() << " (" << p->group_input_channels()
+       << " -> " << p->group_output_channels() << " channels)";
+    break;
+  }
+  case schema::NodeParams::DepthwiseConvolutionParams: {
+    const auto *p = node.params_as_DepthwiseConvolutionParams();
+    window(*p->window());
+    os << " multiplier " << p->depth_multiplier() << " channels "
+       << p->input_channels();
+    break;
+  }
+  case schema::NodeParams::PoolingParams:
+    window(*node.params_as_PoolingParams()->window());
+    break;
+  case schema::NodeParams::PadParams: {
+    const auto *p = node.params_as_PadParams();
+    os << " pre [";
+    llvm::interleaveComma(*p->pre(), os);
+    os << "] post [";
+    llvm::interleaveComma(*p->post(), os);
+    os << "] value " << llvm::format("%g", p->value());
+    break;
+  }
+  case schema::NodeParams::ReshapeParams: {
+    const auto *p = node.params_as_ReshapeParams();
+    os << " shape [";
+    llvm::interleave(*p->shape(), os, "x");
+    os << "]";
+    if (p->dynamic_dim() >= 0)
+      os << " dynamic dim " << p->dynamic_dim();
+    break;
+  }
+  case schema::NodeParams::ScalarParams:
+    os << " value "
+       << llvm::format("%g", node.params_as_ScalarParams()->value());
+    break;
+  case schema::NodeParams::NONE:
+    break;
+  }
+}
+
+std::string describeBlob(ArrayRef<uint8_t> bytes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  uint64_t size = 0;
+  if (bytes.size() < kBlobHeaderSize ||
+      std::memcmp(bytes.data(), kBlobMagic, 4) != 0)
+    return "not an XNNPACK blob\n";
+  std::memcpy(&size, bytes.data() + 8, 8);
+  if (kBlobHeaderSize + size > bytes.size())
+    return "truncated XNNPACK blob\n";
+  const schema::Blob *blob = schema::GetBlob(bytes.data() + kBlobHeaderSize);
+  os << "xnnpack blob v" << blob->version() << ": " << blob->tensors()->size()
+     << " tensors, " << blob->nodes()->size() << " nodes, "
+     << blob->input_count() << " inputs, " << blob->output_count()
+     << " outputs, " << bytes.size() - constantSectionOffset(size)
+     << " constant bytes\n";
+  for (auto [index, tensor] : llvm::enumerate(*blob->tensors())) {
+    os << "  tensor " << index << " [";
+    llvm::interleave(*tensor->dims(), os, "x");
+    os << "]";
+    if (tensor->data_size())
+      os << " constant " << tensor->data_size() << " bytes";
+    if (tensor->input() >= 0)
+      os << " input " << tensor->input();
+    if (tensor->output() >= 0)
+      os << " output " << tensor->output();
+    if (tensor->nchw())
+      os << " nchw";
+    if (tensor->datatype() != schema::Datatype::Fp32)
+      os << " " << schema::EnumNameDatatype(tensor->datatype());
+    if (tensor->datatype() == schema::Datatype::Qint8 ||
+        tensor->datatype() == schema::Datatype::Qint32)
+      os << " scale " << llvm::format("%g", tensor->scale()) << " zero point "
+         << tensor->zero_point();
+    if (tensor->channel_scales())
+      os << " " << tensor->channel_scales()->size() << " scales on dim "
+         << tensor->channel_dim();
+    os << "\n";
+  }
+  for (const schema::Node *node : *blob->nodes()) {
+    os << "  " << schema::EnumNameNodeKind(node->kind()) << " (";
+    llvm::interleaveComma(*node->inputs(), os, [&](uint32_t id) {
+      if (id == kAbsentTensor)
+        os << "-";
+      else
+        os << id;
+    });
+    os << ") -> (";
+    llvm::interleaveComma(*node->outputs(), os);
+    os << ")";
+    describeParams(*node, os);
+    if (node->output_min() != -kInf || node->output_max() != kInf)
+      os << " range [" << llvm::format("%g", node->output_min()) << ", "
+         << llvm::format("%g", node->output_max()) << "]";
+    os << "\n";
+  }
+  return text;
+}
+
+} // namespace etch::xnnpack
