@@ -23,6 +23,7 @@ void runGelu(const KernelCall &call);
 void runSigmoid(const KernelCall &call);
 void runSilu(const KernelCall &call);
 void runPermute(const KernelCall &call);
+void runSlice(const KernelCall &call);
 void runLayerNorm(const KernelCall &call);
 void runSoftmax(const KernelCall &call);
 void runLogSoftmax(const KernelCall &call);

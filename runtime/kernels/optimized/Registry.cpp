@@ -14,6 +14,7 @@ const OptimizedKernel kKernels[] = {
     {"edge.silu", runSilu},
     {"edge.permute", runPermute},
     {"edge.transpose", runPermute},
+    {"edge.slice", runSlice},
     {"edge.layer_norm", runLayerNorm},
     {"edge.softmax", runSoftmax},
     {"edge.log_softmax", runLogSoftmax},

@@ -32,6 +32,15 @@ Error checkLinearShapes(const KernelCall &call);
 /// The permutation of a permute call (`dims`, negative entries allowed; the
 /// identity when absent) into \p perm; false when it is not a permutation.
 bool permutationOf(const KernelCall &call, int rank, int64_t *perm);
+/// A slice call's dim, start, step and length, with ATen's clamping of
+/// negative and out-of-range bounds.
+struct SliceSpec {
+  int64_t dim, start, step, length;
+};
+/// The end comes from \p dynamicEnd (a 0-d int64 tensor) when given, else
+/// the `end` attribute, else the whole dim; dim is -1 when out of range.
+SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
+                  const TensorView *dynamicEnd);
 /// Checks (or, while resizing, sets) output 0 as the NumPy broadcast of the
 /// inputs from \p first on (absent ones skipped).
 Error checkBroadcastOutput(const KernelCall &call, size_t first);

@@ -219,14 +219,8 @@ void runCat(const KernelCall &call) {
   }
 }
 
-namespace {
-/// A Python slice of one dim of `in`: negative bounds count from the end,
-/// then clamp; `length` elements from `start` every `step`.
-struct SliceSpec {
-  int64_t dim, start, step, length;
-};
-/// The end comes from \p dynamicEnd (a 0-d int64 tensor) when given, else
-/// the `end` attribute, else the whole dim.
+// A Python slice of one dim of `in`: negative bounds count from the end,
+// then clamp; `length` elements from `start` every `step`.
 SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
                   const TensorView *dynamicEnd) {
   int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
@@ -244,7 +238,6 @@ SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
   int64_t length = step >= 1 && end > start ? (end - start + step - 1) / step : 0;
   return {dim, start, step, length};
 }
-} // namespace
 
 Error validateSlice(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 2, 1));

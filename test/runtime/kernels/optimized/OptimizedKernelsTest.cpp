@@ -252,6 +252,27 @@ TEST_P(TransposeIsaTest, MatchesTheNaiveLoop) {
 INSTANTIATE_TEST_SUITE_P(Optimized, TransposeIsaTest,
                          ::testing::Values("avx2", "scalar"));
 
+TEST(OptimizedKernels, SliceMovesTheSameBytes) {
+  struct Case {
+    std::vector<int64_t> shape;
+    int64_t dim, start, end, step;
+    std::vector<int64_t> out;
+  };
+  for (const Case &c : std::vector<Case>{
+           {{1, 116, 7, 7}, 1, 0, 58, 1, {1, 58, 7, 7}},    // channel split
+           {{1, 116, 7, 7}, 1, 58, 116, 1, {1, 58, 7, 7}},
+           {{2, 3, 10}, -1, -4, 100, 1, {2, 3, 4}},        // negative, clamped
+           {{5, 6}, 0, 1, 4, 1, {3, 6}},                    // outermost dim
+           {{4, 9, 3}, 1, 2, 9, 3, {4, 3, 3}},              // step 3: portable
+           {{3, 4}, 1, 3, 1, 1, {3, 0}}}) {                 // empty
+    Attributes attributes;
+    attributes.i("dim", c.dim).i("start", c.start).i("end", c.end).i("step", c.step);
+    checkExactly("edge.slice", c.shape, c.out, attributes);
+    checkExactly("edge.slice", c.shape, c.out, attributes, ScalarType::Int64);
+    checkExactly("edge.slice", c.shape, c.out, attributes, ScalarType::Int8);
+  }
+}
+
 TEST(OptimizedKernels, LayerNormMatchesTheDoubleSums) {
   for (int64_t inner : {1, 15, 16, 64, 197, 768}) {
     OwnedTensor x = randomFloat({3, inner}, -4.0f, 6.0f);
