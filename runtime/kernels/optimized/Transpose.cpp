@@ -77,20 +77,10 @@ transposeAvx2(const uint32_t *in, uint32_t *out, int64_t batch, int64_t rows,
   }
 }
 
-} // namespace
-
-bool transposeBatchedWith(const char *isa, const void *in, void *out,
-                          int64_t batch, int64_t rows, int64_t cols,
-                          size_t elementBytes) {
-  if (!cpuHasIsa(isa))
-    return false;
-  if (std::strcmp(isa, "scalar") != 0) {
-    if (elementBytes != 4 || std::strcmp(isa, "avx2") != 0)
-      return false;
-    transposeAvx2(static_cast<const uint32_t *>(in),
-                  static_cast<uint32_t *>(out), batch, rows, cols);
-    return true;
-  }
+/// The tiles of \p elementBytes elements, 4-byte ones through AVX2 blocks
+/// when \p avx2; false for other element sizes.
+bool transposeOn(bool avx2, const void *in, void *out, int64_t batch,
+                 int64_t rows, int64_t cols, size_t elementBytes) {
   switch (elementBytes) {
   case 1:
     transposeTiles(static_cast<const uint8_t *>(in), static_cast<uint8_t *>(out),
@@ -101,8 +91,12 @@ bool transposeBatchedWith(const char *isa, const void *in, void *out,
                    static_cast<uint16_t *>(out), batch, rows, cols);
     return true;
   case 4:
-    transposeTiles(static_cast<const uint32_t *>(in),
-                   static_cast<uint32_t *>(out), batch, rows, cols);
+    if (avx2)
+      transposeAvx2(static_cast<const uint32_t *>(in),
+                    static_cast<uint32_t *>(out), batch, rows, cols);
+    else
+      transposeTiles(static_cast<const uint32_t *>(in),
+                     static_cast<uint32_t *>(out), batch, rows, cols);
     return true;
   case 8:
     transposeTiles(static_cast<const uint64_t *>(in),
@@ -113,13 +107,23 @@ bool transposeBatchedWith(const char *isa, const void *in, void *out,
   }
 }
 
+} // namespace
+
+bool transposeBatchedWith(const char *isa, const void *in, void *out,
+                          int64_t batch, int64_t rows, int64_t cols,
+                          size_t elementBytes) {
+  bool avx2 = std::strcmp(isa, "avx2") == 0;
+  if (!cpuHasIsa(isa) || (avx2 && elementBytes != 4) ||
+      (!avx2 && std::strcmp(isa, "scalar") != 0))
+    return false;
+  return transposeOn(avx2, in, out, batch, rows, cols, elementBytes);
+}
+
 bool transposeBatched(const void *in, void *out, int64_t batch, int64_t rows,
                       int64_t cols, size_t elementBytes) {
+  // Read once: this runs at every delegate border.
   static const bool avx2 = cpuHasIsa("avx2");
-  return (avx2 && elementBytes == 4 &&
-          transposeBatchedWith("avx2", in, out, batch, rows, cols, 4)) ||
-         transposeBatchedWith("scalar", in, out, batch, rows, cols,
-                              elementBytes);
+  return transposeOn(avx2, in, out, batch, rows, cols, elementBytes);
 }
 
 } // namespace etch::runtime::optimized

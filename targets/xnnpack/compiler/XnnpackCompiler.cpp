@@ -164,9 +164,6 @@ private:
         cast<RankedTensorType>(constant.getType()).getShape());
     while (shape.size() < 4)
       shape.insert(shape.begin(), 1);
-    if (!channelsLast)
-      return blob.addConstant(std::vector<uint64_t>(shape.begin(), shape.end()),
-                              *values);
     std::vector<uint64_t> dims = {uint64_t(shape[0]), uint64_t(shape[2]),
                                   uint64_t(shape[3]), uint64_t(shape[1])};
     return blob.addConstant(std::move(dims),
