@@ -45,10 +45,12 @@ unshare --mount --propagation private sh -c '
 # What the script wrote is kept even when it failed (a corpus run reports
 # every model, then fails); the status says whether it all worked.
 mkdir -p "$out"
-# Each file appears whole (tests may read the folder meanwhile).
+# Each file (or folder) appears whole (tests may read the folder meanwhile).
 for file in "$work"/out/*; do
   [ -e "$file" ] || continue
   name=${file##*/}
-  cp "$file" "$out/.$name.$$" && mv -f "$out/.$name.$$" "$out/$name"
+  rm -rf "$out/.$name.$$"
+  cp -r "$file" "$out/.$name.$$" && rm -rf "$out/$name" &&
+    mv -f "$out/.$name.$$" "$out/$name"
 done
 exit $status

@@ -38,6 +38,10 @@ e2e_configs = ["portable"] + [t + ",portable" for t in config.etch_targets.split
 config.substitutions.append(
     ("%e2e", "/usr/bin/python3 %s/python/etch/e2e.py --bin %s --configs %s"
      % (config.etch_source_dir, config.etch_tools_dir, "/".join(e2e_configs))))
+# Decoders the same way: et-llm's tokens and logits on every configuration.
+config.substitutions.append(
+    ("%llm-check", "/usr/bin/python3 %s/python/etch/llm_check.py --bin %s --configs %s"
+     % (config.etch_source_dir, config.etch_tools_dir, "/".join(e2e_configs))))
 
 # Real torch 2.x (Debian chroots made by scripts/setup-torch.sh): tests that
 # need it say `REQUIRES: torch2`. They fail when the chroots are missing,

@@ -46,6 +46,8 @@ def Edge_QuantizedElement : Type<CPred<
     "uniform quantized type">;
 def Edge_QuantizedTensor : RankedTensorOf<[Edge_QuantizedElement]>;
 def Edge_IndexTensor : RankedTensorOf<[I32, I64]>;
+// Integer storage of quantized values (int8, int4 packed in bytes, ...).
+def Edge_IntegerTensor : RankedTensorOf<[AnyInteger]>;
 // A size known only at run time (dynamic shapes): a 0-d i64 tensor computed
 // from tensor sizes (edge.sym_size and arithmetic on it).
 def Edge_SizeTensor : TensorRankOf<[I64], [0]>;

@@ -76,6 +76,31 @@ void ConstantOp::print(OpAsmPrinter &printer) {
 }
 
 //===----------------------------------------------------------------------===//
+// BufferOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BufferOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange,
+    SmallVectorImpl<Type> &types) {
+  auto *props = properties.as<Properties *>();
+  if (!props || !props->value)
+    return failure();
+  types.push_back(props->value.getType());
+  return success();
+}
+
+LogicalResult BufferOp::verify() {
+  if (getName().empty())
+    return emitOpError("needs the buffer's name");
+  auto type = dyn_cast<RankedTensorType>(getValue().getType());
+  if (!type || !type.hasStaticShape())
+    return emitOpError("a buffer needs a statically shaped tensor value, got ")
+           << getValue().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // CustomOp
 //===----------------------------------------------------------------------===//
 

@@ -40,6 +40,27 @@ def Edge_ConstantOp : Edge_Op<"constant", [ConstantLike, Pure]> {
   let hasVerifier = 1;
 }
 
+def Edge_BufferOp : Edge_Op<"buffer", [MemoryEffects<[MemRead]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "A mutable buffer's contents when the method starts";
+  let description = [{
+    State that lives across executions of a method (a KV cache, batch-norm
+    running statistics): `value` is its initial contents; the function
+    result that `etch.buffer_mutations` names after `name` holds its
+    contents after the method, which the next execution reads here. Unlike
+    `edge.constant` it is never folded: its contents change at run time.
+    The importers make one for every buffer the program writes.
+
+    ```mlir
+    %cache = edge.buffer "key_cache_0" = dense<0.0> : tensor<1x8x256x64xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, ElementsAttr:$value);
+  let results = (outs Edge_Tensor:$result);
+  let assemblyFormat = "$name `=` $value attr-dict";
+  let hasVerifier = 1;
+}
+
 def Edge_CustomOp : Edge_Op<"custom"> {
   let summary = "An operator the Edge dialect does not define (yet)";
   let description = [{
@@ -823,6 +844,74 @@ def Edge_DequantizeOp : Edge_Op<"dequantize", [Pure]> {
   let results = (outs Edge_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+}
+
+def Edge_DequantizePerChannelGroupOp
+    : Edge_Op<"dequantize_per_channel_group", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Dequantize a 2-D integer tensor per group of columns";
+  let description = [{
+    result[n, k] = (input[n, k] - zero_points[n, k / group_size]) *
+    scales[n, k / group_size], as f32: groupwise weight-only quantization
+    (int4 values in int8 storage), torch's
+    `quantized_decomposed.dequantize_per_channel_group`. `quant_min` and
+    `quant_max` are the stored values' range; absent zero points are 0.
+
+    ```mlir
+    %w = edge.dequantize_per_channel_group %q, %scales
+        {group_size = 32 : i64, quant_min = -8 : i64, quant_max = 7 : i64}
+        : (tensor<64x128xi8>, tensor<64x4xf32>) -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Edge_IntegerTensor:$input, Edge_FloatTensor:$scales,
+      Optional<Edge_IntegerTensor>:$zero_points, I64Attr:$group_size,
+      I64Attr:$quant_min, I64Attr:$quant_max);
+  let results = (outs Edge_FloatTensor:$result);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+// Weight-only quantized compute: what etch-fold-weight-only-ops makes of
+// linear/embedding on dequantized constant weights, with the weights packed
+// at compile time the way the kernels read them (runtime/kernels/
+// portable/WeightPacking.h): `bits` 8 stores int8 [N, K]; `bits` 4 stores
+// two values per byte, [N, K / 2] ui8, in blocks of 32 columns (byte j of a
+// block holds column j in its low nibble and column j + 16 in its high one,
+// each as value + 8). Scales (and zero points) are per output row and group
+// of `group_size` columns: w[n, k] = (q[n, k] - zp[n, g]) * scale[n, g] with
+// g = k / group_size; per channel is one group of K.
+class Edge_WeightOnlyOp<string mnemonic, list<Trait> traits = []>
+    : Edge_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+  let results = (outs Edge_FloatTensor:$result);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Edge_WeightOnlyLinearOp
+    : Edge_WeightOnlyOp<"weight_only_linear", [AttrSizedOperandSegments]> {
+  let summary = "input @ dequantize(weight)^T + bias, int8 or int4 weights";
+  let description = [{
+    f32 input [..., K], packed weight (see above), scales [N, K / group_size]
+    f32, optional zero points of the same shape (i8), optional f32 bias [N];
+    result [..., N]. Kernels may accumulate in another order than
+    dequantize-then-linear (rounding differs at float precision).
+  }];
+  let arguments = (ins Edge_FloatTensor:$input, Edge_IntegerTensor:$weight,
+      Edge_FloatTensor:$scales, Optional<Edge_IntegerTensor>:$zero_points,
+      Optional<Edge_FloatTensor>:$bias, I64Attr:$bits, I64Attr:$group_size);
+}
+
+def Edge_WeightOnlyEmbeddingOp : Edge_WeightOnlyOp<"weight_only_embedding"> {
+  let summary = "Rows of a quantized table picked by integer `indices`";
+  let description = [{
+    The packed table [vocab, K] (see above) with its scales and optional
+    zero points; result [indices..., K], each picked row dequantized.
+    Indices outside the table give zero rows.
+  }];
+  let arguments = (ins Edge_IntegerTensor:$weight, Edge_FloatTensor:$scales,
+      Edge_IndexTensor:$indices, Optional<Edge_IntegerTensor>:$zero_points,
+      I64Attr:$bits, I64Attr:$group_size);
 }
 
 // Integer ops: what etch-fold-quantized-ops makes of dequantize -> float op

@@ -52,6 +52,20 @@ RankedTensorType rankedType(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
+LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected) {
+  ArrayRef<int64_t> actual =
+      cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  bool agree = actual.size() == expected.size() &&
+               llvm::all_of(llvm::zip(actual, expected), [](auto pair) {
+                 return extentsAgree(std::get<0>(pair), std::get<1>(pair));
+               });
+  if (!agree)
+    return op->emitOpError() << "result shape " << formatShape(actual)
+                             << " differs from the expected "
+                             << formatShape(expected);
+  return success();
+}
+
 std::string formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -49,6 +49,12 @@ inline bool extentsAgree(int64_t lhs, int64_t rhs) {
          mlir::ShapedType::isDynamic(rhs);
 }
 
+/// Checks that \p op's first result has shape \p expected (dynamic extents
+/// agree with any); emits "'<op>' op result shape [..] differs from the
+/// expected [..]" otherwise.
+mlir::LogicalResult verifyResultShape(mlir::Operation *op,
+                                      llvm::ArrayRef<int64_t> expected);
+
 /// True when a tensor of shape \p from broadcasts to \p to without changing
 /// \p to (NumPy rules; dynamic extents are assumed to fit).
 bool broadcastsTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);

@@ -55,20 +55,6 @@ LogicalResult verifyBias(Operation *op, Value bias, int64_t outputs) {
   return success();
 }
 
-LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected) {
-  ArrayRef<int64_t> actual =
-      cast<RankedTensorType>(op->getResult(0).getType()).getShape();
-  bool agree = actual.size() == expected.size() &&
-               llvm::all_of(llvm::zip(actual, expected), [](auto pair) {
-                 return extentsAgree(std::get<0>(pair), std::get<1>(pair));
-               });
-  if (!agree)
-    return op->emitOpError() << "result shape " << formatShape(actual)
-                             << " differs from the expected "
-                             << formatShape(expected);
-  return success();
-}
-
 LogicalResult verifyClampRange(Operation *op, std::optional<APFloat> min,
                                std::optional<APFloat> max) {
   if (min && max && min->convertToDouble() > max->convertToDouble())

@@ -20,7 +20,7 @@ void printPartitionSummary(ModuleOp module,
     std::vector<std::string> fallbacks;
     int portable = 0;
     for (Operation &op : func.getBody().front()) {
-      if (isa<edge::ConstantOp, func::ReturnOp>(op))
+      if (isa<edge::ConstantOp, edge::BufferOp, func::ReturnOp>(op))
         continue;
       if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {
         int count = 0;
@@ -87,7 +87,7 @@ void writePartitionGraph(ModuleOp module, llvm::raw_ostream &os) {
   int cluster = 0;
   for (auto func : module.getOps<func::FuncOp>()) {
     for (Operation &op : func.getBody().front()) {
-      if (isa<edge::ConstantOp, func::ReturnOp>(op))
+      if (isa<edge::ConstantOp, edge::BufferOp, func::ReturnOp>(op))
         continue;
       auto delegate = dyn_cast<edge::DelegateOp>(op);
       if (!delegate) {

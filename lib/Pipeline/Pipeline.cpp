@@ -52,7 +52,8 @@ llvm::ArrayRef<PhaseInfo> allPhases() {
       {Phase::EdgeOpt, "edge-opt",
        "Edge passes: batch norm folded into convolutions, canonicalized, CSE"},
       {Phase::Quantize, "quantize",
-       "int8 quantize/dequantize inserted after calibration (--quantize)"},
+       "int8 quantize/dequantize inserted after calibration, or weights "
+       "quantized (--quantize)"},
       {Phase::Partition, "partition",
        "targets claim subgraphs as edge.delegate regions"},
       {Phase::Codegen, "codegen",
@@ -86,6 +87,12 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
       pm.addPass(createQuantizePass(*options.quantize, options.targets));
       pm.addPass(mlir::createCanonicalizerPass());
     }
+    if (options.weightOnly) {
+      QuantizeWeightsOptions weights;
+      weights.bits = options.weightOnly->bits;
+      weights.groupSize = options.weightOnly->groupSize;
+      pm.addNestedPass<mlir::func::FuncOp>(createQuantizeWeights(weights));
+    }
     return;
   case Phase::Partition: {
     PartitionOptions partition;
@@ -96,8 +103,10 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
   }
   case Phase::Codegen:
     // What no target claimed runs on the portable kernels: quantized
-    // patterns there become their integer ops.
+    // patterns there become their integer ops, dequantized weights packed
+    // weight-only ops.
     pm.addNestedPass<mlir::func::FuncOp>(createFoldQuantizedOps());
+    pm.addNestedPass<mlir::func::FuncOp>(createFoldWeightOnlyOps());
     pm.addPass(createCodegen());
     return;
   case Phase::Plan:

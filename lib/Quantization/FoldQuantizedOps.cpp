@@ -146,19 +146,6 @@ private:
   FloatAttr min, max;
 };
 
-/// Erases \p op and then whatever fed only it (dequantizes, constants).
-void eraseWithDeadProducers(Operation *op) {
-  // A set: an op may read one producer twice (x * x).
-  llvm::SmallSetVector<Operation *, 4> producers;
-  for (Value operand : op->getOperands())
-    if (Operation *producer = operand.getDefiningOp())
-      producers.insert(producer);
-  op->erase();
-  for (Operation *producer : producers)
-    if (producer->use_empty() && isa<DequantizeOp, ConstantOp>(producer))
-      eraseWithDeadProducers(producer);
-}
-
 struct FoldQuantizedOpsPass
     : etch::impl::FoldQuantizedOpsBase<FoldQuantizedOpsPass> {
   void runOnOperation() override {
@@ -184,7 +171,7 @@ struct FoldQuantizedOpsPass
       q->output->erase();
       if (q->activation)
         q->activation->erase();
-      eraseWithDeadProducers(op);
+      quantization::eraseWithDeadProducers(op);
     }
   }
 };

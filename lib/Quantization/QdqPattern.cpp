@@ -4,6 +4,7 @@
 #include "edge/ConstantData.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace etch::edge;
@@ -121,6 +122,20 @@ std::optional<SmallVector<float>> constantRealValues(Value value) {
                 static_cast<float>(scales[c]);
   }
   return values;
+}
+
+void eraseWithDeadProducers(Operation *op) {
+  // A set: an op may read one producer twice (x * x).
+  llvm::SmallSetVector<Operation *, 4> producers;
+  for (Value operand : op->getOperands())
+    if (Operation *producer = operand.getDefiningOp())
+      producers.insert(producer);
+  op->erase();
+  for (Operation *producer : producers)
+    if (producer->use_empty() &&
+        isa<edge::DequantizeOp, edge::DequantizePerChannelGroupOp,
+            edge::PermuteOp, edge::ConstantOp>(producer))
+      eraseWithDeadProducers(producer);
 }
 
 } // namespace etch::quantization

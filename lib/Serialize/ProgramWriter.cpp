@@ -79,6 +79,8 @@ fb::Offset<schema::Quantization> quantization(fb::FlatBufferBuilder &fbb,
 class ProgramBuilder {
 public:
   LogicalResult addMethod(func::FuncOp func);
+  /// Program metadata: the module's `etch.metadata` string entries.
+  void setMetadata(DictionaryAttr metadata);
   void finish(raw_ostream &os);
 
 private:
@@ -96,6 +98,11 @@ private:
 
   FailureOr<uint32_t> tensorValue(MethodState &state, Value value,
                                   Location loc);
+  /// The state entry of \p buffer: its tensor, the function result with its
+  /// new contents, and its initial contents.
+  FailureOr<fb::Offset<schema::MutableBuffer>>
+  mutableBuffer(MethodState &state, edge::BufferOp buffer,
+                ArrayAttr mutations, size_t userResults);
   uint32_t scalarValue(MethodState &state, fb::Offset<schema::Value> value) {
     state.values.push_back(value);
     return state.values.size() - 1;
@@ -105,6 +112,7 @@ private:
 
   fb::FlatBufferBuilder fbb{1 << 16};
   std::vector<fb::Offset<schema::Method>> methods;
+  std::vector<fb::Offset<schema::Metadata>> metadata;
   std::vector<std::string> segments;
   llvm::DenseMap<Attribute, uint32_t> segmentIndex;
 };
@@ -350,12 +358,25 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
     return readsSize;
   };
 
+  // Trailing results are mutable buffers' new contents, not outputs.
+  auto mutations = func->getAttrOfType<ArrayAttr>("etch.buffer_mutations");
+  size_t userResults = func.getNumResults() - (mutations ? mutations.size() : 0);
   std::vector<fb::Offset<schema::Instruction>> instructions;
+  std::vector<fb::Offset<schema::MutableBuffer>> mutableBuffers;
   for (Operation &op : func.getBody().front()) {
     if (isa<edge::ConstantOp>(op))
       continue;
+    if (auto buffer = dyn_cast<edge::BufferOp>(op)) {
+      FailureOr<fb::Offset<schema::MutableBuffer>> entry =
+          mutableBuffer(state, buffer, mutations, userResults);
+      if (failed(entry))
+        return failure();
+      mutableBuffers.push_back(*entry);
+      continue;
+    }
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (auto [i, operand] : llvm::enumerate(ret.getOperands())) {
+      for (auto [i, operand] :
+           llvm::enumerate(ret.getOperands().take_front(userResults))) {
         FailureOr<uint32_t> index = tensorValue(state, operand, op.getLoc());
         if (failed(index))
           return failure();
@@ -460,8 +481,53 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
       fbb, func.getSymName().str().c_str(), &state.values, &inputs, &outputs,
       &inputNames, &outputNames, &instructions, &state.operators,
       &state.delegates, &arenaSizes,
-      inputBounds.empty() ? nullptr : &inputBounds));
+      inputBounds.empty() ? nullptr : &inputBounds,
+      mutableBuffers.empty() ? nullptr : &mutableBuffers));
   return success();
+}
+
+FailureOr<fb::Offset<schema::MutableBuffer>>
+ProgramBuilder::mutableBuffer(MethodState &state, edge::BufferOp buffer,
+                              ArrayAttr mutations, size_t userResults) {
+  auto func = buffer->getParentOfType<func::FuncOp>();
+  Value update;
+  if (mutations)
+    for (auto [i, name] : llvm::enumerate(mutations))
+      if (cast<StringAttr>(name).getValue() == buffer.getName())
+        update = func.getBody().front().getTerminator()->getOperand(
+            userResults + i);
+  if (!update)
+    return buffer.emitOpError("buffer '")
+           << buffer.getName()
+           << "' has no new contents among the function's results "
+              "(etch.buffer_mutations)";
+  if (update.getType() != buffer.getType())
+    return buffer.emitOpError("buffer '")
+           << buffer.getName() << "' is " << buffer.getType()
+           << " but its new contents are " << update.getType();
+  FailureOr<uint32_t> value = tensorValue(state, buffer, buffer.getLoc());
+  FailureOr<uint32_t> updated = tensorValue(state, update, buffer.getLoc());
+  if (failed(value) || failed(updated))
+    return failure();
+  // Zeros (a fresh KV cache) need no segment: the runtime clears it.
+  SmallVector<char> storage;
+  std::optional<ArrayRef<char>> bytes =
+      edge::getConstantBytes(buffer.getValue(), storage);
+  if (!bytes)
+    return buffer.emitOpError("initial contents of buffer '")
+           << buffer.getName() << "' are not available";
+  int32_t initial = -1;
+  if (llvm::any_of(*bytes, [](char byte) { return byte != 0; }))
+    initial = segmentFor(buffer.getValue(), *bytes);
+  return schema::CreateMutableBufferDirect(fbb, buffer.getName().str().c_str(),
+                                           *value, *updated, initial);
+}
+
+void ProgramBuilder::setMetadata(DictionaryAttr entries) {
+  for (NamedAttribute entry : entries)
+    if (auto text = dyn_cast<StringAttr>(entry.getValue()))
+      metadata.push_back(schema::CreateMetadataDirect(
+          fbb, entry.getName().str().c_str(), text.getValue().str().c_str()));
 }
 
 void ProgramBuilder::finish(raw_ostream &os) {
@@ -472,8 +538,9 @@ void ProgramBuilder::finish(raw_ostream &os) {
     offset = (offset + segment.size() + runtime::kSegmentAlignment - 1) /
              runtime::kSegmentAlignment * runtime::kSegmentAlignment;
   }
-  auto program = schema::CreateProgramDirect(fbb, runtime::kProgramVersion,
-                                             &methods, &segmentTable);
+  auto program = schema::CreateProgramDirect(
+      fbb, runtime::kProgramVersion, &methods, &segmentTable,
+      metadata.empty() ? nullptr : &metadata);
   schema::FinishProgramBuffer(fbb, program);
 
   runtime::FileHeader header;
@@ -506,6 +573,8 @@ void ProgramBuilder::finish(raw_ostream &os) {
 
 LogicalResult writeProgram(ModuleOp module, raw_ostream &os) {
   ProgramBuilder builder;
+  if (auto metadata = module->getAttrOfType<DictionaryAttr>("etch.metadata"))
+    builder.setMetadata(metadata);
   bool any = false;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())

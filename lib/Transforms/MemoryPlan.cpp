@@ -57,8 +57,33 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       if (!isa<etch::edge::ConstantOp>(op))
         position[&op] = count++;
     int64_t end = count; // the return: outputs live to the end
+    auto lastUse = [&](Value value) {
+      int64_t last = -1;
+      for (Operation *user : value.getUsers())
+        last = std::max(
+            last, isa<func::ReturnOp>(user) ? end : position.lookup(user));
+      return last;
+    };
+    // Which mutable buffer each trailing result updates.
+    llvm::DenseMap<Value, StringRef> updateOf;
+    if (auto names = func->getAttrOfType<ArrayAttr>("etch.buffer_mutations")) {
+      Operation *ret = body.getTerminator();
+      unsigned first = ret->getNumOperands() - names.size();
+      for (auto [i, name] : llvm::enumerate(names))
+        updateOf[ret->getOperand(first + i)] = cast<StringAttr>(name);
+    }
 
-    std::vector<etch::PlannedBuffer> buffers;
+    // Values sharing one buffer: an op that writes into a copy of its first
+    // operand (index_put, slice_scatter) runs in place when that operand is
+    // read by nothing later, so a KV-cache update writes into the cache.
+    struct Group {
+      etch::PlannedBuffer buffer;
+      int64_t lastRead = -1;  // latest read of any member
+      StringRef state;        // the mutable buffer living here, if any
+      bool isInput = false;
+    };
+    std::vector<Group> groups;
+    llvm::DenseMap<Value, size_t> groupOf;
     std::vector<Value> planned;
     auto addValue = [&](Value value, int64_t first) -> LogicalResult {
       std::optional<uint64_t> bytes = tensorBytes(plannedType(value));
@@ -67,34 +92,77 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
                << "cannot plan memory for " << value.getType()
                << ": int/float tensors of static or bounded shapes are "
                   "required";
-      int64_t last = first;
-      for (Operation *user : value.getUsers())
-        last = std::max(
-            last, isa<func::ReturnOp>(user) ? end : position.lookup(user));
-      buffers.push_back({*bytes, first, last, 0});
+      int64_t last = std::max(first, lastUse(value));
+      groupOf[value] = groups.size();
+      groups.push_back({{*bytes, first, last, 0}, last});
       planned.push_back(value);
       return success();
+    };
+    auto inPlace = [&](Operation &op) -> std::optional<size_t> {
+      if (!isa<etch::edge::IndexPutOp, etch::edge::SliceScatterOp>(op))
+        return std::nullopt;
+      auto it = groupOf.find(op.getOperand(0));
+      if (it == groupOf.end())
+        return std::nullopt; // a constant
+      Group &group = groups[it->second];
+      Value result = op.getResult(0);
+      std::optional<uint64_t> bytes = tensorBytes(plannedType(result));
+      auto update = updateOf.find(result);
+      bool otherState = update != updateOf.end() && !group.state.empty() &&
+                        update->second != group.state;
+      if (group.isInput || group.lastRead > position[&op] || !bytes ||
+          *bytes != group.buffer.size || otherState)
+        return std::nullopt;
+      for (Value operand : op.getOperands().drop_front()) {
+        auto other = groupOf.find(operand);
+        if (other != groupOf.end() && other->second == it->second)
+          return std::nullopt; // it would read what it overwrites
+      }
+      return it->second;
     };
     // Inputs stay intact for the whole method, so running it again on the
     // same inputs gives the same outputs.
     for (BlockArgument argument : body.getArguments()) {
       if (failed(addValue(argument, 0)))
         return signalPassFailure();
-      buffers.back().last = end;
+      groups.back().buffer.last = end;
+      groups.back().isInput = true;
     }
     for (Operation &op : body) {
       if (isa<etch::edge::ConstantOp, func::ReturnOp>(op))
         continue;
+      if (auto state = dyn_cast<etch::edge::BufferOp>(op)) {
+        // State lives across executions: nothing else may use its bytes.
+        if (failed(addValue(state.getResult(), 0)))
+          return signalPassFailure();
+        groups.back().buffer.last = end;
+        groups.back().state = state.getName();
+        continue;
+      }
+      if (std::optional<size_t> shared = inPlace(op)) {
+        Value result = op.getResult(0);
+        Group &group = groups[*shared];
+        int64_t last = std::max(position[&op], lastUse(result));
+        group.lastRead = std::max(group.lastRead, last);
+        group.buffer.last = std::max(group.buffer.last, last);
+        groupOf[result] = *shared;
+        planned.push_back(result);
+        continue;
+      }
       for (Value result : op.getResults())
         if (failed(addValue(result, position[&op])))
           return signalPassFailure();
     }
 
+    std::vector<etch::PlannedBuffer> buffers;
+    for (const Group &group : groups)
+      buffers.push_back(group.buffer);
     etch::MemoryPlanner planner(alignment);
     uint64_t arenaSize = planner.plan(buffers);
     Builder builder(func.getContext());
     llvm::DenseMap<Operation *, SmallVector<int64_t>> offsets;
-    for (auto [value, buffer] : llvm::zip(planned, buffers)) {
+    for (Value value : planned) {
+      const etch::PlannedBuffer &buffer = buffers[groupOf[value]];
       if (auto argument = dyn_cast<BlockArgument>(value)) {
         func.setArgAttr(argument.getArgNumber(), "etch.arena_offset",
                         builder.getI64IntegerAttr(buffer.offset));

@@ -75,6 +75,7 @@ Method::~Method() {
 }
 
 Error Method::bind(const Program &program, const schema::Method &method) {
+  prepareKernels();
   // Arenas: the memory plan, allocated once here.
   if (const auto *sizes = method.arena_sizes()) {
     for (uint64_t size : *sizes) {
@@ -145,6 +146,17 @@ Error Method::bind(const Program &program, const schema::Method &method) {
     }
   for (uint32_t index : *method.outputs())
     outputs_.push_back(&tensors_[index]);
+  if (const auto *buffers = method.mutable_buffers())
+    for (const schema::MutableBuffer *buffer : *buffers) {
+      // Verified at load: arena state, update of its type and size, and an
+      // initial segment of its size.
+      int32_t initial = buffer->initial_segment();
+      states_.push_back({buffer->name()->c_str(), &tensors_[buffer->value()],
+                         &tensors_[buffer->update()],
+                         initial < 0 ? Span<const uint8_t>()
+                                     : program.segment(initial)});
+    }
+  resetState();
 
   // Size the argument arrays first so the spans below stay valid.
   const auto &instructions = *method.instructions();
@@ -236,6 +248,16 @@ Error Method::bind(const Program &program, const schema::Method &method) {
     call.handle = *handle;
   }
   return Error::Ok;
+}
+
+void Method::resetState() {
+  for (State &state : states_) {
+    if (state.initial.empty())
+      std::memset(state.value->data(), 0, state.value->nbytes());
+    else
+      std::memcpy(state.value->data(), state.initial.data(),
+                  state.value->nbytes());
+  }
 }
 
 const char *Method::inputName(size_t index) const {
@@ -354,6 +376,11 @@ Error Method::execute(uint64_t *instructionNanos) {
     if (instructionNanos)
       instructionNanos[i] += nowNanoseconds() - start;
   }
+  // New contents of mutable buffers the compiler could not plan in place.
+  for (State &state : states_)
+    if (state.update->data() != state.value->data())
+      std::memcpy(state.value->data(), state.update->data(),
+                  state.value->nbytes());
   return Error::Ok;
 }
 

@@ -52,6 +52,15 @@ public:
   /// instruction), adds each instruction's time to its slot.
   Error execute(uint64_t *instructionNanos = nullptr);
 
+  /// Mutable buffers: state the method keeps between executions (KV
+  /// caches). Each execute reads them and leaves their new contents.
+  size_t stateCount() const { return states_.size(); }
+  const char *stateName(size_t index) const { return states_[index].name; }
+  const TensorView &state(size_t index) const { return *states_[index].value; }
+  /// Gives every mutable buffer its initial contents again (load does it
+  /// once): the next execute starts a new sequence.
+  void resetState();
+
   size_t instructionCount() const { return calls_.size(); }
   /// "edge.convolution", or "delegate:<target>".
   const char *instructionName(size_t index) const { return calls_[index].name; }
@@ -65,6 +74,11 @@ private:
     bool shapeOnly = false;     // also runs while preparing shapes
     Backend *backend = nullptr; // delegate calls
     void *handle = nullptr;
+  };
+  struct State {
+    const char *name;
+    TensorView *value, *update;
+    Span<const uint8_t> initial; // empty: zeros
   };
   struct InputBounds {
     int64_t min[kMaxRank], max[kMaxRank];
@@ -87,6 +101,7 @@ private:
   std::vector<TensorView *> argumentPointers_;
   std::vector<NamedAttribute> attributes_;
   std::vector<Call> calls_;
+  std::vector<State> states_;
 };
 
 } // namespace etch::runtime

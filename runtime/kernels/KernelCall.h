@@ -115,6 +115,11 @@ const KernelEntry *findKernel(const char *name);
 /// Every registered kernel (for tools and tests).
 Span<const KernelEntry> registeredKernels();
 
+/// Starts what the kernels need before they run (the optimized kernels'
+/// threads, kernelThreadCount() of them); loading a method calls it, so
+/// execute never does.
+void prepareKernels();
+
 /// Logs "instruction N (op): message" and returns \p error; used by
 /// validate functions so every load failure says where and why.
 Error kernelError(const KernelCall &call, Error error, const char *format, ...)

@@ -4,6 +4,7 @@
 // compare or to bisect a numeric difference.
 #include "runtime/kernels/KernelCall.h"
 #include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <cstdlib>
@@ -52,6 +53,11 @@ const KernelEntry *findKernel(const char *name) {
     if (std::strcmp(table().entries[i].name, name) == 0)
       return &table().entries[i];
   return nullptr;
+}
+
+void prepareKernels() {
+  if (optimizedEnabled())
+    optimized::ThreadPool::shared().resize(optimized::kernelThreadCount());
 }
 
 Span<const KernelEntry> registeredKernels() {

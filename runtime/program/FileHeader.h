@@ -9,7 +9,7 @@ inline constexpr char kProgramMagic[8] = {'E', 'T', 'C', 'H',
                                           'P', 'R', 'G', '\0'};
 inline constexpr uint32_t kFileHeaderVersion = 1;
 /// Program.version the runtime reads; bumped on incompatible schema changes.
-inline constexpr uint32_t kProgramVersion = 1;
+inline constexpr uint32_t kProgramVersion = 2;
 inline constexpr uint64_t kSegmentAlignment = 64;
 
 struct FileHeader {

@@ -255,6 +255,28 @@ Error verifyMethod(const schema::Method &method,
       return bad("empty instruction", i);
     }
   }
+  if (const auto *buffers = method.mutable_buffers())
+    for (uint32_t b = 0; b < buffers->size(); ++b) {
+      const schema::MutableBuffer *buffer = buffers->Get(b);
+      const schema::Tensor *state = tensorAt(method, buffer->value());
+      const schema::Tensor *update = tensorAt(method, buffer->update());
+      if (!state || state->storage() != schema::TensorStorage::Arena)
+        return bad("mutable buffer is not an arena tensor: buffer", b);
+      if (!isHostTensor(method, buffer->update()) ||
+          update->scalar_type() != state->scalar_type() ||
+          update->nbytes() != state->nbytes())
+        return bad("mutable buffer's update is not a host tensor of its type "
+                   "and size: buffer",
+                   b);
+      int32_t initial = buffer->initial_segment();
+      if (initial != -1 &&
+          (initial < 0 || !program.segments() ||
+           static_cast<uint32_t>(initial) >= program.segments()->size() ||
+           program.segments()->Get(initial)->size() != state->nbytes()))
+        return bad("mutable buffer's initial contents are not a segment of "
+                   "its size: buffer",
+                   b);
+    }
   if (method.delegates())
     for (uint32_t i = 0; i < delegateCount; ++i)
       if (!program.segments() ||
@@ -323,6 +345,14 @@ const schema::Method *Program::method(const char *name) const {
   for (const schema::Method *method : *program_->methods())
     if (std::strcmp(method->name()->c_str(), name) == 0)
       return method;
+  return nullptr;
+}
+
+const char *Program::metadata(const char *key) const {
+  if (const auto *entries = program_->metadata())
+    for (const schema::Metadata *entry : *entries)
+      if (std::strcmp(entry->key()->c_str(), key) == 0)
+        return entry->value()->c_str();
   return nullptr;
 }
 

@@ -21,6 +21,8 @@ public:
   const schema::Program &flatbuffer() const { return *program_; }
   /// The named method, or null.
   const schema::Method *method(const char *name) const;
+  /// The compile-time metadata entry \p key ("max_context", ...), or null.
+  const char *metadata(const char *key) const;
   /// Bytes of segment \p index (bounds-checked at load).
   Span<const uint8_t> segment(uint32_t index) const;
 

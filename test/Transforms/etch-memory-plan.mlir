@@ -61,3 +61,49 @@ func.func @bounded(%x: tensor<?x4xf32> {etch.min_sizes = array<i64: 1, 4>, etch.
   %1 = edge.view %0, %rows {size = array<i64: -9223372036854775808, 2>} : (tensor<?x4xf32>, tensor<i64>) -> tensor<?x2xf32>
   return %1 : tensor<?x2xf32>
 }
+
+// -----
+
+// A mutable buffer keeps its bytes for the whole method and between runs;
+// an index_put over it that nothing reads afterwards writes in place (a
+// KV-cache update: the buffer's new contents need no copy).
+// CHECK-LABEL: func @state_in_place
+// CHECK: edge.buffer "cache" = dense<0.000000e+00> : tensor<8x4xf32> {etch.arena_offsets = array<i64: [[C:[0-9]+]]>}
+// CHECK: edge.index_put {{.*}} {etch.arena_offsets = array<i64: [[C]]>, indexed_dims = array<i64: 0>}
+func.func @state_in_place(%v: tensor<1x4xf32>, %i: tensor<1xi64>) -> (tensor<2x4xf32>, tensor<8x4xf32>) attributes {etch.buffer_mutations = ["cache"]} {
+  %c = edge.buffer "cache" = dense<0.0> : tensor<8x4xf32>
+  %u = edge.index_put %c, %v, %i {indexed_dims = array<i64: 0>} : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<1xi64>) -> tensor<8x4xf32>
+  %s = edge.slice %u {dim = 0 : i64, start = 0 : i64, end = 2 : i64} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  return %s, %u : tensor<2x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// The old contents are read after the write: the update gets bytes of its
+// own (the runtime copies it into the buffer after the method), and
+// nothing else is placed in the buffer's bytes while the method runs.
+// CHECK-LABEL: func @state_read_after_write
+// CHECK: edge.buffer "cache" = {{.*}} {etch.arena_offsets = array<i64: 0>}
+// CHECK: edge.index_put {{.*}} {etch.arena_offsets = array<i64: 128>
+// CHECK: edge.add {{.*}} {etch.arena_offsets = array<i64: 256>}
+func.func @state_read_after_write(%v: tensor<1x4xf32>, %i: tensor<1xi64>) -> (tensor<8x4xf32>, tensor<8x4xf32>) attributes {etch.buffer_mutations = ["cache"]} {
+  %c = edge.buffer "cache" = dense<0.0> : tensor<8x4xf32>
+  %u = edge.index_put %c, %v, %i {indexed_dims = array<i64: 0>} : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<1xi64>) -> tensor<8x4xf32>
+  %a = edge.add %c, %c : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %a, %u : tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// A slice_scatter over a temporary it is the last reader of writes in
+// place; over a function input (which stays intact) it does not.
+// CHECK-LABEL: func @scatter_in_place
+// CHECK: %[[T:.*]] = edge.relu %arg0 {etch.arena_offsets = array<i64: [[T0:[0-9]+]]>}
+// CHECK: edge.slice_scatter %[[T]], %arg1 {end = 2 : i64, etch.arena_offsets = array<i64: [[T0]]>
+// CHECK: edge.slice_scatter %arg0, %arg1 {end = 3 : i64, etch.arena_offsets = array<i64: 128>
+func.func @scatter_in_place(%x: tensor<4x4xf32>, %y: tensor<1x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %t = edge.relu %x : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %a = edge.slice_scatter %t, %y {dim = 0 : i64, start = 1 : i64, end = 2 : i64} : (tensor<4x4xf32>, tensor<1x4xf32>) -> tensor<4x4xf32>
+  %b = edge.slice_scatter %x, %y {dim = 0 : i64, start = 2 : i64, end = 3 : i64} : (tensor<4x4xf32>, tensor<1x4xf32>) -> tensor<4x4xf32>
+  return %a, %b : tensor<4x4xf32>, tensor<4x4xf32>
+}

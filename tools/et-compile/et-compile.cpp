@@ -91,8 +91,15 @@ static cl::opt<bool>
 
 static cl::opt<std::string> quantize(
     "quantize",
-    cl::desc("Post-training quantization: 'int8' (the first target's scheme)"),
-    cl::value_desc("int8"), cl::cat(etchOptions));
+    cl::desc("Post-training quantization: 'int8' (the first target's scheme, "
+             "calibrated), or weight-only 'int8-weight' (per channel) / "
+             "'int4-weight' (per group) for linear and embedding weights"),
+    cl::value_desc("int8|int8-weight|int4-weight"), cl::cat(etchOptions));
+static cl::opt<int64_t> quantizeGroupSize(
+    "quantize-group-size",
+    cl::desc("Columns per scale for --quantize=int4-weight (a multiple of "
+             "32; default 32)"),
+    cl::init(32), cl::cat(etchOptions));
 static cl::opt<std::string> calibrationData(
     "calibration-data",
     cl::desc("Folder of .npy calibration inputs (one file per sample, or one "
@@ -107,6 +114,36 @@ static cl::opt<unsigned> calibrationSamples(
     cl::desc("Random inputs to calibrate on without --calibration-data"),
     cl::init(16), cl::cat(etchOptions));
 
+static cl::list<std::string> metadataEntries(
+    "metadata",
+    cl::desc("A KEY=VALUE fact the program carries for the code that runs "
+             "it (et-llm reads max_context, eos_token_id, bos_token_id); "
+             "it overrides the same key from the export's "
+             "etch_metadata.json"),
+    cl::value_desc("key=value"), cl::cat(etchOptions));
+
+/// Adds --metadata entries to the module's `etch.metadata`; false after a
+/// message.
+static bool addMetadata(ModuleOp module) {
+  if (metadataEntries.empty())
+    return true;
+  NamedAttrList entries;
+  if (auto existing = module->getAttrOfType<DictionaryAttr>("etch.metadata"))
+    entries.assign(existing.getValue());
+  Builder builder(module.getContext());
+  for (const std::string &entry : metadataEntries) {
+    auto [key, value] = llvm::StringRef(entry).split('=');
+    if (key.empty() || key.size() == entry.size()) {
+      llvm::errs() << "et-compile: --metadata '" << entry
+                   << "' is not KEY=VALUE\n";
+      return false;
+    }
+    entries.set(key, builder.getStringAttr(value));
+  }
+  module->setAttr("etch.metadata", entries.getDictionary(module.getContext()));
+  return true;
+}
+
 /// Reads the quantization options into \p options; false after a message.
 static bool quantizeOptions(etch::PipelineOptions &options) {
   if (quantize.empty()) {
@@ -115,9 +152,23 @@ static bool quantizeOptions(etch::PipelineOptions &options) {
                       "--quantize does nothing\n";
     return true;
   }
+  if (quantize == "int8-weight" || quantize == "int4-weight") {
+    if (!calibrationData.empty())
+      llvm::errs() << "et-compile: warning: weight-only quantization needs "
+                      "no --calibration-data\n";
+    if (quantizeGroupSize <= 0 || quantizeGroupSize % 32 != 0) {
+      llvm::errs() << "et-compile: --quantize-group-size must be a positive "
+                      "multiple of 32, got "
+                   << quantizeGroupSize << "\n";
+      return false;
+    }
+    options.weightOnly = {quantize == "int8-weight" ? 8 : 4,
+                          quantizeGroupSize};
+    return true;
+  }
   if (quantize != "int8") {
     llvm::errs() << "et-compile: unknown --quantize scheme '" << quantize
-                 << "' (supported: int8)\n";
+                 << "' (supported: int8, int8-weight, int4-weight)\n";
     return false;
   }
   etch::quantization::QuantizeOptions quantizeOptions;
@@ -246,6 +297,9 @@ int main(int argc, char **argv) {
                                    "diagnostic (an etch bug: please report)\n";
     return 1;
   }
+
+  if (!addMetadata(*module))
+    return 2;
 
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))

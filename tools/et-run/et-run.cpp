@@ -2,9 +2,13 @@
 //
 //   et-run model.etp [--input x.npy ...] [--output-dir D] [--iterations N]
 //                    [--profile] [--method NAME] [--seed S] [--threads N]
+//                    [--keep-state]
 //
 // Uses only the runtime (no MLIR/LLVM). Inputs without --input are random
-// (uniform [-1, 1) floats, small non-negative ints) from a fixed seed.
+// (uniform [-1, 1) floats, small non-negative ints) from a fixed seed. A
+// program with mutable buffers (KV caches) starts every iteration from
+// their initial contents, so each gives the same outputs; --keep-state
+// carries them from one iteration to the next instead.
 //
 //===----------------------------------------------------------------------===//
 #include "Npy.h"
@@ -36,6 +40,7 @@ struct Options {
   bool profile = false;
   unsigned seed = 0;
   int threads = 0;
+  bool keepState = false;
 };
 
 /// The first error the runtime logged since the last take(): the most
@@ -69,7 +74,7 @@ int usage(const char *message) {
   std::fprintf(stderr,
                "et-run: %s\nusage: et-run model.etp [--input x.npy ...] "
                "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
-               "[--seed S] [--threads N]\n",
+               "[--seed S] [--threads N] [--keep-state]\n",
                message);
   return 2;
 }
@@ -110,6 +115,8 @@ bool parse(int argc, char **argv, Options &options) {
         return false;
     } else if (arg == "--profile") {
       options.profile = true;
+    } else if (arg == "--keep-state") {
+      options.keepState = true;
     } else if (!arg.empty() && arg[0] != '-' && options.program.empty()) {
       options.program = arg;
     } else {
@@ -262,6 +269,8 @@ int main(int argc, char **argv) {
   std::vector<uint64_t> profile(method.instructionCount(), 0);
   std::vector<double> times;
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
+    if (iteration > 0 && !options.keepState)
+      method.resetState();
     uint64_t start = nowNanoseconds();
     Error status = method.execute(options.profile ? profile.data() : nullptr);
     times.push_back((nowNanoseconds() - start) / 1e6);

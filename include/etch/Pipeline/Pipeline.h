@@ -19,7 +19,7 @@ namespace etch {
 enum class Phase {
   Edge,      // imported and verified Edge dialect
   EdgeOpt,   // Edge passes: fold batch norm, canonicalize, CSE
-  Quantize,  // int8 post-training quantization (--quantize=int8)
+  Quantize,  // post-training quantization (--quantize)
   Partition, // targets claim subgraphs (edge.delegate)
   Codegen,   // each delegate compiled to its target's blob
   Plan,      // memory planned (etch-memory-plan)
@@ -51,6 +51,12 @@ struct PipelineOptions {
   /// Set: the Quantize phase quantizes with these options (its quantizer
   /// that of the first target in `targets` having one, when not given).
   std::optional<quantization::QuantizeOptions> quantize;
+  /// Set: the Quantize phase quantizes linear and embedding weights only
+  /// (etch-quantize-weights), with these bits (8 or 4) and int4 group size.
+  struct WeightOnly {
+    int64_t bits = 8, groupSize = 32;
+  };
+  std::optional<WeightOnly> weightOnly;
 };
 
 /// Parses "<phase>:<pipeline>" into a hook; false (and \p error) when the

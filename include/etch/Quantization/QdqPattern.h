@@ -51,6 +51,10 @@ std::optional<QuantizedOp> matchQuantizedOp(mlir::Operation *op);
 /// dequantized values of a quantized constant behind a dequantize.
 std::optional<llvm::SmallVector<float>> constantRealValues(mlir::Value value);
 
+/// Erases \p op (a float op a fold replaced), then whatever only it read of
+/// the quantized form's pieces: dequantizes, permutes of them, constants.
+void eraseWithDeadProducers(mlir::Operation *op);
+
 } // namespace etch::quantization
 
 #endif // ETCH_QUANTIZATION_QDQPATTERN_H

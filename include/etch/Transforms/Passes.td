@@ -39,7 +39,13 @@ def MemoryPlan : Pass<"etch-memory-plan", "mlir::func::FuncOp"> {
     as `etch.arena_offsets` (per op result), `etch.arena_offset` (per
     argument), and the function attributes `etch.arena_size` and
     `etch.arena_lower_bound` (the most bytes alive at any instruction).
-    Tensors must have static shapes.
+    Tensors must have static or bounded shapes.
+
+    Mutable buffers (`edge.buffer`) keep their bytes for the whole method
+    and between executions. An `edge.index_put` or `edge.slice_scatter`
+    whose `self` nothing reads afterwards writes in place: its result
+    shares `self`'s bytes (a KV-cache update writes into the cache, so no
+    copy follows).
   }];
   let options = [
     Option<"alignment", "alignment", "uint64_t", "64",
@@ -80,6 +86,48 @@ def FoldQuantizedOps : Pass<"etch-fold-quantized-ops", "mlir::func::FuncOp"> {
     per output channel. Patterns found by the same matcher the targets use
     (etch/Quantization/QdqPattern.h); what does not fold keeps its float
     semantics between quantize and dequantize.
+  }];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
+def QuantizeWeights : Pass<"etch-quantize-weights", "mlir::func::FuncOp"> {
+  let summary = "Weight-only quantization of linear and embedding weights";
+  let description = [{
+    Replaces each f32 constant weight of `edge.linear`, `edge.mm`,
+    `edge.addmm` and `edge.embedding` by its quantized form and the op that
+    dequantizes it (what torch's weight-only flows write): with `bits=8`,
+    a per-output-channel symmetric int8 constant (scale max|w| / 127) and
+    `edge.dequantize`; with `bits=4`, int8 storage of -8..7 per group of
+    `group-size` columns (the value of largest magnitude maps to -8, as
+    llama.cpp's Q4_0) and `edge.dequantize_per_channel_group`. Transposed
+    uses (mm, addmm) get a permute after the dequantize. Weights whose rows
+    `group-size` does not divide stay float. Activations stay float: no
+    calibration. etch-fold-weight-only-ops packs the result for the
+    kernels. `et-compile --quantize=int8-weight|int4-weight` runs it.
+  }];
+  let options = [
+    Option<"bits", "bits", "int64_t", "8", "8 (per channel) or 4 (per group)">,
+    Option<"groupSize", "group-size", "int64_t", "32",
+           "Columns per scale with bits=4 (a multiple of 32)">,
+  ];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
+def FoldWeightOnlyOps
+    : Pass<"etch-fold-weight-only-ops", "mlir::func::FuncOp"> {
+  let summary = "Pack dequantized constant weights into weight-only ops";
+  let description = [{
+    For the ops no target claimed: a float `edge.linear`, `edge.mm` or
+    `edge.addmm` (bias + input @ W^T) whose weight is dequantized from
+    constants -- `edge.dequantize` of a quantized constant per output
+    channel or per tensor, or `edge.dequantize_per_channel_group` of integer
+    constants, possibly transposed by a permute -- becomes
+    `edge.weight_only_linear`; an `edge.embedding` of such a table becomes
+    `edge.weight_only_embedding`. Weights are packed as the kernels read
+    them (runtime/kernels/portable/WeightPacking.h): 4 bits when every value
+    fits -8..7 (unsigned 0..15 storage is shifted with its zero points) and
+    columns and groups are whole 32-column blocks, else 8 bits. Ops reading
+    one weight share its packed copy.
   }];
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }

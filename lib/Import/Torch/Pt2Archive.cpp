@@ -135,6 +135,16 @@ static bool readPayloads(const ZipArchive &archive, const std::string &dir,
   return true;
 }
 
+/// etch's metadata among the extra files under \p folder, when present.
+static bool readMetadata(const ZipArchive &archive, const std::string &folder,
+                         Pt2Contents &contents, std::string &error) {
+  std::string name = folder + kMetadataFile;
+  if (!archive.contains(name))
+    return true;
+  contents.metadataJson = archive.read(name, error);
+  return contents.metadataJson.has_value();
+}
+
 static std::optional<Pt2Contents> readPt2(std::unique_ptr<ZipArchive> archive,
                                           std::string &error) {
   if (!archive)
@@ -181,7 +191,8 @@ static std::optional<Pt2Contents> readPt2(std::unique_ptr<ZipArchive> archive,
         !readPayloads(*archive, root + "data/constants/",
                       root + "data/constants/" + modelName +
                           "_constants_config.json",
-                      contents.constants, error))
+                      contents.constants, error) ||
+        !readMetadata(*archive, root + "extra/", contents, error))
       return std::nullopt;
     return contents;
   }
@@ -207,7 +218,8 @@ static std::optional<Pt2Contents> readPt2(std::unique_ptr<ZipArchive> archive,
   if (!readSavedTensors(*archive, root + "serialized_state_dict.pt",
                         contents.weights, error) ||
       !readSavedTensors(*archive, root + "serialized_constants.pt",
-                        contents.constants, error))
+                        contents.constants, error) ||
+      !readMetadata(*archive, root + "extra_files/", contents, error))
     return std::nullopt;
   return contents;
 }

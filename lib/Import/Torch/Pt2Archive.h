@@ -26,7 +26,13 @@ struct Pt2Contents {
   std::map<std::string, TensorData> weights;
   /// Tensor constants (lifted constants, non-persistent buffers) by name.
   std::map<std::string, TensorData> constants;
+  /// extra_files/etch_metadata.json (torch.export.save's extra_files): facts
+  /// the exporter records for the program (an LLM's context length).
+  std::optional<std::string> metadataJson;
 };
+
+/// The extra file torch.export.save(..., extra_files=...) stores for etch.
+inline constexpr const char *kMetadataFile = "etch_metadata.json";
 
 /// Reads every part of the .pt2 at \p path; on failure returns std::nullopt
 /// with \p error naming the part that is wrong.

@@ -150,89 +150,185 @@ LogicalResult importConvolution(TorchNode &node) {
   return node.bind(reshape(node, *result, shape));
 }
 
-/// Broadcast batch dims of matmul's operands, without their matrix dims.
-std::optional<SmallVector<int64_t>> broadcastBatch(ArrayRef<int64_t> a,
-                                                   ArrayRef<int64_t> b) {
+/// One extent of a shape the matmul decomposition builds: a number, or dim
+/// `dim` of `source`, read at run time (dynamic shapes).
+struct Extent {
+  int64_t size;
+  Value source;
+  int64_t dim;
+  bool isDynamic() const { return ShapedType::isDynamic(size); }
+};
+
+SmallVector<Extent> extentsOf(Value value) {
+  SmallVector<Extent> extents;
+  for (auto [dim, size] : llvm::enumerate(rankedTypeOf(value).getShape()))
+    extents.push_back({size, value, static_cast<int64_t>(dim)});
+  return extents;
+}
+
+/// A size list for view/expand: static entries as numbers, dynamic ones as
+/// the dynamic marker with their sym_size appended to \p dynamic.
+FailureOr<SmallVector<int64_t>> sizeList(TorchNode &node,
+                                         ArrayRef<Extent> shape,
+                                         SmallVectorImpl<Value> &dynamic) {
+  SmallVector<int64_t> sizes;
+  for (const Extent &extent : shape) {
+    sizes.push_back(extent.size);
+    if (!extent.isDynamic())
+      continue;
+    FailureOr<Value> size =
+        node.build<edge::SymSizeOp>(extent.source, extent.dim);
+    if (failed(size))
+      return failure();
+    dynamic.push_back(*size);
+  }
+  return sizes;
+}
+
+FailureOr<Value> reshapeTo(TorchNode &node, Value value,
+                           ArrayRef<Extent> shape) {
+  // Already that shape: every extent is the value's own (static or read
+  // from the value itself).
+  ArrayRef<int64_t> have = rankedTypeOf(value).getShape();
+  bool same = have.size() == shape.size();
+  for (size_t d = 0; same && d < shape.size(); ++d)
+    same = shape[d].isDynamic()
+               ? shape[d].source == value && shape[d].dim == int64_t(d)
+               : shape[d].size == have[d];
+  if (same)
+    return value;
+  SmallVector<Value> dynamic;
+  FailureOr<SmallVector<int64_t>> sizes = sizeList(node, shape, dynamic);
+  if (failed(sizes))
+    return failure();
+  return node.build<edge::ViewOp>(value, dynamic,
+                                  node.builder().getDenseI64ArrayAttr(*sizes));
+}
+
+/// Broadcast batch dims of matmul's operands, without their matrix dims. A
+/// dynamic dim broadcasts against 1 and is taken as equal to another
+/// dynamic dim (torch.export guards that shapes broadcast).
+std::optional<SmallVector<Extent>> broadcastBatch(ArrayRef<Extent> a,
+                                                  ArrayRef<Extent> b) {
   size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> shape(rank, 1);
+  SmallVector<Extent> shape;
   for (size_t i = 0; i < rank; ++i) {
-    int64_t x = i + a.size() >= rank ? a[i + a.size() - rank] : 1;
-    int64_t y = i + b.size() >= rank ? b[i + b.size() - rank] : 1;
-    if (x != y && x != 1 && y != 1)
+    Extent one{1, Value(), 0};
+    Extent x = i + a.size() >= rank ? a[i + a.size() - rank] : one;
+    Extent y = i + b.size() >= rank ? b[i + b.size() - rank] : one;
+    if (!x.isDynamic() && !y.isDynamic() && x.size != y.size &&
+        x.size != 1 && y.size != 1)
       return std::nullopt;
-    shape[i] = x == 1 ? y : x;
+    shape.push_back(x.size == 1 ? y : x);
   }
   return shape;
+}
+
+/// The product of \p extents when all are static; std::nullopt otherwise.
+std::optional<int64_t> staticProduct(ArrayRef<Extent> extents) {
+  int64_t product = 1;
+  for (const Extent &extent : extents) {
+    if (extent.isDynamic())
+      return std::nullopt;
+    product *= extent.size;
+  }
+  return product;
 }
 
 LogicalResult importMatmul(TorchNode &node) {
   // torch.matmul by operand ranks: 1-D operands gain a unit dim (removed
   // again from the result), 2-D x 2-D is mm, N-D x 2-D folds the batch into
   // the rows of one mm, and everything else broadcasts the batch dims and
-  // runs one bmm.
+  // runs one bmm. Dynamic extents are read with sym_size where a shape
+  // needs them.
   Value a = node.self(), b = node.tensor("other");
   if (!a || !b)
     return node.error() << "needs tensors 'self' and 'other'";
   RankedTensorType aType = rankedTypeOf(a), bType = rankedTypeOf(b);
-  if (!aType.hasStaticShape() || !bType.hasStaticShape())
-    return node.error() << "needs static shapes, got " << aType << " and "
-                        << bType;
   if (aType.getRank() == 0 || bType.getRank() == 0)
     return node.error() << "operands must have rank >= 1";
   FailureOr<RankedTensorType> result = node.outputType();
   if (failed(result))
     return failure();
-  SmallVector<int64_t> aShape(aType.getShape()), bShape(bType.getShape());
+  SmallVector<Extent> aShape = extentsOf(a), bShape = extentsOf(b);
   if (aShape.size() == 1)
-    aShape.insert(aShape.begin(), 1);
+    aShape.insert(aShape.begin(), Extent{1, Value(), 0});
   if (bShape.size() == 1)
-    bShape.push_back(1);
-  int64_t n = aShape[aShape.size() - 2], k = aShape.back(),
-          m = bShape.back();
-  if (bShape[bShape.size() - 2] != k)
+    bShape.push_back(Extent{1, Value(), 0});
+  Extent n = aShape[aShape.size() - 2], k = aShape.back(), m = bShape.back();
+  Extent bk = bShape[bShape.size() - 2];
+  if (!k.isDynamic() && !bk.isDynamic() && bk.size != k.size)
     return node.error() << "contraction sizes differ: " << aType << " and "
                         << bType;
   FailureOr<Value> product;
   if (bShape.size() == 2) {
     // [..., n, k] x [k, m]: rows of all batches at once.
-    int64_t rows = aType.getNumElements() / k;
-    FailureOr<Value> lhs = reshape(node, a, {rows, k});
-    FailureOr<Value> rhs = reshape(node, b, {k, m});
+    Extent rows{-1, Value(), 0}; // inferred by the view
+    if (std::optional<int64_t> count = staticProduct(
+            ArrayRef<Extent>(aShape).drop_back(1)))
+      rows.size = *count;
+    FailureOr<Value> lhs = reshapeTo(node, a, {rows, k});
+    FailureOr<Value> rhs = reshapeTo(node, b, {bk, m});
     if (failed(lhs) || failed(rhs))
       return failure();
     product = node.build<edge::MmOp>(*lhs, *rhs);
   } else {
-    std::optional<SmallVector<int64_t>> batch =
-        broadcastBatch(ArrayRef<int64_t>(aShape).drop_back(2),
-                       ArrayRef<int64_t>(bShape).drop_back(2));
+    std::optional<SmallVector<Extent>> batch =
+        broadcastBatch(ArrayRef<Extent>(aShape).drop_back(2),
+                       ArrayRef<Extent>(bShape).drop_back(2));
     if (!batch)
       return node.error() << "batch dims of " << aType << " and " << bType
                           << " do not broadcast";
-    int64_t batches = 1;
-    for (int64_t extent : *batch)
-      batches *= extent;
-    auto expanded = [&](Value value, ArrayRef<int64_t> shape, int64_t rows,
-                        int64_t columns) -> FailureOr<Value> {
-      FailureOr<Value> current = reshape(node, value, shape);
-      SmallVector<int64_t> full(*batch);
+    Extent batches{-1, Value(), 0};
+    if (std::optional<int64_t> count = staticProduct(*batch))
+      batches.size = *count;
+    auto expanded = [&](Value value, ArrayRef<Extent> shape, Extent rows,
+                        Extent columns) -> FailureOr<Value> {
+      FailureOr<Value> current = reshapeTo(node, value, shape);
+      SmallVector<Extent> full(*batch);
       full.push_back(rows);
       full.push_back(columns);
-      if (succeeded(current) && ArrayRef<int64_t>(shape) != ArrayRef(full))
+      bool broadcasts = false;
+      for (auto [have, want] : llvm::zip(shape, full))
+        broadcasts |= have.size != want.size;
+      if (succeeded(current) && broadcasts) {
+        SmallVector<Value> dynamic;
+        FailureOr<SmallVector<int64_t>> sizes = sizeList(node, full, dynamic);
+        if (failed(sizes))
+          return failure();
         current = node.build<edge::ExpandOp>(
-            *current, ValueRange(), node.builder().getDenseI64ArrayAttr(full));
+            *current, dynamic, node.builder().getDenseI64ArrayAttr(*sizes));
+      }
       if (failed(current))
         return failure();
-      return reshape(node, *current, {batches, rows, columns});
+      return reshapeTo(node, *current, {batches, rows, columns});
     };
     FailureOr<Value> lhs = expanded(a, aShape, n, k);
-    FailureOr<Value> rhs = expanded(b, bShape, k, m);
+    FailureOr<Value> rhs = expanded(b, bShape, bk, m);
     if (failed(lhs) || failed(rhs))
       return failure();
     product = node.build<edge::BmmOp>(*lhs, *rhs);
   }
   if (failed(product))
     return failure();
-  return node.bind(reshape(node, *product, result->getShape()));
+  // The result: the batch dims, then n and m as the operands had them.
+  SmallVector<Extent> resultShape;
+  ArrayRef<int64_t> recorded = result->getShape();
+  std::optional<SmallVector<Extent>> batch =
+      broadcastBatch(ArrayRef<Extent>(aShape).drop_back(2),
+                     ArrayRef<Extent>(bShape).drop_back(2));
+  SmallVector<Extent> full(*batch);
+  if (aType.getRank() > 1)
+    full.push_back(n);
+  if (bType.getRank() > 1)
+    full.push_back(m);
+  if (full.size() != recorded.size())
+    return node.error() << "result rank differs from the recorded "
+                        << *result;
+  for (auto [extent, size] : llvm::zip(full, recorded))
+    resultShape.push_back(ShapedType::isDynamic(size) ? extent
+                                                      : Extent{size, {}, 0});
+  return node.bind(reshapeTo(node, *product, resultShape));
 }
 
 LogicalResult importPool1d(TorchNode &node) {

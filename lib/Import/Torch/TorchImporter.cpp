@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 
 using namespace mlir;
@@ -577,7 +578,7 @@ LogicalResult TorchImporter::bindOutputs(TorchNode &node,
       "aten::movedim",   "aten::diagonal",  "aten::as_strided",
       "aten::split",     "aten::chunk",     "aten::unbind",
       "aten::split_with_sizes"};
-  if (viewOps.contains(node.aten()))
+  if (viewOps.contains(node.aten()) || isAliasingConversion(node, *value))
     for (const auto &[argName, arg] : node.args())
       if (arg.isTensorLike() && !arg.tensors.empty()) {
         const std::string &base = arg.tensors.front();
@@ -587,6 +588,17 @@ LogicalResult TorchImporter::bindOutputs(TorchNode &node,
         break;
       }
   return success();
+}
+
+/// aten::to returns its input itself when nothing changes (same dtype, no
+/// copy=True): the result aliases it, so an in-place write to the result
+/// (transformers' cache lengths: `to(...).add_(n)`) writes the input.
+bool TorchImporter::isAliasingConversion(TorchNode &node, Value result) {
+  if (node.aten() != "aten::to" || node.boolean("copy").value_or(false))
+    return false;
+  Value input = node.self();
+  return input && cast<ShapedType>(input.getType()).getElementType() ==
+                      cast<ShapedType>(result.getType()).getElementType();
 }
 
 /// The attribute for a node argument, as the Edge op stores it: ints as i64
@@ -682,6 +694,7 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
     SmallVector<Value> values;
     std::optional<double> scalar;
     bool absent = false;
+    bool symbolicScalar = false; // values holds the size it computes
   };
   SmallVector<Operand> operands;
   SmallVector<NamedAttribute> attributes;
@@ -754,6 +767,15 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
       // ATen's Scalar overloads (add.Scalar, eq.Scalar, ...): the scalar
       // becomes a rank-0 tensor of the promoted type.
       std::optional<double> scalar = arg.scalarValue();
+      if (!scalar && arg.kind == Kind::Int) {
+        // A symbolic int (a size known at run time): its 0-d i64 value,
+        // typed below like a Python int scalar.
+        Value size = node.sizeValue(arg, 0);
+        if (!size)
+          return failure();
+        operands.push_back({name, {size}, std::nullopt, false, true});
+        continue;
+      }
       if (!scalar)
         return node.error() << "argument '" << name
                             << "' is a symbolic scalar";
@@ -769,11 +791,11 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
   SmallVector<Value> values;
   SmallVector<int32_t> segments;
   for (Operand &operand : operands) {
-    if (operand.scalar) {
+    if (operand.scalar || operand.symbolicScalar) {
       Type type = common;
       if (!type) // not promoted: the type of the first tensor operand
         for (const Operand &other : operands)
-          if (!other.values.empty()) {
+          if (!other.values.empty() && !other.symbolicScalar) {
             type = cast<ShapedType>(other.values.front().getType())
                        .getElementType();
             break;
@@ -781,7 +803,14 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
       if (!type)
         return node.error() << "scalar argument '" << operand.name
                             << "' has no tensor to take its type from";
-      values.push_back(node.scalar(type, *operand.scalar));
+      if (operand.symbolicScalar) {
+        FailureOr<Value> cast = node.castTo(operand.values.front(), type);
+        if (failed(cast))
+          return failure();
+        values.push_back(*cast);
+      } else {
+        values.push_back(node.scalar(type, *operand.scalar));
+      }
       segments.push_back(1);
       continue;
     }
@@ -1201,6 +1230,25 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
   if (!mutatedBufferNames.empty())
     func->setAttr("etch.buffer_mutations",
                   builder.getArrayAttr(mutatedBufferNames));
+  // A buffer the program writes is state, not a constant: its reads become
+  // edge.buffer, which no pass folds.
+  llvm::StringSet<> mutated;
+  for (Attribute name : mutatedBufferNames)
+    mutated.insert(cast<StringAttr>(name).getValue());
+  SmallVector<edge::ConstantOp> reads;
+  func.walk([&](edge::ConstantOp constant) {
+    if (auto buffer = constant->getAttrOfType<StringAttr>("etch.buffer"))
+      if (mutated.contains(buffer.getValue()))
+        reads.push_back(constant);
+  });
+  for (edge::ConstantOp constant : reads) {
+    OpBuilder rewriter(constant);
+    auto state = rewriter.create<edge::BufferOp>(
+        constant.getLoc(), constant->getAttrOfType<StringAttr>("etch.buffer"),
+        constant.getValue());
+    constant.replaceAllUsesWith(state.getResult());
+    constant.erase();
+  }
   return success();
 }
 
@@ -1325,9 +1373,43 @@ LogicalResult TorchImporter::run() {
   builder.setInsertionPointToEnd(func.addEntryBlock());
 
   if (failed(importSignature(*graph, *signature)) ||
-      failed(importGraph(*graph)) || failed(importOutputs(*graph, *signature)))
+      failed(importGraph(*graph)) ||
+      failed(importOutputs(*graph, *signature)) || failed(importMetadata()))
     return failure();
   unmapped.report(fileLoc);
+  return success();
+}
+
+LogicalResult TorchImporter::importMetadata() {
+  if (!contents.metadataJson)
+    return success();
+  Location loc = FileLineColLoc::get(builder.getContext(),
+                                     path + ":" + kMetadataFile, 0, 0);
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse(*contents.metadataJson);
+  if (!json)
+    return emitError(loc) << "is not JSON ("
+                          << llvm::toString(json.takeError()) << ")";
+  const Object *entries = json->getAsObject();
+  if (!entries)
+    return emitError(loc) << "must hold one JSON object of metadata entries";
+  // Values are strings in the program; numbers are written as their text.
+  SmallVector<NamedAttribute> metadata;
+  for (const auto &[key, value] : *entries) {
+    std::string text;
+    if (std::optional<StringRef> string = value.getAsString())
+      text = string->str();
+    else if (std::optional<int64_t> integer = value.getAsInteger())
+      text = std::to_string(*integer);
+    else if (std::optional<double> number = value.getAsNumber())
+      text = llvm::formatv("{0}", *number).str();
+    else
+      return emitError(loc) << "entry '" << key.str()
+                            << "' must be a string or a number";
+    metadata.push_back(
+        builder.getNamedAttr(key.str(), builder.getStringAttr(text)));
+  }
+  module->setAttr("etch.metadata", builder.getDictionaryAttr(metadata));
   return success();
 }
 

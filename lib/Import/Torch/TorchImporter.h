@@ -158,6 +158,8 @@ private:
                                       const llvm::json::Object &signature);
   mlir::LogicalResult importGraph(const llvm::json::Object &graph);
   mlir::LogicalResult importNode(const llvm::json::Object &node);
+  /// The exporter's etch_metadata.json, as the module's `etch.metadata`.
+  mlir::LogicalResult importMetadata();
   mlir::LogicalResult importOutputs(const llvm::json::Object &graph,
                                     const llvm::json::Object &signature);
   /// Decodes the node's inputs; reports malformed ones and references to
@@ -245,6 +247,9 @@ private:
   /// every step can be written back; std::nullopt otherwise.
   std::optional<llvm::SmallVector<std::string>>
   writableChain(llvm::StringRef written) const;
+  /// Whether \p node is an aten::to that returns its input (same dtype):
+  /// its result is an alias, like a view's.
+  static bool isAliasingConversion(TorchNode &node, mlir::Value result);
   /// After an in-place op wrote \p result into view \p chain.front(): each
   /// ancestor up the chain becomes its parent with the view's region replaced
   /// (slice_scatter), so later reads of them see the write.

@@ -229,9 +229,83 @@ LogicalResult importDequantizePerChannel(TorchNode &node) {
   return importDequantize(node, /*perChannel=*/true);
 }
 
+/// \p value (scales or zero points, any shape of rows * groups elements)
+/// as [rows, groups].
+FailureOr<Value> asGroupMatrix(TorchNode &node, Value value, int64_t rows,
+                               int64_t groups, StringRef what) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.hasStaticShape() || type.getNumElements() != rows * groups)
+    return node.error() << "'" << what << "' must hold " << rows * groups
+                        << " values (one per row and group), got "
+                        << value.getType();
+  if (type.getShape() == ArrayRef<int64_t>{rows, groups})
+    return value;
+  return node.build<edge::ViewOp>(
+      value, ValueRange(), node.builder().getDenseI64ArrayAttr({rows, groups}));
+}
+
+LogicalResult importDequantizePerChannelGroup(TorchNode &node) {
+  // (input, scales, zero_points?, quant_min, quant_max, dtype, group_size,
+  // output_dtype): groupwise weight-only quantization, e.g. int4 in int8.
+  Value input = node.self(), scales = node.tensor("scales"),
+        zeroPoints = node.tensor("zero_points");
+  std::optional<int64_t> qmin = node.integer("quant_min"),
+                         qmax = node.integer("quant_max"),
+                         group = node.integer("group_size");
+  if (!input || !scales)
+    return node.error() << "needs tensors 'input' and 'scales'";
+  if (!qmin || !qmax || !group)
+    return node.error() << "needs constant quant_min, quant_max and "
+                           "group_size";
+  auto type = cast<RankedTensorType>(input.getType());
+  if (type.getRank() != 2 || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()))
+    return node.error() << "dequantizes a 2-D integer tensor of static "
+                           "shape, got "
+                        << input.getType();
+  int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
+  auto scalesType = cast<RankedTensorType>(scales.getType());
+  // torch's rule for GPTQ's single column: a group past the row is the row.
+  if (*group > columns && scalesType.getRank() >= 1 &&
+      scalesType.getShape().back() == 1)
+    *group = columns;
+  if (*group <= 1 || columns % *group != 0)
+    return node.error() << "group_size " << *group
+                        << " must be > 1 and divide the " << columns
+                        << " columns";
+  FailureOr<Value> f32Scales = node.castTo(scales, node.builder().getF32Type());
+  if (failed(f32Scales))
+    return failure();
+  FailureOr<Value> groupScales =
+      asGroupMatrix(node, *f32Scales, rows, columns / *group, "scales");
+  if (failed(groupScales))
+    return failure();
+  Value groupZeroPoints;
+  if (zeroPoints) {
+    if (!isa<IntegerType>(getElementTypeOrSelf(zeroPoints.getType())))
+      return node.error() << "'zero_points' must be integers, got "
+                          << zeroPoints.getType();
+    FailureOr<Value> matrix =
+        asGroupMatrix(node, zeroPoints, rows, columns / *group, "zero_points");
+    if (failed(matrix))
+      return failure();
+    groupZeroPoints = *matrix;
+  }
+  Builder &b = node.builder();
+  FailureOr<Value> result = node.build<edge::DequantizePerChannelGroupOp>(
+      input, *groupScales, groupZeroPoints, b.getI64IntegerAttr(*group),
+      b.getI64IntegerAttr(*qmin), b.getI64IntegerAttr(*qmax));
+  FailureOr<RankedTensorType> declared = node.outputType();
+  if (failed(result) || failed(declared))
+    return failure();
+  return node.bind(node.castTo(*result, declared->getElementType()));
+}
+
 } // namespace
 
 void addQuantHandlers(TorchOpHandlers &handlers) {
+  handlers["quantized_decomposed::dequantize_per_channel_group"] =
+      importDequantizePerChannelGroup;
   handlers["quantized_decomposed::quantize_per_tensor"] =
       importQuantizePerTensor;
   handlers["quantized_decomposed::dequantize_per_tensor"] =

@@ -57,7 +57,8 @@ void TorchImporter::recordViewStep(TorchNode &node, StringRef name) {
     step.kind = ViewStep::Kind::Select;
     step.dim = *dim;
     step.start = *start;
-  } else if (node.aten() != "aten::alias" && node.aten() != "aten::detach") {
+  } else if (node.aten() != "aten::alias" && node.aten() != "aten::detach" &&
+             node.aten() != "aten::to") { // to: only when it aliases
     return; // a reshape or permutation: not written back
   }
   viewSteps[name] = std::move(step);

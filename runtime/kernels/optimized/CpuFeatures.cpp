@@ -7,16 +7,21 @@ namespace etch::runtime::optimized {
 namespace {
 
 // Widest first.
-const char *const kIsas[] = {"avx512", "avx2", "scalar"};
+const char *const kIsas[] = {"avx512vnni", "avx512", "avx2", "scalar"};
+constexpr int kIsaCount = sizeof(kIsas) / sizeof(kIsas[0]);
 
 int rankOf(const char *isa) {
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < kIsaCount; ++i)
     if (std::strcmp(kIsas[i], isa) == 0)
       return i;
   return -1;
 }
 
 bool hardwareHas(const char *isa) {
+  if (std::strcmp(isa, "avx512vnni") == 0)
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vnni");
   if (std::strcmp(isa, "avx512") == 0)
     return __builtin_cpu_supports("avx512f");
   if (std::strcmp(isa, "avx2") == 0)

@@ -4,9 +4,10 @@
 
 namespace etch::runtime::optimized {
 
-/// True when this CPU has \p isa ("avx512": AVX-512F; "avx2": AVX2 + FMA;
-/// "scalar": always) and ETCH_CPU_ISA does not cap the choice below it
-/// (ETCH_CPU_ISA=avx2|scalar, for tests and benchmarks).
+/// True when this CPU has \p isa ("avx512vnni": AVX-512F, BW and VNNI's
+/// int8 dot products; "avx512": AVX-512F; "avx2": AVX2 + FMA; "scalar":
+/// always) and ETCH_CPU_ISA does not cap the choice below it
+/// (ETCH_CPU_ISA=avx512|avx2|scalar, for tests and benchmarks).
 bool cpuHasIsa(const char *isa);
 
 } // namespace etch::runtime::optimized

@@ -27,5 +27,15 @@ void runSlice(const KernelCall &call);
 void runLayerNorm(const KernelCall &call);
 void runSoftmax(const KernelCall &call);
 void runLogSoftmax(const KernelCall &call);
+void runWeightOnlyLinear(const KernelCall &call);
+void runScaledDotProductAttention(const KernelCall &call);
+void runAdd(const KernelCall &call);
+void runSub(const KernelCall &call);
+void runMul(const KernelCall &call);
+void runDiv(const KernelCall &call);
+void runPow(const KernelCall &call);
+void runMean(const KernelCall &call);
+void runSum(const KernelCall &call);
+void runIndexPut(const KernelCall &call);
 
 } // namespace etch::runtime::optimized

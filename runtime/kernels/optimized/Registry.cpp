@@ -18,6 +18,16 @@ const OptimizedKernel kKernels[] = {
     {"edge.layer_norm", runLayerNorm},
     {"edge.softmax", runSoftmax},
     {"edge.log_softmax", runLogSoftmax},
+    {"edge.weight_only_linear", runWeightOnlyLinear},
+    {"edge.scaled_dot_product_attention", runScaledDotProductAttention},
+    {"edge.add", runAdd},
+    {"edge.sub", runSub},
+    {"edge.mul", runMul},
+    {"edge.div", runDiv},
+    {"edge.pow", runPow},
+    {"edge.mean", runMean},
+    {"edge.sum", runSum},
+    {"edge.index_put", runIndexPut},
 };
 
 } // namespace

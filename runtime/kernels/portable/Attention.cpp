@@ -9,14 +9,6 @@
 #include <limits>
 
 namespace etch::runtime::portable {
-namespace {
-
-struct AttentionShape {
-  int rank;             // of query, key and value
-  int64_t batch;        // product of query's leading dims
-  int64_t queries, keys, embed, valueEmbed;
-  int64_t groups;       // query heads per key/value head (1 without GQA)
-};
 
 AttentionShape attentionShape(const KernelCall &call) {
   const TensorView &q = *call.inputs[0], &k = *call.inputs[1],
@@ -36,8 +28,6 @@ AttentionShape attentionShape(const KernelCall &call) {
   return s;
 }
 
-/// Offset of the key/value matrix for query batch index \p b (query's
-/// leading coordinates; the head coordinate divided by the group size).
 int64_t kvBase(const TensorView &q, const TensorView &kv, int64_t b,
                int64_t groups) {
   int rank = q.rank();
@@ -51,8 +41,6 @@ int64_t kvBase(const TensorView &q, const TensorView &kv, int64_t b,
   }
   return offset;
 }
-
-} // namespace
 
 Error validateScaledDotProductAttention(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 3, 4, 1));

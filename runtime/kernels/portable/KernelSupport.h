@@ -54,6 +54,19 @@ bool isSizeTensor(const TensorView *tensor);
 /// Normalizes a possibly negative dim; -1 when out of range.
 int64_t normalizeDim(int64_t dim, int64_t rank);
 
+/// scaled_dot_product_attention's extents, shared by its kernels.
+struct AttentionShape {
+  int rank;             // of query, key and value
+  int64_t batch;        // product of query's leading dims
+  int64_t queries, keys, embed, valueEmbed;
+  int64_t groups;       // query heads per key/value head (1 without GQA)
+};
+AttentionShape attentionShape(const KernelCall &call);
+/// Offset of the key/value matrix for query batch index \p b (query's
+/// leading coordinates; the head coordinate divided by the group size).
+int64_t kvBase(const TensorView &q, const TensorView &kv, int64_t b,
+               int64_t groups);
+
 /// NumPy broadcasting of \p in to \p out: fills per-dim strides (0 where
 /// broadcast) aligned to out's rank. False when not broadcastable.
 bool broadcastStrides(const TensorView &in, const TensorView &out,

@@ -70,6 +70,9 @@ ETCH_DECLARE_KERNEL(Quantize)
 ETCH_DECLARE_KERNEL(Dequantize)
 ETCH_DECLARE_KERNEL(QuantizedConvolution)
 ETCH_DECLARE_KERNEL(QuantizedLinear)
+ETCH_DECLARE_KERNEL(DequantizePerChannelGroup)
+ETCH_DECLARE_KERNEL(WeightOnlyLinear)
+ETCH_DECLARE_KERNEL(WeightOnlyEmbedding)
 #undef ETCH_DECLARE_KERNEL
 
 /// Shared by quantized_add and quantized_mul (per-tensor 8-bit, broadcasting).

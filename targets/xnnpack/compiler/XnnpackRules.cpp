@@ -78,6 +78,17 @@ bool isConstant(Value value) {
   return value.getDefiningOp<ConstantOp>() != nullptr;
 }
 
+/// Quantized constant weights read by a float (not dequantized) input:
+/// weight-only quantization, which XNNPACK 2022 can only run by keeping
+/// the weights in float. etch's weight-only kernels keep them 8 or 4 bits.
+static bool isWeightOnly(Value input, Value weight) {
+  return weight && weight.getDefiningOp<DequantizeOp>() &&
+         isConstant(weight) && !input.getDefiningOp<DequantizeOp>();
+}
+static constexpr const char *kWeightOnly =
+    "weight-only quantized weights (XNNPACK 2022 has no weight-only "
+    "kernels; etch's run them)";
+
 /// Q/DQ run as XNNPACK converts between fp32 and qint8, or fold into the
 /// int8 node they surround; dequantized constants are float weights (or the
 /// int8 weights of an int8 node) at compile time.
@@ -101,6 +112,9 @@ std::string whyUnsupported(Operation *op) {
     return "reshape sizes computed at run time";
   if (isa<QuantizeOp, DequantizeOp>(op))
     return quantizationRule(op);
+  if (isa<WeightOnlyLinearOp, WeightOnlyEmbeddingOp,
+          DequantizePerChannelGroupOp>(op))
+    return kWeightOnly;
   auto allF32 = [](TypeRange types) { return llvm::all_of(types, isF32); };
   if (!allF32(op->getOperandTypes()) || !allF32(op->getResultTypes()))
     return "needs float32 tensors of rank <= 6";
@@ -142,6 +156,8 @@ std::string whyUnsupported(Operation *op) {
     return "";
   }
   if (auto linear = dyn_cast<LinearOp>(op)) {
+    if (isWeightOnly(linear.getInput(), linear.getWeight()))
+      return kWeightOnly;
     if (!isConstant(linear.getWeight()) ||
         (linear.getBias() && !isConstant(linear.getBias())))
       return "weight and bias must be constants";
@@ -151,13 +167,18 @@ std::string whyUnsupported(Operation *op) {
     if (addmm.getBeta().convertToDouble() != 1.0 ||
         addmm.getAlpha().convertToDouble() != 1.0)
       return "beta or alpha != 1";
+    if (isWeightOnly(addmm.getMat1(), addmm.getMat2()))
+      return kWeightOnly;
     if (!isConstant(addmm.getMat2()) || !isConstant(addmm.getSelf()) ||
         rankOf(addmm.getSelf()) != 1)
       return "needs a constant mat2 and a constant 1-D bias";
     return "";
   }
-  if (auto mm = dyn_cast<MmOp>(op))
+  if (auto mm = dyn_cast<MmOp>(op)) {
+    if (isWeightOnly(mm.getSelf(), mm.getMat2()))
+      return kWeightOnly;
     return isConstant(mm.getMat2()) ? "" : "needs a constant mat2";
+  }
   if (isa<AddOp, SubOp, MulOp, DivOp>(op))
     return binaryRule(op);
   if (auto softmax = dyn_cast<SoftmaxOp>(op)) {

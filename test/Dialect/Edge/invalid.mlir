@@ -1304,3 +1304,66 @@ func.func @quantized_mul_range(%a: tensor<3x!quant.uniform<i8:f32, 0.1>>) {
   %0 = edge.quantized_mul %a, %a {min = 6.0 : f64, max = 0.0 : f64} : (tensor<3x!quant.uniform<i8:f32, 0.1>>, tensor<3x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x!quant.uniform<i8:f32, 0.1>>
   return
 }
+
+// -----
+
+// A mutable buffer is named: the name ties it to its new contents.
+func.func @buffer_dynamic() {
+  // expected-error @+1 {{'edge.buffer' op needs the buffer's name}}
+  %0 = edge.buffer "" = dense<0.0> : tensor<2xf32>
+  return
+}
+
+// -----
+
+// Scales come one per row and group of columns.
+func.func @dequantize_per_channel_group_scales(%q: tensor<2x64xi8>, %s: tensor<2x3xf32>) {
+  // expected-error @+1 {{'edge.dequantize_per_channel_group' op scales must be [2, 2] (one per row and group), got 'tensor<2x3xf32>'}}
+  %0 = edge.dequantize_per_channel_group %q, %s {group_size = 32 : i64, quant_min = -8 : i64, quant_max = 7 : i64} : (tensor<2x64xi8>, tensor<2x3xf32>) -> tensor<2x64xf32>
+  return
+}
+
+// -----
+
+// The group divides the columns.
+func.func @dequantize_per_channel_group_divides(%q: tensor<2x48xi8>, %s: tensor<2x1xf32>) {
+  // expected-error @+1 {{'edge.dequantize_per_channel_group' op group_size 32 does not divide the 48 columns}}
+  %0 = edge.dequantize_per_channel_group %q, %s {group_size = 32 : i64, quant_min = -8 : i64, quant_max = 7 : i64} : (tensor<2x48xi8>, tensor<2x1xf32>) -> tensor<2x48xf32>
+  return
+}
+
+// -----
+
+// Packed 4-bit weights are ui8 bytes of two values each.
+func.func @weight_only_linear_storage(%x: tensor<3x64xf32>, %w: tensor<2x64xi8>, %s: tensor<2x2xf32>) {
+  // expected-error @+1 {{'edge.weight_only_linear' op a 4-bit weight is stored as 'ui8' [rows, columns / 2], got 'tensor<2x64xi8>'}}
+  %0 = edge.weight_only_linear %x, %w, %s {bits = 4 : i64, group_size = 32 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<3x64xf32>, tensor<2x64xi8>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// 4-bit groups are whole 32-column blocks.
+func.func @weight_only_linear_block(%x: tensor<3x64xf32>, %w: tensor<2x32xui8>, %s: tensor<2x4xf32>) {
+  // expected-error @+1 {{'edge.weight_only_linear' op 4-bit weights pack columns in blocks of 32: the 64 columns and group_size 16 must be multiples}}
+  %0 = edge.weight_only_linear %x, %w, %s {bits = 4 : i64, group_size = 16 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<3x64xf32>, tensor<2x32xui8>, tensor<2x4xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// The input's last dim is the weight's columns.
+func.func @weight_only_linear_columns(%x: tensor<3x32xf32>, %w: tensor<2x64xi8>, %s: tensor<2x1xf32>) {
+  // expected-error @+1 {{'edge.weight_only_linear' op input 'tensor<3x32xf32>' must end in the weight's 64 columns}}
+  %0 = edge.weight_only_linear %x, %w, %s {bits = 8 : i64, group_size = 64 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<3x32xf32>, tensor<2x64xi8>, tensor<2x1xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// Only 4 and 8 bits.
+func.func @weight_only_embedding_bits(%w: tensor<2x64xi8>, %s: tensor<2x1xf32>, %ids: tensor<3xi64>) {
+  // expected-error @+1 {{'edge.weight_only_embedding' op bits must be 4 or 8, got 2}}
+  %0 = edge.weight_only_embedding %w, %s, %ids {bits = 2 : i64, group_size = 64 : i64} : (tensor<2x64xi8>, tensor<2x1xf32>, tensor<3xi64>) -> tensor<3x64xf32>
+  return
+}

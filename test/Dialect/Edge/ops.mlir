@@ -509,6 +509,40 @@ func.func @quantized_compute(%x: tensor<1x4x5x5x!quant.uniform<i8:f32, 0.05:-3>>
   return
 }
 
+// A mutable buffer: its initial contents; its new value is a trailing
+// result named by etch.buffer_mutations.
+// CHECK-LABEL: func @buffer
+// CHECK: %[[C:.*]] = edge.buffer "cache" = dense<0.000000e+00> : tensor<2x4xf32>
+// CHECK: edge.slice_scatter %[[C]], %arg0
+func.func @buffer(%x: tensor<1x4xf32>) -> tensor<2x4xf32> attributes {etch.buffer_mutations = ["cache"]} {
+  %c = edge.buffer "cache" = dense<0.0> : tensor<2x4xf32>
+  %u = edge.slice_scatter %c, %x {dim = 0 : i64, start = 1 : i64} : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  return %u : tensor<2x4xf32>
+}
+
+// Weight-only quantization: groupwise dequantize as torch writes it, and
+// the packed forms the kernels read (int4 as two nibbles per byte).
+// CHECK-LABEL: func @weight_only
+// CHECK: edge.dequantize_per_channel_group %{{.*}}, %{{.*}}, %{{.*}} {group_size = 32 : i64, quant_max = 7 : i64, quant_min = -8 : i64} : (tensor<2x64xi8>, tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<2x64xf32>
+// CHECK: edge.weight_only_linear %arg0, %{{.*}}, %{{.*}} {bits = 4 : i64, group_size = 32 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<3x64xf32>, tensor<2x32xui8>, tensor<2x2xf32>) -> tensor<3x2xf32>
+// CHECK: edge.weight_only_linear %arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {bits = 8 : i64, group_size = 64 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<3x64xf32>, tensor<2x64xi8>, tensor<2x1xf32>, tensor<2x1xi8>, tensor<2xf32>) -> tensor<3x2xf32>
+// CHECK: edge.weight_only_embedding %{{.*}}, %{{.*}}, %arg1 {bits = 4 : i64, group_size = 32 : i64} : (tensor<2x32xui8>, tensor<2x2xf32>, tensor<5xi64>) -> tensor<5x64xf32>
+func.func @weight_only(%x: tensor<3x64xf32>, %ids: tensor<5xi64>) {
+  %q = edge.constant dense<3> : tensor<2x64xi8>
+  %s = edge.constant dense<0.5> : tensor<2x2xf32>
+  %z = edge.constant dense<0> : tensor<2x2xi64>
+  %w = edge.dequantize_per_channel_group %q, %s, %z {group_size = 32 : i64, quant_min = -8 : i64, quant_max = 7 : i64} : (tensor<2x64xi8>, tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<2x64xf32>
+  %p4 = edge.constant dense<136> : tensor<2x32xui8>
+  %l4 = edge.weight_only_linear %x, %p4, %s {bits = 4 : i64, group_size = 32 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<3x64xf32>, tensor<2x32xui8>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  %p8 = edge.constant dense<-5> : tensor<2x64xi8>
+  %s8 = edge.constant dense<0.25> : tensor<2x1xf32>
+  %z8 = edge.constant dense<1> : tensor<2x1xi8>
+  %b = edge.constant dense<1.0> : tensor<2xf32>
+  %l8 = edge.weight_only_linear %x, %p8, %s8, %z8, %b {bits = 8 : i64, group_size = 64 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<3x64xf32>, tensor<2x64xi8>, tensor<2x1xf32>, tensor<2x1xi8>, tensor<2xf32>) -> tensor<3x2xf32>
+  %e = edge.weight_only_embedding %p4, %s, %ids {bits = 4 : i64, group_size = 32 : i64} : (tensor<2x32xui8>, tensor<2x2xf32>, tensor<5xi64>) -> tensor<5x64xf32>
+  return
+}
+
 // A delegate region: isolated from above, constants inside, one result.
 // CHECK-LABEL: func @delegate
 // CHECK: %[[R:.*]] = edge.delegate "xnnpack"(%arg0) {blob = dense<[1, 2]> : tensor<2xi8>} : (tensor<4xf32>) -> tensor<4xf32> {

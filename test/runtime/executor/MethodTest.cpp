@@ -1,5 +1,7 @@
 // Method loading against programs built here with the schema's own builders:
 // what reaches a delegate's init.
+#include "ProgramFile.h"
+
 #include "runtime/backend/Backend.h"
 #include "runtime/executor/Method.h"
 #include "runtime/program/FileHeader.h"
@@ -42,61 +44,50 @@ RecordingBackend &recorder() {
 }
 
 /// A program with one method whose single instruction calls the
-/// "test-recorder" delegate with \p specCount compile specs, laid out as
-/// the compiler writes files (header, flatbuffer, 64-byte-aligned segment).
-struct DelegateProgram {
-  explicit DelegateProgram(int specCount) {
-    flatbuffers::FlatBufferBuilder fbb;
-    std::vector<flatbuffers::Offset<schema::CompileSpec>> specs;
-    for (int i = 0; i < specCount; ++i)
-      specs.push_back(schema::CreateCompileSpecDirect(
-          fbb, ("key" + std::to_string(i)).c_str()));
-    auto entry = schema::CreateDelegateEntryDirect(fbb, "test-recorder", 0,
-                                                   &specs);
-    std::vector<flatbuffers::Offset<schema::DelegateEntry>> delegates = {entry};
-    std::vector<int64_t> sizes = {4};
-    auto tensor = schema::CreateTensorDirect(
-        fbb, schema::ScalarType::Float32, &sizes, nullptr,
-        schema::TensorStorage::Arena, 0, 0, 0, 16);
-    std::vector<flatbuffers::Offset<schema::Value>> values = {
-        schema::CreateValue(fbb, schema::ValueKind::Tensor, tensor.Union())};
-    std::vector<uint32_t> io = {0};
-    auto call = schema::CreateDelegateCallDirect(fbb, 0, &io, &io);
-    std::vector<flatbuffers::Offset<schema::Instruction>> instructions = {
-        schema::CreateInstruction(fbb, schema::InstructionKind::DelegateCall,
-                                  call.Union())};
-    std::vector<uint64_t> arenas = {16};
-    auto method = schema::CreateMethodDirect(
-        fbb, "forward", &values, &io, &io, nullptr, nullptr, &instructions,
-        nullptr, &delegates, &arenas);
-    std::vector<flatbuffers::Offset<schema::Method>> methods = {method};
-    std::vector<flatbuffers::Offset<schema::Segment>> segments = {
-        schema::CreateSegment(fbb, 0, 8)};
-    fbb.Finish(schema::CreateProgramDirect(fbb, kProgramVersion, &methods,
-                                           &segments),
-               schema::ProgramIdentifier());
+/// "test-recorder" delegate with \p specCount compile specs and an 8-byte
+/// blob.
+flatbuffers::FlatBufferBuilder delegateProgram(int specCount) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<schema::CompileSpec>> specs;
+  for (int i = 0; i < specCount; ++i)
+    specs.push_back(schema::CreateCompileSpecDirect(
+        fbb, ("key" + std::to_string(i)).c_str()));
+  auto entry = schema::CreateDelegateEntryDirect(fbb, "test-recorder", 0,
+                                                 &specs);
+  std::vector<flatbuffers::Offset<schema::DelegateEntry>> delegates = {entry};
+  std::vector<int64_t> sizes = {4};
+  auto tensor = schema::CreateTensorDirect(
+      fbb, schema::ScalarType::Float32, &sizes, nullptr,
+      schema::TensorStorage::Arena, 0, 0, 0, 16);
+  std::vector<flatbuffers::Offset<schema::Value>> values = {
+      schema::CreateValue(fbb, schema::ValueKind::Tensor, tensor.Union())};
+  std::vector<uint32_t> io = {0};
+  auto call = schema::CreateDelegateCallDirect(fbb, 0, &io, &io);
+  std::vector<flatbuffers::Offset<schema::Instruction>> instructions = {
+      schema::CreateInstruction(fbb, schema::InstructionKind::DelegateCall,
+                                call.Union())};
+  std::vector<uint64_t> arenas = {16};
+  auto method = schema::CreateMethodDirect(
+      fbb, "forward", &values, &io, &io, nullptr, nullptr, &instructions,
+      nullptr, &delegates, &arenas);
+  std::vector<flatbuffers::Offset<schema::Method>> methods = {method};
+  std::vector<flatbuffers::Offset<schema::Segment>> segments = {
+      schema::CreateSegment(fbb, 0, 8)};
+  fbb.Finish(schema::CreateProgramDirect(fbb, kProgramVersion, &methods,
+                                         &segments),
+             schema::ProgramIdentifier());
+  return fbb;
+}
 
-    FileHeader header{};
-    std::memcpy(header.magic, kProgramMagic, sizeof(header.magic));
-    header.headerVersion = kFileHeaderVersion;
-    header.flatbufferOffset = sizeof(FileHeader);
-    header.flatbufferSize = fbb.GetSize();
-    uint64_t base = segmentBase(header);
-    size = base + 64;
-    data = static_cast<uint8_t *>(std::aligned_alloc(64, size));
-    std::memset(data, 0, size);
-    std::memcpy(data, &header, sizeof(header));
-    std::memcpy(data + sizeof(header), fbb.GetBufferPointer(), fbb.GetSize());
-  }
-  ~DelegateProgram() { std::free(data); }
-  uint8_t *data;
-  size_t size;
+struct DelegateProgram : testing::ProgramFile {
+  explicit DelegateProgram(int specCount)
+      : ProgramFile(delegateProgram(specCount), 64) {}
 };
 
 TEST(Method, EveryCompileSpecReachesTheDelegate) {
   RecordingBackend &backend = recorder();
   DelegateProgram file(20); // more than the 16 an earlier version kept
-  Result<Program> program = Program::load(file.data, file.size);
+  Result<Program> program = Program::load(file.data(), file.size());
   ASSERT_TRUE(program.ok());
   Result<std::unique_ptr<Method>> method = Method::load(*program, "forward");
   ASSERT_TRUE(method.ok());
@@ -109,7 +100,7 @@ TEST(Method, EveryCompileSpecReachesTheDelegate) {
 TEST(Method, ArenasAboveTheMemoryLimitAreRefused) {
   recorder();
   DelegateProgram file(0);
-  Result<Program> program = Program::load(file.data, file.size);
+  Result<Program> program = Program::load(file.data(), file.size());
   ASSERT_TRUE(program.ok());
   uint64_t saved = memoryLimit();
   setMemoryLimit(8); // the method's arena holds 16 bytes
@@ -122,9 +113,9 @@ TEST(Method, ArenasAboveTheMemoryLimitAreRefused) {
 
 TEST(Program, UnalignedDataIsRefused) {
   DelegateProgram file(0);
-  std::vector<uint8_t> shifted(file.size + 8);
-  std::memcpy(shifted.data() + 1, file.data, file.size);
-  Result<Program> program = Program::load(shifted.data() + 1, file.size);
+  std::vector<uint8_t> shifted(file.size() + 8);
+  std::memcpy(shifted.data() + 1, file.data(), file.size());
+  Result<Program> program = Program::load(shifted.data() + 1, file.size());
   ASSERT_FALSE(program.ok());
   EXPECT_EQ(program.error(), Error::InvalidArgument);
 }

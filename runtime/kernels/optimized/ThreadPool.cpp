@@ -1,0 +1,123 @@
+#include "runtime/kernels/optimized/ThreadPool.h"
+
+#include "runtime/platform/Platform.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <immintrin.h>
+
+namespace etch::runtime::optimized {
+namespace {
+
+// How long an idle worker spins before it sleeps: longer than the gap
+// between two kernels of a decode step, short enough not to hold a core
+// while a delegate's own threads run.
+constexpr uint64_t kSpinNanos = 50'000;
+// Chunks per thread of a job: some balance when a thread starts late or
+// runs slower, few takes from next_ (each moves its cache line between
+// cores; more chunks measured slower on these 2-core machines).
+constexpr int64_t kChunksPerThread = 4;
+
+} // namespace
+
+ThreadPool &ThreadPool::shared() {
+  static ThreadPool pool;
+  return pool;
+}
+
+ThreadPool::~ThreadPool() { resize(1); }
+
+void ThreadPool::resize(size_t threads) {
+  std::lock_guard<std::mutex> job(jobMutex_);
+  threads = std::max<size_t>(threads, 1);
+  if (threads == workers_.size() + 1)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(sleepMutex_);
+    stop_ = true;
+  }
+  generation_.fetch_add(1);
+  wake_.notify_all();
+  for (std::thread &worker : workers_)
+    worker.join();
+  workers_.clear();
+  stop_ = false;
+  // Workers wait for the generation after this one: a job published before
+  // a worker first runs is still its to join.
+  uint64_t current = generation_.load();
+  for (size_t i = 1; i < threads; ++i)
+    workers_.emplace_back([this, current] { workerLoop(current); });
+}
+
+void ThreadPool::work() {
+  for (;;) {
+    int64_t begin = next_.fetch_add(chunk_, std::memory_order_relaxed);
+    if (begin >= count_)
+      return;
+    task_(context_, begin, std::min(begin + chunk_, count_));
+  }
+}
+
+void ThreadPool::workerLoop(uint64_t seen) {
+  for (;;) {
+    // Spin, then sleep, until a new generation (a job, or stop).
+    uint64_t start = nowNanoseconds();
+    for (int spins = 0; generation_.load() == seen; ++spins) {
+      _mm_pause();
+      if ((spins & 255) == 0 && nowNanoseconds() - start > kSpinNanos) {
+        std::unique_lock<std::mutex> lock(sleepMutex_);
+        sleeping_.fetch_add(1);
+        wake_.wait(lock, [&] { return generation_.load() != seen || stop_; });
+        sleeping_.fetch_sub(1);
+      }
+    }
+    seen = generation_.load();
+    {
+      std::lock_guard<std::mutex> lock(sleepMutex_);
+      if (stop_)
+        return;
+    }
+    work();
+    active_.fetch_sub(1, std::memory_order_release);
+  }
+}
+
+void ThreadPool::run(int64_t count, int64_t grain, Task task,
+                     const void *context) {
+  if (count <= 0)
+    return;
+  grain = std::max<int64_t>(grain, 1);
+  std::unique_lock<std::mutex> job(jobMutex_, std::try_to_lock);
+  if (workers_.empty() || count <= grain || !job.owns_lock()) {
+    task(context, 0, count);
+    return;
+  }
+  int64_t threads = static_cast<int64_t>(workers_.size()) + 1;
+  int64_t chunk = std::max(grain, (count + kChunksPerThread * threads - 1) /
+                                      (kChunksPerThread * threads));
+  task_ = task;
+  context_ = context;
+  count_ = count;
+  chunk_ = chunk;
+  next_.store(0, std::memory_order_relaxed);
+  active_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  generation_.fetch_add(1); // publishes the job (sequentially consistent)
+  if (sleeping_.load() > 0) {
+    std::lock_guard<std::mutex> lock(sleepMutex_);
+    wake_.notify_all();
+  }
+  work();
+  while (active_.load(std::memory_order_acquire) != 0)
+    _mm_pause();
+}
+
+size_t kernelThreadCount() {
+  if (const char *text = std::getenv("ETCH_KERNEL_THREADS"))
+    if (long threads = std::strtol(text, nullptr, 10); threads > 0)
+      return static_cast<size_t>(threads);
+  if (size_t threads = preferredThreadCount())
+    return threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+} // namespace etch::runtime::optimized

@@ -1,0 +1,72 @@
+// The optimized kernels' threads: the calling thread and its workers split
+// a range of tasks. Workers spin for a moment after each job (while an LLM
+// decodes, kernels come microseconds apart), then sleep until the next.
+// Threads start at load (Method::load calls prepareKernels()); running a
+// job allocates nothing.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace etch::runtime::optimized {
+
+class ThreadPool {
+public:
+  using Task = void (*)(const void *context, int64_t begin, int64_t end);
+
+  /// The process's pool.
+  static ThreadPool &shared();
+  ~ThreadPool();
+
+  /// Threads counting the caller: \p threads - 1 workers. Starting or
+  /// stopping workers waits for a running job.
+  void resize(size_t threads);
+  size_t threads() const { return workers_.size() + 1; }
+
+  /// Calls task(context, begin, end) over [0, count) in chunks of at
+  /// least \p grain, on every thread; returns when all are done. Runs on
+  /// the caller alone when the pool is busy (another thread's job) or the
+  /// range is one chunk.
+  void run(int64_t count, int64_t grain, Task task, const void *context);
+
+  /// run() with a callable: fn(begin, end).
+  template <typename Fn> void parallelFor(int64_t count, int64_t grain, Fn &&fn) {
+    run(count, grain,
+        [](const void *context, int64_t begin, int64_t end) {
+          (*static_cast<const std::remove_reference_t<Fn> *>(context))(begin,
+                                                                        end);
+        },
+        &fn);
+  }
+
+private:
+  ThreadPool() = default;
+  void workerLoop(uint64_t seen);
+  void work();
+
+  std::vector<std::thread> workers_;
+  std::mutex jobMutex_; // one job at a time
+  // The job: workers take chunks from next_ until count_.
+  Task task_ = nullptr;
+  const void *context_ = nullptr;
+  int64_t count_ = 0, chunk_ = 1;
+  std::atomic<int64_t> next_{0};
+  std::atomic<int> active_{0};
+  std::atomic<uint64_t> generation_{0};
+  // Sleeping workers wait here.
+  std::mutex sleepMutex_;
+  std::condition_variable wake_;
+  std::atomic<int> sleeping_{0};
+  bool stop_ = false;
+};
+
+/// Threads the optimized kernels use: preferredThreadCount() when set,
+/// else the hardware's; ETCH_KERNEL_THREADS overrides both.
+size_t kernelThreadCount();
+
+} // namespace etch::runtime::optimized

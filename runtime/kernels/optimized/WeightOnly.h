@@ -1,0 +1,92 @@
+// What the weight_only_linear kernels share: the packed table of a call
+// (runtime/kernels/portable/WeightPacking.h) and the last step of a row.
+// Internal to the optimized kernels.
+#pragma once
+
+#include "runtime/kernels/KernelCall.h"
+
+#include <cstdint>
+
+namespace etch::runtime::optimized::weight_only {
+
+// Columns the vector kernels step by: one 4-bit block, two 16-lane int8
+// vectors. Groups must be whole steps for them.
+constexpr int64_t kStep = 32;
+// Per-call scratch (input sums, quantized inputs) lives on the stack: K up
+// to this many columns.
+constexpr int64_t kMaxColumns = 1 << 15;
+// Below this many weights (times input rows) a product runs on one thread:
+// a 512 x 512 table decodes in ~5 us, about what splitting it costs.
+constexpr int64_t kParallelWeights = 300'000;
+
+/// The packed table of a weight_only_linear call.
+struct Weights {
+  int bits;
+  int64_t rows, columns, group, groups, rowBytes;
+  const uint8_t *data;
+  const float *scales;
+  const int8_t *zeroPoints; // null: symmetric
+  const float *bias;        // null: none
+
+  const uint8_t *row(int64_t n) const { return data + n * rowBytes; }
+  /// What the float kernels' sums are multiplied by: int4's q is
+  /// 16 * (f - 1.5) for the float f it becomes; int8's is exact.
+  float unit() const { return bits == 4 ? 16.0f : 1.0f; }
+};
+
+inline Weights weightsOf(const KernelCall &call) {
+  const TensorView &weight = *call.inputs[1];
+  Weights w;
+  w.bits = static_cast<int>(call.intAttr("bits", 8));
+  w.rows = weight.size(0);
+  w.columns = w.bits == 4 ? weight.size(1) * 2 : weight.size(1);
+  w.group = call.intAttr("group_size", w.columns);
+  w.groups = w.columns / w.group;
+  w.rowBytes = weight.size(1);
+  w.data = weight.data<uint8_t>();
+  w.scales = call.inputs[2]->data<float>();
+  w.zeroPoints = call.input(3) ? call.input(3)->data<int8_t>() : nullptr;
+  w.bias = call.input(4) ? call.input(4)->data<float>() : nullptr;
+  return w;
+}
+
+/// Each input row's sum over each group ([m][groups]).
+inline void groupSums(const Weights &w, int64_t m, const float *x,
+                      float *sums) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t g = 0; g < w.groups; ++g) {
+      float sum = 0;
+      for (int64_t p = g * w.group; p < (g + 1) * w.group; ++p)
+        sum += x[i * w.columns + p];
+      sums[i * w.groups + g] = sum;
+    }
+}
+
+/// y[i, n] = dot + bias, less the zero points' share when there are any.
+inline void finishRow(const Weights &w, int64_t m, int64_t n,
+                      const float *dots, const float *sums, float *y) {
+  for (int64_t i = 0; i < m; ++i) {
+    float value = dots[i] + (w.bias ? w.bias[n] : 0.0f);
+    if (w.zeroPoints)
+      for (int64_t g = 0; g < w.groups; ++g)
+        value -= w.scales[n * w.groups + g] *
+                 w.zeroPoints[n * w.groups + g] * sums[i * w.groups + g];
+    y[i * w.rows + n] = value;
+  }
+}
+
+/// The int8 dot-product path for int4 tables (AVX-512 VNNI): the input
+/// quantized per 32-column block on the fly. False (nothing computed) when
+/// the CPU or the table does not allow it.
+bool decodeWithInt8Inputs(const Weights &w, int64_t m, const float *x,
+                          float *y);
+
+/// The kernel paths, widest first: "avx512vnni" (int4 tables on int8
+/// inputs where the table allows, else as "avx512"), "avx512", "avx2",
+/// "scalar" (float inputs).
+extern const char *const kPaths[4];
+/// weight_only_linear through \p path, so tests cover every one this CPU
+/// runs; false (nothing computed) when cpuHasIsa does not allow it.
+bool runWith(const char *path, const KernelCall &call);
+
+} // namespace etch::runtime::optimized::weight_only

@@ -1,0 +1,265 @@
+// The optimized kernels an LLM decode step runs, against their portable
+// twins: weight_only_linear on every path this CPU has (float inputs: within
+// float rounding; int8 inputs, AVX-512 VNNI: within the input quantization's
+// error), the few-row GEMVs on every ISA, attention with boolean, float and
+// causal masks and grouped heads, broadcast arithmetic (bitwise), trailing
+// reductions, slice-wise index_put (bitwise), x ** 2; and the thread pool.
+#include "../portable/KernelTestSupport.h"
+
+#include "runtime/kernels/optimized/CpuFeatures.h"
+#include "runtime/kernels/optimized/Gemv.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
+#include "runtime/kernels/optimized/WeightOnly.h"
+#include "runtime/kernels/portable/WeightPacking.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace etch::runtime::testing {
+namespace {
+
+/// Max |actual - expected| over max |expected|.
+double relativeError(const OwnedTensor &actual, const OwnedTensor &expected) {
+  double scale = 1e-30, error = 0;
+  for (int64_t i = 0; i < expected.numel(); ++i) {
+    double want = expected.view.data<float>()[i];
+    scale = std::max(scale, std::fabs(want));
+    error = std::max(error, std::fabs(actual.view.data<float>()[i] - want));
+  }
+  return error / scale;
+}
+
+struct WeightOnlyCase {
+  int bits;
+  int64_t rows, columns, group, inputs;
+  bool zeroPoints;
+};
+
+class WeightOnlyPathTest : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
+  const char *path = GetParam();
+  if (!optimized::cpuHasIsa(path))
+    GTEST_SKIP() << "this CPU has no " << path;
+  for (WeightOnlyCase c :
+       {WeightOnlyCase{4, 37, 256, 32, 1, false}, {4, 16, 384, 64, 2, false},
+        {4, 20, 512, 128, 3, false}, {4, 9, 96, 32, 1, false},
+        {4, 12, 128, 32, 4, true}, {8, 33, 192, 192, 1, false},
+        {8, 10, 128, 64, 2, true}, {4, 70, 256, 32, 7, false},
+        {8, 21, 64, 64, 5, false}}) {
+    std::vector<int64_t> packed = {
+        c.rows, weight_packing::rowBytes(c.bits, c.columns)};
+    OwnedTensor weight(c.bits == 4 ? ScalarType::UInt8 : ScalarType::Int8,
+                       packed);
+    for (size_t i = 0; i < weight.view.nbytes(); ++i)
+      weight.storage[i] = static_cast<uint8_t>(randomInt(0, 255));
+    OwnedTensor scales = randomFloat({c.rows, c.columns / c.group}, -0.1f, 0.1f);
+    OwnedTensor zeros(ScalarType::Int8, {c.rows, c.columns / c.group});
+    for (int64_t i = 0; i < zeros.numel(); ++i)
+      zeros.view.data<int8_t>()[i] = static_cast<int8_t>(randomInt(-4, 4));
+    OwnedTensor bias = randomFloat({c.rows});
+    OwnedTensor x = randomFloat({c.inputs, c.columns});
+    Attributes attributes;
+    attributes.i("bits", c.bits).i("group_size", c.group);
+    std::vector<TensorView *> inputs = {&x.view, &weight.view, &scales.view,
+                                        c.zeroPoints ? &zeros.view : nullptr,
+                                        &bias.view};
+    OwnedTensor fast(ScalarType::Float32, {c.inputs, c.rows});
+    OwnedTensor reference(ScalarType::Float32, {c.inputs, c.rows});
+    ASSERT_EQ(runKernel("edge.weight_only_linear", inputs, {&reference.view},
+                        attributes),
+              Error::Ok);
+    KernelCall call;
+    std::vector<TensorView *> outputs = {&fast.view};
+    call.inputs = Span<TensorView *>(inputs.data(), inputs.size());
+    call.outputs = Span<TensorView *>(outputs.data(), 1);
+    call.attributes = attributes.span();
+    ASSERT_TRUE(optimized::weight_only::runWith(path, call));
+    // Float inputs: float rounding. int4 on int8 inputs (VNNI): each input
+    // is off by up to half its block's step, max|x| / 254.
+    bool int8Inputs = std::strcmp(path, "avx512vnni") == 0 && c.bits == 4 &&
+                      !c.zeroPoints && c.columns % 128 == 0 && c.inputs <= 4;
+    double tolerance = int8Inputs ? 2e-2 : 1e-5;
+    EXPECT_LT(relativeError(fast, reference), tolerance)
+        << path << " bits " << c.bits << " rows " << c.rows << " columns "
+        << c.columns << " group " << c.group << " inputs " << c.inputs;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Optimized, WeightOnlyPathTest,
+                         ::testing::Values("avx512vnni", "avx512", "avx2",
+                                           "scalar"));
+
+class GemvIsaTest : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(GemvIsaTest, RowsAndColumnsMatchADoubleReference) {
+  const char *isa = GetParam();
+  for (int64_t m : {1, 2, 3, 4})
+    for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {7, 15}, {33, 64},
+                        {100, 129}, {5, 300}}) {
+      OwnedTensor x = randomFloat({m, k}), rows = randomFloat({n, k}),
+                  columns = randomFloat({k, n});
+      OwnedTensor y1(ScalarType::Float32, {m, n}), y2(ScalarType::Float32, {m, n});
+      if (!optimized::gemvRowsAccumulateWith(isa, m, n, k, x.f(), k, rows.f(),
+                                             y1.f(), n))
+        GTEST_SKIP() << "this CPU has no " << isa;
+      ASSERT_TRUE(optimized::gemvColumnsAccumulateWith(
+          isa, m, n, k, x.f(), k, columns.f(), n, y2.f(), n));
+      std::vector<double> e1, e2;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double a = 0, b = 0;
+          for (int64_t p = 0; p < k; ++p) {
+            a += double(x.f()[i * k + p]) * rows.f()[j * k + p];
+            b += double(x.f()[i * k + p]) * columns.f()[p * n + j];
+          }
+          e1.push_back(a);
+          e2.push_back(b);
+        }
+      expectClose(y1, e1, 1e-5, 1e-4);
+      expectClose(y2, e2, 1e-5, 1e-4);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Optimized, GemvIsaTest,
+                         ::testing::Values("avx512", "avx2", "scalar"));
+
+/// The registry's kernel and the portable one on the same inputs agree
+/// within \p tolerance (0: bitwise).
+void checkRegistered(const char *op, std::vector<TensorView *> inputs,
+                     std::vector<int64_t> outShape, double tolerance,
+                     const Attributes &attributes = Attributes(),
+                     ScalarType type = ScalarType::Float32) {
+  OwnedTensor fast(type, outShape), reference(type, outShape);
+  ASSERT_EQ(runRegisteredKernel(op, inputs, {&fast.view}, attributes),
+            Error::Ok);
+  ASSERT_EQ(runKernel(op, inputs, {&reference.view}, attributes), Error::Ok);
+  if (tolerance == 0)
+    EXPECT_EQ(std::memcmp(fast.view.data(), reference.view.data(),
+                          fast.view.nbytes()),
+              0)
+        << op;
+  else
+    EXPECT_LT(relativeError(fast, reference), tolerance) << op;
+}
+
+TEST(DecodeKernels, AttentionMatchesPortable) {
+  // A decode step over a static cache: one query, a mask that keeps the
+  // first positions only; grouped heads.
+  OwnedTensor q = randomFloat({1, 8, 1, 64}), k = randomFloat({1, 2, 40, 64}),
+              v = randomFloat({1, 2, 40, 32});
+  OwnedTensor keep(ScalarType::Bool, {1, 1, 1, 40});
+  for (int j = 0; j < 40; ++j)
+    keep.view.data<uint8_t>()[j] = j < 13;
+  Attributes gqa;
+  gqa.b("enable_gqa", true);
+  checkRegistered("edge.scaled_dot_product_attention",
+                  {&q.view, &k.view, &v.view, &keep.view}, {1, 8, 1, 32}, 1e-5,
+                  gqa);
+  // Prefill: several queries, an additive mask with -inf, a scale.
+  OwnedTensor q2 = randomFloat({2, 3, 5, 16}), k2 = randomFloat({2, 3, 7, 16}),
+              v2 = randomFloat({2, 3, 7, 16}), add = randomFloat({5, 7});
+  add.f()[3] = -INFINITY;
+  Attributes scaled;
+  scaled.d("scale", 0.3);
+  checkRegistered("edge.scaled_dot_product_attention",
+                  {&q2.view, &k2.view, &v2.view, &add.view}, {2, 3, 5, 16},
+                  1e-5, scaled);
+  Attributes causal;
+  causal.b("is_causal", true);
+  checkRegistered("edge.scaled_dot_product_attention",
+                  {&q2.view, &k2.view, &v2.view, nullptr}, {2, 3, 5, 16}, 1e-5,
+                  causal);
+  // Every position masked: zeros, as the portable kernel.
+  std::memset(keep.view.data(), 0, 40);
+  checkRegistered("edge.scaled_dot_product_attention",
+                  {&q.view, &k.view, &v.view, &keep.view}, {1, 8, 1, 32}, 0,
+                  gqa);
+}
+
+TEST(DecodeKernels, BroadcastArithmeticIsBitwiseEqual) {
+  struct Case {
+    std::vector<int64_t> a, b, out;
+  };
+  for (const Case &c : std::vector<Case>{{{1, 1, 512}, {512}, {1, 1, 512}},
+                                         {{2, 3, 4}, {3, 1}, {2, 3, 4}},
+                                         {{2, 3, 4}, {}, {2, 3, 4}},
+                                         {{4, 1, 5}, {1, 6, 1}, {4, 6, 5}},
+                                         {{1}, {7}, {7}},
+                                         {{5, 1}, {1, 1}, {5, 1}}}) {
+    OwnedTensor a = randomFloat(c.a), b = randomFloat(c.b, 0.5f, 2.0f);
+    Attributes alpha;
+    alpha.d("alpha", -0.75);
+    for (const char *op : {"edge.add", "edge.sub", "edge.mul", "edge.div"})
+      checkRegistered(op, {&a.view, &b.view}, c.out, 0,
+                      std::strcmp(op, "edge.add") == 0 ? alpha : Attributes());
+  }
+  OwnedTensor x = randomFloat({3, 17}), two(ScalarType::Float32, {});
+  two.f()[0] = 2.0f;
+  checkRegistered("edge.pow", {&x.view, &two.view}, {3, 17}, 0);
+}
+
+TEST(DecodeKernels, TrailingReductionsMatchPortable) {
+  OwnedTensor x = randomFloat({3, 5, 37});
+  Attributes last, lastTwo, first, all;
+  last.ints("dim", {-1}).b("keepdim", true);
+  lastTwo.ints("dim", {1, 2});
+  first.ints("dim", {0}); // not trailing: the portable kernel
+  // Sums in another order: a few float roundings of the summands apart
+  // (relative to the largest result; the whole-tensor sum cancels most).
+  for (const char *op : {"edge.mean", "edge.sum"}) {
+    checkRegistered(op, {&x.view}, {3, 5, 1}, 1e-5, last);
+    checkRegistered(op, {&x.view}, {3}, 1e-5, lastTwo);
+    checkRegistered(op, {&x.view}, {5, 37}, 0, first);
+    checkRegistered(op, {&x.view}, {}, 5e-5, all);
+  }
+}
+
+TEST(DecodeKernels, IndexPutWritesWholeSlices) {
+  // A KV-cache update: 2 positions of [1, 4, 10, 8] written along dim 2,
+  // one index negative, one outside (writes nothing).
+  OwnedTensor cache = randomFloat({1, 4, 10, 8}), rows = randomFloat({1, 4, 3, 8});
+  OwnedTensor at(ScalarType::Int64, {3});
+  int64_t positions[] = {2, -1, 10};
+  std::memcpy(at.i64(), positions, sizeof positions);
+  Attributes dim2;
+  dim2.ints("indexed_dims", {2});
+  checkRegistered("edge.index_put", {&cache.view, &rows.view, &at.view},
+                  {1, 4, 10, 8}, 0, dim2);
+  // Broadcast values and accumulate take the portable path.
+  OwnedTensor one = randomFloat({8});
+  Attributes accumulate;
+  accumulate.ints("indexed_dims", {2}).b("accumulate", true);
+  checkRegistered("edge.index_put", {&cache.view, &one.view, &at.view},
+                  {1, 4, 10, 8}, 0, accumulate);
+}
+
+TEST(ThreadPool, EveryIndexRunsOnce) {
+  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
+  pool.resize(3);
+  for (int64_t count : {1, 2, 7, 64, 1000})
+    for (int64_t grain : {1, 5, 2000}) {
+      std::vector<std::atomic<int>> hits(count);
+      pool.parallelFor(count, grain, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i)
+          hits[i].fetch_add(1);
+      });
+      for (int64_t i = 0; i < count; ++i)
+        ASSERT_EQ(hits[i].load(), 1) << "count " << count << " index " << i;
+    }
+  // A job started while another runs (another thread's method) runs whole
+  // on its caller.
+  std::atomic<int> inner{0};
+  pool.parallelFor(2, 1, [&](int64_t, int64_t) {
+    pool.parallelFor(10, 1, [&](int64_t begin, int64_t end) {
+      inner.fetch_add(static_cast<int>(end - begin));
+    });
+  });
+  EXPECT_EQ(inner.load(), 20);
+  pool.resize(1);
+  EXPECT_EQ(pool.threads(), 1u);
+}
+
+} // namespace
+} // namespace etch::runtime::testing

@@ -1,0 +1,48 @@
+// Drives a decoder-only LM program: token ids in, logits out. With a
+// cache_position input and mutable buffers (a KV cache, as transformers'
+// ExecuTorch exporter writes it) the prompt runs in chunks as long as the
+// program accepts, then one token per step; without one, every step runs
+// the whole sequence so far.
+#pragma once
+
+#include "runtime/executor/Method.h"
+#include "runtime/program/Program.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace etch::tools {
+
+class LlmRunner {
+public:
+  /// Finds the inputs (input_ids [1, S] int64, cache_position [S] int64) and
+  /// the logits (output 0, float32 [..., vocab]) of \p method; false with
+  /// \p error saying what does not fit.
+  bool bind(runtime::Method &method, std::string &error);
+
+  /// Runs \p count tokens at positions start, start + 1, ...; afterwards
+  /// logits() holds the last token's row.
+  runtime::Error feed(const int64_t *tokens, int64_t count, int64_t start);
+
+  const float *logits() const;
+  int64_t vocab() const { return vocab_; }
+  /// Tokens one execute takes at most (the bound of input_ids' dim 1).
+  int64_t maxChunk() const { return maxChunk_; }
+  /// Whether the program keeps a cache (a cache_position input): otherwise
+  /// each step recomputes the whole sequence.
+  bool cached() const { return positions_ >= 0; }
+  /// Forgets the sequence (the cache's initial contents again).
+  void reset();
+
+private:
+  runtime::Error run(const int64_t *tokens, int64_t count, int64_t start);
+
+  runtime::Method *method_ = nullptr;
+  int ids_ = -1, positions_ = -1;
+  int64_t maxChunk_ = 1, vocab_ = 0;
+  std::vector<int64_t> history_; // stateless programs: the whole sequence
+  std::vector<int64_t> scratch_;
+};
+
+} // namespace etch::tools

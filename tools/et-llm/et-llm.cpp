@@ -1,0 +1,349 @@
+//===- et-llm.cpp - Generate tokens with an etch decoder program ----------===//
+//
+//   et-llm model.etp --prompt "1 15043 3186"|@ids.txt [--max-new-tokens N]
+//          [--temperature T] [--top-k K] [--seed S] [--threads N]
+//          [--max-context N] [--eos ID] [--ignore-eos] [--method NAME]
+//          [--force "ID ID ..."] [--logits FILE.npy] [--output FILE]
+//          [--quiet]
+//
+// Token ids in, token ids out (no tokenizer: random-weight models need
+// none). Prints the generated ids, then prefill and decode tokens/s; a
+// progress line on a terminal while generating. --force feeds the given
+// continuation instead of the sampled tokens (teacher forcing) and reports
+// how many the model's own top-1 agreed with; --logits writes the logits
+// behind each generated token. Uses only the runtime.
+//
+//===----------------------------------------------------------------------===//
+#include "LlmRunner.h"
+#include "TokenSampler.h"
+#include "tools/et-run/Npy.h"
+
+#include "runtime/module/Module.h"
+#include "runtime/platform/Platform.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace etch::runtime;
+using etch::tools::LlmRunner;
+using etch::tools::SamplingOptions;
+using etch::tools::TokenSampler;
+
+namespace {
+
+struct Options {
+  std::string program, method = "forward", output, logits;
+  std::vector<int64_t> prompt, forced;
+  int64_t maxNewTokens = 64, maxContext = 0;
+  std::vector<int64_t> eos;
+  bool ignoreEos = false, quiet = false;
+  SamplingOptions sampling;
+  int threads = 0;
+};
+
+int usage(const char *message) {
+  std::fprintf(stderr,
+               "et-llm: %s\nusage: et-llm model.etp --prompt \"ID ID ...\" "
+               "[--max-new-tokens N] [--temperature T] [--top-k K] [--seed S] "
+               "[--threads N] [--max-context N] [--eos ID] [--ignore-eos] "
+               "[--method NAME] [--force \"ID ...\"] [--logits FILE.npy] "
+               "[--output FILE] [--quiet]\n",
+               message);
+  return 2;
+}
+
+bool parseIds(const char *text, std::vector<int64_t> &ids);
+
+/// Ids given on the command line, or in the file named after '@'.
+bool parseIdsArgument(const char *text, std::vector<int64_t> &ids) {
+  if (text[0] != '@')
+    return parseIds(text, ids);
+  FILE *file = std::fopen(text + 1, "r");
+  if (!file)
+    return false;
+  std::string contents;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;)
+    contents.append(buffer, n);
+  std::fclose(file);
+  return parseIds(contents.c_str(), ids);
+}
+
+/// Whitespace- or comma-separated integers; false on anything else.
+bool parseIds(const char *text, std::vector<int64_t> &ids) {
+  const char *at = text;
+  while (*at) {
+    if (*at == ' ' || *at == ',' || *at == '\t' || *at == '\n' ||
+        *at == '\r') {
+      ++at;
+      continue;
+    }
+    char *end = nullptr;
+    long long value = std::strtoll(at, &end, 10);
+    if (end == at || value < 0)
+      return false;
+    ids.push_back(value);
+    at = end;
+  }
+  return true;
+}
+
+bool parseInteger(const char *text, int64_t low, int64_t &value) {
+  char *end = nullptr;
+  long long parsed = text ? std::strtoll(text, &end, 10) : 0;
+  if (!text || end == text || *end || parsed < low)
+    return false;
+  value = parsed;
+  return true;
+}
+
+const char *parse(int argc, char **argv, Options &options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
+    int64_t number = 0;
+    auto takes = [&](bool ok) {
+      ++i;
+      return ok;
+    };
+    if (arg == "--prompt") {
+      if (!takes(value && parseIdsArgument(value, options.prompt)))
+        return "--prompt takes token ids (\"1 2 3\", or @FILE holding them)";
+    } else if (arg == "--force") {
+      if (!takes(value && parseIdsArgument(value, options.forced) &&
+                 !options.forced.empty()))
+        return "--force takes token ids (\"1 2 3\", or @FILE holding them)";
+    } else if (arg == "--max-new-tokens") {
+      if (!takes(parseInteger(value, 0, options.maxNewTokens)))
+        return "--max-new-tokens takes a count";
+    } else if (arg == "--max-context") {
+      if (!takes(parseInteger(value, 1, options.maxContext)))
+        return "--max-context takes a positive count";
+    } else if (arg == "--top-k") {
+      if (!takes(parseInteger(value, 0, options.sampling.topK)))
+        return "--top-k takes a count";
+    } else if (arg == "--seed") {
+      if (!takes(parseInteger(value, 0, number)))
+        return "--seed takes a non-negative integer";
+      options.sampling.seed = number;
+    } else if (arg == "--threads") {
+      if (!takes(parseInteger(value, 1, number)))
+        return "--threads takes a positive count";
+      options.threads = number;
+    } else if (arg == "--eos") {
+      if (!takes(parseInteger(value, 0, number)))
+        return "--eos takes a token id";
+      options.eos.push_back(number);
+    } else if (arg == "--temperature") {
+      char *end = nullptr;
+      options.sampling.temperature = value ? std::strtof(value, &end) : -1;
+      if (!takes(value && end != value && !*end &&
+                 options.sampling.temperature >= 0))
+        return "--temperature takes a number >= 0";
+    } else if (arg == "--method" || arg == "--output" || arg == "--logits") {
+      if (!takes(value != nullptr))
+        return "an option lacks its value";
+      (arg == "--method"   ? options.method
+       : arg == "--output" ? options.output
+                           : options.logits) = value;
+    } else if (arg == "--ignore-eos") {
+      options.ignoreEos = true;
+    } else if (arg == "--quiet") {
+      options.quiet = true;
+    } else if (!arg.empty() && arg[0] != '-' && options.program.empty()) {
+      options.program = arg;
+    } else {
+      return "unknown argument";
+    }
+  }
+  if (options.program.empty())
+    return "no program given";
+  if (options.prompt.empty())
+    return "--prompt with at least one token id is required";
+  return nullptr;
+}
+
+/// The first error the runtime logged, for the one-line messages below.
+char firstError[512];
+void captureErrors() {
+  PlatformHooks hooks{};
+  hooks.log = [](LogLevel level, const char *, int, const char *message) {
+    if (level >= LogLevel::Error && !firstError[0])
+      std::snprintf(firstError, sizeof(firstError), "%s", message);
+  };
+  setPlatformHooks(hooks);
+}
+std::string cause() {
+  std::string text = firstError[0] ? std::string(": ") + firstError : "";
+  firstError[0] = 0;
+  return text;
+}
+
+double rate(int64_t tokens, uint64_t nanos) {
+  return nanos ? tokens * 1e9 / nanos : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  if (const char *problem = parse(argc, argv, options))
+    return usage(problem);
+  captureErrors();
+  registerAllBackends();
+  if (options.threads)
+    setPreferredThreadCount(options.threads);
+  const char *path = options.program.c_str();
+  Result<std::unique_ptr<Module>> module = Module::open(path);
+  if (!module.ok()) {
+    std::fprintf(stderr, "et-llm: %s: cannot load program (%s)%s\n", path,
+                 errorName(module.error()), cause().c_str());
+    return 1;
+  }
+  Result<std::unique_ptr<Method>> method =
+      (*module)->loadMethod(options.method.c_str());
+  if (!method.ok()) {
+    std::fprintf(stderr, "et-llm: %s: cannot load method '%s' (%s)%s\n", path,
+                 options.method.c_str(), errorName(method.error()),
+                 cause().c_str());
+    return 1;
+  }
+  LlmRunner runner;
+  std::string error;
+  if (!runner.bind(**method, error)) {
+    std::fprintf(stderr, "et-llm: %s: %s\n", path, error.c_str());
+    return 1;
+  }
+  // The context the cache holds: the program's metadata unless overridden.
+  const Program &program = (*module)->program();
+  int64_t context = options.maxContext;
+  if (!context && runner.cached()) {
+    const char *text = program.metadata("max_context");
+    if (!text || !parseInteger(text, 1, context)) {
+      std::fprintf(stderr,
+                   "et-llm: %s: the program does not say how many positions "
+                   "its cache holds (metadata max_context); pass "
+                   "--max-context N\n",
+                   path);
+      return 1;
+    }
+  }
+  if (!runner.cached())
+    context = context ? std::min(context, runner.maxChunk())
+                      : runner.maxChunk();
+  if (options.eos.empty() && !options.ignoreEos)
+    if (const char *text = program.metadata("eos_token_id"))
+      parseIds(text, options.eos);
+  int64_t prompt = options.prompt.size();
+  if (prompt >= context) {
+    std::fprintf(stderr,
+                 "et-llm: the prompt has %lld tokens; the program holds %lld "
+                 "positions\n",
+                 static_cast<long long>(prompt),
+                 static_cast<long long>(context));
+    return 1;
+  }
+  for (int64_t token : options.prompt)
+    if (token >= runner.vocab()) {
+      std::fprintf(stderr, "et-llm: prompt token %lld is outside the "
+                           "vocabulary of %lld\n",
+                   static_cast<long long>(token),
+                   static_cast<long long>(runner.vocab()));
+      return 1;
+    }
+  int64_t budget = std::min(options.maxNewTokens, context - prompt);
+  if (!options.forced.empty()) {
+    // Every forced token is generated (and scored) once.
+    budget = std::min<int64_t>(options.forced.size(), context - prompt);
+    options.ignoreEos = true;
+  }
+  for (int64_t token : options.forced)
+    if (token >= runner.vocab()) {
+      std::fprintf(stderr, "et-llm: forced token %lld is outside the "
+                           "vocabulary of %lld\n",
+                   static_cast<long long>(token),
+                   static_cast<long long>(runner.vocab()));
+      return 1;
+    }
+
+  TokenSampler sampler(options.sampling);
+  std::vector<float> scratch(runner.vocab());
+  std::vector<int64_t> generated;
+  std::vector<float> logits; // rows behind each generated token (--logits)
+  int64_t agreed = 0;
+  bool progress = !options.quiet && isatty(STDERR_FILENO);
+  uint64_t start = nowNanoseconds();
+  Error status = runner.feed(options.prompt.data(), prompt, 0);
+  uint64_t prefillNanos = nowNanoseconds() - start, decodeNanos = 0;
+  int64_t decodeSteps = 0;
+  while (status == Error::Ok && static_cast<int64_t>(generated.size()) < budget) {
+    int64_t token = sampler.next(runner.logits(), runner.vocab(),
+                                 scratch.data());
+    if (!options.logits.empty())
+      logits.insert(logits.end(), runner.logits(),
+                    runner.logits() + runner.vocab());
+    if (!options.forced.empty()) {
+      agreed += token == options.forced[generated.size()];
+      token = options.forced[generated.size()];
+    }
+    generated.push_back(token);
+    bool stop = !options.ignoreEos &&
+                std::find(options.eos.begin(), options.eos.end(), token) !=
+                    options.eos.end();
+    if (stop || static_cast<int64_t>(generated.size()) == budget)
+      break;
+    uint64_t stepStart = nowNanoseconds();
+    status = runner.feed(&token, 1, prompt + generated.size() - 1);
+    decodeNanos += nowNanoseconds() - stepStart;
+    ++decodeSteps;
+    if (progress)
+      std::fprintf(stderr, "\r[et-llm] %zu/%lld tokens, %.1f tokens/s",
+                   generated.size(), static_cast<long long>(budget),
+                   rate(decodeSteps, decodeNanos));
+  }
+  if (progress)
+    std::fprintf(stderr, "\n");
+  if (status != Error::Ok) {
+    std::fprintf(stderr, "et-llm: %s: execution failed after %zu tokens (%s)%s\n",
+                 path, generated.size(), errorName(status), cause().c_str());
+    return 1;
+  }
+  std::string ids;
+  for (int64_t token : generated)
+    ids += (ids.empty() ? "" : " ") + std::to_string(token);
+  std::printf("tokens: %s\n", ids.c_str());
+  std::printf("prefill: %lld tokens in %.3f ms (%.1f tokens/s)\n",
+              static_cast<long long>(prompt), prefillNanos / 1e6,
+              rate(prompt, prefillNanos));
+  std::printf("decode: %lld tokens in %.3f ms (%.1f tokens/s)\n",
+              static_cast<long long>(decodeSteps), decodeNanos / 1e6,
+              rate(decodeSteps, decodeNanos));
+  if (!options.forced.empty())
+    std::printf("agreement: %lld of %zu forced tokens were the model's top "
+                "choice\n",
+                static_cast<long long>(agreed), generated.size());
+  if (!options.logits.empty()) {
+    int64_t shape[2] = {static_cast<int64_t>(generated.size()),
+                        runner.vocab()};
+    std::string error;
+    if (!etch::tools::writeNpy(options.logits, ScalarType::Float32, shape, 2,
+                               logits.data(), logits.size() * sizeof(float),
+                               error)) {
+      std::fprintf(stderr, "et-llm: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  if (!options.output.empty()) {
+    FILE *file = std::fopen(options.output.c_str(), "w");
+    if (!file || std::fprintf(file, "%s\n", ids.c_str()) < 0 ||
+        std::fclose(file) != 0) {
+      std::fprintf(stderr, "et-llm: cannot write %s\n", options.output.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
