@@ -3,8 +3,11 @@
 # test). The reference model of the LLM issue (Llama architecture, hidden
 # 512, 8 layers, 8 heads, MLP 1408, vocab 32000; random weights, seed 0):
 #  - etch: the transformers export (python/etch/llm_export.py, sid chroot)
-#    compiled with --targets=portable (etch's optimized kernels) as f32,
-#    --quantize=int8-weight and --quantize=int4-weight, run with et-llm;
+#    compiled with --targets=portable (etch's optimized kernels) and
+#    --last-logits-only (logits of the last prompt position only, the rows
+#    llama.cpp computes too) as f32, --quantize=int8-weight and
+#    --quantize=int4-weight, run with et-llm --warmup (llama-bench warms up
+#    before it measures as well);
 #  - llama.cpp (Debian sid's 0.7.0, in the chroot): the same weights
 #    converted by its convert_hf_to_gguf.py to f32, then llama-quantize
 #    --pure to Q8_0 and Q4_0 (every tensor, as etch quantizes every one).
@@ -60,7 +63,7 @@ declare -A peer=([f32]=f32 [int8]=q8_0 [int4]=q4_0)
 for precision in f32 int8 int4; do
   # shellcheck disable=SC2086
   "$build/bin/et-compile" "$work/${model}_export.pt2" --targets=portable \
-    ${scheme[$precision]} -o "$work/$precision.etp"
+    --last-logits-only ${scheme[$precision]} -o "$work/$precision.etp"
 done
 prompt="$work/${model}_prompt.txt"
 
@@ -79,7 +82,7 @@ for round in $(seq "$rounds"); do
   for precision in f32 int8 int4; do
     for threads in 1 2; do
       out=$("$build/bin/et-llm" "$work/$precision.etp" --prompt "@$prompt" \
-        --max-new-tokens 129 --ignore-eos --threads "$threads" --quiet)
+        --max-new-tokens 129 --ignore-eos --threads "$threads" --warmup --quiet)
       results[$precision,$threads,etch_pp]+=" $(rate prefill <<<"$out")"
       results[$precision,$threads,etch_tg]+=" $(rate decode <<<"$out")"
       csv=$(in_sid llama-bench -m "/tmp/etch-llm-bench/${peer[$precision]}.gguf" \

@@ -11,6 +11,7 @@
 #include "edge/EdgeDialect.h"
 
 #include <cstring>
+#include <limits>
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -301,15 +302,23 @@ OpFoldResult CatOp::fold(FoldAdaptor) {
 
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   RankedTensorType source = getSelf().getType();
-  if (source == getType())
-    return getSelf();
-  if (!source.hasStaticShape())
-    return {};
   int64_t rank = source.getRank();
   // I64Attr getters return uint64_t: convert before testing the sign.
   int64_t dim = static_cast<int64_t>(getDim());
   if (dim < 0)
     dim += rank;
+  // Equal types say nothing about a dynamic dim (x[:, -1:] of [1, ?, H]
+  // is [1, ?, H] too): only a slice of everything is x then.
+  constexpr int64_t kNoEnd = std::numeric_limits<int64_t>::max();
+  bool everything =
+      getStep() == 1 && static_cast<int64_t>(getStart().value_or(0)) == 0 &&
+      !getDynamicEnd() &&
+      static_cast<int64_t>(getEnd().value_or(kNoEnd)) == kNoEnd;
+  if (source == getType() &&
+      (everything || !ShapedType::isDynamic(source.getDimSize(dim))))
+    return getSelf();
+  if (!source.hasStaticShape())
+    return {};
   int64_t extent = source.getDimSize(dim);
   int64_t start = getStart().value_or(0);
   if (start < 0)

@@ -77,6 +77,8 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
   case Phase::Edge:
     return;
   case Phase::EdgeOpt:
+    if (options.lastPositionOutput)
+      pm.addNestedPass<mlir::func::FuncOp>(createLastPositionOutput());
     pm.addNestedPass<mlir::func::FuncOp>(createFoldBatchNorm());
     pm.addNestedPass<mlir::func::FuncOp>(createFoldHardsigmoid());
     pm.addPass(mlir::createCanonicalizerPass());

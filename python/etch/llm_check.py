@@ -6,11 +6,13 @@ continuation (teacher forcing) and compares the logits behind every token.
 
     llm_check.py --bin DIR --configs portable/xnnpack,portable --model M.pt2
                  --prefix DIR/NAME --out DIR [--quantize int8-weight]
+                 [--compile-option=--last-logits-only ...]
                  [--same-tokens N] [--rtol-l2 X] [--min-agreement F]
 
 NAME_prompt.txt, NAME_generate.txt and NAME_logits.npy come from
 llm_export.py. --same-tokens: at least N leading generated tokens equal the
-reference (all of them by default); --rtol-l2: the logits' relative L2
+reference (all of them by default); --compile-option: passed to et-compile
+(repeatable); --rtol-l2: the logits' relative L2
 error over all steps; --min-agreement: the share of forced tokens that were
 the model's own top choice. Prints one line per configuration with the
 measured figures; exits 1 when any check fails.
@@ -40,6 +42,7 @@ def main():
     parser.add_argument("--prefix", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--quantize", default="")
+    parser.add_argument("--compile-option", action="append", default=[])
     parser.add_argument("--same-tokens", type=int, default=-1)
     parser.add_argument("--rtol-l2", type=float, default=1e-4)
     parser.add_argument("--min-agreement", type=float, default=1.0)
@@ -58,6 +61,7 @@ def main():
                            f"--targets={config}", "-o", program]
         if args.quantize:
             compile_command.append(f"--quantize={args.quantize}")
+        compile_command += args.compile_option
         compiled = run(compile_command)
         if compiled.returncode != 0:
             print(f"{config}: FAIL compile\n{compiled.stdout}")

@@ -93,6 +93,8 @@ Error Method::bind(const Program &program, const schema::Method &method) {
                static_cast<unsigned long long>(size));
         return Error::MemoryAllocationFailed;
       }
+      // Touched here, so the first execute does not pay its page faults.
+      std::memset(memory, 0, size);
       arenas_.emplace_back(memory);
       arenaBytes_ += size;
     }

@@ -8,6 +8,13 @@
 #include <unistd.h>
 
 namespace etch::runtime {
+namespace {
+#ifdef MAP_POPULATE
+constexpr int kPopulate = MAP_POPULATE;
+#else
+constexpr int kPopulate = 0; // Linux's; elsewhere pages fault in on use
+#endif
+} // namespace
 
 Result<std::unique_ptr<Module>> Module::open(const char *path) {
   int fd = ::open(path, O_RDONLY);
@@ -26,7 +33,10 @@ Result<std::unique_ptr<Module>> Module::open(const char *path) {
     ET_LOG(Error, "%s: empty file", path);
     return Error::InvalidProgram;
   }
-  void *mapping = mmap(nullptr, info.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  // Populated now: every weight is read by the first execute anyway, and
+  // faulting them in there made an LLM's first prefill 2-4x slower.
+  void *mapping =
+      mmap(nullptr, info.st_size, PROT_READ, MAP_PRIVATE | kPopulate, fd, 0);
   ::close(fd);
   if (mapping == MAP_FAILED) {
     ET_LOG(Error, "%s: cannot map file", path);

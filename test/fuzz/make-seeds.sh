@@ -2,8 +2,9 @@
 # Seed corpora for the fuzz targets, from the suite's own files:
 #   onnx/       docs/examples/small_cnn.onnx and every make_onnx.py case
 #   pt2/        every make_pt2.py input in both .pt2 layouts, as entry lists
-#   program/    those models and the XNNPACK tests' Edge MLIR inputs (one has
-#               dynamic dims) compiled for portable and for every CPU target
+#   program/    those models, the XNNPACK tests' Edge MLIR inputs (one has
+#               dynamic dims) and test/fuzz/Inputs (state, weight-only ops,
+#               metadata) compiled for portable and for every CPU target
 #   blob-<t>/   each compiled delegate with its border tensors
 # usage: make-seeds.sh BUILD_DIR OUT_DIR   (tools from BUILD_DIR/bin)
 set -euo pipefail
@@ -28,7 +29,8 @@ for json in "$src"/test/Import/Torch/Inputs/*.json; do
   done
 done
 targets=$("$bin/et-compile" --list-targets 2>/dev/null | tr '\n' ',' || true)
-for model in "$out"/onnx/*.onnx "$out"/models/*.pt2 "$src"/test/Target/XNNPACK/Inputs/*.mlir; do
+for model in "$out"/onnx/*.onnx "$out"/models/*.pt2 "$src"/test/Target/XNNPACK/Inputs/*.mlir \
+    "$src"/test/fuzz/Inputs/*.mlir; do
   name=$(basename "$model")
   "$bin/et-compile" "$model" --targets=portable -o "$out/program/$name-portable.etp" >/dev/null 2>&1 || true
   if "$bin/et-compile" "$model" --targets="${targets}portable" -o "$out/program/$name-cpu.etp" >/dev/null 2>&1; then

@@ -114,6 +114,13 @@ static cl::opt<unsigned> calibrationSamples(
     cl::desc("Random inputs to calibrate on without --calibration-data"),
     cl::init(16), cl::cat(etchOptions));
 
+static cl::opt<bool> lastLogitsOnly(
+    "last-logits-only",
+    cl::desc("Compute the first output (an LLM's logits [1, S, vocab]) for "
+             "the last position only: what generation samples from, without "
+             "the vocabulary projection of the rest of a prompt chunk"),
+    cl::init(false), cl::cat(etchOptions));
+
 static cl::list<std::string> metadataEntries(
     "metadata",
     cl::desc("A KEY=VALUE fact the program carries for the code that runs "
@@ -256,6 +263,7 @@ int main(int argc, char **argv) {
   pipelineOptions.targets =
       targets.empty() ? etch::defaultTargets()
                       : std::vector<std::string>(targets.begin(), targets.end());
+  pipelineOptions.lastPositionOutput = lastLogitsOnly;
   if (!quantizeOptions(pipelineOptions))
     return 1;
   etch::Phase last = etch::allPhases().back().phase;

@@ -4,14 +4,16 @@
 //          [--temperature T] [--top-k K] [--seed S] [--threads N]
 //          [--max-context N] [--eos ID] [--ignore-eos] [--method NAME]
 //          [--force "ID ID ..."] [--logits FILE.npy] [--output FILE]
-//          [--quiet]
+//          [--warmup] [--quiet]
 //
 // Token ids in, token ids out (no tokenizer: random-weight models need
 // none). Prints the generated ids, then prefill and decode tokens/s; a
 // progress line on a terminal while generating. --force feeds the given
 // continuation instead of the sampled tokens (teacher forcing) and reports
 // how many the model's own top-1 agreed with; --logits writes the logits
-// behind each generated token. Uses only the runtime.
+// behind each generated token. --warmup runs the prompt and one decode
+// step untimed first, then forgets them (as llama-bench warms up): the
+// first touch of the weights' pages is not counted. Uses only the runtime.
 //
 //===----------------------------------------------------------------------===//
 #include "LlmRunner.h"
@@ -40,7 +42,7 @@ struct Options {
   std::vector<int64_t> prompt, forced;
   int64_t maxNewTokens = 64, maxContext = 0;
   std::vector<int64_t> eos;
-  bool ignoreEos = false, quiet = false;
+  bool ignoreEos = false, quiet = false, warmup = false;
   SamplingOptions sampling;
   int threads = 0;
 };
@@ -51,7 +53,7 @@ int usage(const char *message) {
                "[--max-new-tokens N] [--temperature T] [--top-k K] [--seed S] "
                "[--threads N] [--max-context N] [--eos ID] [--ignore-eos] "
                "[--method NAME] [--force \"ID ...\"] [--logits FILE.npy] "
-               "[--output FILE] [--quiet]\n",
+               "[--output FILE] [--warmup] [--quiet]\n",
                message);
   return 2;
 }
@@ -152,6 +154,8 @@ const char *parse(int argc, char **argv, Options &options) {
                            : options.logits) = value;
     } else if (arg == "--ignore-eos") {
       options.ignoreEos = true;
+    } else if (arg == "--warmup") {
+      options.warmup = true;
     } else if (arg == "--quiet") {
       options.quiet = true;
     } else if (!arg.empty() && arg[0] != '-' && options.program.empty()) {
@@ -276,6 +280,18 @@ int main(int argc, char **argv) {
   std::vector<float> logits; // rows behind each generated token (--logits)
   int64_t agreed = 0;
   bool progress = !options.quiet && isatty(STDERR_FILENO);
+  if (options.warmup) {
+    Error warm = runner.feed(options.prompt.data(), prompt, 0);
+    int64_t next = options.prompt.back();
+    if (warm == Error::Ok)
+      warm = runner.feed(&next, 1, prompt);
+    runner.reset();
+    if (warm != Error::Ok) {
+      std::fprintf(stderr, "et-llm: %s: warming up failed (%s)%s\n", path,
+                   errorName(warm), cause().c_str());
+      return 1;
+    }
+  }
   uint64_t start = nowNanoseconds();
   Error status = runner.feed(options.prompt.data(), prompt, 0);
   uint64_t prefillNanos = nowNanoseconds() - start, decodeNanos = 0;

@@ -57,6 +57,9 @@ struct PipelineOptions {
     int64_t bits = 8, groupSize = 32;
   };
   std::optional<WeightOnly> weightOnly;
+  /// Set: EdgeOpt computes result 0 (an LLM's logits) for the last
+  /// sequence position only (etch-last-position-output).
+  bool lastPositionOutput = false;
 };
 
 /// Parses "<phase>:<pipeline>" into a hook; false (and \p error) when the

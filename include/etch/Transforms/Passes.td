@@ -28,6 +28,32 @@ def FoldHardsigmoid : Pass<"etch-fold-hardsigmoid", "mlir::func::FuncOp"> {
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 
+def LastPositionOutput
+    : Pass<"etch-last-position-output", "mlir::func::FuncOp"> {
+  let summary = "Compute an LLM's logits for the last sequence position only";
+  let description = [{
+    Generation samples from the last position's logits; a decoder exported
+    from transformers returns them for every position of a prompt chunk,
+    and the vocabulary projection (lm_head) is then a third or more of a
+    prefill's work. For result `result` (logits `[..., S, vocab]`, the
+    sequence along `dim`) produced by a projection of the hidden states --
+    `edge.linear` / `edge.weight_only_linear` of `[..., S, H]`, or
+    `edge.mm` / `edge.addmm` between views that flatten the leading dims
+    and restore them (the core-ATen form) -- the hidden states are sliced
+    to the last position first (`edge.slice` from -1), so the result is
+    `[..., 1, vocab]`. The result's type and the function's signature
+    change; the old projection is left for DCE. Any other producer is an
+    error naming it.
+  }];
+  let options = [
+    Option<"result", "result", "unsigned", "0",
+           "Which function result holds the logits">,
+    Option<"dim", "dim", "int64_t", "1",
+           "The sequence dimension of the logits (not the last)">,
+  ];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
 def MemoryPlan : Pass<"etch-memory-plan", "mlir::func::FuncOp"> {
   let summary = "Place every non-constant tensor in one memory arena";
   let description = [{

@@ -17,7 +17,7 @@ enum class Op { Add, Sub, Mul, Div };
 
 // Add and sub run here only with alpha 1 (a scaled operand could fuse
 // into an FMA and round differently from the portable kernel).
-template <Op op> inline float apply(float a, float b, float) {
+template <Op op> inline float apply(float a, float b) {
   switch (op) {
   case Op::Add: return a + b;
   case Op::Sub: return a - b;
@@ -28,25 +28,39 @@ template <Op op> inline float apply(float a, float b, float) {
 }
 
 /// One run of the innermost dim: each input steps by 1 or stays (0).
+/// Inlined into each ISA's clone of runOf, where it vectorizes.
 template <Op op>
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-run(const float *a, int64_t sa, const float *b, int64_t sb, float *out,
-    int64_t n, float alpha) {
+__attribute__((always_inline)) inline void
+runLoops(const float *a, int64_t sa, const float *b, int64_t sb, float *out,
+         int64_t n) {
   if (sa == 1 && sb == 1) {
     for (int64_t i = 0; i < n; ++i)
-      out[i] = apply<op>(a[i], b[i], alpha);
+      out[i] = apply<op>(a[i], b[i]);
   } else if (sa == 1) {
     float bb = b[0];
     for (int64_t i = 0; i < n; ++i)
-      out[i] = apply<op>(a[i], bb, alpha);
+      out[i] = apply<op>(a[i], bb);
   } else if (sb == 1) {
     float aa = a[0];
     for (int64_t i = 0; i < n; ++i)
-      out[i] = apply<op>(aa, b[i], alpha);
+      out[i] = apply<op>(aa, b[i]);
   } else {
-    float value = apply<op>(a[0], b[0], alpha);
+    float value = apply<op>(a[0], b[0]);
     for (int64_t i = 0; i < n; ++i)
       out[i] = value;
+  }
+}
+
+/// runLoops for \p op, built per ISA (clang's target_clones takes no
+/// templates, so the op is a run-time switch outside the loops).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void
+runOf(Op op, const float *a, int64_t sa, const float *b, int64_t sb,
+      float *out, int64_t n) {
+  switch (op) {
+  case Op::Add: return runLoops<Op::Add>(a, sa, b, sb, out, n);
+  case Op::Sub: return runLoops<Op::Sub>(a, sa, b, sb, out, n);
+  case Op::Mul: return runLoops<Op::Mul>(a, sa, b, sb, out, n);
+  case Op::Div: return runLoops<Op::Div>(a, sa, b, sb, out, n);
   }
 }
 
@@ -85,20 +99,19 @@ Plan plan(const TensorView &a, const TensorView &b, const TensorView &out) {
 template <Op op> void binary(const KernelCall &call) {
   const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
   TensorView &out = *call.outputs[0];
-  float alpha = 1.0f;
   Plan p = plan(a, b, out);
   const float *pa = a.data<float>(), *pb = b.data<float>();
   float *po = out.data<float>();
   if (p.rank == 0) { // one element
-    po[0] = apply<op>(pa[0], pb[0], alpha);
+    po[0] = apply<op>(pa[0], pb[0]);
     return;
   }
   int inner = p.rank - 1;
   int64_t n = p.sizes[inner], outer = out.numel() / n;
   int64_t index[kMaxRank] = {}, offsetA = 0, offsetB = 0;
   for (int64_t r = 0; r < outer; ++r) {
-    run<op>(pa + offsetA, p.strides[0][inner], pb + offsetB,
-            p.strides[1][inner], po + r * n, n, alpha);
+    runOf(op, pa + offsetA, p.strides[0][inner], pb + offsetB,
+          p.strides[1][inner], po + r * n, n);
     for (int d = inner - 1; d >= 0; --d) { // odometer over the outer dims
       offsetA += p.strides[0][d];
       offsetB += p.strides[1][d];

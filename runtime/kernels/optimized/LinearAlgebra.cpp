@@ -1,5 +1,6 @@
 // linear (any input rank), mm, bmm and addmm: few input rows (decoding) on
-// the GEMV, more on the blocked GEMM, output columns split across the
+// the GEMV, linear's up to a prefill chunk on its blocked rows kernel, more
+// on the blocked GEMM, output columns split across the
 // thread pool. Shapes and types were checked by the portable kernels'
 // validate functions, which the optimized kernels share.
 #include "runtime/kernels/optimized/Gemm.h"
@@ -28,7 +29,7 @@ void product(int64_t rows, int64_t n, int64_t k, const float *a, int64_t lda,
   // Column blocks: whole GEMM panels and GEMV tiles.
   constexpr int64_t block = 64;
   int64_t tasks = (n + block - 1) / block;
-  bool few = rows <= kGemvMaxRows;
+  bool few = rows <= kGemvMaxRows || (bTransposed && rows <= kRowsMaxRows);
   auto slice = [&](int64_t first, int64_t last) {
     int64_t j0 = first * block, width = std::min(n, last * block) - j0;
     if (few && bTransposed)

@@ -10,14 +10,12 @@
 // -1.5 * sum x. A group's sum is scaled once; zero points come off at the
 // end as scale * zp * sum x. Where the CPU has AVX-512 VNNI, int4 tables run
 // on int8 dot products instead (WeightOnlyVnni.cpp). More input rows
-// (prefill): tiles of the weight are dequantized to f32 and run through the
-// blocked GEMM. Output rows are split across the pool. Shapes and types
-// were checked by the portable validate function.
+// (prefill): blocks of up to 16 pass each weight row while it sits in L1,
+// 4 at a time in registers, so the table streams from memory once per
+// block. Output rows are split across the pool. Shapes and types were
+// checked by the portable validate function.
 #include "runtime/kernels/optimized/CpuFeatures.h"
-#include "runtime/kernels/optimized/Gemm.h"
-#include "runtime/kernels/optimized/Gemv.h"
 #include "runtime/kernels/optimized/Kernels.h"
-#include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/optimized/WeightOnly.h"
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/WeightPacking.h"
@@ -252,64 +250,36 @@ DotsFn kernelFor(const char *isa, int64_t m) {
   return kernelFor<Scalar>(m);
 }
 
-/// Few rows with float inputs: dot products on the fly, rows of W split
-/// across threads.
-void decodeRows(const char *isa, const Weights &w, int64_t m, const float *x,
-                float *y) {
-  constexpr int64_t kMaxGroups = kGemvMaxRows * (kMaxColumns / kStep);
-  float sums[kMaxGroups], starts[kMaxGroups];
-  groupSums(w, m, x, sums);
-  for (int64_t i = 0; i < m * w.groups; ++i)
-    starts[i] = w.bits == 4 ? 1.5f * sums[i] : 0.0f;
-  DotsFn kernel = kernelFor(isa, m);
-  auto slice = [&](int64_t first, int64_t last) {
-    float dots[kGemvMaxRows];
-    for (int64_t n = first * 16, end = std::min(w.rows, last * 16); n < end;
-         ++n) {
-      kernel(w, n, x, starts, dots);
-      finishRow(w, m, n, dots, sums, y);
+/// Float inputs: dot products on the fly, rows of W split across threads,
+/// input rows in blocks (WeightOnly.h). Scratch for the group sums and
+/// where int4's sums start lives on the stack.
+void productRows(const char *isa, const Weights &w, int64_t m, const float *x,
+                 float *y) {
+  constexpr int64_t kScratchGroups = 4 * (kMaxColumns / kStep);
+  float sums[kScratchGroups], starts[kScratchGroups];
+  int64_t blockRows =
+      std::clamp<int64_t>(kScratchGroups / w.groups, 1, kMaxBlockRows);
+  // int8 without zero points needs neither.
+  bool needSums = w.bits == 4 || w.zeroPoints;
+  auto prepare = [&](int64_t first, int64_t rows) -> const float * {
+    if (!needSums) {
+      std::fill(starts, starts + rows * w.groups, 0.0f);
+      return nullptr;
     }
+    groupSums(w, rows, x + first * w.columns, sums);
+    for (int64_t i = 0; i < rows * w.groups; ++i)
+      starts[i] = w.bits == 4 ? 1.5f * sums[i] : 0.0f;
+    return sums;
   };
-  int64_t tasks = (w.rows + 15) / 16;
-  int64_t grain = m * w.rows * w.columns < kParallelWeights ? tasks : 1;
-  ThreadPool::shared().parallelFor(tasks, grain, slice);
-}
-
-// Prefill: tiles of W as f32, through the blocked GEMM.
-constexpr int64_t kTileRows = 64, kTileColumns = 256;
-
-void dequantizeTile(const Weights &w, int64_t n0, int64_t rows, int64_t k0,
-                    int64_t columns, float *tile) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const uint8_t *row = w.row(n0 + r);
-    for (int64_t c = 0; c < columns; ++c) {
-      int64_t k = k0 + c, g = (n0 + r) * w.groups + k / w.group;
-      int zero = w.zeroPoints ? w.zeroPoints[g] : 0;
-      tile[r * columns + c] =
-          static_cast<float>(packing::quantizedAt(w.bits, row, k) - zero) *
-          w.scales[g];
-    }
-  }
-}
-
-void prefillRows(const Weights &w, int64_t m, const float *x, float *y) {
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t n = 0; n < w.rows; ++n)
-      y[i * w.rows + n] = w.bias ? w.bias[n] : 0.0f;
-  auto slice = [&](int64_t first, int64_t last) {
-    alignas(64) float tile[kTileRows * kTileColumns];
-    for (int64_t t = first; t < last; ++t) {
-      int64_t n0 = t * kTileRows, rows = std::min(kTileRows, w.rows - n0);
-      for (int64_t k0 = 0; k0 < w.columns; k0 += kTileColumns) {
-        int64_t columns = std::min(kTileColumns, w.columns - k0);
-        dequantizeTile(w, n0, rows, k0, columns, tile);
-        gemmAccumulate({m, rows, columns}, {x + k0, w.columns},
-                       {tile, columns}, /*bTransposed=*/true, y + n0, w.rows);
-      }
-    }
+  DotsFn kernels[kRegisterRows + 1] = {};
+  for (int64_t count = 1; count <= kRegisterRows; ++count)
+    kernels[count] = kernelFor(isa, count);
+  auto rowDots = [&](int64_t n, int64_t first, int64_t rows, float *dots) {
+    for (int64_t i = 0; i < rows; i += kRegisterRows)
+      kernels[std::min(kRegisterRows, rows - i)](
+          w, n, x + (first + i) * w.columns, starts + i * w.groups, dots + i);
   };
-  ThreadPool::shared().parallelFor((w.rows + kTileRows - 1) / kTileRows, 1,
-                                   slice);
+  productByRowBlocks(w, m, blockRows, y, prepare, rowDots);
 }
 
 } // namespace
@@ -326,10 +296,6 @@ bool runWith(const char *path, const KernelCall &call) {
   int64_t m = w.columns ? input.numel() / w.columns : 0;
   const float *x = input.data<float>();
   float *y = call.outputs[0]->data<float>();
-  if (m > kGemvMaxRows) {
-    prefillRows(w, m, x, y);
-    return true;
-  }
   // The vector kernels step by whole 32-column blocks within groups.
   if (w.group % kStep != 0 || w.columns > kMaxColumns) {
     portable::runWeightOnlyLinear(call);
@@ -338,8 +304,8 @@ bool runWith(const char *path, const KernelCall &call) {
   if (std::strcmp(path, "avx512vnni") == 0 &&
       decodeWithInt8Inputs(w, m, x, y))
     return true;
-  decodeRows(std::strcmp(path, "avx512vnni") == 0 ? "avx512" : path, w, m, x,
-             y);
+  productRows(std::strcmp(path, "avx512vnni") == 0 ? "avx512" : path, w, m,
+              x, y);
   return true;
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include "runtime/kernels/KernelCall.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace etch::runtime::optimized::weight_only {
@@ -50,15 +52,22 @@ inline Weights weightsOf(const KernelCall &call) {
   return w;
 }
 
-/// Each input row's sum over each group ([m][groups]).
+/// Each input row's sum over each group ([m][groups]), in 8 independent
+/// lanes so that it vectorizes.
 inline void groupSums(const Weights &w, int64_t m, const float *x,
                       float *sums) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t g = 0; g < w.groups; ++g) {
-      float sum = 0;
-      for (int64_t p = g * w.group; p < (g + 1) * w.group; ++p)
-        sum += x[i * w.columns + p];
-      sums[i * w.groups + g] = sum;
+      const float *xs = x + i * w.columns + g * w.group;
+      float lanes[8] = {};
+      int64_t p = 0;
+      for (; p + 8 <= w.group; p += 8)
+        for (int l = 0; l < 8; ++l)
+          lanes[l] += xs[p + l];
+      for (; p < w.group; ++p)
+        lanes[0] += xs[p];
+      sums[i * w.groups + g] = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) +
+                               ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
     }
 }
 
@@ -72,6 +81,38 @@ inline void finishRow(const Weights &w, int64_t m, int64_t n,
         value -= w.scales[n * w.groups + g] *
                  w.zeroPoints[n * w.groups + g] * sums[i * w.groups + g];
     y[i * w.rows + n] = value;
+  }
+}
+
+// Input rows that meet a weight row at once in registers, and at most in
+// one block (prefill: the block passes each weight row while it sits in
+// L1, so the table is read from memory m / block times, not m times).
+constexpr int64_t kRegisterRows = 4;
+constexpr int64_t kMaxBlockRows = 16;
+
+/// y = x . W^T (+ bias) for m input rows in blocks of up to \p blockRows:
+/// prepare(first, count) readies rows first.. first + count - 1 (quantized
+/// inputs, group sums) and returns the sums finishRow needs (null without
+/// zero points); then every weight row n, the rows split across the pool,
+/// meets the block through rowDots(n, first, count, dots).
+template <typename Prepare, typename RowDots>
+void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
+                        float *y, Prepare &&prepare, RowDots &&rowDots) {
+  for (int64_t first = 0; first < m; first += blockRows) {
+    int64_t count = std::min(blockRows, m - first);
+    const float *sums = prepare(first, count);
+    float *ys = y + first * w.rows;
+    auto slice = [&](int64_t begin, int64_t end) {
+      float dots[kMaxBlockRows];
+      for (int64_t n = begin * 16, last = std::min(w.rows, end * 16);
+           n < last; ++n) {
+        rowDots(n, first, count, dots);
+        finishRow(w, count, n, dots, sums, ys);
+      }
+    };
+    int64_t tasks = (w.rows + 15) / 16;
+    int64_t grain = count * w.rows * w.columns < kParallelWeights ? tasks : 1;
+    ThreadPool::shared().parallelFor(tasks, grain, slice);
   }
 }
 

@@ -10,14 +10,11 @@
 // points; int8 tables keep float inputs (exact): their decode is bound by
 // memory, not by the multiply-adds.
 #include "runtime/kernels/optimized/CpuFeatures.h"
-#include "runtime/kernels/optimized/Gemv.h"
-#include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/optimized/WeightOnly.h"
 
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cmath>
 
 namespace etch::runtime::optimized::weight_only {
 namespace {
@@ -37,34 +34,34 @@ struct alignas(64) InputChunk {
 
 constexpr int64_t kChunkColumns = 128;
 
-/// Quantizes input row \p x (K columns) into chunks.
-void quantizeRow(int64_t columns, const float *x, InputChunk *chunks) {
-  int8_t quantized[kMaxInputColumns];
-  float scales[kMaxInputColumns / 32];
-  for (int64_t b = 0; b < columns / 32; ++b) {
-    float largest = 0;
-    for (int j = 0; j < 32; ++j)
-      largest = std::max(largest, std::fabs(x[b * 32 + j]));
-    float scale = largest / 127.0f, inverse = largest > 0 ? 127.0f / largest : 0;
-    scales[b] = scale;
-    for (int j = 0; j < 32; ++j)
-      quantized[b * 32 + j] =
-          static_cast<int8_t>(std::lrint(x[b * 32 + j] * inverse));
-  }
+/// Quantizes input row \p x (K columns) into chunks: per 32-column block,
+/// q = round-to-nearest-even(x * 127 / max|x|) (what std::lrint does in the
+/// default rounding mode).
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
+quantizeRow(int64_t columns, const float *x, InputChunk *chunks) {
+  const __m512i ones = _mm512_set1_epi8(1);
   for (int64_t c = 0; c < columns / kChunkColumns; ++c) {
     InputChunk &chunk = chunks[c];
-    for (int b = 0; b < 4; ++b)
-      for (int j = 0; j < 16; ++j) {
-        chunk.low[16 * b + j] = quantized[128 * c + 32 * b + j];
-        chunk.high[16 * b + j] = quantized[128 * c + 32 * b + 16 + j];
-      }
-    for (int l = 0; l < 16; ++l) {
-      int32_t sum = 0;
-      for (int t = 0; t < 4; ++t)
-        sum += chunk.low[4 * l + t] + chunk.high[4 * l + t];
-      chunk.offset[l] = 8 * sum;
-      chunk.scale[l] = scales[4 * c + l / 4];
+    for (int b = 0; b < 4; ++b) {
+      const float *block = x + c * kChunkColumns + 32 * b;
+      __m512 low = _mm512_loadu_ps(block), high = _mm512_loadu_ps(block + 16);
+      float largest = _mm512_reduce_max_ps(
+          _mm512_max_ps(_mm512_abs_ps(low), _mm512_abs_ps(high)));
+      __m512 inverse = _mm512_set1_ps(largest > 0 ? 127.0f / largest : 0);
+      _mm_store_si128(reinterpret_cast<__m128i *>(chunk.low + 16 * b),
+                      _mm512_cvtsepi32_epi8(
+                          _mm512_cvtps_epi32(_mm512_mul_ps(low, inverse))));
+      _mm_store_si128(reinterpret_cast<__m128i *>(chunk.high + 16 * b),
+                      _mm512_cvtsepi32_epi8(
+                          _mm512_cvtps_epi32(_mm512_mul_ps(high, inverse))));
+      for (int l = 0; l < 4; ++l)
+        chunk.scale[4 * b + l] = largest / 127.0f;
     }
+    // Lane l's 8 inputs summed by the dot product's own byte grouping.
+    __m512i sum = _mm512_dpbusd_epi32(_mm512_setzero_si512(), ones,
+                                      _mm512_load_si512(chunk.low));
+    sum = _mm512_dpbusd_epi32(sum, ones, _mm512_load_si512(chunk.high));
+    _mm512_store_si512(chunk.offset, _mm512_slli_epi32(sum, 3));
   }
 }
 
@@ -118,10 +115,6 @@ dots(const Weights &w, int64_t n, const InputChunk *chunks, float *out) {
 
 using DotsFn = void (*)(const Weights &, int64_t, const InputChunk *, float *);
 
-/// One weight row at a time, for every count of input rows: a decode step
-/// streams the weights from memory, and rows read one after the other are
-/// one sequential stream the prefetchers follow (interleaving four rows
-/// halved the bandwidth measured in a decode step).
 DotsFn kernelFor(int64_t m) {
   switch (m) {
   case 1: return dots<1>;
@@ -131,36 +124,41 @@ DotsFn kernelFor(int64_t m) {
   }
 }
 
-bool applies(const Weights &w, int64_t m) {
+bool applies(const Weights &w) {
   static const bool cpu = cpuHasIsa("avx512vnni");
   bool groups = w.group == 32 || w.group == 64 || w.group % 128 == 0;
-  return cpu && w.bits == 4 && groups && !w.zeroPoints && m <= kGemvMaxRows &&
+  return cpu && w.bits == 4 && groups && !w.zeroPoints &&
          w.columns % kChunkColumns == 0 && w.columns <= kMaxInputColumns;
 }
+
+// Quantized input rows on the caller's stack: 80 KiB.
+constexpr int64_t kScratchChunks = 256;
 
 } // namespace
 
 bool decodeWithInt8Inputs(const Weights &w, int64_t m, const float *x,
                           float *y) {
-  if (!applies(w, m))
+  if (!applies(w))
     return false;
-  constexpr int64_t kMaxChunks = kGemvMaxRows * kMaxInputColumns / 128;
-  InputChunk chunks[kMaxChunks];
+  InputChunk chunks[kScratchChunks];
   int64_t count = w.columns / kChunkColumns;
-  for (int64_t i = 0; i < m; ++i)
-    quantizeRow(w.columns, x + i * w.columns, chunks + i * count);
-  DotsFn kernel = kernelFor(m);
-  auto slice = [&](int64_t first, int64_t last) {
-    float out[kGemvMaxRows];
-    for (int64_t n = first * 16, end = std::min(w.rows, last * 16); n < end;
-         ++n) {
-      kernel(w, n, chunks, out);
-      finishRow(w, m, n, out, nullptr, y);
-    }
+  int64_t blockRows = std::clamp<int64_t>(kScratchChunks / count, 1,
+                                          kMaxBlockRows);
+  auto prepare = [&](int64_t first, int64_t rows) -> const float * {
+    for (int64_t i = 0; i < rows; ++i)
+      quantizeRow(w.columns, x + (first + i) * w.columns, chunks + i * count);
+    return nullptr;
   };
-  int64_t tasks = (w.rows + 15) / 16;
-  int64_t grain = m * w.rows * w.columns < kParallelWeights ? tasks : 1;
-  ThreadPool::shared().parallelFor(tasks, grain, slice);
+  // One weight row at a time, for every count of input rows: a decode step
+  // streams the weights from memory, and rows read one after the other are
+  // one sequential stream the prefetchers follow (interleaving four rows
+  // halved the bandwidth measured in a decode step).
+  auto rowDots = [&](int64_t n, int64_t, int64_t rows, float *out) {
+    for (int64_t i = 0; i < rows; i += kRegisterRows)
+      kernelFor(std::min(kRegisterRows, rows - i))(w, n, chunks + i * count,
+                                                   out + i);
+  };
+  productByRowBlocks(w, m, blockRows, y, prepare, rowDots);
   return true;
 }
 

@@ -147,6 +147,19 @@ func.func @dynamic_squeeze_kept(%x: tensor<?x4xf32>) -> tensor<?x1x4xf32> {
 
 // -----
 
+// A slice of a dynamic dim keeps its type but not its extent: only a slice
+// of everything folds away.
+// CHECK-LABEL: func @dynamic_slices
+// CHECK: %[[LAST:.*]] = edge.slice %arg0 {dim = 1 : i64, start = -1 : i64}
+// CHECK: return %[[LAST]], %arg0
+func.func @dynamic_slices(%x: tensor<1x?x8xf32>) -> (tensor<1x?x8xf32>, tensor<1x?x8xf32>) {
+  %0 = edge.slice %x {dim = 1 : i64, start = -1 : i64} : (tensor<1x?x8xf32>) -> tensor<1x?x8xf32>
+  %1 = edge.slice %x {dim = 1 : i64, start = 0 : i64, end = 9223372036854775807 : i64} : (tensor<1x?x8xf32>) -> tensor<1x?x8xf32>
+  return %0, %1 : tensor<1x?x8xf32>, tensor<1x?x8xf32>
+}
+
+// -----
+
 // A slice with a negative dim folds on constants (dim is normalized first).
 // CHECK-LABEL: func @slice_negative_dim
 // CHECK-NEXT: %[[C:.*]] = edge.constant dense<{{\[}}[2.000000e+00], [4.000000e+00]]> : tensor<2x1xf32>
