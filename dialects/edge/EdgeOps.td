@@ -151,6 +151,7 @@ def Edge_AddOp : Edge_BinaryOp<"add", "aten::add"> {
   let summary = "self + alpha * other";
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other,
       DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+  let hasCanonicalizer = 1;
 }
 
 def Edge_SubOp : Edge_BinaryOp<"sub", "aten::sub"> {
@@ -611,6 +612,7 @@ def Edge_CatOp : Edge_AtenOp<"cat", "aten::cat,aten::concat"> {
       DefaultValuedAttr<I64Attr, "0">:$dim);
   let results = (outs Edge_Tensor:$result);
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Edge_SliceOp : Edge_AtenOp<"slice", "aten::slice"> {

@@ -2,6 +2,8 @@
 #include "edge/EdgeDialect.h"
 #include "runtime/core/WindowExtent.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 using namespace mlir;
 using namespace etch::edge;
 
@@ -232,4 +234,47 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   shape.push_back(weight[0]);
   types.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// add(linear(x, W), b) -> linear(x, W, b)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// ONNX exports write a linear layer as MatMul then Add: a constant 1-D bias
+/// added to a bias-free linear's only use becomes the linear's bias, so a
+/// target runs one fully connected layer instead of a product and a pass
+/// over its result.
+struct AddBiasIntoLinear : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOp add,
+                                PatternRewriter &rewriter) const override {
+    if (add.getAlpha().convertToDouble() != 1.0)
+      return failure();
+    for (auto [product, bias] : {std::pair(add.getSelf(), add.getOther()),
+                                 std::pair(add.getOther(), add.getSelf())}) {
+      auto linear = product.getDefiningOp<LinearOp>();
+      auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+      if (!linear || linear.getBias() || !product.hasOneUse() ||
+          !bias.getDefiningOp<ConstantOp>() || !biasType ||
+          biasType.getRank() != 1 || linear.getType() != add.getType() ||
+          biasType.getDimSize(0) !=
+              linear.getWeight().getType().getDimSize(0) ||
+          biasType.getElementType() != linear.getType().getElementType())
+        continue;
+      rewriter.replaceOpWithNewOp<LinearOp>(add, add.getType(),
+                                            linear.getInput(),
+                                            linear.getWeight(), bias);
+      rewriter.eraseOp(linear);
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void AddOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<AddBiasIntoLinear>(context);
 }

@@ -300,6 +300,50 @@ OpFoldResult CatOp::fold(FoldAdaptor) {
   return {};
 }
 
+namespace {
+/// cat(x0, ..., xk) where cat(x0, ..., xm) is computed earlier (m < k)
+/// becomes cat(that, xm+1, ..., xk). DenseNet-style blocks concatenate every
+/// earlier feature map at each layer; reusing the previous concatenation
+/// copies only the new maps, and lets the memory plan nest each cat in the
+/// next so that the whole block's concatenations copy nothing.
+struct CatOfEarlierPrefix : OpRewritePattern<CatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CatOp op,
+                                PatternRewriter &rewriter) const override {
+    OperandRange tensors = op.getTensors();
+    if (tensors.size() < 3)
+      return failure();
+    CatOp longest;
+    for (Operation *user : tensors.front().getUsers()) {
+      auto prefix = dyn_cast<CatOp>(user);
+      if (!prefix || prefix == op || prefix.getDim() != op.getDim() ||
+          prefix->getBlock() != op->getBlock() ||
+          !prefix->isBeforeInBlock(op))
+        continue;
+      OperandRange parts = prefix.getTensors();
+      if (parts.size() < 2 || parts.size() >= tensors.size() ||
+          (longest && parts.size() <= longest.getTensors().size()) ||
+          !std::equal(parts.begin(), parts.end(), tensors.begin()))
+        continue;
+      longest = prefix;
+    }
+    if (!longest)
+      return failure();
+    SmallVector<Value> joined = {longest.getResult()};
+    llvm::append_range(joined,
+                       tensors.drop_front(longest.getTensors().size()));
+    rewriter.modifyOpInPlace(op, [&] { op->setOperands(joined); });
+    return success();
+  }
+};
+} // namespace
+
+void CatOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<CatOfEarlierPrefix>(context);
+}
+
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   RankedTensorType source = getSelf().getType();
   int64_t rank = source.getRank();

@@ -22,6 +22,7 @@ struct Group {
   const Target *target;
   SmallVector<Operation *> ops; // program order
   unsigned layout = 0;          // Target::delegateLayout of its ops, or 0
+  int mergedInto = -1;          // set when its ops joined another group
 };
 
 /// Constants and dequantized constants (quantized weights): cloned into
@@ -118,8 +119,23 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
     Block &block = func.getBody().front();
     std::vector<Group> groups;
     llvm::DenseMap<Operation *, int> groupOf;
-    // Groups each op depends on, directly or through other ops.
+    // Groups each op depends on, directly or through other ops (ids as
+    // they were then: `live` follows merges).
     llvm::DenseMap<Operation *, std::set<int>> dependsOn;
+    auto live = [&](int group) {
+      while (groups[group].mergedInto >= 0)
+        group = groups[group].mergedInto;
+      return group;
+    };
+    auto dependsOnGroup = [&](Operation *op, int group) {
+      return llvm::any_of(dependsOn[op],
+                          [&](int dep) { return live(dep) == group; });
+    };
+    auto groupDependsOn = [&](int group, int other) {
+      return llvm::any_of(groups[group].ops, [&](Operation *op) {
+        return dependsOnGroup(op, other);
+      });
+    };
     for (Operation &op : block) {
       if (isa<func::ReturnOp, edge::DelegateOp>(op) || isWeight(&op))
         continue;
@@ -143,23 +159,55 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
         // Join the largest producer group of this target that stays convex:
         // no producer outside the group may itself depend on the group.
         int chosen = -1;
-        for (Operation *producer : producers) {
+        auto groupOfProducer = [&](Operation *producer) {
           auto it = groupOf.find(producer);
-          if (it == groupOf.end() || groups[it->second].target != target)
-            continue;
-          int candidate = it->second;
+          return it == groupOf.end() ? -1 : live(it->second);
+        };
+        auto compatible = [&](int candidate) {
           unsigned groupLayout = groups[candidate].layout;
-          if (layout && groupLayout && layout != groupLayout)
+          return groups[candidate].target == target &&
+                 (!layout || !groupLayout || layout == groupLayout);
+        };
+        for (Operation *producer : producers) {
+          int candidate = groupOfProducer(producer);
+          if (candidate < 0 || !compatible(candidate))
             continue;
           bool convex = llvm::none_of(producers, [&](Operation *other) {
-            auto otherGroup = groupOf.find(other);
-            bool inside =
-                otherGroup != groupOf.end() && otherGroup->second == candidate;
-            return !inside && dependsOn[other].count(candidate);
+            return groupOfProducer(other) != candidate &&
+                   dependsOnGroup(other, candidate);
           });
           if (convex && (chosen < 0 || groups[candidate].ops.size() >
                                            groups[chosen].ops.size()))
             chosen = candidate;
+        }
+        // Other producer groups of this target join too when neither
+        // depends on the other (branches from the method's inputs) and the
+        // op's remaining producers stay outside the union's dataflow.
+        for (Operation *producer : producers) {
+          int other = groupOfProducer(producer);
+          if (chosen < 0 || other < 0 || other == chosen ||
+              !compatible(other) ||
+              (groups[other].layout && groups[chosen].layout &&
+               groups[other].layout != groups[chosen].layout) ||
+              groupDependsOn(other, chosen) || groupDependsOn(chosen, other))
+            continue;
+          bool convex = llvm::none_of(producers, [&](Operation *outside) {
+            int owner = groupOfProducer(outside);
+            return owner != chosen && owner != other &&
+                   (dependsOnGroup(outside, chosen) ||
+                    dependsOnGroup(outside, other));
+          });
+          if (!convex)
+            continue;
+          Group &into = groups[chosen];
+          llvm::append_range(into.ops, groups[other].ops);
+          llvm::sort(into.ops, [](Operation *lhs, Operation *rhs) {
+            return lhs->isBeforeInBlock(rhs);
+          });
+          if (!into.layout)
+            into.layout = groups[other].layout;
+          groups[other].ops.clear();
+          groups[other].mergedInto = chosen;
         }
         if (chosen < 0) {
           chosen = groups.size();
@@ -175,7 +223,8 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
 
     OpBuilder builder(func.getContext());
     for (Group &group : groups)
-      outline(group, builder);
+      if (group.mergedInto < 0)
+        outline(group, builder);
     if (!sortTopologically(&block)) {
       func.emitError("internal: partitioning created a cycle");
       return signalPassFailure();

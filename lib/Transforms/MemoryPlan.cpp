@@ -81,9 +81,14 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       int64_t lastRead = -1;  // latest read of any member
       StringRef state;        // the mutable buffer living here, if any
       bool isInput = false;
+      bool inPlaceUpdate = false; // an index_put/slice_scatter shares it
+      bool mergedAway = false;    // its members moved into a concatenation
+      SmallVector<Value, 1> members;
     };
     std::vector<Group> groups;
     llvm::DenseMap<Value, size_t> groupOf;
+    // Where a value lies in its group's buffer (a concatenated input).
+    llvm::DenseMap<Value, uint64_t> offsetInGroup;
     std::vector<Value> planned;
     auto addValue = [&](Value value, int64_t first) -> LogicalResult {
       std::optional<uint64_t> bytes = tensorBytes(plannedType(value));
@@ -95,6 +100,7 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       int64_t last = std::max(first, lastUse(value));
       groupOf[value] = groups.size();
       groups.push_back({{*bytes, first, last, 0}, last});
+      groups.back().members.push_back(value);
       planned.push_back(value);
       return success();
     };
@@ -119,6 +125,47 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
           return std::nullopt; // it would read what it overwrites
       }
       return it->second;
+    };
+    // Zero-copy concatenation: where the slices of a cat's result are
+    // contiguous (every dim before `dim` is 1), an input computed in this
+    // method is planned inside its slice, so its producer writes there and
+    // the cat kernel finds nothing to copy. Method inputs, state, in-place
+    // updates and values already placed in another cat keep their buffers
+    // and are copied.
+    auto placeInputsInSlices = [&](etch::edge::CatOp cat) {
+      auto type = cast<RankedTensorType>(cat.getType());
+      int64_t dim = static_cast<int64_t>(cat.getDim());
+      if (dim < 0)
+        dim += type.getRank();
+      if (!type.hasStaticShape() ||
+          llvm::any_of(type.getShape().take_front(dim),
+                       [](int64_t extent) { return extent != 1; }))
+        return;
+      size_t target = groupOf.lookup(cat.getResult());
+      uint64_t slice = 0;
+      for (Value input : cat.getTensors()) {
+        uint64_t bytes = tensorBytes(input.getType()).value_or(0);
+        uint64_t offset = slice;
+        slice += bytes;
+        auto it = groupOf.find(input);
+        if (it == groupOf.end() || it->second == target || bytes == 0)
+          continue; // a constant, or an input placed already
+        Group &source = groups[it->second];
+        if (source.isInput || !source.state.empty() || source.inPlaceUpdate ||
+            source.buffer.size != bytes || offsetInGroup.lookup(input) != 0)
+          continue;
+        Group &into = groups[target];
+        into.buffer.first = std::min(into.buffer.first, source.buffer.first);
+        into.buffer.last = std::max(into.buffer.last, source.buffer.last);
+        into.lastRead = std::max(into.lastRead, source.lastRead);
+        for (Value member : source.members) {
+          groupOf[member] = target;
+          offsetInGroup[member] += offset;
+          into.members.push_back(member);
+        }
+        source.members.clear();
+        source.mergedAway = true;
+      }
     };
     // Inputs stay intact for the whole method, so running it again on the
     // same inputs gives the same outputs.
@@ -146,32 +193,41 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
         group.lastRead = std::max(group.lastRead, last);
         group.buffer.last = std::max(group.buffer.last, last);
         groupOf[result] = *shared;
+        group.inPlaceUpdate = true;
+        group.members.push_back(result);
         planned.push_back(result);
         continue;
       }
       for (Value result : op.getResults())
         if (failed(addValue(result, position[&op])))
           return signalPassFailure();
+      if (auto cat = dyn_cast<etch::edge::CatOp>(op))
+        placeInputsInSlices(cat);
     }
 
     std::vector<etch::PlannedBuffer> buffers;
-    for (const Group &group : groups)
-      buffers.push_back(group.buffer);
+    std::vector<size_t> bufferOf(groups.size(), 0);
+    for (auto [index, group] : llvm::enumerate(groups)) {
+      bufferOf[index] = buffers.size();
+      if (!group.mergedAway)
+        buffers.push_back(group.buffer);
+    }
     etch::MemoryPlanner planner(alignment);
     uint64_t arenaSize = planner.plan(buffers);
     Builder builder(func.getContext());
     llvm::DenseMap<Operation *, SmallVector<int64_t>> offsets;
     for (Value value : planned) {
-      const etch::PlannedBuffer &buffer = buffers[groupOf[value]];
+      const etch::PlannedBuffer &buffer = buffers[bufferOf[groupOf[value]]];
+      uint64_t offset = buffer.offset + offsetInGroup.lookup(value);
       if (auto argument = dyn_cast<BlockArgument>(value)) {
         func.setArgAttr(argument.getArgNumber(), "etch.arena_offset",
-                        builder.getI64IntegerAttr(buffer.offset));
+                        builder.getI64IntegerAttr(offset));
         continue;
       }
       Operation *op = value.getDefiningOp();
       auto &list = offsets[op];
       list.resize(op->getNumResults(), -1);
-      list[cast<OpResult>(value).getResultNumber()] = buffer.offset;
+      list[cast<OpResult>(value).getResultNumber()] = offset;
     }
     for (auto &[op, list] : offsets)
       op->setAttr("etch.arena_offsets", builder.getDenseI64ArrayAttr(list));

@@ -59,6 +59,11 @@ MODELS = {
     "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(weights=None), IMAGE),
     "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), IMAGE),
     "convnext_tiny": (lambda: torchvision.models.convnext_tiny(weights=None), IMAGE),
+    # Concatenation-heavy: inception branches; DenseNet's growing lists with
+    # a batch norm on every concatenation.
+    "googlenet": (lambda: torchvision.models.googlenet(weights=None, aux_logits=False,
+                                                       init_weights=False), IMAGE),
+    "densenet121": (lambda: torchvision.models.densenet121(weights=None), IMAGE),
     "encoder_block": (encoder_block, (2, 16, 64)),
     "upsample_block": (UpsampleBlock, (1, 3, 10, 12)),
 }

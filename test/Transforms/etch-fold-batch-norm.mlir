@@ -39,9 +39,16 @@ func.func @fold_defaults(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
 
 // -----
 
-// A conv whose result is also used elsewhere is not folded.
+// A conv whose result is also used elsewhere is not folded: the norm becomes
+// a per-channel multiply and add, scale = 1 / sqrt(1 + 1e-5), shift = -scale.
 // CHECK-LABEL: func @conv_has_other_use
-// CHECK: edge.batch_norm
+// CHECK-DAG: %[[S:.*]] = edge.constant dense<0.99999{{[0-9]*}}> : tensor<2x1x1xf32>
+// CHECK-DAG: %[[T:.*]] = edge.constant dense<-0.99999{{[0-9]*}}> : tensor<2x1x1xf32>
+// CHECK: %[[C:.*]] = edge.convolution
+// CHECK: %[[M:.*]] = edge.mul %[[C]], %[[S]]
+// CHECK: %[[A:.*]] = edge.add %[[M]], %[[T]]
+// CHECK-NOT: edge.batch_norm
+// CHECK: return %[[C]], %[[A]]
 func.func @conv_has_other_use(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
   %w = edge.constant dense<1.0> : tensor<2x1x1x1xf32>
   %p = edge.constant dense<1.0> : tensor<2xf32>

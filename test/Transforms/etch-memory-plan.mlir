@@ -107,3 +107,47 @@ func.func @scatter_in_place(%x: tensor<4x4xf32>, %y: tensor<1x4xf32>) -> (tensor
   %b = edge.slice_scatter %x, %y {dim = 0 : i64, start = 2 : i64, end = 3 : i64} : (tensor<4x4xf32>, tensor<1x4xf32>) -> tensor<4x4xf32>
   return %a, %b : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// Zero-copy concatenation: the slices of a cat whose leading dims are 1 are
+// contiguous, so each computed input is planned in its slice of the result
+// (nested cats too) and its producer writes there; the method's input keeps
+// its own bytes and is copied.
+// CHECK-LABEL: func @cat_in_place
+// CHECK: edge.relu %arg0 {etch.arena_offsets = array<i64: [[#CAT:]]>}
+// CHECK: edge.sigmoid %arg0 {etch.arena_offsets = array<i64: [[#CAT+16]]>}
+// CHECK: %[[AB:.*]] = edge.cat {{.*}} {dim = 1 : i64, etch.arena_offsets = array<i64: [[#CAT]]>}
+// CHECK: edge.tanh %arg0 {etch.arena_offsets = array<i64: [[#CAT+32]]>}
+// CHECK: edge.cat %[[AB]], {{.*}} {dim = 1 : i64, etch.arena_offsets = array<i64: [[#CAT]]>}
+// CHECK: edge.neg %arg0 {etch.arena_offsets = array<i64: [[#NEG:]]>}
+// CHECK: edge.cat %arg0, {{.*}} {dim = 1 : i64, etch.arena_offsets = array<i64: [[#NEG-16]]>}
+func.func @cat_in_place(%x: tensor<1x4xf32>) -> (tensor<1x12xf32>, tensor<1x8xf32>) {
+  %a = edge.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %b = edge.sigmoid %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %ab = edge.cat %a, %b {dim = 1 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+  %c = edge.tanh %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %abc = edge.cat %ab, %c {dim = 1 : i64} : (tensor<1x8xf32>, tensor<1x4xf32>) -> tensor<1x12xf32>
+  %d = edge.neg %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %xd = edge.cat %x, %d {dim = 1 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+  return %abc, %xd : tensor<1x12xf32>, tensor<1x8xf32>
+}
+
+// -----
+
+// Slices that are not contiguous (a leading dim above 1) and an input
+// already placed in another cat keep their own buffers.
+// CHECK-LABEL: func @cat_copies
+// CHECK: edge.relu %arg0 {etch.arena_offsets = array<i64: [[#RELU:]]>}
+// CHECK-NOT: array<i64: [[#RELU]]>
+// CHECK: edge.neg %arg1 {etch.arena_offsets = array<i64: [[#NEGATED:]]>}
+// CHECK-NEXT: edge.cat {{.*}} {dim = 1 : i64, etch.arena_offsets = array<i64: [[#NEGATED]]>}
+func.func @cat_copies(%x: tensor<2x4xf32>, %y: tensor<1x4xf32>) -> (tensor<2x8xf32>, tensor<1x8xf32>, tensor<1x8xf32>) {
+  %a = edge.relu %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %b = edge.sigmoid %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %ab = edge.cat %a, %b {dim = 1 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  %n = edge.neg %y : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %nn = edge.cat %n, %n {dim = 1 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+  %ny = edge.cat %y, %n {dim = 1 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+  return %ab, %nn, %ny : tensor<2x8xf32>, tensor<1x8xf32>, tensor<1x8xf32>
+}

@@ -5,13 +5,15 @@
 include "mlir/Pass/PassBase.td"
 
 def FoldBatchNorm : Pass<"etch-fold-batch-norm", "mlir::func::FuncOp"> {
-  let summary = "Fold inference batch_norm into the preceding convolution";
+  let summary = "Fold inference batch_norm into the preceding convolution, else into a multiply and add";
   let description = [{
     Rewrites `batch_norm(convolution(x, W, b))` into `convolution(x, W', b')`
     with `W' = W * s`, `b' = (b - mean) * s + beta`, `s = gamma / sqrt(var +
     eps)` per output channel, when the convolution is not transposed, has no
     other user, and W, b and the batch-norm parameters are constants. The
-    folded weights are new constants; the old ones are left for DCE.
+    folded weights are new constants; the old ones are left for DCE. A
+    float32 batch_norm with constant parameters and no convolution to fold
+    into becomes `mul(x, s) + (beta - mean * s)` with [C, 1, ...] constants.
   }];
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }

@@ -19,6 +19,7 @@ void runLinear(const KernelCall &call);
 void runMm(const KernelCall &call);
 void runBmm(const KernelCall &call);
 void runAddmm(const KernelCall &call);
+void runConvolution(const KernelCall &call);
 void runGelu(const KernelCall &call);
 void runSigmoid(const KernelCall &call);
 void runSilu(const KernelCall &call);

@@ -9,6 +9,7 @@ const OptimizedKernel kKernels[] = {
     {"edge.mm", runMm},
     {"edge.bmm", runBmm},
     {"edge.addmm", runAddmm},
+    {"edge.convolution", runConvolution},
     {"edge.gelu", runGelu},
     {"edge.sigmoid", runSigmoid},
     {"edge.silu", runSilu},

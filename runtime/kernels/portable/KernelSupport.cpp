@@ -201,4 +201,29 @@ bool isConvertible(ScalarType type) {
   return type != ScalarType::Float16 && type != ScalarType::BFloat16;
 }
 
+ConvShape convShape(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
+  const TensorView &out = *call.outputs[0];
+  Span<const int64_t> stride = call.intsAttr("stride");
+  Span<const int64_t> padding = call.intsAttr("padding");
+  Span<const int64_t> dilation = call.intsAttr("dilation");
+  return {in.size(0),
+          in.size(1),
+          in.size(2),
+          in.size(3),
+          out.size(1),
+          out.size(2),
+          out.size(3),
+          weight.size(2),
+          weight.size(3),
+          stride[0],
+          stride[1],
+          padding[0],
+          padding[1],
+          dilation[0],
+          dilation[1],
+          call.intAttr("groups", 1),
+          call.boolAttr("transposed", false)};
+}
+
 } // namespace etch::runtime::portable

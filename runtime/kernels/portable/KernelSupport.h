@@ -54,6 +54,16 @@ bool isSizeTensor(const TensorView *tensor);
 /// Normalizes a possibly negative dim; -1 when out of range.
 int64_t normalizeDim(int64_t dim, int64_t rank);
 
+/// A 2-D convolution's extents and window (NCHW), shared by its kernels.
+struct ConvShape {
+  int64_t n, c, h, w; // input
+  int64_t oc, oh, ow; // output
+  int64_t kh, kw;
+  int64_t sh, sw, ph, pw, dh, dw, groups;
+  bool transposed;
+};
+ConvShape convShape(const KernelCall &call);
+
 /// scaled_dot_product_attention's extents, shared by its kernels.
 struct AttentionShape {
   int rank;             // of query, key and value

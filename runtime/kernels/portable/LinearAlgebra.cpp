@@ -8,39 +8,6 @@
 namespace etch::runtime::portable {
 namespace {
 
-struct ConvShape {
-  int64_t n, c, h, w; // input
-  int64_t oc, oh, ow; // output
-  int64_t kh, kw;
-  int64_t sh, sw, ph, pw, dh, dw, groups;
-  bool transposed;
-};
-
-ConvShape convShape(const KernelCall &call) {
-  const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
-  const TensorView &out = *call.outputs[0];
-  Span<const int64_t> stride = call.intsAttr("stride");
-  Span<const int64_t> padding = call.intsAttr("padding");
-  Span<const int64_t> dilation = call.intsAttr("dilation");
-  return {in.size(0),
-          in.size(1),
-          in.size(2),
-          in.size(3),
-          out.size(1),
-          out.size(2),
-          out.size(3),
-          weight.size(2),
-          weight.size(3),
-          stride[0],
-          stride[1],
-          padding[0],
-          padding[1],
-          dilation[0],
-          dilation[1],
-          call.intAttr("groups", 1),
-          call.boolAttr("transposed", false)};
-}
-
 void convDirect(const ConvShape &s, const float *in, const float *weight,
                 const float *bias, float *out) {
   int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;

@@ -51,6 +51,23 @@ std::string binaryRule(Operation *op) {
   return "";
 }
 
+/// XNNPACK 2022's depthwise kernels take exactly 3, 4, 9 or 25 taps; any
+/// other depthwise filter (ConvNeXt's 7x7) runs there as a GEMM per channel
+/// that uses one lane in 16. etch's optimized kernel takes those with one
+/// filter per channel.
+std::string depthwiseRule(ConvolutionOp conv) {
+  ArrayRef<int64_t> weight = conv.getWeight().getType().getShape();
+  int64_t channels = conv.getInput().getType().getDimSize(1);
+  int64_t taps = weight[2] * weight[3];
+  bool depthwise = static_cast<int64_t>(conv.getGroups()) == channels &&
+                   weight[0] == channels && weight[1] == 1;
+  if (!depthwise || llvm::is_contained({3, 4, 9, 25}, taps))
+    return "";
+  return "a depthwise filter of " + std::to_string(taps) +
+         " taps (XNNPACK 2022's depthwise kernels take 3, 4, 9 or 25; "
+         "etch's optimized kernel runs it)";
+}
+
 } // namespace
 
 DelegateLayout delegateLayout(Operation *op) {
@@ -153,7 +170,7 @@ std::string whyUnsupported(Operation *op) {
       return "weight and bias must be constants";
     if (isDynamicDim(conv.getInput(), 1))
       return "dynamic channel count";
-    return "";
+    return depthwiseRule(conv);
   }
   if (auto linear = dyn_cast<LinearOp>(op)) {
     if (isWeightOnly(linear.getInput(), linear.getWeight()))

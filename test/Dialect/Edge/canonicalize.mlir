@@ -206,3 +206,57 @@ func.func @permute_dequantized_constant() -> tensor<2x2xf32> {
   %0 = edge.permute %d {dims = array<i64: 1, 0>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+// DenseNet-style concatenations reuse the longest earlier concatenation of
+// a prefix of their inputs (same dim); other dims, orders and later cats are
+// left alone.
+// CHECK-LABEL: func @cat_of_earlier_prefix
+// CHECK: %[[C1:.*]] = edge.cat %arg0, %arg1 {dim = 1 : i64}
+// CHECK: %[[C2:.*]] = edge.cat %[[C1]], %arg2 {dim = 1 : i64}
+// CHECK: %[[C3:.*]] = edge.cat %[[C2]], %arg3 {dim = 1 : i64}
+// CHECK: %[[D:.*]] = edge.cat %arg0, %arg1, %arg2 :
+// CHECK: %[[R:.*]] = edge.cat %arg1, %arg0, %arg2 {dim = 1 : i64}
+// CHECK: return %[[C1]], %[[C2]], %[[C3]], %[[D]], %[[R]]
+func.func @cat_of_earlier_prefix(%a: tensor<1x2xf32>, %b: tensor<1x2xf32>, %c: tensor<1x2xf32>, %d: tensor<1x2xf32>) -> (tensor<1x4xf32>, tensor<1x6xf32>, tensor<1x8xf32>, tensor<3x2xf32>, tensor<1x6xf32>) {
+  %0 = edge.cat %a, %b {dim = 1 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x4xf32>
+  %1 = edge.cat %a, %b, %c {dim = 1 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x6xf32>
+  %2 = edge.cat %a, %b, %c, %d {dim = 1 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x8xf32>
+  %3 = edge.cat %a, %b, %c {dim = 0 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<3x2xf32>
+  %4 = edge.cat %b, %a, %c {dim = 1 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x6xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x4xf32>, tensor<1x6xf32>, tensor<1x8xf32>, tensor<3x2xf32>, tensor<1x6xf32>
+}
+
+// -----
+
+// A constant 1-D bias added to a bias-free linear (ONNX MatMul + Add) becomes
+// the linear's bias, on either side of the add; a linear with another use,
+// a broadcast bias of another rank and a run-time bias stay as they are.
+// CHECK-LABEL: func @add_bias_into_linear
+// CHECK-DAG: %[[W:.*]] = edge.constant dense<1.000000e+00> : tensor<3x4xf32>
+// CHECK-DAG: %[[B:.*]] = edge.constant dense<5.000000e-01> : tensor<3xf32>
+// CHECK: %[[L1:.*]] = edge.linear %arg0, %[[W]], %[[B]]
+// CHECK: %[[L2:.*]] = edge.linear %arg0, %[[W]], %[[B]]
+// CHECK: %[[L3:.*]] = edge.linear %arg0, %[[W]] :
+// CHECK: edge.add %[[L3]], %[[B]]
+// CHECK: %[[L4:.*]] = edge.linear %arg0, %[[W]] :
+// CHECK: edge.add %[[L4]], %arg1
+// CHECK: %[[L5:.*]] = edge.linear %arg0, %[[W]] :
+// CHECK: edge.add %[[L5]], {{.*}} : (tensor<2x3xf32>, tensor<1x3xf32>)
+func.func @add_bias_into_linear(%x: tensor<2x4xf32>, %r: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %w = edge.constant dense<1.0> : tensor<3x4xf32>
+  %b = edge.constant dense<0.5> : tensor<3xf32>
+  %b2 = edge.constant dense<0.5> : tensor<1x3xf32>
+  %0 = edge.linear %x, %w : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  %1 = edge.add %0, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %2 = edge.linear %x, %w : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  %3 = edge.add %b, %2 : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = edge.linear %x, %w : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  %5 = edge.add %4, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %6 = edge.linear %x, %w : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  %7 = edge.add %6, %r : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %8 = edge.linear %x, %w : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  %9 = edge.add %8, %b2 : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  return %1, %3, %4, %5, %7, %9 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}

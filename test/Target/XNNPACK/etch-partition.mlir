@@ -48,6 +48,48 @@ func.func @convexity(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
+// Branches from the method's inputs have no common producer: the op that
+// joins them merges their groups into one delegate.
+// CHECK-LABEL: func @sibling_branches
+// CHECK: edge.delegate "xnnpack"(%arg0, %arg1)
+// CHECK: edge.relu
+// CHECK: edge.sigmoid
+// CHECK: edge.add
+// CHECK: edge.delegate_return
+// CHECK-NOT: edge.delegate
+// CHECK: return
+func.func @sibling_branches(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %a = edge.relu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %b = edge.sigmoid %y : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r = edge.add %a, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}
+
+// -----
+
+// Groups are not merged when one reaches the other through an op outside
+// (here a sum): that would be a cycle. The add joins the larger group.
+// CHECK-LABEL: func @dependent_branches
+// CHECK: %[[A:.*]] = edge.delegate "xnnpack"(%arg0)
+// CHECK: edge.relu
+// CHECK: edge.delegate_return
+// CHECK: %[[S:.*]] = edge.sum %[[A]]
+// CHECK: edge.delegate "xnnpack"(%[[S]], %[[A]])
+// CHECK: edge.sigmoid
+// CHECK: edge.neg
+// CHECK: edge.add
+// CHECK: return
+func.func @dependent_branches(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %a = edge.relu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %s = edge.sum %a {dim = array<i64: 1>, keepdim = true} : (tensor<2x8xf32>) -> tensor<2x1xf32>
+  %b = edge.sigmoid %s : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %n = edge.neg %b : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %r = edge.add %a, %n : (tensor<2x8xf32>, tensor<2x1xf32>) -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}
+
+// -----
+
 // Unsupported forms stay outside: transposed convolution, a reshape of an
 // NCHW tensor whose H and W are not 1 (layout-dependent), int64 arithmetic,
 // elu with a scale (XNNPACK's elu has alpha only).

@@ -5,7 +5,8 @@
 // and the exp-based activations (sigmoid, silu, gelu's tanh form) within
 // torch's float32 tolerance, infinities and NaN as the portable kernels give
 // them; permute bytewise; layer_norm and softmax
-// (with masked and NaN rows) against the portable arithmetic.
+// (with masked and NaN rows) against the portable arithmetic; depthwise
+// convolution over strides, padding and dilation.
 #include "../portable/KernelTestSupport.h"
 
 #include "runtime/kernels/optimized/Gemm.h"
@@ -317,6 +318,48 @@ TEST(OptimizedKernels, SoftmaxOverTheLastDimAndElsewhere) {
   EXPECT_NEAR(y.f()[0] + y.f()[2], 1.0f, 1e-6);
   for (int k = 4; k < 12; ++k)
     EXPECT_TRUE(std::isnan(y.f()[k])) << k;
+}
+
+TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
+  // ConvNeXt's 7x7 (padding 3), strides and dilation that leave ragged
+  // edges, a 1-wide map, no bias; grouped and ordinary convolutions take
+  // the portable kernel.
+  struct Case {
+    int64_t n, c, h, w, kh, kw, sh, sw, ph, pw, dh, dw;
+    bool bias;
+  };
+  for (const Case &c : std::vector<Case>{{1, 8, 14, 14, 7, 7, 1, 1, 3, 3, 1, 1, true},
+                                         {2, 5, 9, 11, 3, 3, 2, 2, 1, 1, 1, 1, true},
+                                         {1, 3, 10, 13, 5, 3, 1, 3, 2, 0, 1, 1, false},
+                                         {1, 4, 12, 12, 3, 3, 1, 1, 2, 2, 2, 2, true},
+                                         {1, 2, 5, 1, 3, 1, 1, 1, 1, 0, 1, 1, true},
+                                         {1, 6, 8, 8, 1, 1, 1, 1, 0, 0, 1, 1, false}}) {
+    OwnedTensor x = randomFloat({c.n, c.c, c.h, c.w});
+    OwnedTensor weight = randomFloat({c.c, 1, c.kh, c.kw});
+    OwnedTensor bias = randomFloat({c.c});
+    int64_t oh = (c.h + 2 * c.ph - c.dh * (c.kh - 1) - 1) / c.sh + 1;
+    int64_t ow = (c.w + 2 * c.pw - c.dw * (c.kw - 1) - 1) / c.sw + 1;
+    Attributes attributes;
+    attributes.ints("stride", {c.sh, c.sw})
+        .ints("padding", {c.ph, c.pw})
+        .ints("dilation", {c.dh, c.dw})
+        .i("groups", c.c);
+    std::vector<TensorView *> inputs = {&x.view, &weight.view};
+    if (c.bias)
+      inputs.push_back(&bias.view);
+    checkAgainstPortable("edge.convolution", inputs, {c.n, c.c, oh, ow},
+                         attributes);
+  }
+  OwnedTensor x = randomFloat({1, 4, 6, 6});
+  OwnedTensor grouped = randomFloat({4, 2, 3, 3}), dense = randomFloat({3, 4, 3, 3});
+  Attributes groups2;
+  groups2.ints("stride", {1, 1}).ints("padding", {0, 0}).ints("dilation", {1, 1}).i("groups", 2);
+  checkAgainstPortable("edge.convolution", {&x.view, &grouped.view}, {1, 4, 4, 4},
+                       groups2);
+  Attributes plain;
+  plain.ints("stride", {1, 1}).ints("padding", {1, 1}).ints("dilation", {1, 1});
+  checkAgainstPortable("edge.convolution", {&x.view, &dense.view}, {1, 3, 6, 6},
+                       plain);
 }
 
 TEST(OptimizedKernels, RegistryPrefersThemAndKeepsEveryPortableOp) {

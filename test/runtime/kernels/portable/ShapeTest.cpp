@@ -44,6 +44,31 @@ TEST(PortableShape, TransposeIsAPermute) {
       EXPECT_EQ(out.f()[j * 3 + i], x.f()[i * 4 + j]);
 }
 
+// The memory plan places a cat's inputs in their slices of the result when
+// the slices are contiguous: such an input is already in place (nothing to
+// copy, and memcpy onto itself would be undefined); the others are copied.
+TEST(PortableShape, CatInputsAlreadyInTheirSlices) {
+  OwnedTensor out(ScalarType::Float32, {1, 5, 2});
+  OwnedTensor b = randomFloat({1, 2, 2});
+  TensorView first, third;
+  int64_t firstSizes[] = {1, 2, 2}, thirdSizes[] = {1, 1, 2};
+  first.reset(ScalarType::Float32, firstSizes, 3);
+  first.setData(out.f());
+  third.reset(ScalarType::Float32, thirdSizes, 3);
+  third.setData(out.f() + 8);
+  std::vector<float> expected = {1, 2, 3, 4, b.f()[0], b.f()[1],
+                                 b.f()[2], b.f()[3], 9, 10};
+  std::copy(expected.begin(), expected.begin() + 4, out.f());
+  std::copy(expected.begin() + 8, expected.end(), out.f() + 8);
+  Attributes dim1;
+  dim1.i("dim", 1);
+  ASSERT_EQ(runKernel("edge.cat", {&first, &b.view, &third}, {&out.view},
+                      dim1),
+            Error::Ok);
+  expectClose(out, std::vector<double>(expected.begin(), expected.end()), 0,
+              0);
+}
+
 TEST(PortableShape, CatSliceSelectExpand) {
   OwnedTensor a = randomFloat({2, 3, 2}), b = randomFloat({2, 1, 2});
   OwnedTensor cat(ScalarType::Float32, {2, 4, 2});

@@ -1,0 +1,181 @@
+// Depthwise convolution (one filter per channel, NCHW, f32): blocks of 16
+// output columns keep their sums in a vector register over every filter tap
+// (built per ISA: target_clones); edge columns and strided rows sum tap by
+// tap; channel planes are split across the thread pool. This is the case XNNPACK 2022
+// leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps, and other
+// sizes (ConvNeXt's 7x7) would run there as a GEMM per channel. Every other
+// convolution runs the portable kernel.
+#include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
+#include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace etch::runtime::optimized {
+namespace {
+
+using portable::ConvShape;
+using portable::convShape;
+
+/// out[oy, ox] as the sum of the taps that land inside the input.
+float clippedSum(const ConvShape &s, const float *in, const float *weight,
+                 float bias, int64_t oy, int64_t ox) {
+  float sum = bias;
+  for (int64_t ky = 0; ky < s.kh; ++ky) {
+    int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+    if (iy < 0 || iy >= s.h)
+      continue;
+    for (int64_t kx = 0; kx < s.kw; ++kx) {
+      int64_t ix = ox * s.sw - s.pw + kx * s.dw;
+      if (ix >= 0 && ix < s.w)
+        sum += weight[ky * s.kw + kx] * in[iy * s.w + ix];
+    }
+  }
+  return sum;
+}
+
+constexpr int64_t kBlock = 16;
+// kBlock sums: one AVX-512 register (two AVX2, four SSE in the other clones);
+// GCC's vector type, since it does not vectorize the scalar form here.
+using Block = float __attribute__((vector_size(kBlock * sizeof(float))));
+// Zero-padded copies of the input rows one output row reads, on the stack.
+constexpr int64_t kMaxPaddedFloats = 16384;
+
+constexpr int64_t kChains = 4;
+
+/// A padded row: the input, pw zeros each side, and room for the reads of a
+/// last group of kChains blocks past the row's end.
+int64_t paddedWidth(const ConvShape &s) {
+  return s.w + 2 * s.pw + kChains * kBlock;
+}
+
+/// Whether the padded-row path takes \p s: stride 1 along W and rows that
+/// fit the stack buffer.
+bool usesPaddedRows(const ConvShape &s) {
+  return s.sw == 1 && s.kh * paddedWidth(s) <= kMaxPaddedFloats;
+}
+
+/// The padded input rows one output row reads, their filter rows, and the
+/// first output column of a group of blocks.
+struct PaddedRows {
+  const float *const *rows;
+  const float *const *taps;
+  int64_t used, kw, dw, ox;
+};
+
+/// sums[b] for Blocks column blocks from \p source; each block's taps are
+/// dealt among Chains sums, so Blocks * Chains independent FMA chains hide
+/// the FMA latency (a single chain would wait on it at every tap).
+template <int Blocks, int Chains>
+__attribute__((always_inline)) inline void sumBlocks(const PaddedRows &source,
+                                                     Block *sums) {
+  Block partial[Blocks][Chains] = {};
+  Block values;
+  for (int64_t r = 0; r < source.used; ++r) {
+    const float *row = source.rows[r] + source.ox;
+    const float *taps = source.taps[r];
+    int64_t kx = 0;
+    for (; kx + Chains <= source.kw; kx += Chains)
+      for (int c = 0; c < Chains; ++c)
+        for (int b = 0; b < Blocks; ++b) {
+          std::memcpy(&values, row + (kx + c) * source.dw + b * kBlock,
+                      sizeof values);
+          partial[b][c] += taps[kx + c] * values;
+        }
+    for (; kx < source.kw; ++kx)
+      for (int b = 0; b < Blocks; ++b) {
+        std::memcpy(&values, row + kx * source.dw + b * kBlock, sizeof values);
+        partial[b][0] += taps[kx] * values;
+      }
+  }
+  for (int b = 0; b < Blocks; ++b) {
+    sums[b] = partial[b][0];
+    for (int c = 1; c < Chains; ++c)
+      sums[b] += partial[b][c];
+  }
+}
+
+/// One channel plane. With stride 1 along W, the input rows an output row
+/// reads are copied with zero padding on both sides, so every column takes
+/// the same path: blocks of kBlock columns whose sums stay in a vector
+/// register over every tap (one load and one FMA per tap). Other strides
+/// sum tap by tap, skipping taps outside the input.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void
+depthwisePlane(const ConvShape &s, const float *in, const float *weight,
+               float bias, float *out) {
+  if (!usesPaddedRows(s)) {
+    for (int64_t oy = 0; oy < s.oh; ++oy)
+      for (int64_t ox = 0; ox < s.ow; ++ox)
+        out[oy * s.ow + ox] = clippedSum(s, in, weight, bias, oy, ox);
+    return;
+  }
+  int64_t width = paddedWidth(s);
+  float padded[kMaxPaddedFloats];
+  const float *rows[kMaxPaddedFloats / kBlock];
+  const float *taps[kMaxPaddedFloats / kBlock];
+  for (int64_t oy = 0; oy < s.oh; ++oy) {
+    int64_t used = 0;
+    for (int64_t ky = 0; ky < s.kh; ++ky) {
+      int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+      if (iy < 0 || iy >= s.h)
+        continue;
+      float *copy = padded + ky * width;
+      std::fill(copy, copy + s.pw, 0.0f);
+      std::copy(in + iy * s.w, in + (iy + 1) * s.w, copy + s.pw);
+      std::fill(copy + s.pw + s.w, copy + width, 0.0f);
+      rows[used] = copy;
+      taps[used++] = weight + ky * s.kw;
+    }
+    float *row = out + oy * s.ow;
+    for (int64_t ox = 0; ox < s.ow; ox += kChains * kBlock) {
+      int64_t blocks = std::min(kChains, (s.ow - ox + kBlock - 1) / kBlock);
+      Block sums[kChains];
+      PaddedRows source{rows, taps, used, s.kw, s.dw, ox};
+      if (blocks >= 3)
+        sumBlocks<kChains, 1>(source, sums); // a 4th block past ow is free
+      else if (blocks == 2)
+        sumBlocks<2, 2>(source, sums);
+      else
+        sumBlocks<1, kChains>(source, sums);
+      for (int64_t b = 0; b < blocks; ++b) {
+        Block result = sums[b] + bias;
+        std::memcpy(row + ox + b * kBlock, &result,
+                    std::min(kBlock, s.ow - ox - b * kBlock) * sizeof(float));
+      }
+    }
+  }
+}
+
+bool isDepthwise(const ConvShape &s) {
+  return !s.transposed && s.groups == s.c && s.oc == s.c;
+}
+
+} // namespace
+
+void runConvolution(const KernelCall &call) {
+  ConvShape s = convShape(call);
+  if (!isDepthwise(s)) {
+    portable::runConvolution(call);
+    return;
+  }
+  const float *in = call.inputs[0]->data<float>();
+  const float *weight = call.inputs[1]->data<float>();
+  const TensorView *bias = call.input(2);
+  float *out = call.outputs[0]->data<float>();
+  int64_t inPlane = s.h * s.w, outPlane = s.oh * s.ow, taps = s.kh * s.kw;
+  auto planes = [&](int64_t first, int64_t last) {
+    for (int64_t plane = first; plane < last; ++plane) {
+      int64_t channel = plane % s.c;
+      depthwisePlane(s, in + plane * inPlane, weight + channel * taps,
+                     bias ? bias->data<float>()[channel] : 0.0f,
+                     out + plane * outPlane);
+    }
+  };
+  // A plane of a small feature map is little work: keep several per task.
+  int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, outPlane * taps));
+  ThreadPool::shared().parallelFor(s.n * s.c, grain, planes);
+}
+
+} // namespace etch::runtime::optimized
