@@ -163,10 +163,13 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
           auto it = groupOf.find(producer);
           return it == groupOf.end() ? -1 : live(it->second);
         };
+        // 0 is "any layout".
+        auto layoutsAgree = [](unsigned a, unsigned b) {
+          return !a || !b || a == b;
+        };
         auto compatible = [&](int candidate) {
-          unsigned groupLayout = groups[candidate].layout;
           return groups[candidate].target == target &&
-                 (!layout || !groupLayout || layout == groupLayout);
+                 layoutsAgree(layout, groups[candidate].layout);
         };
         for (Operation *producer : producers) {
           int candidate = groupOfProducer(producer);
@@ -187,8 +190,7 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
           int other = groupOfProducer(producer);
           if (chosen < 0 || other < 0 || other == chosen ||
               !compatible(other) ||
-              (groups[other].layout && groups[chosen].layout &&
-               groups[other].layout != groups[chosen].layout) ||
+              !layoutsAgree(groups[other].layout, groups[chosen].layout) ||
               groupDependsOn(other, chosen) || groupDependsOn(chosen, other))
             continue;
           bool convex = llvm::none_of(producers, [&](Operation *outside) {

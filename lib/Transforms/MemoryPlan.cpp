@@ -82,7 +82,7 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       StringRef state;        // the mutable buffer living here, if any
       bool isInput = false;
       bool inPlaceUpdate = false; // an index_put/slice_scatter shares it
-      bool mergedAway = false;    // its members moved into a concatenation
+      // Its values; none once they moved into a concatenation's group.
       SmallVector<Value, 1> members;
     };
     std::vector<Group> groups;
@@ -164,7 +164,6 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
           into.members.push_back(member);
         }
         source.members.clear();
-        source.mergedAway = true;
       }
     };
     // Inputs stay intact for the whole method, so running it again on the
@@ -209,7 +208,7 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     std::vector<size_t> bufferOf(groups.size(), 0);
     for (auto [index, group] : llvm::enumerate(groups)) {
       bufferOf[index] = buffers.size();
-      if (!group.mergedAway)
+      if (!group.members.empty())
         buffers.push_back(group.buffer);
     }
     etch::MemoryPlanner planner(alignment);

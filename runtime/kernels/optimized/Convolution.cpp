@@ -1,10 +1,11 @@
-// Depthwise convolution (one filter per channel, NCHW, f32): blocks of 16
-// output columns keep their sums in a vector register over every filter tap
-// (built per ISA: target_clones); edge columns and strided rows sum tap by
-// tap; channel planes are split across the thread pool. This is the case XNNPACK 2022
-// leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps, and other
-// sizes (ConvNeXt's 7x7) would run there as a GEMM per channel. Every other
-// convolution runs the portable kernel.
+// Depthwise convolution (one filter per channel, NCHW, f32). With stride 1
+// along W, the input rows an output row reads are copied with zero padding
+// and blocks of 16 output columns keep their sums in vector registers over
+// every filter tap (built per ISA: target_clones); other strides sum tap by
+// tap. Channel planes are split across the thread pool. This is the case
+// XNNPACK 2022 leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps,
+// and other sizes (ConvNeXt's 7x7) would run there as a GEMM per channel.
+// Every other convolution runs the portable kernel.
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/portable/KernelSupport.h"

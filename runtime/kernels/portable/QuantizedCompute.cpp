@@ -123,45 +123,37 @@ Error validateQuantizedConvolution(const KernelCall &call) {
 
 void runQuantizedConvolution(const KernelCall &call) {
   const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
-  const TensorView &out = *call.outputs[0];
-  Span<const int64_t> stride = call.intsAttr("stride");
-  Span<const int64_t> padding = call.intsAttr("padding");
-  Span<const int64_t> dilation = call.intsAttr("dilation");
-  int64_t groups = call.intAttr("groups", 1);
-  int64_t channels = in.size(1), height = in.size(2), width = in.size(3);
-  int64_t outChannels = out.size(1), outHeight = out.size(2),
-          outWidth = out.size(3);
-  int64_t kernelHeight = weight.size(2), kernelWidth = weight.size(3);
-  int64_t inPerGroup = channels / groups, outPerGroup = outChannels / groups;
+  ConvShape s = convShape(call);
+  int64_t inPerGroup = s.c / s.groups, outPerGroup = s.oc / s.groups;
   int64_t inputZero = in.quant()->zeroPoints[0];
   Requantizer requantize(call);
-  for (int64_t n = 0; n < in.size(0); ++n)
-    for (int64_t oc = 0; oc < outChannels; ++oc) {
+  for (int64_t n = 0; n < s.n; ++n)
+    for (int64_t oc = 0; oc < s.oc; ++oc) {
       ChannelScale wq = channelScale(call, oc);
       double bias = biasOf(call, oc);
       int64_t firstChannel = (oc / outPerGroup) * inPerGroup;
-      for (int64_t oy = 0; oy < outHeight; ++oy)
-        for (int64_t ox = 0; ox < outWidth; ++ox) {
+      for (int64_t oy = 0; oy < s.oh; ++oy)
+        for (int64_t ox = 0; ox < s.ow; ++ox) {
           // Padding is the real value 0, the input's zero point: it adds 0.
           int64_t acc = 0;
           for (int64_t icg = 0; icg < inPerGroup; ++icg) {
-            int64_t plane = (n * channels + firstChannel + icg) * height;
-            int64_t kernel = (oc * inPerGroup + icg) * kernelHeight;
-            for (int64_t ky = 0; ky < kernelHeight; ++ky) {
-              int64_t y = oy * stride[0] - padding[0] + ky * dilation[0];
-              if (y < 0 || y >= height)
+            int64_t plane = (n * s.c + firstChannel + icg) * s.h;
+            int64_t kernel = (oc * inPerGroup + icg) * s.kh;
+            for (int64_t ky = 0; ky < s.kh; ++ky) {
+              int64_t y = oy * s.sh - s.ph + ky * s.dh;
+              if (y < 0 || y >= s.h)
                 continue;
-              for (int64_t kx = 0; kx < kernelWidth; ++kx) {
-                int64_t x = ox * stride[1] - padding[1] + kx * dilation[1];
-                if (x < 0 || x >= width)
+              for (int64_t kx = 0; kx < s.kw; ++kx) {
+                int64_t x = ox * s.sw - s.pw + kx * s.dw;
+                if (x < 0 || x >= s.w)
                   continue;
-                acc += (load(in, (plane + y) * width + x) - inputZero) *
-                       (load(weight, (kernel + ky) * kernelWidth + kx) -
+                acc += (load(in, (plane + y) * s.w + x) - inputZero) *
+                       (load(weight, (kernel + ky) * s.kw + kx) -
                         wq.zeroPoint);
               }
             }
           }
-          int64_t index = ((n * outChannels + oc) * outHeight + oy) * outWidth + ox;
+          int64_t index = ((n * s.oc + oc) * s.oh + oy) * s.ow + ox;
           requantize.store(index, static_cast<double>(acc) * wq.realPerUnit + bias);
         }
     }
