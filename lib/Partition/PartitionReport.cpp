@@ -10,6 +10,35 @@
 using namespace mlir;
 
 namespace etch {
+namespace {
+
+/// The rank-4 inputs and results of channels-last delegates: those kept
+/// NHWC (etch-assign-layout's border views) and those the delegate converts.
+struct LayoutBorders {
+  int kept = 0;
+  int converted = 0;
+
+  void add(edge::DelegateOp delegate) {
+    const Target *target = lookupTarget(delegate.getTarget());
+    if (!target || !target->keepsChannelsLast(delegate))
+      return;
+    Block &body = delegate.getBody().front();
+    auto count = [&](Value value, bool viewed) {
+      if (cast<RankedTensorType>(value.getType()).getRank() == 4)
+        ++(viewed ? kept : converted);
+    };
+    for (BlockArgument argument : body.getArguments())
+      count(argument, llvm::any_of(argument.getUsers(), [](Operation *user) {
+              return user->hasAttr(kLayoutBorderAttr);
+            }));
+    for (Value result : body.getTerminator()->getOperands()) {
+      Operation *producer = result.getDefiningOp();
+      count(result, producer && producer->hasAttr(kLayoutBorderAttr));
+    }
+  }
+};
+
+} // namespace
 
 void printPartitionSummary(ModuleOp module,
                            const std::vector<std::string> &targets,
@@ -19,15 +48,18 @@ void printPartitionSummary(ModuleOp module,
     std::vector<std::pair<std::string, int>> delegates;
     std::vector<std::string> fallbacks;
     int portable = 0;
+    LayoutBorders borders;
     for (Operation &op : func.getBody().front()) {
       if (isa<edge::ConstantOp, edge::BufferOp, func::ReturnOp>(op))
         continue;
       if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {
         int count = 0;
         delegate.getBody().walk([&](Operation *inner) {
-          if (!isa<edge::ConstantOp, edge::DelegateReturnOp>(inner))
+          if (!isa<edge::ConstantOp, edge::DelegateReturnOp>(inner) &&
+              !inner->hasAttr(kLayoutBorderAttr))
             ++count;
         });
+        borders.add(delegate);
         opsPerTarget[delegate.getTarget()] += count;
         delegates.emplace_back(delegate.getTarget().str(), count);
         continue;
@@ -64,6 +96,9 @@ void printPartitionSummary(ModuleOp module,
     for (auto [index, delegate] : llvm::enumerate(delegates))
       os << "    #" << index << " " << delegate.first << ": " << delegate.second
          << " ops\n";
+    if (borders.kept || borders.converted)
+      os << "  channels-last borders: " << borders.kept << " kept NHWC, "
+         << borders.converted << " converted to NCHW\n";
     os << "  fell back to portable: " << fallbacks.size() << "\n";
     for (const std::string &line : fallbacks)
       os << "    " << line << "\n";

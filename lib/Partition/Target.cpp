@@ -1,4 +1,5 @@
 #include "etch/Target/Target.h"
+#include "edge/EdgeDialect.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -11,6 +12,8 @@ llvm::StringMap<std::unique_ptr<Target>> &registry() {
   return targets;
 }
 } // namespace
+
+bool Target::keepsChannelsLast(edge::DelegateOp) const { return false; }
 
 void registerTarget(std::unique_ptr<Target> target) {
   llvm::StringRef name = target->name();

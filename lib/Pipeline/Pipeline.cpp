@@ -55,7 +55,8 @@ llvm::ArrayRef<PhaseInfo> allPhases() {
        "int8 quantize/dequantize inserted after calibration, or weights "
        "quantized (--quantize)"},
       {Phase::Partition, "partition",
-       "targets claim subgraphs as edge.delegate regions"},
+       "targets claim subgraphs as edge.delegate regions; values stay NHWC "
+       "between channels-last delegates"},
       {Phase::Codegen, "codegen",
        "each delegate compiled to its target's blob"},
       {Phase::Plan, "plan", "every non-constant tensor placed in the arena"},
@@ -101,6 +102,7 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
     partition.targets = options.targets;
     pm.addNestedPass<mlir::func::FuncOp>(createPartition(partition));
     pm.addPass(mlir::createCanonicalizerPass());
+    pm.addNestedPass<mlir::func::FuncOp>(createAssignLayout());
     return;
   }
   case Phase::Codegen:

@@ -5,6 +5,7 @@
            --input x.npy [--input ...] --expected y.npy [--expected ...]
            --out DIR [--rtol-l2 1e-4] [--iterations 2]
            [--expect TARGET:delegates=N] [--expect TARGET:fallback=N]
+           [--expect TARGET:converted=N]
 
 For each configuration (a --targets list; the lit suite passes every CPU
 target built, each first, and portable alone) it compiles the model, reads
@@ -32,7 +33,9 @@ def run(command):
 def summary_counts(text):
     delegates = sum(int(m) for m in re.findall(r"^  delegates: (\d+)$", text, re.M))
     fallback = sum(int(m) for m in re.findall(r"^  fell back to portable: (\d+)$", text, re.M))
-    return delegates, fallback
+    converted = sum(int(m) for m in re.findall(
+        r"^  channels-last borders: \d+ kept NHWC, (\d+) converted to NCHW$", text, re.M))
+    return delegates, fallback, converted
 
 
 def main():
@@ -47,12 +50,13 @@ def main():
     parser.add_argument("--iterations", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--expect", action="append", default=[],
-                        help="TARGET:delegates=N or TARGET:fallback=N")
+                        help="TARGET:delegates=N, TARGET:fallback=N or TARGET:converted=N "
+                             "(rank-4 borders of channels-last delegates converted to NCHW)")
     args = parser.parse_args()
 
     expectations = {}
     for text in args.expect:
-        match = re.fullmatch(r"([\w-]+):(delegates|fallback)=(\d+)", text)
+        match = re.fullmatch(r"([\w-]+):(delegates|fallback|converted)=(\d+)", text)
         if not match:
             parser.error(f"bad --expect '{text}'")
         expectations.setdefault(match.group(1), {})[match.group(2)] = int(match.group(3))
@@ -71,12 +75,13 @@ def main():
             print(f"{config}: FAIL compile\n{compiled.stdout}")
             failures += 1
             continue
-        delegates, fallback = summary_counts(compiled.stdout)
+        delegates, fallback, converted = summary_counts(compiled.stdout)
         if first != "portable":
             expected = {"fallback": 0}
             expected.update(expectations.get(first, {}))
+            counts = {"delegates": delegates, "fallback": fallback, "converted": converted}
             for key, value in expected.items():
-                actual = delegates if key == "delegates" else fallback
+                actual = counts[key]
                 if actual != value:
                     problems.append(f"{key} {actual}, expected {value}")
         command = [os.path.join(args.bin, "et-run"), program, "--output-dir", out,

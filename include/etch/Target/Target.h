@@ -48,6 +48,12 @@ public:
   /// non-zero layouts in one delegate (XNNPACK: NHWC for its 2-D operators,
   /// the program's layout for a rank-4 fully connected layer).
   virtual unsigned delegateLayout(mlir::Operation *op) const { return 0; }
+  /// Whether \p delegate stores its rank-4 values channels-last (NHWC) and
+  /// can take and give them so at its borders. etch-assign-layout then keeps
+  /// values NHWC between such delegates: it marks each border with an
+  /// `edge.permute` carrying kLayoutBorderAttr, which the target's compile
+  /// must treat as a change of view only (no data movement).
+  virtual bool keepsChannelsLast(edge::DelegateOp delegate) const;
   /// Lowers a delegate body the target claimed; errors at the op's location.
   virtual mlir::FailureOr<CompiledDelegate>
   compile(edge::DelegateOp delegate) const = 0;
@@ -56,6 +62,10 @@ public:
   /// The target's int8 scheme for --quantize=int8; null when it has none.
   virtual const quantization::Quantizer *quantizer() const { return nullptr; }
 };
+
+/// Marks an `edge.permute` at a delegate border that only renames the
+/// dims of data already stored channels-last (see keepsChannelsLast).
+inline constexpr llvm::StringLiteral kLayoutBorderAttr = "etch.layout_border";
 
 /// Registers \p target (names are unique; "portable" is reserved for the
 /// fallback that needs no target).

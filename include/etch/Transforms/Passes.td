@@ -100,6 +100,22 @@ def Partition : Pass<"etch-partition", "mlir::func::FuncOp"> {
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 
+def AssignLayout : Pass<"etch-assign-layout", "mlir::func::FuncOp"> {
+  let summary = "Keep rank-4 values channels-last between delegates that "
+                "store them so";
+  let description = [{
+    Runs after etch-partition. A `cat` or `slice` left outside the delegates
+    whose rank-4 float inputs all come from delegates that keep their values
+    NHWC (Target::keepsChannelsLast), or from other such ops, and whose
+    results go only into such delegates or such ops, works on NHWC values
+    instead: its dim is renumbered, and each border gets an `edge.permute`
+    marked `etch.layout_border` inside the delegate (NCHW -> NHWC before a
+    result, NHWC -> NCHW after an argument), which the target compiles as a
+    view. The delegates then skip their layout conversions at those borders.
+  }];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
 def FoldQuantizedOps : Pass<"etch-fold-quantized-ops", "mlir::func::FuncOp"> {
   let summary = "Fold dequantize -> op -> quantize into integer Edge ops";
   let description = [{

@@ -241,6 +241,10 @@ SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
                            : call.find("end") ? call.intAttr("end", extent)
                                               : extent);
   int64_t step = call.intAttr("step", 1);
+  // A step past the extent takes at most one element; clamping it keeps the
+  // length and every stride * step product in range.
+  if (step > extent)
+    step = std::max<int64_t>(extent, 1);
   int64_t length = step >= 1 && end > start ? (end - start + step - 1) / step : 0;
   return {dim, start, step, length};
 }

@@ -58,22 +58,34 @@ public:
       bounds = std::move(*bounded);
     }
     Block &body = delegate.getBody().front();
-    channelsLast = llvm::any_of(body, needsChannelsLast);
+    channelsLast = keepsChannelsLast(delegate);
     for (Operation &op : body)
       if (channelsLast && delegateLayout(&op) == DelegateLayout::Program)
         return op.emitOpError("xnnpack: internal: needs the program's layout "
                               "in a channels-last delegate");
+    if (failed(planBorderViews(body)))
+      return failure();
     for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
-      uint32_t id = blob.addTensor(xnnDims(argument));
+      // An argument already NHWC (a border view) is stored as it comes.
+      bool nhwcBorder = borderViews.count(argument);
+      auto shape = cast<RankedTensorType>(argument.getType()).getShape();
+      uint32_t id = blob.addTensor(
+          nhwcBorder ? std::vector<uint64_t>(shape.begin(), shape.end())
+                     : xnnDims(argument));
       setElementType(blob.tensors[id],
                      cast<ShapedType>(argument.getType()).getElementType());
       blob.tensors[id].input = index;
-      blob.tensors[id].nchw = isNhwc(argument);
+      blob.tensors[id].nchw = !nhwcBorder && isNhwc(argument);
       ids[argument] = id;
+      if (nhwcBorder)
+        for (Operation *view : argument.getUsers())
+          ids[view->getResult(0)] = id;
     }
     auto terminator = cast<DelegateReturnOp>(body.getTerminator());
     for (Value value : terminator.getOperands())
-      returned.insert(value);
+      returned.insert(borderViews.count(value)
+                          ? value.getDefiningOp()->getOperand(0)
+                          : value);
     planInt8(body);
     for (Operation &op : body) {
       if (isa<ConstantOp, DelegateReturnOp>(op) || fused.count(&op))
@@ -84,14 +96,17 @@ public:
         return failure();
     }
     for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
-      auto it = ids.find(value);
+      // A border view returns its NHWC operand as it is stored.
+      bool nhwcBorder = borderViews.count(value);
+      auto it = ids.find(nhwcBorder ? value.getDefiningOp()->getOperand(0)
+                                    : value);
       if (it == ids.end() || blob.tensors[it->second].input >= 0 ||
           blob.tensors[it->second].output >= 0)
         return delegate.emitOpError(
             "xnnpack: every delegate result must be a distinct value computed "
             "inside the delegate");
       blob.tensors[it->second].output = index;
-      blob.tensors[it->second].nchw = isNhwc(value);
+      blob.tensors[it->second].nchw = !nhwcBorder && isNhwc(value);
     }
     CompiledDelegate compiled;
     compiled.blob =
@@ -100,12 +115,39 @@ public:
   }
 
 private:
-  /// XNNPACK's 2-D operators (convolution, pooling) read NHWC; a delegate
-  /// with one stores its rank-4 values NHWC and converts its rank-4 borders.
-  /// Any other delegate keeps the program's layout: no conversions, and a
-  /// broadcast constant applies as it is.
-  static bool needsChannelsLast(Operation &op) {
-    return delegateLayout(&op) == DelegateLayout::ChannelsLast;
+  /// Checks the layout border permutes etch-assign-layout placed (see
+  /// Target::keepsChannelsLast) and records the values they view: an
+  /// argument read only through NHWC -> NCHW views, or a returned NCHW ->
+  /// NHWC view of a value computed here. Neither moves data: the NHWC
+  /// storage of a channels-last delegate already is the view's row-major
+  /// order.
+  LogicalResult planBorderViews(Block &body) {
+    static constexpr int64_t kToNchw[] = {0, 3, 1, 2};
+    static constexpr int64_t kToNhwc[] = {0, 2, 3, 1};
+    for (Operation &op : body) {
+      auto permute = dyn_cast<PermuteOp>(op);
+      if (!permute || !permute->hasAttr(kLayoutBorderAttr))
+        continue;
+      Value input = permute.getSelf();
+      auto argument = dyn_cast<BlockArgument>(input);
+      bool intoDelegate = argument && permute.getDims() == ArrayRef(kToNchw) &&
+                          llvm::all_of(argument.getUsers(), [](Operation *user) {
+                            return user->hasAttr(kLayoutBorderAttr);
+                          });
+      bool outOfDelegate =
+          !argument && permute.getDims() == ArrayRef(kToNhwc) &&
+          llvm::all_of(permute->getUsers(), [](Operation *user) {
+            return isa<DelegateReturnOp>(user);
+          });
+      if (!channelsLast || !(intoDelegate || outOfDelegate))
+        return permute.emitOpError(
+            "xnnpack: a layout border permute must view a channels-last "
+            "delegate's argument as NCHW (dims 0, 3, 1, 2; its only readers) "
+            "or a value it returns as NHWC (dims 0, 2, 3, 1)");
+      fused.insert(permute);
+      borderViews.insert(intoDelegate ? input : permute.getResult());
+    }
+    return success();
   }
 
   /// Whether \p value is stored NHWC (rank 4 in a channels-last delegate).
@@ -848,10 +890,12 @@ private:
   BlobWriter blob;
   llvm::DenseMap<Value, uint32_t> ids;
   llvm::DenseSet<Value> returned;
+  // NHWC arguments and returned NHWC views (planBorderViews).
+  llvm::DenseSet<Value> borderViews;
   llvm::DenseSet<Operation *> fused;
   llvm::DenseMap<Operation *, QuantizedOp> int8Ops;
   llvm::DenseMap<Value, RankedTensorType> bounds; // of dynamically shaped values
-  bool channelsLast = true; // rank-4 values NHWC (needsChannelsLast)
+  bool channelsLast = true; // rank-4 values NHWC (keepsChannelsLast)
 };
 
 } // namespace

@@ -80,6 +80,12 @@ DelegateLayout delegateLayout(Operation *op) {
   return DelegateLayout::Any;
 }
 
+bool keepsChannelsLast(DelegateOp delegate) {
+  return llvm::any_of(delegate.getBody().front(), [](Operation &op) {
+    return delegateLayout(&op) == DelegateLayout::ChannelsLast;
+  });
+}
+
 bool isQint8(Type elementType) {
   auto uniform = dyn_cast<quant::UniformQuantizedType>(elementType);
   return uniform && uniform.isSigned() &&

@@ -2,6 +2,7 @@
 #ifndef ETCH_TARGETS_XNNPACK_COMPILER_XNNPACKRULES_H
 #define ETCH_TARGETS_XNNPACK_COMPILER_XNNPACKRULES_H
 
+#include "edge/EdgeDialect.h"
 #include "etch/Quantization/QdqPattern.h"
 #include "etch/Quantization/Quantizer.h"
 
@@ -22,6 +23,9 @@ enum class DelegateLayout : unsigned {
   Program = 2,      // a fully connected layer over a rank-4 value's last dim
 };
 DelegateLayout delegateLayout(mlir::Operation *op);
+
+/// A delegate holding a channels-last op stores every rank-4 value NHWC.
+bool keepsChannelsLast(edge::DelegateOp delegate);
 
 /// relu/hardtanh/clamp: a clamp XNNPACK fuses into the output range of the
 /// op producing its input.

@@ -17,6 +17,9 @@ public:
   unsigned delegateLayout(mlir::Operation *op) const override {
     return static_cast<unsigned>(xnnpack::delegateLayout(op));
   }
+  bool keepsChannelsLast(edge::DelegateOp delegate) const override {
+    return xnnpack::keepsChannelsLast(delegate);
+  }
   mlir::FailureOr<CompiledDelegate>
   compile(edge::DelegateOp delegate) const override {
     return compileDelegate(delegate);

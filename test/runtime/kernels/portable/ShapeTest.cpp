@@ -3,6 +3,7 @@
 #include "KernelTestSupport.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 using namespace etch::runtime;
@@ -331,6 +332,27 @@ TEST(PortableShape, SliceScatterWritesTheSliceOnly) {
   EXPECT_EQ(runKernel("edge.slice_scatter", {&self.view, &wrong.view},
                       {&out.view}, attrs),
             Error::InvalidShape);
+}
+
+TEST(PortableShape, SliceStepPastTheExtentTakesOneElement) {
+  // A step near INT64_MAX (a fuzzer's find) must not overflow stride * step.
+  OwnedTensor self = randomFloat({2, 5}), src = randomFloat({2, 1});
+  OwnedTensor out(ScalarType::Float32, {2, 5}), sliced(ScalarType::Float32, {2, 1});
+  Attributes attrs;
+  attrs.i("dim", 1).i("start", 3).i("end", 5).i("step", INT64_MAX - 7);
+  ASSERT_EQ(runKernel("edge.slice_scatter", {&self.view, &src.view},
+                      {&out.view}, attrs),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.slice", {&self.view}, {&sliced.view}, attrs),
+            Error::Ok);
+  std::vector<double> expected, expectedSlice;
+  for (int i = 0; i < 2; ++i) {
+    expectedSlice.push_back(self.f()[i * 5 + 3]);
+    for (int j = 0; j < 5; ++j)
+      expected.push_back(j == 3 ? src.f()[i] : self.f()[i * 5 + j]);
+  }
+  expectClose(out, expected, 0, 0);
+  expectClose(sliced, expectedSlice, 0, 0);
 }
 
 TEST(PortableShape, IndexPutWritesOrAddsAtIndexedPositions) {
