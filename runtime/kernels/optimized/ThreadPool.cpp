@@ -29,7 +29,25 @@ ThreadPool::~ThreadPool() { resize(1); }
 
 void ThreadPool::resize(size_t threads) {
   std::lock_guard<std::mutex> job(jobMutex_);
-  threads = std::max<size_t>(threads, 1);
+  wantedThreads_ = std::max<size_t>(threads, 1);
+  startWorkers(lender_.impl ? 1 : wantedThreads_);
+}
+
+void ThreadPool::borrow(const Lender &lender) {
+  std::lock_guard<std::mutex> job(jobMutex_);
+  lender_ = lender;
+  startWorkers(1);
+}
+
+void ThreadPool::giveBack(const void *impl) {
+  std::lock_guard<std::mutex> job(jobMutex_);
+  if (lender_.impl != impl)
+    return;
+  lender_ = Lender();
+  startWorkers(wantedThreads_);
+}
+
+void ThreadPool::startWorkers(size_t threads) {
   if (threads == workers_.size() + 1)
     return;
   {
@@ -45,8 +63,16 @@ void ThreadPool::resize(size_t threads) {
   // Workers wait for the generation after this one: a job published before
   // a worker first runs is still its to join.
   uint64_t current = generation_.load();
+  std::atomic<size_t> running{0};
   for (size_t i = 1; i < threads; ++i)
-    workers_.emplace_back([this, current] { workerLoop(current); });
+    workers_.emplace_back([this, current, &running] {
+      running.fetch_add(1);
+      workerLoop(current);
+    });
+  // A thread's start-up (the C library's and a sanitizer's per-thread set-up)
+  // may allocate: it belongs to the load, not to the first execute.
+  while (running.load() < workers_.size())
+    std::this_thread::yield();
 }
 
 void ThreadPool::work() {
@@ -88,13 +114,20 @@ void ThreadPool::run(int64_t count, int64_t grain, Task task,
     return;
   grain = std::max<int64_t>(grain, 1);
   std::unique_lock<std::mutex> job(jobMutex_, std::try_to_lock);
-  if (workers_.empty() || count <= grain || !job.owns_lock()) {
+  int64_t threads =
+      !job.owns_lock() ? 1
+      : lender_.impl   ? static_cast<int64_t>(lender_.threads)
+                       : static_cast<int64_t>(workers_.size()) + 1;
+  if (threads <= 1 || count <= grain) {
     task(context, 0, count);
     return;
   }
-  int64_t threads = static_cast<int64_t>(workers_.size()) + 1;
   int64_t chunk = std::max(grain, (count + kChunksPerThread * threads - 1) /
                                       (kChunksPerThread * threads));
+  if (lender_.impl) {
+    lender_.parallelize(lender_.impl, count, chunk, task, context);
+    return;
+  }
   task_ = task;
   context_ = context;
   count_ = count;

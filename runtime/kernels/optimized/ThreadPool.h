@@ -34,6 +34,24 @@ public:
   /// range is one chunk.
   void run(int64_t count, int64_t grain, Task task, const void *context);
 
+  /// Another process-wide pool that takes this pool's jobs while it is
+  /// lent (the XNNPACK delegates lend their pthreadpool): two pools, each
+  /// spinning its idle threads, would fight for the cores between a
+  /// delegate and the next kernel. parallelize(impl, count, chunk, task,
+  /// context) calls task over [0, count) in chunks of \p chunk and returns
+  /// when all are done.
+  struct Lender {
+    void *impl = nullptr;
+    size_t threads = 1;
+    void (*parallelize)(void *impl, int64_t count, int64_t chunk, Task task,
+                        const void *context) = nullptr;
+  };
+  /// Jobs go to \p lender from now on; this pool's own workers stop.
+  void borrow(const Lender &lender);
+  /// Stops using the lender \p impl (if it is the current one) once a
+  /// running job ends, and restarts this pool's workers.
+  void giveBack(const void *impl);
+
   /// run() with a callable: fn(begin, end).
   template <typename Fn> void parallelFor(int64_t count, int64_t grain, Fn &&fn) {
     run(count, grain,
@@ -48,6 +66,10 @@ private:
   ThreadPool() = default;
   void workerLoop(uint64_t seen);
   void work();
+  void startWorkers(size_t threads); // with jobMutex_ held
+
+  Lender lender_;        // impl null: none
+  size_t wantedThreads_ = 1; // resize()'s count, kept while lent
 
   std::vector<std::thread> workers_;
   std::mutex jobMutex_; // one job at a time

@@ -15,6 +15,7 @@
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
 #include "runtime/backend/Backend.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/optimized/Transpose.h"
 #include "runtime/platform/Platform.h"
 #include "runtime/program/VectorAlignment.h"
@@ -43,9 +44,33 @@ struct Border {
 };
 
 using Pool = std::shared_ptr<std::remove_pointer_t<pthreadpool_t>>;
+using KernelPool = runtime::optimized::ThreadPool;
+
+/// A kernel job on the pthreadpool: pthreadpool hands out [start, start +
+/// tile) with the last tile cut at the range's end.
+struct KernelJob {
+  KernelPool::Task task;
+  const void *context;
+};
+
+void runKernelTile(void *job, size_t start, size_t tile) {
+  auto *kernel = static_cast<const KernelJob *>(job);
+  kernel->task(kernel->context, static_cast<int64_t>(start),
+               static_cast<int64_t>(start + tile));
+}
+
+void parallelizeKernel(void *pool, int64_t count, int64_t chunk,
+                       KernelPool::Task task, const void *context) {
+  KernelJob job{task, context};
+  pthreadpool_parallelize_1d_tile_1d(static_cast<pthreadpool_t>(pool),
+                                     runKernelTile, &job,
+                                     static_cast<size_t>(count),
+                                     static_cast<size_t>(chunk), 0);
+}
 
 /// One pool for every delegate of the process: pools spin while waiting, so
-/// one per delegate would oversubscribe the cores. A delegate that asks for
+/// one per delegate would oversubscribe the cores. For the same reason the
+/// optimized kernels borrow it while it lives. A delegate that asks for
 /// another thread count gets a new pool; runtimes made on the old one keep
 /// it alive (they hold it until they are deleted).
 Pool sharedPool(size_t threads) {
@@ -53,7 +78,14 @@ Pool sharedPool(size_t threads) {
   static size_t currentThreads = 0;
   Pool pool = current.lock();
   if (!pool || currentThreads != threads) {
-    pool = Pool(pthreadpool_create(threads), pthreadpool_destroy);
+    pool = Pool(pthreadpool_create(threads), [](pthreadpool_t dying) {
+      KernelPool::shared().giveBack(dying);
+      pthreadpool_destroy(dying);
+    });
+    if (pool)
+      KernelPool::shared().borrow(
+          {pool.get(), pthreadpool_get_threads_count(pool.get()),
+           parallelizeKernel});
     current = pool;
     currentThreads = threads;
   }

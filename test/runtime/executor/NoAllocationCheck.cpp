@@ -41,7 +41,17 @@ void noteAllocation() {
 
 #ifdef ETCH_ASAN
 #include <sanitizer/allocator_interface.h>
-static void onMalloc(const volatile void *, size_t) { noteAllocation(); }
+#include <sanitizer/common_interface_defs.h>
+// The first allocations counted print where they come from (the sanitizer's
+// unwinder does not allocate through these hooks).
+static void onMalloc(const volatile void *, size_t size) {
+  if (!counting.load(std::memory_order_relaxed))
+    return;
+  if (allocations.fetch_add(1, std::memory_order_relaxed) < 4) {
+    std::fprintf(stderr, "allocation of %zu bytes during execute:\n", size);
+    __sanitizer_print_stack_trace();
+  }
+}
 static void onFree(const volatile void *) {}
 static void installCounter() {
   __sanitizer_install_malloc_and_free_hooks(onMalloc, onFree);

@@ -237,6 +237,48 @@ TEST(DecodeKernels, IndexPutWritesWholeSlices) {
                   {1, 4, 10, 8}, 0, accumulate);
 }
 
+/// A lender that runs the chunks itself, in order, and counts its jobs.
+struct RecordingLender {
+  int jobs = 0;
+  int64_t lastChunk = 0;
+  static void parallelize(void *impl, int64_t count, int64_t chunk,
+                          optimized::ThreadPool::Task task,
+                          const void *context) {
+    auto *self = static_cast<RecordingLender *>(impl);
+    ++self->jobs;
+    self->lastChunk = chunk;
+    for (int64_t begin = 0; begin < count; begin += chunk)
+      task(context, begin, std::min(begin + chunk, count));
+  }
+};
+
+TEST(ThreadPool, ALentPoolTakesTheJobsUntilGivenBack) {
+  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
+  RecordingLender lender, other;
+  pool.borrow({&lender, 2, RecordingLender::parallelize});
+  pool.resize(3); // remembered while lent: the lender's threads run jobs
+  EXPECT_EQ(pool.threads(), 1u);
+  std::vector<std::atomic<int>> hits(100);
+  auto count = [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      hits[i].fetch_add(1);
+  };
+  pool.parallelFor(100, 7, count);
+  EXPECT_EQ(lender.jobs, 1);
+  EXPECT_GE(lender.lastChunk, 7);
+  pool.parallelFor(5, 10, count); // one chunk: runs on the caller
+  EXPECT_EQ(lender.jobs, 1);
+  pool.giveBack(&other); // not the lender: nothing changes
+  pool.parallelFor(100, 7, count);
+  EXPECT_EQ(lender.jobs, 2);
+  pool.giveBack(&lender);
+  EXPECT_EQ(pool.threads(), 3u);
+  pool.parallelFor(100, 7, count);
+  EXPECT_EQ(lender.jobs, 2);
+  for (int64_t i = 0; i < 100; ++i)
+    ASSERT_EQ(hits[i].load(), i < 5 ? 4 : 3) << i;
+}
+
 TEST(ThreadPool, EveryIndexRunsOnce) {
   optimized::ThreadPool &pool = optimized::ThreadPool::shared();
   pool.resize(3);
