@@ -23,16 +23,13 @@ using namespace etch::edge;
 
 namespace {
 
-constexpr int64_t kToNhwc[] = {0, 2, 3, 1};
-constexpr int64_t kToNchw[] = {0, 3, 1, 2};
-
 /// Where NCHW dim \p dim lies in NHWC.
-int64_t nhwcDim(int64_t dim) { return kToNchw[dim]; }
+int64_t nhwcDim(int64_t dim) { return kNhwcToNchw[dim]; }
 
 RankedTensorType nhwcType(Type type) {
   auto tensor = cast<RankedTensorType>(type);
   SmallVector<int64_t> shape;
-  for (int64_t d : kToNhwc)
+  for (int64_t d : kNchwToNhwc)
     shape.push_back(tensor.getDimSize(d));
   return tensor.clone(shape);
 }
@@ -74,7 +71,7 @@ void viewResultAsNhwc(DelegateOp delegate, unsigned index) {
   OpBuilder builder(terminator);
   Value inside = terminator->getOperand(index);
   auto view = builder.create<PermuteOp>(inside.getLoc(), inside,
-                                        builder.getDenseI64ArrayAttr(kToNhwc));
+                                        builder.getDenseI64ArrayAttr(kNchwToNhwc));
   view->setAttr(kLayoutBorderAttr, builder.getUnitAttr());
   terminator->setOperand(index, view);
   delegate.getResult(index).setType(view.getType());
@@ -88,7 +85,7 @@ void viewArgumentAsNchw(DelegateOp delegate, unsigned index) {
   argument.setType(nhwcType(nchw));
   OpBuilder builder = OpBuilder::atBlockBegin(argument.getOwner());
   auto view = builder.create<PermuteOp>(argument.getLoc(), nchw, argument,
-                                        builder.getDenseI64ArrayAttr(kToNchw));
+                                        builder.getDenseI64ArrayAttr(kNhwcToNchw));
   view->setAttr(kLayoutBorderAttr, builder.getUnitAttr());
   argument.replaceAllUsesExcept(view, view);
 }

@@ -12,6 +12,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,6 +67,10 @@ public:
 /// Marks an `edge.permute` at a delegate border that only renames the
 /// dims of data already stored channels-last (see keepsChannelsLast).
 inline constexpr llvm::StringLiteral kLayoutBorderAttr = "etch.layout_border";
+/// The dims of those permutes: an NHWC view of an NCHW value returned from
+/// a delegate, and an NCHW view of an NHWC delegate argument.
+inline constexpr int64_t kNchwToNhwc[] = {0, 2, 3, 1};
+inline constexpr int64_t kNhwcToNchw[] = {0, 3, 1, 2};
 
 /// Registers \p target (names are unique; "portable" is reserved for the
 /// fallback that needs no target).

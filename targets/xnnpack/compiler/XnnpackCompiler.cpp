@@ -83,9 +83,7 @@ public:
     }
     auto terminator = cast<DelegateReturnOp>(body.getTerminator());
     for (Value value : terminator.getOperands())
-      returned.insert(borderViews.count(value)
-                          ? value.getDefiningOp()->getOperand(0)
-                          : value);
+      returned.insert(storedAs(value));
     planInt8(body);
     for (Operation &op : body) {
       if (isa<ConstantOp, DelegateReturnOp>(op) || fused.count(&op))
@@ -96,10 +94,8 @@ public:
         return failure();
     }
     for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
-      // A border view returns its NHWC operand as it is stored.
       bool nhwcBorder = borderViews.count(value);
-      auto it = ids.find(nhwcBorder ? value.getDefiningOp()->getOperand(0)
-                                    : value);
+      auto it = ids.find(storedAs(value));
       if (it == ids.end() || blob.tensors[it->second].input >= 0 ||
           blob.tensors[it->second].output >= 0)
         return delegate.emitOpError(
@@ -122,20 +118,18 @@ private:
   /// storage of a channels-last delegate already is the view's row-major
   /// order.
   LogicalResult planBorderViews(Block &body) {
-    static constexpr int64_t kToNchw[] = {0, 3, 1, 2};
-    static constexpr int64_t kToNhwc[] = {0, 2, 3, 1};
     for (Operation &op : body) {
       auto permute = dyn_cast<PermuteOp>(op);
       if (!permute || !permute->hasAttr(kLayoutBorderAttr))
         continue;
       Value input = permute.getSelf();
       auto argument = dyn_cast<BlockArgument>(input);
-      bool intoDelegate = argument && permute.getDims() == ArrayRef(kToNchw) &&
+      bool intoDelegate = argument && permute.getDims() == ArrayRef(kNhwcToNchw) &&
                           llvm::all_of(argument.getUsers(), [](Operation *user) {
                             return user->hasAttr(kLayoutBorderAttr);
                           });
       bool outOfDelegate =
-          !argument && permute.getDims() == ArrayRef(kToNhwc) &&
+          !argument && permute.getDims() == ArrayRef(kNchwToNhwc) &&
           llvm::all_of(permute->getUsers(), [](Operation *user) {
             return isa<DelegateReturnOp>(user);
           });
@@ -148,6 +142,13 @@ private:
       borderViews.insert(intoDelegate ? input : permute.getResult());
     }
     return success();
+  }
+
+  /// The value whose tensor holds returned \p value: a border view returns
+  /// its NHWC operand as it is stored.
+  Value storedAs(Value value) const {
+    return borderViews.count(value) ? value.getDefiningOp()->getOperand(0)
+                                    : value;
   }
 
   /// Whether \p value is stored NHWC (rank 4 in a channels-last delegate).
