@@ -35,6 +35,11 @@ config.substitutions.append(("%etch_plugin", os.path.join(config.etch_binary_dir
 # alone and each target first (python/etch/e2e.py). A new target in
 # targets/CMakeLists.txt is a new configuration here, with no test edits.
 e2e_configs = ["portable"] + [t + ",portable" for t in config.etch_targets.split(";") if t]
+# Tests of one target say `REQUIRES: target-<name>` (a target is built on
+# the hosts its CMake line allows).
+for target in config.etch_targets.split(";"):
+    if target:
+        config.available_features.add("target-" + target)
 config.substitutions.append(
     ("%e2e", "/usr/bin/python3 %s/python/etch/e2e.py --bin %s --configs %s"
      % (config.etch_source_dir, config.etch_tools_dir, "/".join(e2e_configs))))

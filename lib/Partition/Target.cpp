@@ -36,7 +36,8 @@ std::vector<llvm::StringRef> registeredTargetNames() {
 std::vector<std::string> defaultTargets() {
   std::vector<const Target *> cpu;
   for (const auto &entry : registry())
-    if (entry.getValue()->device() == TargetDevice::Cpu)
+    if (entry.getValue()->device() == TargetDevice::Cpu &&
+        entry.getValue()->onByDefault())
       cpu.push_back(entry.getValue().get());
   std::sort(cpu.begin(), cpu.end(), [](const Target *a, const Target *b) {
     return std::make_pair(a->defaultPriority(), a->name()) <

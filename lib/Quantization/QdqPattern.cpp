@@ -22,6 +22,14 @@ quant::UniformQuantizedType QuantizedOp::perTensor(size_t index) const {
   return dyn_cast<quant::UniformQuantizedType>(operands[index].type);
 }
 
+bool isConstant(Value value) {
+  if (!value)
+    return false;
+  if (auto dequantize = value.getDefiningOp<DequantizeOp>())
+    value = dequantize.getInput();
+  return value.getDefiningOp<ConstantOp>() != nullptr;
+}
+
 bool isClampLike(Operation *op, float &low, float &high) {
   constexpr float inf = std::numeric_limits<float>::infinity();
   if (isa<ReluOp>(op)) {

@@ -1,5 +1,6 @@
 #include "runtime/backend/Backend.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace etch::runtime {
@@ -15,6 +16,17 @@ int registrationCount = 0;
 
 Error Backend::resize(void *, Span<TensorView *>, Span<TensorView *>) {
   return Error::NotSupported;
+}
+
+size_t threadCountSpec(Span<const CompileSpec> specs) {
+  for (const CompileSpec &spec : specs)
+    if (std::strcmp(spec.key, "num_threads") == 0 && spec.value.size() < 16) {
+      char text[16] = {};
+      std::memcpy(text, spec.value.data(), spec.value.size());
+      if (long threads = std::strtol(text, nullptr, 10); threads > 0)
+        return static_cast<size_t>(threads);
+    }
+  return 0;
 }
 
 bool registerBackend(const char *name, Backend *backend) {

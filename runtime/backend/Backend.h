@@ -37,6 +37,10 @@ public:
   virtual void destroy(void *handle) = 0;
 };
 
+/// The `num_threads` compile spec as a count, or 0 when absent or not a
+/// positive number.
+size_t threadCountSpec(Span<const CompileSpec> specs);
+
 /// Registers \p backend under \p name (static registration; no allocation).
 /// Returns false when the name is taken or the table is full.
 bool registerBackend(const char *name, Backend *backend);

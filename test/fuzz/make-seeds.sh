@@ -4,7 +4,7 @@
 #   pt2/        every make_pt2.py input in both .pt2 layouts, as entry lists
 #   program/    those models, the XNNPACK tests' Edge MLIR inputs (one has
 #               dynamic dims) and test/fuzz/Inputs (state, weight-only ops,
-#               metadata) compiled for portable and for every CPU target
+#               metadata) compiled for portable and for each CPU target
 #   blob-<t>/   each compiled delegate with its border tensors
 # usage: make-seeds.sh BUILD_DIR OUT_DIR   (tools from BUILD_DIR/bin)
 set -euo pipefail
@@ -28,14 +28,19 @@ for json in "$src"/test/Import/Torch/Inputs/*.json; do
     "$bin/etch-fuzz-seeds" entries "$pt2" "$out/pt2/$name-$layout"
   done
 done
-targets=$("$bin/et-compile" --list-targets 2>/dev/null | tr '\n' ',' || true)
+# Every target built (one blob fuzzer each), the opt-in ones included.
+targets=$(for fuzzer in "$bin"/etch-fuzz-blob-*; do echo "${fuzzer##*/etch-fuzz-blob-}"; done)
 for model in "$out"/onnx/*.onnx "$out"/models/*.pt2 "$src"/test/Target/XNNPACK/Inputs/*.mlir \
     "$src"/test/fuzz/Inputs/*.mlir; do
   name=$(basename "$model")
   "$bin/et-compile" "$model" --targets=portable -o "$out/program/$name-portable.etp" >/dev/null 2>&1 || true
-  if "$bin/et-compile" "$model" --targets="${targets}portable" -o "$out/program/$name-cpu.etp" >/dev/null 2>&1; then
-    "$bin/etch-fuzz-seeds" blobs "$out/program/$name-cpu.etp" "$out" 2>/dev/null || true
-  fi
+  # Each target first, so that every target's blobs hold what it claims.
+  for target in $targets; do
+    program="$out/program/$name-$target.etp"
+    if "$bin/et-compile" "$model" --targets="$target,portable" -o "$program" >/dev/null 2>&1; then
+      "$bin/etch-fuzz-seeds" blobs "$program" "$out" 2>/dev/null || true
+    fi
+  done
 done
 rm -rf "$out/models"
 for dir in "$out"/*/; do

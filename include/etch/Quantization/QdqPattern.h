@@ -47,6 +47,10 @@ bool isClampLike(mlir::Operation *op, float &low, float &high);
 /// value (float constants such as PT2E's float biases).
 std::optional<QuantizedOp> matchQuantizedOp(mlir::Operation *op);
 
+/// A constant, or a dequantized constant: its float values are known at
+/// compile time (constantRealValues).
+bool isConstant(mlir::Value value);
+
 /// The float values of a constant operand: an f32 constant, or the
 /// dequantized values of a quantized constant behind a dequantize.
 std::optional<llvm::SmallVector<float>> constantRealValues(mlir::Value value);

@@ -41,6 +41,8 @@ public:
   virtual TargetDevice device() const = 0;
   /// Order among the default targets (lower claims first).
   virtual int defaultPriority() const = 0;
+  /// Whether et-compile uses the target without --targets.
+  virtual bool onByDefault() const { return true; }
   /// Empty when the target runs \p op as it is (types, attributes, shapes);
   /// otherwise a short reason, shown in the partition summary.
   virtual std::string whyUnsupported(mlir::Operation *op) const = 0;
@@ -77,8 +79,8 @@ inline constexpr int64_t kNhwcToNchw[] = {0, 3, 1, 2};
 void registerTarget(std::unique_ptr<Target> target);
 const Target *lookupTarget(llvm::StringRef name);
 std::vector<llvm::StringRef> registeredTargetNames();
-/// What et-compile uses without --targets: every CPU target that was built,
-/// by default priority, then "portable".
+/// What et-compile uses without --targets: every CPU target that was built
+/// and is on by default, by default priority, then "portable".
 std::vector<std::string> defaultTargets();
 /// Registers every target under targets/ (generated from
 /// targets/CMakeLists.txt).

@@ -36,6 +36,7 @@ void ThreadPool::resize(size_t threads) {
 void ThreadPool::borrow(const Lender &lender) {
   std::lock_guard<std::mutex> job(jobMutex_);
   lender_ = lender;
+  lent_ = lender.impl != nullptr;
   startWorkers(1);
 }
 
@@ -44,6 +45,7 @@ void ThreadPool::giveBack(const void *impl) {
   if (lender_.impl != impl)
     return;
   lender_ = Lender();
+  lent_ = false;
   startWorkers(wantedThreads_);
 }
 

@@ -51,6 +51,10 @@ public:
   /// Stops using the lender \p impl (if it is the current one) once a
   /// running job ends, and restarts this pool's workers.
   void giveBack(const void *impl);
+  /// Whether a lender's threads run this pool's jobs now (another library's
+  /// pool that cannot be lent, such as oneDNN's OpenMP team, then keeps to
+  /// the calling thread rather than spin against it).
+  bool isLent() const { return lent_.load(std::memory_order_relaxed); }
 
   /// run() with a callable: fn(begin, end).
   template <typename Fn> void parallelFor(int64_t count, int64_t grain, Fn &&fn) {
@@ -69,6 +73,7 @@ private:
   void startWorkers(size_t threads); // with jobMutex_ held
 
   Lender lender_;        // impl null: none
+  std::atomic<bool> lent_{false}; // lender_.impl != null, read without locks
   size_t wantedThreads_ = 1; // resize()'s count, kept while lent
 
   std::vector<std::thread> workers_;

@@ -37,14 +37,8 @@ std::vector<uint8_t> BlobWriter::finish(uint32_t inputCount,
   auto blob = CreateBlobDirect(fbb, kBlobVersion, &tensorOffsets,
                                        &nodeOffsets, inputCount, outputCount);
   FinishBlobBuffer(fbb, blob);
-  uint64_t size = fbb.GetSize();
-  std::vector<uint8_t> bytes(constantSectionOffset(size), 0);
-  std::memcpy(bytes.data(), kBlobMagic, 4);
-  std::memcpy(bytes.data() + 4, &kBlobVersion, 4);
-  std::memcpy(bytes.data() + 8, &size, 8);
-  std::memcpy(bytes.data() + kBlobHeaderSize, fbb.GetBufferPointer(), size);
-  bytes.insert(bytes.end(), data.begin(), data.end());
-  return bytes;
+  return runtime::frameBlob(kBlobMagic, kBlobVersion, fbb.GetBufferPointer(),
+                            fbb.GetSize(), data);
 }
 
 } // namespace etch::xnnpack

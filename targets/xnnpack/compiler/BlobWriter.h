@@ -55,9 +55,7 @@ public:
   template <typename T>
   uint32_t addData(std::vector<uint64_t> dims, llvm::ArrayRef<T> values) {
     uint32_t id = addTensor(std::move(dims));
-    data.append((kConstantAlignment - data.size() % kConstantAlignment) %
-                    kConstantAlignment,
-                '\0');
+    data.append(runtime::blobConstantPadding(data.size()), '\0');
     tensors[id].dataOffset = data.size();
     tensors[id].dataSize = values.size() * sizeof(T);
     data.append(reinterpret_cast<const char *>(values.data()),

@@ -72,19 +72,16 @@ static void describeParams(const schema::Node &node, raw_ostream &os) {
 std::string describeBlob(ArrayRef<uint8_t> bytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  uint64_t size = 0;
-  if (bytes.size() < kBlobHeaderSize ||
-      std::memcmp(bytes.data(), kBlobMagic, 4) != 0)
-    return "not an XNNPACK blob\n";
-  std::memcpy(&size, bytes.data() + 8, 8);
-  if (kBlobHeaderSize + size > bytes.size())
-    return "truncated XNNPACK blob\n";
-  const schema::Blob *blob = schema::GetBlob(bytes.data() + kBlobHeaderSize);
+  runtime::FramedBlob framed;
+  if (std::string problem = runtime::unframeBlob(
+          {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
+      !problem.empty())
+    return "xnnpack: " + problem + "\n";
+  const schema::Blob *blob = schema::GetBlob(framed.flatbuffer);
   os << "xnnpack blob v" << blob->version() << ": " << blob->tensors()->size()
      << " tensors, " << blob->nodes()->size() << " nodes, "
      << blob->input_count() << " inputs, " << blob->output_count()
-     << " outputs, " << bytes.size() - constantSectionOffset(size)
-     << " constant bytes\n";
+     << " outputs, " << framed.constantsSize << " constant bytes\n";
   for (auto [index, tensor] : llvm::enumerate(*blob->tensors())) {
     os << "  tensor " << index << " [";
     llvm::interleave(*tensor->dims(), os, "x");

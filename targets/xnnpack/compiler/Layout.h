@@ -3,6 +3,8 @@
 #ifndef ETCH_TARGETS_XNNPACK_COMPILER_LAYOUT_H
 #define ETCH_TARGETS_XNNPACK_COMPILER_LAYOUT_H
 
+#include "etch/Target/ChannelsLast.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -25,30 +27,7 @@ inline int xnnDim(int d, int64_t rank) {
   return rank == 4 ? kNhwcPosition[d] : d;
 }
 
-/// Permutes a row-major array: out dim i is in dim perm[i].
-template <typename T>
-std::vector<T> permuteData(llvm::ArrayRef<T> data, llvm::ArrayRef<int64_t> shape,
-                           llvm::ArrayRef<int64_t> perm) {
-  llvm::SmallVector<int64_t> strides(shape.size(), 1), outShape;
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  for (int64_t p : perm)
-    outShape.push_back(shape[p]);
-  std::vector<T> out(data.size());
-  llvm::SmallVector<int64_t> index(shape.size(), 0);
-  for (size_t flat = 0; flat < out.size(); ++flat) {
-    int64_t source = 0;
-    for (size_t d = 0; d < perm.size(); ++d)
-      source += index[d] * strides[perm[d]];
-    out[flat] = data[source];
-    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
-      if (++index[d] < outShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return out;
-}
+using etch::permuteData;
 
 } // namespace etch::xnnpack
 

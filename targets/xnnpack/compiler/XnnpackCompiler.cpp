@@ -63,11 +63,15 @@ public:
       if (channelsLast && delegateLayout(&op) == DelegateLayout::Program)
         return op.emitOpError("xnnpack: internal: needs the program's layout "
                               "in a channels-last delegate");
-    if (failed(planBorderViews(body)))
+    FailureOr<LayoutBorderViews> views =
+        collectLayoutBorderViews(body, channelsLast, "xnnpack");
+    if (failed(views))
       return failure();
+    borderViews = std::move(*views);
+    fused.insert(borderViews.permutes.begin(), borderViews.permutes.end());
     for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
       // An argument already NHWC (a border view) is stored as it comes.
-      bool nhwcBorder = borderViews.count(argument);
+      bool nhwcBorder = borderViews.viewed.count(argument);
       auto shape = cast<RankedTensorType>(argument.getType()).getShape();
       uint32_t id = blob.addTensor(
           nhwcBorder ? std::vector<uint64_t>(shape.begin(), shape.end())
@@ -83,7 +87,7 @@ public:
     }
     auto terminator = cast<DelegateReturnOp>(body.getTerminator());
     for (Value value : terminator.getOperands())
-      returned.insert(storedAs(value));
+      returned.insert(borderViews.storedAs(value));
     planInt8(body);
     for (Operation &op : body) {
       if (isa<ConstantOp, DelegateReturnOp>(op) || fused.count(&op))
@@ -94,8 +98,8 @@ public:
         return failure();
     }
     for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
-      bool nhwcBorder = borderViews.count(value);
-      auto it = ids.find(storedAs(value));
+      bool nhwcBorder = borderViews.viewed.count(value);
+      auto it = ids.find(borderViews.storedAs(value));
       if (it == ids.end() || blob.tensors[it->second].input >= 0 ||
           blob.tensors[it->second].output >= 0)
         return delegate.emitOpError(
@@ -111,46 +115,6 @@ public:
   }
 
 private:
-  /// Checks the layout border permutes etch-assign-layout placed (see
-  /// Target::keepsChannelsLast) and records the values they view: an
-  /// argument read only through NHWC -> NCHW views, or a returned NCHW ->
-  /// NHWC view of a value computed here. Neither moves data: the NHWC
-  /// storage of a channels-last delegate already is the view's row-major
-  /// order.
-  LogicalResult planBorderViews(Block &body) {
-    for (Operation &op : body) {
-      auto permute = dyn_cast<PermuteOp>(op);
-      if (!permute || !permute->hasAttr(kLayoutBorderAttr))
-        continue;
-      Value input = permute.getSelf();
-      auto argument = dyn_cast<BlockArgument>(input);
-      bool intoDelegate = argument && permute.getDims() == ArrayRef(kNhwcToNchw) &&
-                          llvm::all_of(argument.getUsers(), [](Operation *user) {
-                            return user->hasAttr(kLayoutBorderAttr);
-                          });
-      bool outOfDelegate =
-          !argument && permute.getDims() == ArrayRef(kNchwToNhwc) &&
-          llvm::all_of(permute->getUsers(), [](Operation *user) {
-            return isa<DelegateReturnOp>(user);
-          });
-      if (!channelsLast || !(intoDelegate || outOfDelegate))
-        return permute.emitOpError(
-            "xnnpack: a layout border permute must view a channels-last "
-            "delegate's argument as NCHW (dims 0, 3, 1, 2; its only readers) "
-            "or a value it returns as NHWC (dims 0, 2, 3, 1)");
-      fused.insert(permute);
-      borderViews.insert(intoDelegate ? input : permute.getResult());
-    }
-    return success();
-  }
-
-  /// The value whose tensor holds returned \p value: a border view returns
-  /// its NHWC operand as it is stored.
-  Value storedAs(Value value) const {
-    return borderViews.count(value) ? value.getDefiningOp()->getOperand(0)
-                                    : value;
-  }
-
   /// Whether \p value is stored NHWC (rank 4 in a channels-last delegate).
   bool isNhwc(Value value) const {
     return channelsLast &&
@@ -891,8 +855,8 @@ private:
   BlobWriter blob;
   llvm::DenseMap<Value, uint32_t> ids;
   llvm::DenseSet<Value> returned;
-  // NHWC arguments and returned NHWC views (planBorderViews).
-  llvm::DenseSet<Value> borderViews;
+  // NHWC arguments and returned NHWC views (collectLayoutBorderViews).
+  LayoutBorderViews borderViews;
   llvm::DenseSet<Operation *> fused;
   llvm::DenseMap<Operation *, QuantizedOp> int8Ops;
   llvm::DenseMap<Value, RankedTensorType> bounds; // of dynamically shaped values

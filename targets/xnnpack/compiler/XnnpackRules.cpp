@@ -2,6 +2,7 @@
 #include "XnnpackRules.h"
 
 #include "edge/EdgeDialect.h"
+#include "etch/Target/ChannelsLast.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -26,15 +27,6 @@ bool isDynamicDim(Value value, int64_t dim) {
 
 int64_t rankOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getRank();
-}
-
-/// Rank-4 values are NHWC inside a delegate, so an op whose meaning depends
-/// on the physical order must not see one (unless its H and W are 1, where
-/// NCHW and NHWC hold the same bytes).
-bool isLayoutNeutral(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getRank() != 4 ||
-         (type.getDimSize(2) == 1 && type.getDimSize(3) == 1);
 }
 
 std::string binaryRule(Operation *op) {
@@ -91,14 +83,6 @@ bool isQint8(Type elementType) {
   return uniform && uniform.isSigned() &&
          uniform.getStorageTypeIntegralWidth() == 8 &&
          uniform.getExpressedType().isF32();
-}
-
-bool isConstant(Value value) {
-  if (!value)
-    return false;
-  if (auto dequantize = value.getDefiningOp<DequantizeOp>())
-    value = dequantize.getInput();
-  return value.getDefiningOp<ConstantOp>() != nullptr;
 }
 
 /// Quantized constant weights read by a float (not dequantized) input:
@@ -229,24 +213,8 @@ std::string whyUnsupported(Operation *op) {
       return "only unpadded, floor-mode average pooling of NCHW input";
     return "";
   }
-  if (auto pool = dyn_cast<AdaptiveAvgPool2dOp>(op)) {
-    if (rankOf(pool.getSelf()) != 4 ||
-        pool.getOutputSize() != ArrayRef<int64_t>{1, 1})
-      return "only global (1x1) adaptive average pooling";
-    return "";
-  }
-  if (auto mean = dyn_cast<MeanOp>(op)) {
-    std::optional<ArrayRef<int64_t>> dims = mean.getDim();
-    if (rankOf(mean.getSelf()) != 4 || !dims || dims->size() != 2)
-      return "only the mean over H and W of NCHW input";
-    SmallVector<int64_t> normalized;
-    for (int64_t dim : *dims)
-      normalized.push_back(dim < 0 ? dim + 4 : dim);
-    llvm::sort(normalized);
-    return normalized == SmallVector<int64_t>{2, 3}
-               ? ""
-               : "only the mean over H and W";
-  }
+  if (isa<AdaptiveAvgPool2dOp, MeanOp>(op))
+    return whyNotGlobalAveragePool(op);
   if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op)) {
     if (!isLayoutNeutral(op->getOperand(0)) ||
         !isLayoutNeutral(op->getResult(0)))

@@ -31,9 +31,7 @@ bool keepsChannelsLast(edge::DelegateOp delegate);
 /// op producing its input.
 using quantization::isClampLike;
 
-/// A constant, or a dequantized constant (its float values are known at
-/// compile time).
-bool isConstant(mlir::Value value);
+using quantization::isConstant;
 
 /// XNNPACK's int8 scheme (XnnpackQuantizer.cpp).
 const quantization::Quantizer &quantizer();

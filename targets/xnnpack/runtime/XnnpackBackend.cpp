@@ -130,13 +130,8 @@ runtime::ScalarType borderScalarType(Datatype datatype) {
 size_t preferredThreads(Span<const runtime::CompileSpec> specs) {
   if (size_t threads = runtime::preferredThreadCount())
     return threads;
-  for (const runtime::CompileSpec &spec : specs)
-    if (std::strcmp(spec.key, "num_threads") == 0 && spec.value.size() < 16) {
-      char text[16] = {};
-      std::memcpy(text, spec.value.data(), spec.value.size());
-      if (long threads = std::strtol(text, nullptr, 10); threads > 0)
-        return threads;
-    }
+  if (size_t threads = runtime::threadCountSpec(specs))
+    return threads;
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
@@ -147,27 +142,17 @@ public:
                       Span<TensorView *> inputs,
                       Span<TensorView *> outputs) override {
     // Framing and flatbuffer verification.
-    if (bytes.size() < kBlobHeaderSize ||
-        std::memcmp(bytes.data(), kBlobMagic, 4) != 0)
-      return fail("blob does not start with EXNN");
-    uint32_t version;
-    uint64_t size;
-    std::memcpy(&version, bytes.data() + 4, 4);
-    std::memcpy(&size, bytes.data() + 8, 8);
-    if (version != kBlobVersion)
-      return fail("unsupported blob version");
-    if (size > bytes.size() - kBlobHeaderSize)
-      return fail("blob flatbuffer extends past the blob (truncated?)");
-    const uint8_t *buffer = bytes.data() + kBlobHeaderSize;
-    flatbuffers::Verifier verifier(buffer, size);
+    runtime::FramedBlob framed;
+    if (std::string problem =
+            runtime::unframeBlob(bytes, kBlobMagic, kBlobVersion, framed);
+        !problem.empty())
+      return fail(problem.c_str());
+    flatbuffers::Verifier verifier(framed.flatbuffer, framed.flatbufferSize);
     if (!VerifyBlobBuffer(verifier))
       return fail("blob flatbuffer verification failed (corrupt blob)");
-    const Blob *blob = GetBlob(buffer);
-    uint64_t dataStart = constantSectionOffset(size);
-    if (dataStart > bytes.size())
-      return fail("constant section lies outside the blob");
-    const uint8_t *data = bytes.data() + dataStart;
-    uint64_t dataSize = bytes.size() - dataStart;
+    const Blob *blob = GetBlob(framed.flatbuffer);
+    const uint8_t *data = framed.constants;
+    uint64_t dataSize = framed.constantsSize;
     if (!blob->tensors() || !blob->nodes() ||
         blob->input_count() != inputs.size() ||
         blob->output_count() != outputs.size())

@@ -1,7 +1,10 @@
-// Framing of the XNNPACK blob around its flatbuffer (see xnnpack_blob.fbs).
+// The XNNPACK blob's magic, version and node parameter tables (the framing
+// is runtime/backend/BlobFraming.h).
 #pragma once
 
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
+
+#include "runtime/backend/BlobFraming.h"
 
 #include <cstdint>
 
@@ -9,8 +12,6 @@ namespace etch::xnnpack {
 
 inline constexpr char kBlobMagic[4] = {'E', 'X', 'N', 'N'};
 inline constexpr uint32_t kBlobVersion = 2;
-inline constexpr uint64_t kBlobHeaderSize = 16;
-inline constexpr uint64_t kConstantAlignment = 64;
 inline constexpr uint32_t kAbsentTensor = 0xFFFFFFFFu;
 
 /// The parameter table each node kind carries (NodeParams::NONE: none).
@@ -41,12 +42,6 @@ inline bool hasItsParams(const Node &node) {
   NodeParams expected = paramsOf(node.kind());
   return node.params_type() == expected &&
          (expected == NodeParams::NONE || node.params() != nullptr);
-}
-
-inline uint64_t constantSectionOffset(uint64_t flatbufferSize) {
-  uint64_t end = kBlobHeaderSize + flatbufferSize;
-  return (end + kConstantAlignment - 1) / kConstantAlignment *
-         kConstantAlignment;
 }
 
 } // namespace etch::xnnpack

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# etch on oneDNN vs etch on XNNPACK vs ONNX Runtime (figures, not tests):
+# per model the median over ROUNDS alternating rounds of the median of RUNS
+# runs, THREADS threads, batch 1, the same ONNX file and input. fp32 on
+# both targets and ORT with the ratios to ORT; int8 (--quantize=int8,
+# calibrated on 8 seeded standard-normal inputs) on both targets with
+# oneDNN int8's speed-up over etch's best fp32; then load+init of the oneDNN
+# fp32 program (primitive creation, weight reorders) against ORT's session
+# creation. MODELS narrows the list.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+ms() { sed -E 's/.*median ([0-9.]+) ms.*/\1/'; }
+printf '%s threads, batch 1; CPU %s; median over %s alternating rounds of the median of %s runs (ms)\n' \
+  "$threads" "$("$build/bin/etch-runtime-bench" isa)" "$rounds" "$runs"
+calibration="$work/onednn-calibration"
+mkdir -p "$calibration"
+/usr/bin/python3 -c "
+import numpy
+rng = numpy.random.default_rng(1)
+for i in range(8):
+    numpy.save('$calibration/input%d.npy' % i, rng.standard_normal((1, 3, 224, 224)).astype('float32'))"
+printf '| %-18s | %7s | %7s | %7s | %10s | %10s | %9s | %9s | %14s | %9s | %11s |\n' model \
+  "dnn fp32" "xnn fp32" ort dnn/ort xnn/ort "dnn int8" "xnn int8" "best fp32/dnn int8" "dnn load" "ort session"
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' -------------------- --------- --------- --------- \
+  ------------ ------------ ----------- ----------- ---------------- ----------- -------------
+for model in ${MODELS:-mobilenet_v2 mobilenet_v3_small resnet18}; do
+  /usr/bin/python3 "$root/python/etch/onnx_corpus.py" --out "$work/corpus" --model "$model" --opset 17 >/dev/null
+  onnx="$work/corpus/${model}_op17.onnx"
+  input="$work/corpus/${model}_input.npy"
+  "$build/bin/et-compile" "$onnx" --targets=onednn,portable -o "$work/$model.onednn.etp"
+  "$build/bin/et-compile" "$onnx" --targets=xnnpack,portable -o "$work/$model.xnnpack.etp"
+  for target in onednn xnnpack; do
+    "$build/bin/et-compile" "$onnx" --targets=$target,portable --quantize=int8 \
+      --calibration-data="$calibration" -o "$work/$model.$target-int8.etp"
+  done
+  dnns=() xnns=() orts=() loads=() creates=() dnn8s=() xnn8s=()
+  for _ in $(seq 1 "$rounds"); do
+    dnns+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.onednn.etp" | ms)")
+    xnns+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.xnnpack.etp" | ms)")
+    ort=$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads")
+    orts+=("$(echo "$ort" | ms)")
+    creates+=("$(echo "$ort" | sed -E 's/ort create ([0-9.]+) ms.*/\1/')")
+    loads+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs 5 load "$work/$model.onednn.etp" | ms)")
+    dnn8s+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.onednn-int8.etp" | ms)")
+    xnn8s+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.xnnpack-int8.etp" | ms)")
+  done
+  d=$(median "${dnns[@]}") x=$(median "${xnns[@]}") o=$(median "${orts[@]}")
+  l=$(median "${loads[@]}") c=$(median "${creates[@]}")
+  d8=$(median "${dnn8s[@]}") x8=$(median "${xnn8s[@]}")
+  printf '| %-18s | %7s | %7s | %7s | %10.2f | %10.2f | %9s | %9s | %18.2f | %9s | %11s |\n' "$model" "$d" "$x" "$o" \
+    "$(awk "BEGIN{print $d / $o}")" "$(awk "BEGIN{print $x / $o}")" "$d8" "$x8" \
+    "$(awk "BEGIN{b = ($d < $x ? $d : $x); print b / $d8}")" "$l" "$c"
+done

@@ -1,0 +1,76 @@
+// The framing every target's delegate blob shares: a 4-byte magic, a u32
+// version, the u64 size of the flatbuffer that follows, then the constant
+// section at the next 64-byte boundary. Header-only: the compiler halves
+// write it, the runtime halves read it.
+#pragma once
+
+#include "runtime/core/Span.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace etch::runtime {
+
+inline constexpr uint64_t kBlobHeaderSize = 16;
+inline constexpr uint64_t kBlobConstantAlignment = 64;
+
+/// Where the constant section starts after a flatbuffer of \p size bytes.
+inline uint64_t blobConstantSectionOffset(uint64_t flatbufferSize) {
+  uint64_t end = kBlobHeaderSize + flatbufferSize;
+  return (end + kBlobConstantAlignment - 1) / kBlobConstantAlignment *
+         kBlobConstantAlignment;
+}
+
+/// Zero bytes that bring \p size up to the next constant's alignment.
+inline size_t blobConstantPadding(size_t size) {
+  return (kBlobConstantAlignment - size % kBlobConstantAlignment) %
+         kBlobConstantAlignment;
+}
+
+/// A blob's pieces (pointers into the blob).
+struct FramedBlob {
+  const uint8_t *flatbuffer = nullptr;
+  uint64_t flatbufferSize = 0;
+  const uint8_t *constants = nullptr;
+  uint64_t constantsSize = 0;
+};
+
+/// Splits \p bytes; empty when it holds a \p magic blob of \p version
+/// (the flatbuffer not yet verified), otherwise what is wrong.
+inline std::string unframeBlob(Span<const uint8_t> bytes, const char *magic,
+                               uint32_t version, FramedBlob &blob) {
+  if (bytes.size() < kBlobHeaderSize ||
+      std::memcmp(bytes.data(), magic, 4) != 0)
+    return "blob does not start with " + std::string(magic, 4);
+  uint32_t actualVersion;
+  uint64_t size;
+  std::memcpy(&actualVersion, bytes.data() + 4, 4);
+  std::memcpy(&size, bytes.data() + 8, 8);
+  if (actualVersion != version)
+    return "unsupported blob version";
+  if (size > bytes.size() - kBlobHeaderSize)
+    return "blob flatbuffer extends past the blob (truncated?)";
+  uint64_t constants = blobConstantSectionOffset(size);
+  if (constants > bytes.size())
+    return "constant section lies outside the blob";
+  blob = {bytes.data() + kBlobHeaderSize, size, bytes.data() + constants,
+          bytes.size() - constants};
+  return "";
+}
+
+/// The blob around \p flatbuffer and \p constants.
+inline std::vector<uint8_t> frameBlob(const char *magic, uint32_t version,
+                                      const uint8_t *flatbuffer, uint64_t size,
+                                      const std::string &constants) {
+  std::vector<uint8_t> bytes(blobConstantSectionOffset(size), 0);
+  std::memcpy(bytes.data(), magic, 4);
+  std::memcpy(bytes.data() + 4, &version, 4);
+  std::memcpy(bytes.data() + 8, &size, 8);
+  std::memcpy(bytes.data() + kBlobHeaderSize, flatbuffer, size);
+  bytes.insert(bytes.end(), constants.begin(), constants.end());
+  return bytes;
+}
+
+} // namespace etch::runtime
