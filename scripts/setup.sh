@@ -13,7 +13,8 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   libzip-dev zlib1g-dev
   # targets
-  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev libdnnl-dev
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
+  libdnnl-dev ocl-icd-opencl-dev # oneDNN's CMake config needs OpenCL
   libvulkan-dev glslc spirv-tools mesa-vulkan-drivers
   # tests; the sanitizer build and libFuzzer (clang 19); torch 2.x chroots
   libgtest-dev libgmock-dev clang-19 libclang-rt-19-dev debootstrap
