@@ -1,7 +1,11 @@
 #include "runtime/backend/Backend.h"
 
+#include "runtime/platform/Platform.h"
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace etch::runtime {
 namespace {
@@ -18,7 +22,9 @@ Error Backend::resize(void *, Span<TensorView *>, Span<TensorView *>) {
   return Error::NotSupported;
 }
 
-size_t threadCountSpec(Span<const CompileSpec> specs) {
+size_t delegateThreadCount(Span<const CompileSpec> specs) {
+  if (size_t threads = preferredThreadCount())
+    return threads;
   for (const CompileSpec &spec : specs)
     if (std::strcmp(spec.key, "num_threads") == 0 && spec.value.size() < 16) {
       char text[16] = {};
@@ -26,7 +32,7 @@ size_t threadCountSpec(Span<const CompileSpec> specs) {
       if (long threads = std::strtol(text, nullptr, 10); threads > 0)
         return static_cast<size_t>(threads);
     }
-  return 0;
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 bool registerBackend(const char *name, Backend *backend) {

@@ -37,9 +37,10 @@ public:
   virtual void destroy(void *handle) = 0;
 };
 
-/// The `num_threads` compile spec as a count, or 0 when absent or not a
-/// positive number.
-size_t threadCountSpec(Span<const CompileSpec> specs);
+/// The threads a delegate runs on: the runtime's preferred count (et-run
+/// --threads, the embedder), else its positive `num_threads` compile spec,
+/// else every core.
+size_t delegateThreadCount(Span<const CompileSpec> specs);
 
 /// Registers \p backend under \p name (static registration; no allocation).
 /// Returns false when the name is taken or the table is full.

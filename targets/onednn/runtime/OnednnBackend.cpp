@@ -25,7 +25,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <vector>
 
 // libgomp's, which Debian's oneDNN runs on (whatever OpenMP the compiler
@@ -939,18 +938,14 @@ private:
 /// One thread (oneDNN then runs on the caller, no OpenMP team) when the
 /// method mixes targets or XNNPACK's pool already runs etch's kernels: two
 /// pools spinning on the same cores made a mixed encoder block 120x slower
-/// (docs/targets.md); otherwise the runtime's, the spec's or every core.
+/// (docs/targets.md); otherwise delegateThreadCount.
 int preferredThreads(Span<const runtime::CompileSpec> specs) {
   for (const runtime::CompileSpec &spec : specs)
     if (std::strcmp(spec.key, "mixed_targets") == 0)
       return 1;
   if (runtime::optimized::ThreadPool::shared().isLent())
     return 1;
-  if (size_t threads = runtime::preferredThreadCount())
-    return static_cast<int>(threads);
-  if (size_t threads = runtime::threadCountSpec(specs))
-    return static_cast<int>(threads);
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return static_cast<int>(runtime::delegateThreadCount(specs));
 }
 
 class OnednnBackend : public runtime::Backend {

@@ -25,7 +25,6 @@
 
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <vector>
 
 namespace etch::xnnpack {
@@ -127,14 +126,6 @@ runtime::ScalarType borderScalarType(Datatype datatype) {
                                      : runtime::ScalarType::Float32;
 }
 
-size_t preferredThreads(Span<const runtime::CompileSpec> specs) {
-  if (size_t threads = runtime::preferredThreadCount())
-    return threads;
-  if (size_t threads = runtime::threadCountSpec(specs))
-    return threads;
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
 class XnnpackBackend : public runtime::Backend {
 public:
   Result<void *> init(Span<const uint8_t> bytes,
@@ -229,7 +220,7 @@ public:
       return fail("xnn_initialize failed");
     handle->blob = blob;
     handle->data = data;
-    handle->pool = sharedPool(preferredThreads(specs));
+    handle->pool = sharedPool(runtime::delegateThreadCount(specs));
     if (!handle->pool)
       return fail("cannot create the thread pool");
     std::vector<Dims> dims;
