@@ -15,7 +15,7 @@ PACKAGES=(
   # targets
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libdnnl-dev ocl-icd-opencl-dev # oneDNN's CMake config needs OpenCL
-  libvulkan-dev glslc spirv-tools mesa-vulkan-drivers
+  libvulkan-dev glslc spirv-tools mesa-vulkan-drivers vulkan-validationlayers
   # tests; the sanitizer build and libFuzzer (clang 19); torch 2.x chroots
   libgtest-dev libgmock-dev clang-19 libclang-rt-19-dev debootstrap
   # reference numerics (Debian's torch 1.13, no PyPI)

@@ -21,6 +21,9 @@ config.environment["PATH"] = path
 config.environment["ASAN_OPTIONS"] = os.environ.get(
     "ASAN_OPTIONS", "allocator_may_return_null=1:detect_leaks=1")
 config.environment["UBSAN_OPTIONS"] = os.environ.get("UBSAN_OPTIONS", "print_stacktrace=1")
+# Vulkan delegates run under the Khronos validation layer (scripts/setup.sh
+# installs it): any message it reports fails the init or execute.
+config.environment["ETCH_VULKAN_VALIDATION"] = os.environ.get("ETCH_VULKAN_VALIDATION", "1")
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%etch_src", config.etch_source_dir))
 config.substitutions.append(("%etch_tools", config.etch_tools_dir))

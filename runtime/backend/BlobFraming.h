@@ -6,6 +6,8 @@
 
 #include "runtime/core/Span.h"
 
+#include <flatbuffers/flatbuffers.h>
+
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -58,6 +60,20 @@ inline std::string unframeBlob(Span<const uint8_t> bytes, const char *magic,
   blob = {bytes.data() + kBlobHeaderSize, size, bytes.data() + constants,
           bytes.size() - constants};
   return "";
+}
+
+/// unframeBlob, then the flatbuffer through the schema's \p Verify
+/// (VerifyBlobBuffer of the target's generated header).
+template <bool (*Verify)(flatbuffers::Verifier &)>
+std::string openBlob(Span<const uint8_t> bytes, const char *magic,
+                     uint32_t version, FramedBlob &blob) {
+  if (std::string problem = unframeBlob(bytes, magic, version, blob);
+      !problem.empty())
+    return problem;
+  flatbuffers::Verifier verifier(blob.flatbuffer, blob.flatbufferSize);
+  return Verify(verifier)
+             ? ""
+             : "blob flatbuffer verification failed (corrupt blob)";
 }
 
 /// The blob around \p flatbuffer and \p constants.

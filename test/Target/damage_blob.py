@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 
-MAGIC = {"xnnpack": b"EXNN", "onednn": b"EDNL"}
+MAGIC = {"xnnpack": b"EXNN", "onednn": b"EDNL", "vulkan": b"EVLK"}
 
 
 def run(data, workdir, target):

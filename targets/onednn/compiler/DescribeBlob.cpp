@@ -64,13 +64,10 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
   std::string text;
   raw_string_ostream os(text);
   runtime::FramedBlob framed;
-  if (std::string problem = runtime::unframeBlob(
+  if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
           {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
       !problem.empty())
     return "onednn: " + problem + "\n";
-  flatbuffers::Verifier verifier(framed.flatbuffer, framed.flatbufferSize);
-  if (!VerifyBlobBuffer(verifier))
-    return "onednn: corrupt blob\n";
   const Blob *blob = GetBlob(framed.flatbuffer);
   os << "onednn blob v" << blob->version() << ": " << blob->input_count()
      << " inputs, " << blob->output_count() << " outputs\n";

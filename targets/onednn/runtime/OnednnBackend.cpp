@@ -955,13 +955,10 @@ public:
                       Span<TensorView *> inputs,
                       Span<TensorView *> outputs) override {
     runtime::FramedBlob framed;
-    if (std::string problem =
-            runtime::unframeBlob(bytes, kBlobMagic, kBlobVersion, framed);
+    if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
+            bytes, kBlobMagic, kBlobVersion, framed);
         !problem.empty())
       return fail(problem.c_str());
-    flatbuffers::Verifier verifier(framed.flatbuffer, framed.flatbufferSize);
-    if (!VerifyBlobBuffer(verifier))
-      return fail("blob flatbuffer verification failed (corrupt blob)");
     const Blob *blob = GetBlob(framed.flatbuffer);
     if (!blob->tensors() || !blob->nodes() ||
         blob->input_count() != inputs.size() ||

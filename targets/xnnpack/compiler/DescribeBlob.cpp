@@ -73,7 +73,7 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   runtime::FramedBlob framed;
-  if (std::string problem = runtime::unframeBlob(
+  if (std::string problem = runtime::openBlob<schema::VerifyBlobBuffer>(
           {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
       !problem.empty())
     return "xnnpack: " + problem + "\n";

@@ -134,13 +134,10 @@ public:
                       Span<TensorView *> outputs) override {
     // Framing and flatbuffer verification.
     runtime::FramedBlob framed;
-    if (std::string problem =
-            runtime::unframeBlob(bytes, kBlobMagic, kBlobVersion, framed);
+    if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
+            bytes, kBlobMagic, kBlobVersion, framed);
         !problem.empty())
       return fail(problem.c_str());
-    flatbuffers::Verifier verifier(framed.flatbuffer, framed.flatbufferSize);
-    if (!VerifyBlobBuffer(verifier))
-      return fail("blob flatbuffer verification failed (corrupt blob)");
     const Blob *blob = GetBlob(framed.flatbuffer);
     const uint8_t *data = framed.constants;
     uint64_t dataSize = framed.constantsSize;
