@@ -473,8 +473,8 @@ private:
       info.layout =
           handle.pipelineLayouts[static_cast<size_t>(dispatch.shader())];
       VkPipeline pipeline = VK_NULL_HANDLE;
-      if (vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr,
-                                   &pipeline) != VK_SUCCESS)
+      if (vkCreateComputePipelines(device, handle.context->pipelineCache, 1,
+                                   &info, nullptr, &pipeline) != VK_SUCCESS)
         return failInit("cannot create a compute pipeline");
       handle.ownedPipelines.push_back(pipeline);
       handle.pipelines.push_back(pipeline);

@@ -21,11 +21,17 @@ std::mutex sharedMutex;
 Context *shared = nullptr;
 int users = 0;
 
+/// Validation messages count against the delegate; the loader's general
+/// ones (a missing driver manifest, say) are only logged.
 VKAPI_ATTR VkBool32 VKAPI_CALL
 onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                    VkDebugUtilsMessageTypeFlagsEXT,
+                    VkDebugUtilsMessageTypeFlagsEXT type,
                     const VkDebugUtilsMessengerCallbackDataEXT *data,
                     void *user) {
+  if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) {
+    ET_LOG(Info, "vulkan loader: %s", data->pMessage);
+    return VK_FALSE;
+  }
   static_cast<Context *>(user)->validationMessages++;
   ET_LOG(Error, "vulkan validation: %s", data->pMessage);
   return VK_FALSE;
@@ -206,6 +212,13 @@ Error createDevice(Context &context) {
 }
 
 Error createShaderModules(Context &context) {
+  VkPipelineCacheCreateInfo cacheInfo{
+      VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  if (vkCreatePipelineCache(context.device, &cacheInfo, nullptr,
+                            &context.pipelineCache) != VK_SUCCESS) {
+    ET_LOG(Error, "vulkan: cannot create a pipeline cache");
+    return Error::DelegateInitFailed;
+  }
   for (size_t i = 0; i <= static_cast<size_t>(Shader::MAX); ++i) {
     Spirv spirv = shaderSpirv(static_cast<Shader>(i));
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -226,6 +239,8 @@ void destroy(Context *context) {
     for (VkShaderModule module : context->modules)
       if (module)
         vkDestroyShaderModule(context->device, module, nullptr);
+    if (context->pipelineCache)
+      vkDestroyPipelineCache(context->device, context->pipelineCache, nullptr);
     vkDestroyDevice(context->device, nullptr);
   }
   if (context->messenger) {

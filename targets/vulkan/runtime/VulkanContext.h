@@ -27,6 +27,9 @@ struct Context {
   std::mutex queueMutex; // vkQueueSubmit needs the queue to itself
   bool timestamps = false; // the queue writes timestamps
   VkShaderModule modules[static_cast<size_t>(Shader::MAX) + 1] = {};
+  /// Shared by every delegate's pipelines: drivers that cache (NVIDIA's)
+  /// compile a (shader, workgroup size) once per process.
+  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   /// Validation-layer warnings and errors so far (each also logged).
   std::atomic<uint32_t> validationMessages{0};
 
