@@ -52,6 +52,7 @@ for target in "${targets[@]}"; do
   echo "== fuzz $target for ${seconds}s (log: $log)"
   # Inputs up to 1 MB: the seed models are small; 2 GB and 10 s per input.
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    LSAN_OPTIONS=suppressions="$root/test/lsan.supp" \
       "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=1048576 -print_final_stats=1 -artifact_prefix="$artifacts/" \
       "$corpus" "$seeds/$target" "${regressions[@]}" >"$log" 2>&1; then

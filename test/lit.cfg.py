@@ -20,6 +20,9 @@ config.environment["PATH"] = path
 # UBSan reports. Harmless for other builds.
 config.environment["ASAN_OPTIONS"] = os.environ.get(
     "ASAN_OPTIONS", "allocator_may_return_null=1:detect_leaks=1")
+# Leaks inside third-party drivers (test/lsan.supp says which and why).
+config.environment["LSAN_OPTIONS"] = os.environ.get(
+    "LSAN_OPTIONS", "suppressions=" + os.path.join(config.etch_source_dir, "test", "lsan.supp"))
 config.environment["UBSAN_OPTIONS"] = os.environ.get("UBSAN_OPTIONS", "print_stacktrace=1")
 # Vulkan delegates run under the Khronos validation layer (scripts/setup.sh
 # installs it): any message it reports fails the init or execute.

@@ -14,8 +14,18 @@ using namespace etch;
 
 namespace {
 struct CodegenPass : etch::impl::CodegenBase<CodegenPass> {
+  using CodegenBase::CodegenBase;
+
   void runOnOperation() override {
     Builder builder(&getContext());
+    std::map<std::string, TargetOptionValues> settings;
+    std::string problem;
+    if (!parseTargetOptions(std::vector<std::string>(targetOptions.begin(),
+                                                     targetOptions.end()),
+                            settings, problem)) {
+      getOperation().emitError(problem);
+      return signalPassFailure();
+    }
     int index = 0;
     WalkResult result = getOperation().walk([&](edge::DelegateOp delegate) {
       if (delegate.getBlob())
@@ -26,7 +36,8 @@ struct CodegenPass : etch::impl::CodegenBase<CodegenPass> {
             << delegate.getTarget() << "' is not registered";
         return WalkResult::interrupt();
       }
-      FailureOr<CompiledDelegate> compiled = target->compile(delegate);
+      FailureOr<CompiledDelegate> compiled =
+          target->compile(delegate, settings[delegate.getTarget().str()]);
       if (failed(compiled))
         return WalkResult::interrupt();
       auto type = RankedTensorType::get(

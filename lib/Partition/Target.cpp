@@ -1,6 +1,8 @@
 #include "etch/Target/Target.h"
 #include "edge/EdgeDialect.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
@@ -31,6 +33,50 @@ std::vector<llvm::StringRef> registeredTargetNames() {
     names.push_back(entry.getKey());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool parseTargetOptions(llvm::ArrayRef<std::string> texts,
+                        std::map<std::string, TargetOptionValues> &values,
+                        std::string &error) {
+  for (llvm::StringRef text : texts) {
+    auto [targetName, setting] = text.split(':');
+    auto [name, value] = setting.split('=');
+    if (targetName.empty() || name.empty() || value.empty() ||
+        !setting.contains('=')) {
+      error = "target option '" + text.str() +
+              "': expected <target>:<name>=<value>";
+      return false;
+    }
+    const Target *target = lookupTarget(targetName);
+    if (!target) {
+      error =
+          "target option '" + text.str() + "': no target '" + targetName.str() +
+          "' (registered: " + llvm::join(registeredTargetNames(), ", ") + ")";
+      return false;
+    }
+    std::vector<TargetOption> options = target->options();
+    auto option = llvm::find_if(
+        options, [&](const TargetOption &o) { return o.name == name; });
+    if (option == options.end()) {
+      std::vector<std::string> known;
+      for (const TargetOption &o : options)
+        known.push_back(o.name.str() + "=" + llvm::join(o.values, "|"));
+      error = "target option '" + text.str() + "': " + targetName.str() +
+              " has no option '" + name.str() + "' (" +
+              (known.empty() ? "it takes none"
+                             : "it takes " + llvm::join(known, ", ")) +
+              ")";
+      return false;
+    }
+    if (!llvm::is_contained(option->values, value)) {
+      error = "target option '" + text.str() + "': " + name.str() + " takes " +
+              llvm::join(option->values, " or ") + ", not '" + value.str() +
+              "'";
+      return false;
+    }
+    values[targetName.str()][name.str()] = value.str();
+  }
+  return true;
 }
 
 std::vector<std::string> defaultTargets() {

@@ -5,7 +5,7 @@
            --input x.npy [--input ...] --expected y.npy [--expected ...]
            --out DIR [--rtol-l2 1e-4] [--iterations 2]
            [--expect TARGET:delegates=N] [--expect TARGET:fallback=N]
-           [--expect TARGET:converted=N]
+           [--expect TARGET:converted=N] [--compile-arg ARG ...]
 
 For each configuration (a --targets list; the lit suite passes every CPU
 target built, each first, and portable alone) it compiles the model, reads
@@ -59,6 +59,9 @@ def main():
     parser.add_argument("--rtol-l2", type=float, default=1e-4)
     parser.add_argument("--iterations", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--compile-arg", action="append", default=[],
+                        help="passed to every et-compile (e.g. "
+                             "--target-option=vulkan:storage=fp16)")
     parser.add_argument("--expect", action="append", default=[],
                         help="TARGET:delegates=N, TARGET:fallback=N or TARGET:converted=N "
                              "(rank-4 borders of channels-last delegates converted to NCHW)")
@@ -83,7 +86,7 @@ def main():
         problems = []
         last_line = ""
         compiled = run([os.path.join(args.bin, "et-compile"), args.model, f"--targets={config}",
-                        "-o", program, "--print-partition-summary"])
+                        "-o", program, "--print-partition-summary"] + args.compile_arg)
         if compiled.returncode != 0:
             print(f"{config}: FAIL compile\n{compiled.stdout}")
             failures += 1

@@ -3,6 +3,7 @@
 #include "runtime/platform/Platform.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -16,7 +17,13 @@ struct Registration {
 constexpr int kMaxBackends = 16;
 Registration registrations[kMaxBackends];
 int registrationCount = 0;
+std::atomic<bool> profiling{false};
 } // namespace
+
+size_t Backend::profile(void *, Span<DelegateEvent>) { return 0; }
+
+void setDelegateProfiling(bool on) { profiling = on; }
+bool delegateProfiling() { return profiling; }
 
 Error Backend::resize(void *, Span<TensorView *>, Span<TensorView *>) {
   return Error::NotSupported;

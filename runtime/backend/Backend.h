@@ -16,6 +16,13 @@ struct CompileSpec {
   Span<const uint8_t> value;
 };
 
+/// A step a delegate timed itself (a GPU dispatch, measured on the device):
+/// what ran, and its time summed over every execute since init.
+struct DelegateEvent {
+  const char *name; // static storage
+  uint64_t nanos;
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
@@ -34,6 +41,11 @@ public:
   /// allocate. The default refuses (a delegate without dynamic shapes).
   virtual Error resize(void *handle, Span<TensorView *> inputs,
                        Span<TensorView *> outputs);
+  /// The steps a delegate timed, when it was initialised with delegate
+  /// profiling on (setDelegateProfiling): writes the first \p out.size()
+  /// and returns how many there are. Not called from execute. The default
+  /// has none (the runtime's own per-instruction time covers the call).
+  virtual size_t profile(void *handle, Span<DelegateEvent> out);
   virtual void destroy(void *handle) = 0;
 };
 
@@ -41,6 +53,11 @@ public:
 /// --threads, the embedder), else its positive `num_threads` compile spec,
 /// else every core.
 size_t delegateThreadCount(Span<const CompileSpec> specs);
+
+/// Whether delegates initialised from now on time their steps for
+/// Backend::profile (et-run --profile). Off by default: timing costs.
+void setDelegateProfiling(bool on);
+bool delegateProfiling();
 
 /// Registers \p backend under \p name (static registration; no allocation).
 /// Returns false when the name is taken or the table is full.

@@ -359,6 +359,11 @@ Error Method::prepare() {
   return Error::Ok;
 }
 
+size_t Method::delegateEvents(size_t index, Span<DelegateEvent> out) const {
+  const Call &call = calls_[index];
+  return call.backend ? call.backend->profile(call.handle, out) : 0;
+}
+
 Error Method::execute(uint64_t *instructionNanos) {
   if (shapesChanged_)
     ET_CHECK_OK(prepare());

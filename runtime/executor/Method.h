@@ -65,6 +65,10 @@ public:
   /// "edge.convolution", or "delegate:<target>".
   const char *instructionName(size_t index) const { return calls_[index].name; }
   uint64_t arenaBytes() const { return arenaBytes_; }
+  /// The steps delegate instruction \p index timed itself (delegate
+  /// profiling on at load): the first \p out.size() are written; returns
+  /// how many there are, 0 for a kernel call.
+  size_t delegateEvents(size_t index, Span<DelegateEvent> out) const;
 
 private:
   struct Call {

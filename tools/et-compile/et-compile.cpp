@@ -59,6 +59,11 @@ static cl::list<std::string> targets(
              "kernels (default: every CPU target built, then portable; see "
              "--list-targets)"),
     cl::CommaSeparated, cl::value_desc("t1,t2,..."), cl::cat(etchOptions));
+static cl::list<std::string> targetOptions(
+    "target-option",
+    cl::desc("A setting of a target's code generator, e.g. "
+             "vulkan:storage=fp16 (repeatable; docs/targets.md lists them)"),
+    cl::value_desc("target:name=value"), cl::cat(etchOptions));
 static cl::opt<bool> printPartitionSummary(
     "print-partition-summary",
     cl::desc(
@@ -263,6 +268,17 @@ int main(int argc, char **argv) {
   pipelineOptions.targets =
       targets.empty() ? etch::defaultTargets()
                       : std::vector<std::string>(targets.begin(), targets.end());
+  pipelineOptions.targetOptions.assign(targetOptions.begin(),
+                                       targetOptions.end());
+  {
+    std::map<std::string, etch::TargetOptionValues> parsed;
+    std::string error;
+    if (!etch::parseTargetOptions(pipelineOptions.targetOptions, parsed,
+                                  error)) {
+      llvm::errs() << "et-compile: " << error << "\n";
+      return 2;
+    }
+  }
   pipelineOptions.lastPositionOutput = lastLogitsOnly;
   if (!quantizeOptions(pipelineOptions))
     return 1;

@@ -193,6 +193,56 @@ void fillRandom(TensorView &tensor, std::mt19937 &generator) {
   }
 }
 
+struct ProfileRow {
+  std::string name;
+  uint64_t calls = 0, nanos = 0;
+};
+
+void addToRow(std::vector<ProfileRow> &rows, const std::string &name,
+              uint64_t calls, uint64_t nanos) {
+  auto it = std::find_if(rows.begin(), rows.end(), [&](const ProfileRow &row) {
+    return row.name == name;
+  });
+  if (it == rows.end()) {
+    rows.push_back({name});
+    it = rows.end() - 1;
+  }
+  it->calls += calls;
+  it->nanos += nanos;
+}
+
+void printRows(const char *heading, std::vector<ProfileRow> rows) {
+  std::sort(rows.begin(), rows.end(),
+            [](const ProfileRow &a, const ProfileRow &b) {
+              return a.nanos > b.nanos;
+            });
+  std::printf("%-28s %8s %12s %12s\n", heading, "calls", "total ms", "mean us");
+  for (const ProfileRow &row : rows)
+    std::printf("%-28s %8llu %12.3f %12.3f\n", row.name.c_str(),
+                static_cast<unsigned long long>(row.calls), row.nanos / 1e6,
+                row.nanos / 1e3 / row.calls);
+}
+
+/// Wall time per op, then the steps delegates timed on their device
+/// (Vulkan dispatches), each summed over the iterations.
+void printProfile(const Method &method, const std::vector<uint64_t> &nanos,
+                  int iterations) {
+  std::vector<ProfileRow> ops, steps;
+  std::vector<DelegateEvent> events;
+  for (size_t i = 0; i < method.instructionCount(); ++i) {
+    addToRow(ops, method.instructionName(i), iterations, nanos[i]);
+    size_t count = method.delegateEvents(i, {});
+    events.resize(count);
+    method.delegateEvents(i, {events.data(), events.size()});
+    for (const DelegateEvent &event : events)
+      addToRow(steps, std::string(method.instructionName(i)) + " " + event.name,
+               iterations, event.nanos);
+  }
+  printRows("op", ops);
+  if (!steps.empty())
+    printRows("delegate step (device time)", steps);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -204,6 +254,7 @@ int main(int argc, char **argv) {
   registerAllBackends();
   if (options.threads)
     setPreferredThreadCount(options.threads);
+  setDelegateProfiling(options.profile);
   uint64_t loadStart = nowNanoseconds();
   Result<std::unique_ptr<Module>> module =
       Module::open(options.program.c_str());
@@ -319,30 +370,7 @@ int main(int argc, char **argv) {
               options.iterations, total / times.size(),
               sorted[sorted.size() / 2]);
 
-  if (options.profile) {
-    struct Row {
-      std::string op;
-      uint64_t calls = 0, nanos = 0;
-    };
-    std::vector<Row> rows;
-    for (size_t i = 0; i < method.instructionCount(); ++i) {
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const Row &row) {
-        return row.op == method.instructionName(i);
-      });
-      if (it == rows.end()) {
-        rows.push_back({method.instructionName(i)});
-        it = rows.end() - 1;
-      }
-      it->calls += options.iterations;
-      it->nanos += profile[i];
-    }
-    std::sort(rows.begin(), rows.end(),
-              [](const Row &a, const Row &b) { return a.nanos > b.nanos; });
-    std::printf("%-28s %8s %12s %12s\n", "op", "calls", "total ms", "mean us");
-    for (const Row &row : rows)
-      std::printf("%-28s %8llu %12.3f %12.3f\n", row.op.c_str(),
-                  static_cast<unsigned long long>(row.calls), row.nanos / 1e6,
-                  row.nanos / 1e3 / row.calls);
-  }
+  if (options.profile)
+    printProfile(method, profile, options.iterations);
   return 0;
 }

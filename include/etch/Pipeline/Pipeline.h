@@ -47,6 +47,8 @@ struct PhaseHook {
 struct PipelineOptions {
   /// Targets in priority order; "portable" (the fallback) claims nothing.
   std::vector<std::string> targets = {"portable"};
+  /// Settings of the targets' code generators, "<target>:<name>=<value>".
+  std::vector<std::string> targetOptions;
   std::vector<PhaseHook> hooks;
   /// Set: the Quantize phase quantizes with these options (its quantizer
   /// that of the first target in `targets` having one, when not given).

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,20 @@ struct CompiledDelegate {
   std::vector<uint8_t> blob;
   std::vector<std::pair<std::string, std::string>> specs;
 };
+
+/// A setting of a target's code generator: et-compile
+/// --target-option=<target>:<name>=<value>, or the etch-codegen pass's
+/// target-options. Values outside \p values are refused before any
+/// delegate is compiled.
+struct TargetOption {
+  llvm::StringRef name;
+  llvm::StringRef help;
+  std::vector<llvm::StringRef> values; // the accepted ones, default first
+};
+
+/// The options given for one target, by name; an option not given is
+/// absent (the target uses its default).
+using TargetOptionValues = std::map<std::string, std::string>;
 
 /// Where a target's delegates run.
 enum class TargetDevice { Cpu, Gpu };
@@ -57,9 +72,13 @@ public:
   /// `edge.permute` carrying kLayoutBorderAttr, which the target's compile
   /// must treat as a change of view only (no data movement).
   virtual bool keepsChannelsLast(edge::DelegateOp delegate) const;
-  /// Lowers a delegate body the target claimed; errors at the op's location.
+  /// The settings compile reads (none by default).
+  virtual std::vector<TargetOption> options() const { return {}; }
+  /// Lowers a delegate body the target claimed with \p options (checked
+  /// against options()); errors at the op's location.
   virtual mlir::FailureOr<CompiledDelegate>
-  compile(edge::DelegateOp delegate) const = 0;
+  compile(edge::DelegateOp delegate,
+          const TargetOptionValues &options) const = 0;
   /// A readable dump of a blob this target wrote (tests, --dump-delegates).
   virtual std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const = 0;
   /// The target's int8 scheme for --quantize=int8; null when it has none.
@@ -79,6 +98,13 @@ inline constexpr int64_t kNhwcToNchw[] = {0, 3, 1, 2};
 void registerTarget(std::unique_ptr<Target> target);
 const Target *lookupTarget(llvm::StringRef name);
 std::vector<llvm::StringRef> registeredTargetNames();
+
+/// Parses "<target>:<name>=<value>" settings into values per target name;
+/// false (and \p error, naming the setting and what was expected) for a
+/// malformed text, an unknown target or option, or a value not accepted.
+bool parseTargetOptions(llvm::ArrayRef<std::string> texts,
+                        std::map<std::string, TargetOptionValues> &values,
+                        std::string &error);
 /// What et-compile uses without --targets: every CPU target that was built
 /// and is on by default, by default priority, then "portable".
 std::vector<std::string> defaultTargets();

@@ -180,8 +180,15 @@ def Codegen : Pass<"etch-codegen", "mlir::ModuleOp"> {
   let summary = "Compile every edge.delegate to its target's blob";
   let description = [{
     Asks each delegate's target to compile its body and attaches the result
-    as `blob` (a dense_resource of i8) and `specs`.
+    as `blob` (a dense_resource of i8) and `specs`. `target-options` are
+    settings of the targets' code generators, `<target>:<name>=<value>`
+    (Target::options() lists each target's); a setting no target takes
+    fails the pass before anything is compiled.
   }];
+  let options = [
+    ListOption<"targetOptions", "target-options", "std::string",
+               "Code generator settings, <target>:<name>=<value>">,
+  ];
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 

@@ -38,7 +38,8 @@ public:
     return onednn::keepsChannelsLast(delegate);
   }
   mlir::FailureOr<CompiledDelegate>
-  compile(edge::DelegateOp delegate) const override {
+  compile(edge::DelegateOp delegate,
+          const TargetOptionValues &) const override {
     mlir::FailureOr<CompiledDelegate> compiled = compileDelegate(delegate);
     if (succeeded(compiled) && sharesCoresWithAnotherTarget(delegate))
       compiled->specs.push_back({"mixed_targets", "1"});

@@ -51,8 +51,9 @@ std::string describeBlob(llvm::ArrayRef<uint8_t> bytes) {
   os << "vulkan blob: arena " << blob->arena_size() << " bytes, "
      << (blob->uploads() ? blob->uploads()->size() : 0) << " uploads ("
      << framed.constantsSize << " constant bytes), "
-     << (blob->dispatches() ? blob->dispatches()->size() : 0)
-     << " dispatches\n";
+     << (blob->dispatches() ? blob->dispatches()->size() : 0) << " dispatches, "
+     << (blob->float_storage() == FloatStorage::F16 ? "float16" : "float32")
+     << " storage\n";
   printBindings(os, "input", blob->inputs());
   printBindings(os, "output", blob->outputs());
   if (blob->dispatches())

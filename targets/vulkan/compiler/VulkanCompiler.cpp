@@ -7,6 +7,7 @@
 #include "targets/vulkan/schema/ShaderInterface.h"
 
 #include "runtime/backend/BlobFraming.h"
+#include "runtime/core/Half.h"
 
 #include "edge/ConstantData.h"
 #include "edge/EdgeTypeUtils.h"
@@ -54,6 +55,8 @@ uint32_t floatBits(float value) {
   std::memcpy(&bits, &value, 4);
   return bits;
 }
+
+uint64_t wordBytes(int64_t bytes) { return (bytes + 3) / 4 * 4; }
 
 uint32_t ceilDiv(int64_t value, int64_t by) {
   return static_cast<uint32_t>((value + by - 1) / by);
@@ -111,7 +114,9 @@ struct GemmForm {
 
 class DelegateCompiler {
 public:
-  explicit DelegateCompiler(DelegateOp delegate) : delegate(delegate) {}
+  DelegateCompiler(DelegateOp delegate, FloatStorage storage)
+      : delegate(delegate), storage(storage),
+        elementSize(elementBytes(storage)) {}
 
   FailureOr<CompiledDelegate> run() {
     Block &body = delegate.getBody().front();
@@ -157,12 +162,12 @@ public:
 private:
   //===--- buffers ------------------------------------------------------===//
 
-  /// A buffer of \p shape's float32 elements, or bytes when \p bytes.
+  /// A buffer of \p shape's float elements (in the arena's storage), or
+  /// bytes when \p bytes; whole 32-bit words either way.
   int newBuffer(ArrayRef<int64_t> shape, bool pinned = false,
                 bool bytes = false) {
     PlannedBuffer buffer;
-    buffer.bytes = bytes ? (product(shape) + 3) / 4 * 4
-                         : static_cast<uint64_t>(product(shape)) * 4;
+    buffer.bytes = wordBytes(product(shape) * (bytes ? 1 : elementSize));
     buffer.pinned = pinned;
     buffers.push_back(buffer);
     data.emplace_back();
@@ -797,6 +802,7 @@ private:
                                   "(views only)");
     BlobT blob;
     blob.version = kBlobVersion;
+    blob.float_storage = storage;
     blob.arena_size =
         planArena(buffers, dispatches.size(), kRegionAlignment);
     auto region = [&](int buffer) {
@@ -809,16 +815,16 @@ private:
       auto upload = std::make_unique<UploadT>();
       upload->region = std::make_unique<Region>(region(i));
       upload->data_offset = constants.size();
-      constants.append(reinterpret_cast<const char *>(data[i].data()),
-                       data[i].size() * 4);
+      appendStored(constants, data[i]);
+      constants.resize(upload->data_offset + buffers[i].bytes, '\0');
       constants.append(runtime::blobConstantPadding(constants.size()), '\0');
       blob.uploads.push_back(std::move(upload));
     }
     auto binding = [&](const Stored &value, bool boolean) {
       auto out = std::make_unique<BindingT>();
-      uint64_t bytes = product(value.shape) * (boolean ? 1 : 4);
-      out->region = std::make_unique<Region>(buffers[value.buffer].offset,
-                                             (bytes + 3) / 4 * 4);
+      out->region = std::make_unique<Region>(
+          buffers[value.buffer].offset,
+          wordBytes(product(value.shape) * (boolean ? 1 : elementSize)));
       out->dims.assign(value.shape.begin(), value.shape.end());
       out->datatype = boolean ? DataType::Bool : DataType::F32;
       return out;
@@ -847,6 +853,19 @@ private:
     return compiled;
   }
 
+  /// \p values as the arena stores them.
+  void appendStored(std::string &out, const std::vector<float> &values) const {
+    if (storage == FloatStorage::F32) {
+      out.append(reinterpret_cast<const char *>(values.data()),
+                 values.size() * 4);
+      return;
+    }
+    for (float value : values) {
+      uint16_t half = runtime::floatToHalf(value);
+      out.append(reinterpret_cast<const char *>(&half), 2);
+    }
+  }
+
   struct Draft {
     Shader shader;
     std::vector<int> bound;
@@ -856,6 +875,8 @@ private:
   };
 
   DelegateOp delegate;
+  FloatStorage storage;
+  uint64_t elementSize; // bytes of a float element in the arena
   std::vector<PlannedBuffer> buffers;
   std::vector<std::vector<float>> data; // per buffer: constant values
   std::vector<Draft> dispatches;
@@ -871,8 +892,9 @@ private:
 
 } // namespace
 
-FailureOr<CompiledDelegate> compileDelegate(DelegateOp delegate) {
-  return DelegateCompiler(delegate).run();
+FailureOr<CompiledDelegate> compileDelegate(DelegateOp delegate,
+                                            FloatStorage storage) {
+  return DelegateCompiler(delegate, storage).run();
 }
 
 } // namespace etch::vulkan

@@ -7,6 +7,8 @@
 namespace etch::vulkan {
 namespace {
 
+constexpr llvm::StringLiteral kStorageOption = "storage";
+
 class VulkanTarget : public Target {
 public:
   llvm::StringRef name() const override { return "vulkan"; }
@@ -19,9 +21,20 @@ public:
   std::string whyUnsupported(mlir::Operation *op) const override {
     return vulkan::whyUnsupported(op);
   }
+  std::vector<TargetOption> options() const override {
+    return {{kStorageOption,
+             "how float tensors are stored on the device: fp32, or fp16 "
+             "(half the memory and bandwidth, computed in float32; needs "
+             "16-bit storage buffers)",
+             {"fp32", "fp16"}}};
+  }
   mlir::FailureOr<CompiledDelegate>
-  compile(edge::DelegateOp delegate) const override {
-    return compileDelegate(delegate);
+  compile(edge::DelegateOp delegate,
+          const TargetOptionValues &options) const override {
+    auto storage = options.find(kStorageOption.str());
+    bool half = storage != options.end() && storage->second == "fp16";
+    return compileDelegate(delegate,
+                           half ? FloatStorage::F16 : FloatStorage::F32);
   }
   std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const override {
     return vulkan::describeBlob(blob);

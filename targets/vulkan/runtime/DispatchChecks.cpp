@@ -16,9 +16,12 @@ struct View {
   const flatbuffers::Vector<const Region *> &bindings;
   const flatbuffers::Vector<uint32_t> &groups;
   const flatbuffers::Vector<uint32_t> &local;
+  uint64_t elementBytes; // of a float element in the arena
   uint64_t word(uint32_t i) const { return push.Get(i); }
-  /// Float32 elements of binding \p i.
-  uint64_t elements(uint32_t i) const { return bindings.Get(i)->size() / 4; }
+  /// Float elements of binding \p i.
+  uint64_t elements(uint32_t i) const {
+    return bindings.Get(i)->size() / elementBytes;
+  }
   uint64_t groupCount() const {
     return uint64_t(groups.Get(0)) * groups.Get(1) * groups.Get(2);
   }
@@ -38,6 +41,28 @@ uint64_t lastIndex(const View &v, uint32_t dimsAt, uint32_t stridesAt,
   return std::min(last, kTooMany);
 }
 
+/// A grid-stride dispatch over \p items: one row of workgroups, none of
+/// them idle (a damaged count would run millions of empty invocations).
+std::string checkLine(const View &v, uint64_t items) {
+  if (v.groups.Get(1) != 1 || v.groups.Get(2) != 1)
+    return "a one-dimensional dispatch with several rows of workgroups";
+  uint64_t width = v.local.Get(0);
+  if (v.groups.Get(0) > (items + width - 1) / width)
+    return "more workgroups than the work needs";
+  return "";
+}
+
+/// The output extent of a window of \p kernel taps (dilated) sliding with
+/// \p stride over \p extent plus \p padding on both sides, rounded down
+/// or, with \p ceil, up (ATen's rule); 0 when the window does not fit.
+uint64_t windowCount(uint64_t extent, uint64_t padding, uint64_t kernel,
+                     uint64_t stride, uint64_t dilation, bool ceil) {
+  uint64_t padded = extent + 2 * padding, span = dilation * (kernel - 1) + 1;
+  if (span > padded)
+    return 0;
+  return (padded - span + (ceil ? stride - 1 : 0)) / stride + 1;
+}
+
 /// Copy and Binary: six positive dims, a walk per operand.
 std::string checkStrided(const View &v, bool binary) {
   uint64_t count = 1;
@@ -55,21 +80,21 @@ std::string checkStrided(const View &v, bool binary) {
         lastIndex(v, 0, 2 * kMaxRank, 0) >= v.elements(1) ||
         count > v.elements(2))
       return "reads or writes past its regions";
-    return "";
+    return checkLine(v, count);
   }
   if (lastIndex(v, 0, kMaxRank, v.word(3 * kMaxRank)) >= v.elements(0) ||
       lastIndex(v, 0, 2 * kMaxRank, v.word(3 * kMaxRank + 1)) >=
           v.elements(1))
     return "reads or writes past its regions";
-  return "";
+  return checkLine(v, count);
 }
 
 std::string checkUnary(const View &v) {
   if (v.word(1) > static_cast<uint32_t>(Activation::MAX))
     return "unknown activation";
-  return v.word(0) <= std::min(v.elements(0), v.elements(1))
-             ? ""
-             : "reads or writes past its regions";
+  if (v.word(0) > std::min(v.elements(0), v.elements(1)))
+    return "reads or writes past its regions";
+  return checkLine(v, v.word(0));
 }
 
 std::string checkGemm(const View &v) {
@@ -104,6 +129,11 @@ std::string checkConv2d(const View &v) {
            KW = v.word(8), groups = v.word(15);
   if (C % groups || O % groups)
     return "groups do not divide the channels";
+  // The output extent follows from the input and the window, as ATen
+  // computes it (this also bounds the taps each output sums).
+  if (OH != windowCount(H, v.word(11), KH, v.word(9), v.word(13), false) ||
+      OW != windowCount(W, v.word(12), KW, v.word(10), v.word(14), false))
+    return "output size does not follow from the input and the window";
   if (v.word(17) > static_cast<uint32_t>(Activation::MAX))
     return "unknown activation";
   if (times(times(N, C), H * W) > v.elements(0) ||
@@ -111,7 +141,9 @@ std::string checkConv2d(const View &v) {
       (v.word(16) && O > v.elements(2)) ||
       times(times(N, O), OH * OW) > v.elements(3))
     return "reads or writes past its regions";
-  return "";
+  uint64_t groupOut = O / groups;
+  uint64_t blocks = (groupOut + kConvBlock - 1) / kConvBlock;
+  return checkLine(v, times(times(N, groups), times(blocks, OH * OW)));
 }
 
 std::string checkPool2d(const View &v) {
@@ -127,10 +159,20 @@ std::string checkPool2d(const View &v) {
       (KW - 1) * v.word(12) + 1 > W + 2 * v.word(10) ||
       v.word(9) > KH || v.word(10) > KW)
     return "window larger than the padded input";
+  // Fixed windows: the output extent of ATen's floor or ceil mode.
+  bool adaptive = v.word(13) >= static_cast<uint32_t>(PoolMode::AdaptiveAvg);
+  auto fits = [&](uint64_t out, uint64_t extent, uint32_t at) {
+    return out >= windowCount(extent, v.word(at + 9), v.word(at + 5),
+                              v.word(at + 7), v.word(at + 11), false) &&
+           out <= windowCount(extent, v.word(at + 9), v.word(at + 5),
+                              v.word(at + 7), v.word(at + 11), true);
+  };
+  if (!adaptive && (!fits(OH, H, 0) || !fits(OW, W, 1)))
+    return "output size does not follow from the input and the window";
   if (times(planes, H * W) > v.elements(0) ||
       times(planes, OH * OW) > v.elements(1))
     return "reads or writes past its regions";
-  return "";
+  return checkLine(v, times(planes, OH * OW));
 }
 
 /// Softmax and Reduce: [outer, R, inner] in; Softmax writes the same,
@@ -145,7 +187,7 @@ std::string checkRows(const View &v, bool reduces) {
   if (all > v.elements(0) ||
       (reduces ? times(outer, inner) : all) > v.elements(1))
     return "reads or writes past its regions";
-  return "";
+  return checkLine(v, times(outer, inner));
 }
 
 std::string checkLayerNorm(const View &v) {
@@ -157,6 +199,9 @@ std::string checkLayerNorm(const View &v) {
   if (times(rows, D) > std::min(v.elements(0), v.elements(3)) ||
       (v.word(3) && D > v.elements(1)) || (v.word(4) && D > v.elements(2)))
     return "reads or writes past its regions";
+  // One workgroup per row.
+  if (v.groups.Get(1) != 1 || v.groups.Get(2) != 1 || v.groups.Get(0) > rows)
+    return "more workgroups than the work needs";
   return "";
 }
 
@@ -178,7 +223,7 @@ std::string checkAttention(const View &v) {
       (kind && lastMask >= maskUnits) ||
       times(times(B, H), L * Ev) > v.elements(4))
     return "reads or writes past its regions";
-  return "";
+  return checkLine(v, times(times(B, H), L));
 }
 
 /// Indexed by Shader.
@@ -219,8 +264,8 @@ std::string checkRegion(const Region *region, const DeviceLimits &limits) {
   return "";
 }
 
-std::string checkDispatch(const Dispatch &dispatch,
-                          const DeviceLimits &limits) {
+std::string checkDispatch(const Dispatch &dispatch, const DeviceLimits &limits,
+                          FloatStorage storage) {
   if (dispatch.shader() > Shader::MAX)
     return "unknown shader";
   const ShaderInterface &interface = shaderInterface(dispatch.shader());
@@ -255,7 +300,7 @@ std::string checkDispatch(const Dispatch &dispatch,
           limits.sharedMemoryBytes)
     return "workgroup larger than the device allows";
   View view{*dispatch.push(), *dispatch.bindings(), *dispatch.groups(),
-            *dispatch.local_size()};
+            *dispatch.local_size(), elementBytes(storage)};
   return kChecks[static_cast<size_t>(dispatch.shader())](view);
 }
 

@@ -26,8 +26,9 @@ struct DeviceLimits {
 /// range; otherwise what is wrong.
 std::string checkRegion(const Region *region, const DeviceLimits &limits);
 
-/// Empty when \p dispatch is safe to record; otherwise what is wrong.
-std::string checkDispatch(const Dispatch &dispatch,
-                          const DeviceLimits &limits);
+/// Empty when \p dispatch is safe to record, its float tensors stored as
+/// \p storage says; otherwise what is wrong.
+std::string checkDispatch(const Dispatch &dispatch, const DeviceLimits &limits,
+                          FloatStorage storage);
 
 } // namespace etch::vulkan

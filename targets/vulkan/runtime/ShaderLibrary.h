@@ -13,6 +13,7 @@ struct Spirv {
   size_t size; // bytes
 };
 
-Spirv shaderSpirv(Shader shader);
+/// \p shader compiled for float tensors stored as \p storage.
+Spirv shaderSpirv(Shader shader, FloatStorage storage);
 
 } // namespace etch::vulkan

@@ -17,6 +17,7 @@
 
 #include "runtime/backend/Backend.h"
 #include "runtime/backend/BlobFraming.h"
+#include "runtime/core/Half.h"
 #include "runtime/platform/Platform.h"
 
 #include <cstdlib>
@@ -65,15 +66,48 @@ struct Buffer {
 };
 
 /// A delegate input or output: its bytes in the arena, and where the host
-/// reads or writes them (the mapped arena or the staging buffer).
+/// reads or writes them (the mapped arena or the staging buffer), which
+/// hold them as the arena stores them.
 struct HostRegion {
   uint64_t arenaOffset;
   uint64_t hostOffset;
-  uint64_t bytes;
+  uint64_t arenaBytes; // the region: whole words
+  uint64_t viewBytes;  // of the runtime's tensor
+  bool half;           // float32 outside, float16 in the arena
 };
+
+/// Host -> arena storage: float16 stored tensors are converted, the rest
+/// copied.
+void storeInput(const HostRegion &region, const void *from, uint8_t *host) {
+  uint8_t *to = host + region.hostOffset;
+  if (!region.half) {
+    std::memcpy(to, from, region.viewBytes);
+    return;
+  }
+  const float *values = static_cast<const float *>(from);
+  for (uint64_t i = 0; i < region.viewBytes / 4; ++i) {
+    uint16_t half = runtime::floatToHalf(values[i]);
+    std::memcpy(to + 2 * i, &half, 2);
+  }
+}
+
+void loadOutput(const HostRegion &region, const uint8_t *host, void *to) {
+  const uint8_t *from = host + region.hostOffset;
+  if (!region.half) {
+    std::memcpy(to, from, region.viewBytes);
+    return;
+  }
+  float *values = static_cast<float *>(to);
+  for (uint64_t i = 0; i < region.viewBytes / 4; ++i) {
+    uint16_t half;
+    std::memcpy(&half, from + 2 * i, 2);
+    values[i] = runtime::halfToFloat(half);
+  }
+}
 
 struct Handle {
   Context *context = nullptr;
+  FloatStorage storage = FloatStorage::F32;
   Buffer arena, staging;
   uint8_t *host = nullptr; // mapped arena, or mapped staging buffer
   std::vector<HostRegion> inputs, outputs;
@@ -85,7 +119,9 @@ struct Handle {
   VkCommandPool commandPool = VK_NULL_HANDLE;
   VkCommandBuffer commands = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
-  VkQueryPool queries = VK_NULL_HANDLE; // timestamps, ETCH_VULKAN_PROFILE
+  /// Timestamps: delegate profiling (et-run --profile) or
+  /// ETCH_VULKAN_PROFILE.
+  VkQueryPool queries = VK_NULL_HANDLE;
   std::vector<Shader> shaders;          // per dispatch, for the profile
   std::vector<uint64_t> dispatchNanos;  // summed over executes
   std::vector<uint64_t> stamps;         // read back after each execute
@@ -113,7 +149,6 @@ struct Handle {
     }
     staging.destroy(device);
     arena.destroy(device);
-    Context::release();
   }
 };
 
@@ -143,7 +178,9 @@ class Builder {
 public:
   Builder(const Blob &blob, const runtime::FramedBlob &framed, Handle &handle)
       : blob(blob), framed(framed), handle(handle),
-        device(handle.context->device) {}
+        device(handle.context->device), storage(blob.float_storage()) {
+    handle.storage = storage;
+  }
 
   Error build(Span<TensorView *> inputs, Span<TensorView *> outputs) {
     const VkPhysicalDeviceLimits &device = handle.context->properties.limits;
@@ -188,23 +225,37 @@ private:
       bool isBool = binding.datatype() == DataType::Bool;
       auto type = isBool ? runtime::ScalarType::Bool
                          : runtime::ScalarType::Float32;
-      // The region holds the bytes, rounded up to whole 32-bit words.
+      // The region holds the elements as the arena stores them, rounded up
+      // to whole 32-bit words.
+      uint64_t stored =
+          isBool ? view.nbytes() : view.nbytes() / 4 * elementBytes(storage);
       if (binding.datatype() > DataType::MAX || view.scalarType() != type ||
-          (view.nbytes() + 3) / 4 * 4 != binding.region()->size()) {
+          (stored + 3) / 4 * 4 != binding.region()->size()) {
         ET_LOG(Error,
                "vulkan: delegate %s %u is %zu bytes of scalar type %d; the "
                "blob expects %llu bytes of %s",
                what, i, view.nbytes(), static_cast<int>(view.scalarType()),
                static_cast<unsigned long long>(binding.region()->size()),
-               isBool ? "bool" : "float32");
+               isBool ? "bool" : EnumNameFloatStorage(storage));
         return Error::InvalidShape;
       }
       bytes.push_back(view.nbytes());
+      half.push_back(!isBool && storage == FloatStorage::F16);
     }
     return Error::Ok;
   }
 
   Error verify(Span<TensorView *> inputs, Span<TensorView *> outputs) {
+    if (storage > FloatStorage::MAX)
+      return fail("unknown float storage");
+    if (storage == FloatStorage::F16 && !handle.context->storage16) {
+      ET_LOG(Error,
+             "vulkan: the blob stores float16 but %s has no 16-bit storage "
+             "buffers (storageBuffer16BitAccess); compile with "
+             "--target-option=vulkan:storage=fp32",
+             handle.context->properties.deviceName);
+      return Error::DelegateInitFailed;
+    }
     if (blob.arena_size() == 0 ||
         blob.arena_size() > runtime::memoryLimit())
       return fail("arena is empty or larger than the memory limit");
@@ -227,8 +278,8 @@ private:
     if (!blob.dispatches() || blob.dispatches()->size() == 0)
       return fail("blob has no dispatches");
     for (uint32_t i = 0; i < blob.dispatches()->size(); ++i)
-      if (std::string problem = checkDispatch(*blob.dispatches()->Get(i),
-                                              limits);
+      if (std::string problem =
+              checkDispatch(*blob.dispatches()->Get(i), limits, storage);
           !problem.empty()) {
         ET_LOG(Error, "vulkan: dispatch %u: %s", i, problem.c_str());
         return Error::DelegateInvalidBlob;
@@ -308,9 +359,9 @@ private:
                      std::vector<HostRegion> &regions) {
       for (const Binding *binding : bindings) {
         uint64_t offset = binding->region()->offset();
-        regions.push_back({offset,
-                           handle.arena.mapped ? offset : hostBytes,
-                           bytes[next++]});
+        regions.push_back({offset, handle.arena.mapped ? offset : hostBytes,
+                           binding->region()->size(), bytes[next], half[next]});
+        ++next;
         hostBytes += binding->region()->size();
       }
     };
@@ -467,7 +518,8 @@ private:
       info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
       info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
       info.stage.module =
-          handle.context->modules[static_cast<size_t>(dispatch.shader())];
+          handle.context->modules[static_cast<size_t>(storage)]
+                                 [static_cast<size_t>(dispatch.shader())];
       info.stage.pName = "main";
       info.stage.pSpecializationInfo = &specialization;
       info.layout =
@@ -542,7 +594,7 @@ private:
     for (const HostRegion &region : regions) {
       VkBufferCopy copy{toArena ? region.hostOffset : region.arenaOffset,
                         toArena ? region.arenaOffset : region.hostOffset,
-                        region.bytes};
+                        region.arenaBytes};
       vkCmdCopyBuffer(handle.commands,
                       toArena ? handle.staging.buffer : handle.arena.buffer,
                       toArena ? handle.arena.buffer : handle.staging.buffer, 1,
@@ -555,7 +607,9 @@ private:
     if (Error error = createDescriptorSets(sets); error != Error::Ok)
       return error;
     const auto &dispatches = *blob.dispatches();
-    bool profile = envSet("ETCH_VULKAN_PROFILE") && handle.context->timestamps;
+    bool profile =
+        (runtime::delegateProfiling() || envSet("ETCH_VULKAN_PROFILE")) &&
+        handle.context->timestamps;
     if (profile) {
       VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
       info.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -625,7 +679,9 @@ private:
   const runtime::FramedBlob &framed;
   Handle &handle;
   std::vector<uint64_t> bytes; // of each input, then each output
+  std::vector<bool> half;      // the same: float16 in the arena
   VkDevice device;
+  FloatStorage storage;
   DeviceLimits limits{};
 };
 
@@ -697,19 +753,16 @@ public:
       return Error::InvalidArgument;
     uint32_t before = handle.context->validationMessages.load();
     for (size_t i = 0; i < inputs.size(); ++i) {
-      if (inputs[i]->nbytes() != handle.inputs[i].bytes)
+      if (inputs[i]->nbytes() != handle.inputs[i].viewBytes)
         return Error::InvalidShape;
-      std::memcpy(handle.host + handle.inputs[i].hostOffset,
-                  inputs[i]->data(), handle.inputs[i].bytes);
+      storeInput(handle.inputs[i], inputs[i]->data(), handle.host);
     }
     if (Error error = submitAndWait(handle); error != Error::Ok)
       return error;
     for (size_t i = 0; i < outputs.size(); ++i) {
-      if (outputs[i]->nbytes() != handle.outputs[i].bytes)
+      if (outputs[i]->nbytes() != handle.outputs[i].viewBytes)
         return Error::InvalidShape;
-      std::memcpy(outputs[i]->data(),
-                  handle.host + handle.outputs[i].hostOffset,
-                  handle.outputs[i].bytes);
+      loadOutput(handle.outputs[i], handle.host, outputs[i]->data());
     }
     if (handle.queries)
       collectTimestamps(handle);
@@ -723,20 +776,29 @@ public:
                Span<TensorView *>) override {
     const Handle &handle = *static_cast<Handle *>(opaque);
     for (size_t i = 0; i < inputs.size() && i < handle.inputs.size(); ++i)
-      if (inputs[i]->nbytes() != handle.inputs[i].bytes) {
+      if (inputs[i]->nbytes() != handle.inputs[i].viewBytes) {
         ET_LOG(Error,
                "vulkan: delegate input %zu changed from %llu to %zu bytes; "
                "the delegate has static shapes",
-               i, static_cast<unsigned long long>(handle.inputs[i].bytes),
+               i, static_cast<unsigned long long>(handle.inputs[i].viewBytes),
                inputs[i]->nbytes());
         return Error::InvalidShape;
       }
     return Error::Ok;
   }
 
+  /// Each dispatch's device time (timestamps), named by its shader.
+  size_t profile(void *opaque, Span<runtime::DelegateEvent> out) override {
+    const Handle &handle = *static_cast<Handle *>(opaque);
+    for (size_t i = 0; i < handle.dispatchNanos.size() && i < out.size(); ++i)
+      out[i] = {EnumNameShader(handle.shaders[i]), handle.dispatchNanos[i]};
+    return handle.dispatchNanos.size();
+  }
+
   void destroy(void *opaque) override {
     auto *handle = static_cast<Handle *>(opaque);
-    printProfile(*handle);
+    if (envSet("ETCH_VULKAN_PROFILE"))
+      printProfile(*handle);
     delete handle;
   }
 };

@@ -18,8 +18,7 @@ using runtime::Error;
 constexpr const char *kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
 std::mutex sharedMutex;
-Context *shared = nullptr;
-int users = 0;
+Context *shared = nullptr; // created on first use, kept until exit
 
 /// Validation messages count against the delegate; the loader's general
 /// ones (a missing driver manifest, say) are only logged.
@@ -181,17 +180,28 @@ Error chooseDevice(Context &context) {
 }
 
 /// robustBufferAccess where offered: a shader indexing past its bound
-/// region reads zeros instead of the rest of the arena.
+/// region reads zeros instead of the rest of the arena. 16-bit storage
+/// buffers where offered (float16 storage).
 Error createDevice(Context &context) {
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queueInfo.queueFamilyIndex = context.queueFamily;
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
-  VkPhysicalDeviceFeatures offered{}, enabled{};
-  vkGetPhysicalDeviceFeatures(context.physical, &offered);
-  enabled.robustBufferAccess = offered.robustBufferAccess;
+  VkPhysicalDevice16BitStorageFeatures storage16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceFeatures2 offered{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  offered.pNext = &storage16;
+  vkGetPhysicalDeviceFeatures2(context.physical, &offered);
+  context.storage16 = storage16.storageBuffer16BitAccess == VK_TRUE;
+  VkPhysicalDevice16BitStorageFeatures enabled16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  enabled16.storageBuffer16BitAccess = storage16.storageBuffer16BitAccess;
+  VkPhysicalDeviceFeatures enabled{};
+  enabled.robustBufferAccess = offered.features.robustBufferAccess;
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &enabled16;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queueInfo;
   info.pEnabledFeatures = &enabled;
@@ -219,16 +229,23 @@ Error createShaderModules(Context &context) {
     ET_LOG(Error, "vulkan: cannot create a pipeline cache");
     return Error::DelegateInitFailed;
   }
-  for (size_t i = 0; i <= static_cast<size_t>(Shader::MAX); ++i) {
-    Spirv spirv = shaderSpirv(static_cast<Shader>(i));
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = spirv.size;
-    info.pCode = spirv.words;
-    if (vkCreateShaderModule(context.device, &info, nullptr,
-                             &context.modules[i]) != VK_SUCCESS) {
-      ET_LOG(Error, "vulkan: cannot create shader module %s",
-             EnumNameShader(static_cast<Shader>(i)));
-      return Error::DelegateInitFailed;
+  for (size_t s = 0; s <= static_cast<size_t>(FloatStorage::MAX); ++s) {
+    auto storage = static_cast<FloatStorage>(s);
+    if (storage == FloatStorage::F16 && !context.storage16)
+      continue;
+    for (size_t i = 0; i <= static_cast<size_t>(Shader::MAX); ++i) {
+      Spirv spirv = shaderSpirv(static_cast<Shader>(i), storage);
+      VkShaderModuleCreateInfo info{
+          VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+      info.codeSize = spirv.size;
+      info.pCode = spirv.words;
+      if (vkCreateShaderModule(context.device, &info, nullptr,
+                               &context.modules[s][i]) != VK_SUCCESS) {
+        ET_LOG(Error, "vulkan: cannot create shader module %s (%s storage)",
+               EnumNameShader(static_cast<Shader>(i)),
+               EnumNameFloatStorage(storage));
+        return Error::DelegateInitFailed;
+      }
     }
   }
   return Error::Ok;
@@ -236,9 +253,10 @@ Error createShaderModules(Context &context) {
 
 void destroy(Context *context) {
   if (context->device) {
-    for (VkShaderModule module : context->modules)
-      if (module)
-        vkDestroyShaderModule(context->device, module, nullptr);
+    for (auto &library : context->modules)
+      for (VkShaderModule module : library)
+        if (module)
+          vkDestroyShaderModule(context->device, module, nullptr);
     if (context->pipelineCache)
       vkDestroyPipelineCache(context->device, context->pipelineCache, nullptr);
     vkDestroyDevice(context->device, nullptr);
@@ -277,17 +295,8 @@ Error Context::acquire(Context *&context) {
     }
     shared = created;
   }
-  ++users;
   context = shared;
   return Error::Ok;
-}
-
-void Context::release() {
-  std::lock_guard<std::mutex> lock(sharedMutex);
-  if (--users == 0) {
-    destroy(shared);
-    shared = nullptr;
-  }
 }
 
 int Context::memoryType(uint32_t allowed, VkMemoryPropertyFlags flags) const {

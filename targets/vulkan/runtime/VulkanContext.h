@@ -26,17 +26,23 @@ struct Context {
   VkQueue queue = VK_NULL_HANDLE;
   std::mutex queueMutex; // vkQueueSubmit needs the queue to itself
   bool timestamps = false; // the queue writes timestamps
-  VkShaderModule modules[static_cast<size_t>(Shader::MAX) + 1] = {};
+  /// storageBuffer16BitAccess: blobs with float16 storage can run.
+  bool storage16 = false;
+  /// By FloatStorage, then Shader; the float16 ones only with storage16.
+  VkShaderModule modules[static_cast<size_t>(FloatStorage::MAX) + 1]
+                        [static_cast<size_t>(Shader::MAX) + 1] = {};
   /// Shared by every delegate's pipelines: drivers that cache (NVIDIA's)
   /// compile a (shader, workgroup size) once per process.
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   /// Validation-layer warnings and errors so far (each also logged).
   std::atomic<uint32_t> validationMessages{0};
 
-  /// The shared context, created by the first caller; each successful call
-  /// is paired with release(). Logs why when there is no usable device.
+  /// The shared context, created by the first caller and kept for the
+  /// life of the process: a later program load reuses the device, shader
+  /// modules and pipeline cache, and the driver is never unloaded while
+  /// the process runs (lavapipe 22.3.6 leaks a block at each unload).
+  /// Logs why when there is no usable device; a later call tries again.
   static runtime::Error acquire(Context *&context);
-  static void release();
 
   /// A memory type with all of \p flags among \p allowed, or -1.
   int memoryType(uint32_t allowed, VkMemoryPropertyFlags flags) const;

@@ -23,6 +23,11 @@ inline constexpr int64_t kConvBlock = 4;
 /// Workgroups per dispatch dimension every Vulkan device accepts.
 inline constexpr uint32_t kMaxGroups = 65535;
 
+/// Bytes of one float tensor element in the arena.
+inline constexpr uint64_t elementBytes(FloatStorage storage) {
+  return storage == FloatStorage::F16 ? 2 : 4;
+}
+
 struct ShaderInterface {
   uint32_t bindings;  // storage buffers 0..bindings-1
   uint32_t pushWords; // 32-bit push-constant words

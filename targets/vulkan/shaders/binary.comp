@@ -1,11 +1,12 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "storage.glsl"
 // out[i] = a[strided(i)] (op) alpha * b[strided(i)], out contiguous over
 // dims; a broadcast dim has stride 0.
 layout(local_size_x_id = 0) in;
-layout(std430, binding = 0) readonly buffer A { float a[]; };
-layout(std430, binding = 1) readonly buffer B { float b[]; };
-layout(std430, binding = 2) writeonly buffer Out { float result[]; };
+layout(std430, binding = 0) readonly buffer A { ELEMENT a[]; };
+layout(std430, binding = 1) readonly buffer B { ELEMENT b[]; };
+layout(std430, binding = 2) writeonly buffer Out { ELEMENT result[]; };
 layout(push_constant) uniform Params {
   uint dims[6];
   uint aStrides[6];
@@ -48,6 +49,6 @@ void main() {
   uint count = elementCount(p.dims);
   uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
   for (uint i = gl_GlobalInvocationID.x; i < count; i += step)
-    result[i] = apply(a[stridedOffset(i, p.dims, p.aStrides)],
-                      b[stridedOffset(i, p.dims, p.bStrides)]);
+    result[i] = ELEMENT(apply(float(a[stridedOffset(i, p.dims, p.aStrides)]),
+                              float(b[stridedOffset(i, p.dims, p.bStrides)])));
 }

@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "storage.glsl"
 // Direct NCHW convolution: groups (depthwise when groups == C), strides,
 // padding, dilation, bias and an activation epilogue; weights [O, C/groups,
 // KH, KW]. Each invocation (grid-stride) computes one pixel of BLOCK
@@ -7,10 +8,10 @@
 // serves BLOCK products.
 const uint BLOCK = 4; // fewer when a group has fewer (depthwise: 1)
 layout(local_size_x_id = 0) in;
-layout(std430, binding = 0) readonly buffer In { float source[]; };
-layout(std430, binding = 1) readonly buffer Weight { float weight[]; };
-layout(std430, binding = 2) readonly buffer Bias { float bias[]; };
-layout(std430, binding = 3) writeonly buffer Out { float result[]; };
+layout(std430, binding = 0) readonly buffer In { ELEMENT source[]; };
+layout(std430, binding = 1) readonly buffer Weight { ELEMENT weight[]; };
+layout(std430, binding = 2) readonly buffer Bias { ELEMENT bias[]; };
+layout(std430, binding = 3) writeonly buffer Out { ELEMENT result[]; };
 layout(push_constant) uniform Params {
   uint N, C, H, W;
   uint O, OH, OW;
@@ -42,7 +43,7 @@ void main() {
     uint taps = p.KH * p.KW, filterSize = groupIn * taps;
     float sums[BLOCK];
     for (uint b = 0u; b < BLOCK; ++b)
-      sums[b] = p.hasBias != 0u && b < live ? bias[o0 + b] : 0.0;
+      sums[b] = p.hasBias != 0u && b < live ? float(bias[o0 + b]) : 0.0;
     for (uint c = 0u; c < groupIn; ++c) {
       uint plane = (n * p.C + group * groupIn + c) * p.H;
       for (uint ky = 0u; ky < p.KH; ++ky) {
@@ -54,15 +55,15 @@ void main() {
           int ix = x0 + int(kx * p.dilationW);
           if (ix < 0 || ix >= int(p.W))
             continue;
-          float v = source[rowIn + uint(ix)];
+          float v = float(source[rowIn + uint(ix)]);
           uint tap = (c * p.KH + ky) * p.KW + kx;
           for (uint b = 0u; b < live; ++b)
-            sums[b] += v * weight[(o0 + b) * filterSize + tap];
+            sums[b] += v * float(weight[(o0 + b) * filterSize + tap]);
         }
       }
     }
     for (uint b = 0u; b < live; ++b)
       result[(n * p.O + o0 + b) * pixels + pixel] =
-          activate(sums[b], p.activation, p.alpha, p.beta);
+          ELEMENT(activate(sums[b], p.activation, p.alpha, p.beta));
   }
 }

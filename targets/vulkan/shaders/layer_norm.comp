@@ -1,13 +1,15 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
+#include "storage.glsl"
 // Layer normalization over the trailing D elements of each row: one
 // workgroup per row, its invocations reducing mean and variance through
 // shared memory (two passes, as torch: variance of the centred values).
 layout(constant_id = 0) const uint WIDTH = 64;
 layout(local_size_x_id = 0) in;
-layout(std430, binding = 0) readonly buffer In { float source[]; };
-layout(std430, binding = 1) readonly buffer Weight { float weight[]; };
-layout(std430, binding = 2) readonly buffer Bias { float bias[]; };
-layout(std430, binding = 3) writeonly buffer Out { float result[]; };
+layout(std430, binding = 0) readonly buffer In { ELEMENT source[]; };
+layout(std430, binding = 1) readonly buffer Weight { ELEMENT weight[]; };
+layout(std430, binding = 2) readonly buffer Bias { ELEMENT bias[]; };
+layout(std430, binding = 3) writeonly buffer Out { ELEMENT result[]; };
 layout(push_constant) uniform Params {
   uint rows, D;
   float eps;
@@ -36,21 +38,21 @@ void main() {
     uint base = row * p.D;
     float sum = 0.0;
     for (uint d = x; d < p.D; d += WIDTH)
-      sum += source[base + d];
+      sum += float(source[base + d]);
     float mean = rowSum(sum) / float(p.D);
     float squares = 0.0;
     for (uint d = x; d < p.D; d += WIDTH) {
-      float centred = source[base + d] - mean;
+      float centred = float(source[base + d]) - mean;
       squares += centred * centred;
     }
     float invStd = inversesqrt(rowSum(squares) / float(p.D) + p.eps);
     for (uint d = x; d < p.D; d += WIDTH) {
-      float v = (source[base + d] - mean) * invStd;
+      float v = (float(source[base + d]) - mean) * invStd;
       if (p.hasWeight != 0u)
-        v *= weight[d];
+        v *= float(weight[d]);
       if (p.hasBias != 0u)
-        v += bias[d];
-      result[base + d] = v;
+        v += float(bias[d]);
+      result[base + d] = ELEMENT(v);
     }
   }
 }

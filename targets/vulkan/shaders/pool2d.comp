@@ -1,12 +1,14 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
+#include "storage.glsl"
 // Pooling windows over planes of [H, W] (N*C planes of NCHW), one output
 // element per invocation. Average windows follow ATen: a window clipped to
 // the padded input is the divisor with padding counted, the cells inside
 // the input without; a divisor override replaces both. Adaptive windows
 // are [floor(o*H/OH), ceil((o+1)*H/OH)).
 layout(local_size_x_id = 0) in;
-layout(std430, binding = 0) readonly buffer In { float source[]; };
-layout(std430, binding = 1) writeonly buffer Out { float result[]; };
+layout(std430, binding = 0) readonly buffer In { ELEMENT source[]; };
+layout(std430, binding = 1) writeonly buffer Out { ELEMENT result[]; };
 layout(push_constant) uniform Params {
   uint planes, H, W, OH, OW;
   uint KH, KW;
@@ -46,7 +48,7 @@ void main() {
       for (int x = x0; x < x1; x += dx) {
         if (x < 0 || x >= int(p.W))
           continue;
-        float v = source[base + uint(y) * p.W + uint(x)];
+        float v = float(source[base + uint(y) * p.W + uint(x)]);
         best = (isnan(v) || v > best) ? v : best;
         sum += v;
         cells += 1.0;
@@ -55,6 +57,6 @@ void main() {
     float divisor = p.divisor != 0.0 ? p.divisor
                     : p.mode == 1u   ? padded
                                      : cells;
-    result[i] = maximum ? best : sum / divisor;
+    result[i] = ELEMENT(maximum ? best : sum / divisor);
   }
 }

@@ -1,9 +1,11 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
+#include "storage.glsl"
 // Sum / mean / max / min over R of [outer, R, inner], one output per
 // invocation.
 layout(local_size_x_id = 0) in;
-layout(std430, binding = 0) readonly buffer In { float source[]; };
-layout(std430, binding = 1) writeonly buffer Out { float result[]; };
+layout(std430, binding = 0) readonly buffer In { ELEMENT source[]; };
+layout(std430, binding = 1) writeonly buffer Out { ELEMENT result[]; };
 layout(push_constant) uniform Params {
   uint outer, R, inner;
   uint mode; // ReduceMode
@@ -16,7 +18,7 @@ void main() {
     uint base = (i / p.inner) * p.R * p.inner + i % p.inner;
     float acc = p.mode == 2u ? -1.0 / 0.0 : p.mode == 3u ? 1.0 / 0.0 : 0.0;
     for (uint r = 0u; r < p.R; ++r) {
-      float v = source[base + r * p.inner];
+      float v = float(source[base + r * p.inner]);
       if (p.mode == 2u)
         acc = (isnan(v) || v > acc) ? v : acc;
       else if (p.mode == 3u)
@@ -24,6 +26,6 @@ void main() {
       else
         acc += v;
     }
-    result[i] = p.mode == 1u ? acc / float(p.R) : acc;
+    result[i] = ELEMENT(p.mode == 1u ? acc / float(p.R) : acc);
   }
 }

@@ -1,9 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "storage.glsl"
 // out[i] = activation(in[i]) over count contiguous elements.
 layout(local_size_x_id = 0) in;
-layout(std430, binding = 0) readonly buffer In { float source[]; };
-layout(std430, binding = 1) writeonly buffer Out { float result[]; };
+layout(std430, binding = 0) readonly buffer In { ELEMENT source[]; };
+layout(std430, binding = 1) writeonly buffer Out { ELEMENT result[]; };
 layout(push_constant) uniform Params {
   uint count;
   uint activation;
@@ -15,5 +16,5 @@ layout(push_constant) uniform Params {
 void main() {
   uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
   for (uint i = gl_GlobalInvocationID.x; i < p.count; i += step)
-    result[i] = activate(source[i], p.activation, p.alpha, p.beta);
+    result[i] = ELEMENT(activate(float(source[i]), p.activation, p.alpha, p.beta));
 }

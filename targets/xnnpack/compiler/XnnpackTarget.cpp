@@ -21,7 +21,8 @@ public:
     return xnnpack::keepsChannelsLast(delegate);
   }
   mlir::FailureOr<CompiledDelegate>
-  compile(edge::DelegateOp delegate) const override {
+  compile(edge::DelegateOp delegate,
+          const TargetOptionValues &) const override {
     return compileDelegate(delegate);
   }
   std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const override {
