@@ -41,15 +41,20 @@ uint64_t lastIndex(const View &v, uint32_t dimsAt, uint32_t stridesAt,
   return std::min(last, kTooMany);
 }
 
-/// A grid-stride dispatch over \p items: one row of workgroups, none of
-/// them idle (a damaged count would run millions of empty invocations).
-std::string checkLine(const View &v, uint64_t items) {
+/// One row of at most \p needed workgroups, none of them idle (a damaged
+/// count would run millions of empty invocations).
+std::string checkGroupRow(const View &v, uint64_t needed) {
   if (v.groups.Get(1) != 1 || v.groups.Get(2) != 1)
     return "a one-dimensional dispatch with several rows of workgroups";
-  uint64_t width = v.local.Get(0);
-  if (v.groups.Get(0) > (items + width - 1) / width)
+  if (v.groups.Get(0) > needed)
     return "more workgroups than the work needs";
   return "";
+}
+
+/// A grid-stride dispatch over \p items.
+std::string checkLine(const View &v, uint64_t items) {
+  uint64_t width = v.local.Get(0);
+  return checkGroupRow(v, (items + width - 1) / width);
 }
 
 /// The output extent of a window of \p kernel taps (dilated) sliding with
@@ -199,10 +204,7 @@ std::string checkLayerNorm(const View &v) {
   if (times(rows, D) > std::min(v.elements(0), v.elements(3)) ||
       (v.word(3) && D > v.elements(1)) || (v.word(4) && D > v.elements(2)))
     return "reads or writes past its regions";
-  // One workgroup per row.
-  if (v.groups.Get(1) != 1 || v.groups.Get(2) != 1 || v.groups.Get(0) > rows)
-    return "more workgroups than the work needs";
-  return "";
+  return checkGroupRow(v, rows); // a workgroup per row
 }
 
 std::string checkAttention(const View &v) {

@@ -107,7 +107,6 @@ void loadOutput(const HostRegion &region, const uint8_t *host, void *to) {
 
 struct Handle {
   Context *context = nullptr;
-  FloatStorage storage = FloatStorage::F32;
   Buffer arena, staging;
   uint8_t *host = nullptr; // mapped arena, or mapped staging buffer
   std::vector<HostRegion> inputs, outputs;
@@ -178,9 +177,7 @@ class Builder {
 public:
   Builder(const Blob &blob, const runtime::FramedBlob &framed, Handle &handle)
       : blob(blob), framed(framed), handle(handle),
-        device(handle.context->device), storage(blob.float_storage()) {
-    handle.storage = storage;
-  }
+        device(handle.context->device), storage(blob.float_storage()) {}
 
   Error build(Span<TensorView *> inputs, Span<TensorView *> outputs) {
     const VkPhysicalDeviceLimits &device = handle.context->properties.limits;
@@ -240,7 +237,6 @@ private:
         return Error::InvalidShape;
       }
       bytes.push_back(view.nbytes());
-      half.push_back(!isBool && storage == FloatStorage::F16);
     }
     return Error::Ok;
   }
@@ -359,9 +355,10 @@ private:
                      std::vector<HostRegion> &regions) {
       for (const Binding *binding : bindings) {
         uint64_t offset = binding->region()->offset();
+        bool half = binding->datatype() == DataType::F32 &&
+                    storage == FloatStorage::F16;
         regions.push_back({offset, handle.arena.mapped ? offset : hostBytes,
-                           binding->region()->size(), bytes[next], half[next]});
-        ++next;
+                           binding->region()->size(), bytes[next++], half});
         hostBytes += binding->region()->size();
       }
     };
@@ -679,7 +676,6 @@ private:
   const runtime::FramedBlob &framed;
   Handle &handle;
   std::vector<uint64_t> bytes; // of each input, then each output
-  std::vector<bool> half;      // the same: float16 in the arena
   VkDevice device;
   FloatStorage storage;
   DeviceLimits limits{};
