@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cstddef>
 #include <cstring>
@@ -108,6 +109,18 @@ std::optional<SmallVector<double>> getConstantNumbers(Value value) {
   return numbers;
 }
 
+/// \p nameHint as a resource key MLIR prints bare and parses back (an
+/// ONNX initializer such as "onnx::Conv_692" is not one).
+static std::string resourceKey(StringRef nameHint) {
+  std::string key = nameHint.str();
+  for (char &c : key)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '$')
+      c = '_';
+  if (key.empty() || llvm::isDigit(key.front()))
+    key.insert(key.begin(), '_');
+  return key;
+}
+
 ElementsAttr makeConstantFromBytes(RankedTensorType type, ArrayRef<char> bytes,
                                    StringRef nameHint) {
   if (type.getNumElements() <= kInlineConstantLimit &&
@@ -125,7 +138,7 @@ ElementsAttr makeConstantFromBytes(RankedTensorType type, ArrayRef<char> bytes,
   auto &manager =
       DenseResourceElementsHandle::getManagerInterface(type.getContext());
   return DenseResourceElementsAttr::get(
-      type, manager.insert(nameHint, std::move(blob)));
+      type, manager.insert(resourceKey(nameHint), std::move(blob)));
 }
 
 ElementsAttr makeConstantFromOwnedBytes(RankedTensorType type,
@@ -143,7 +156,7 @@ ElementsAttr makeConstantFromOwnedBytes(RankedTensorType type,
   auto &manager =
       DenseResourceElementsHandle::getManagerInterface(type.getContext());
   return DenseResourceElementsAttr::get(
-      type, manager.insert(nameHint, std::move(blob)));
+      type, manager.insert(resourceKey(nameHint), std::move(blob)));
 }
 
 ElementsAttr makeFloatConstant(RankedTensorType type, ArrayRef<float> values,

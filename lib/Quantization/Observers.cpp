@@ -17,6 +17,12 @@ AffineParams asymmetricInt8(float lo, float hi) {
   return {scale, static_cast<int64_t>(std::clamp(zeroPoint, -128.0, 127.0))};
 }
 
+AffineParams unsignedUint8(float hi) {
+  return {std::max(double(std::max(hi, 0.0f)) / 255.0,
+                   double(std::numeric_limits<float>::epsilon())),
+          0};
+}
+
 void ValueStats::addRange(const float *data, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (!std::isfinite(data[i]))
@@ -44,8 +50,7 @@ std::pair<float, float> ValueStats::range(Observer observer) const {
     return {0.0f, 0.0f};
   if (observer == Observer::MinMax || bins.empty())
     return {lo, hi};
-  return observer == Observer::Percentile ? percentileRange(1e-4)
-                                          : mseRange();
+  return observer == Observer::Percentile ? percentileRange(1e-4) : mseRange();
 }
 
 std::pair<float, float> ValueStats::percentileRange(double tail) const {

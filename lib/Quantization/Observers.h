@@ -11,7 +11,7 @@
 
 namespace etch::quantization {
 
-/// Parameters of asymmetric int8 [-128, 127]: real = (q - zeroPoint) * scale.
+/// Parameters of 8-bit activations: real = (q - zeroPoint) * scale.
 struct AffineParams {
   double scale;
   int64_t zeroPoint;
@@ -20,6 +20,9 @@ struct AffineParams {
 /// The int8 parameters covering [lo, hi] (widened to include 0, so zero is
 /// exact: padding and relu outputs).
 AffineParams asymmetricInt8(float lo, float hi);
+
+/// The uint8 [0, 255] parameters covering [0, hi], zero point 0.
+AffineParams unsignedUint8(float hi);
 
 /// What an observer keeps about one value: its range (first pass over the
 /// samples) and, for the histogram observers, a histogram over that range

@@ -195,9 +195,9 @@ void quantizeWeight(OpOperand &operand, WeightGranularity granularity) {
                             double(std::numeric_limits<float>::epsilon()));
     scales.push_back(scale);
     for (int64_t i = c * inner; i < (c + 1) * inner; ++i)
-      bytes[i] = static_cast<char>(std::clamp(
-          std::nearbyint(values[i] / static_cast<float>(scale)), -127.0f,
-          127.0f));
+      bytes[i] = static_cast<char>(
+          std::clamp(std::nearbyint(values[i] / static_cast<float>(scale)),
+                     -127.0f, 127.0f));
   }
   MLIRContext *context = weight.getContext();
   auto storage = IntegerType::get(context, 8);
@@ -241,15 +241,22 @@ LogicalResult quantizeFunction(func::FuncOp func,
   for (auto [index, value] : llvm::enumerate(plan.activations))
     indexOf[value] = index;
   SmallVector<quant::QuantizedType> types;
-  auto storage = IntegerType::get(func.getContext(), 8);
+  MLIRContext *context = func.getContext();
+  auto signedStorage = IntegerType::get(context, 8);
+  auto unsignedStorage = IntegerType::get(context, 8, IntegerType::Unsigned);
+  bool unsignedWhenNonNegative =
+      options.quantizer->unsignedNonNegativeActivations();
   for (Value value : plan.activations) {
     auto [lo, hi] =
         (*stats)[indexOf[plan.parameterSource(value)]].range(options.observer);
-    AffineParams params = asymmetricInt8(lo, hi);
+    bool asUnsigned = unsignedWhenNonNegative && lo >= 0;
+    AffineParams params =
+        asUnsigned ? unsignedUint8(hi) : asymmetricInt8(lo, hi);
     auto emitError = [&] { return mlir::emitError(value.getLoc()); };
-    types.push_back(getUniformType(emitError, storage, {params.scale},
-                                   {params.zeroPoint}, std::nullopt, -128,
-                                   127));
+    types.push_back(
+        getUniformType(emitError, asUnsigned ? unsignedStorage : signedStorage,
+                       {params.scale}, {params.zeroPoint}, std::nullopt,
+                       asUnsigned ? 0 : -128, asUnsigned ? 255 : 127));
     if (!types.back())
       return failure();
   }

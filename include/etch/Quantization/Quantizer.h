@@ -39,6 +39,10 @@ public:
   virtual ~Quantizer() = default;
   /// How \p op runs in int8, or std::nullopt to keep it in float.
   virtual std::optional<OpScheme> scheme(mlir::Operation *op) const = 0;
+  /// Whether an activation never seen below zero is stored as uint8 with
+  /// zero point 0 (relu outputs) instead of int8 with zero point -128:
+  /// for kernels that pay for a source zero point (oneDNN's VNNI ones).
+  virtual bool unsignedNonNegativeActivations() const { return false; }
 };
 
 } // namespace etch::quantization

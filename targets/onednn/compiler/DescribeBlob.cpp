@@ -23,7 +23,9 @@ void describePostOps(const Node &node, raw_ostream &os) {
   if (!node.post_ops())
     return;
   for (const PostOp *post : *node.post_ops()) {
-    if (post->operand() != kAbsentTensor)
+    if (post->sum())
+      os << " +Sum(" << post->operand() << ")";
+    else if (post->operand() != kAbsentTensor)
       os << " +" << EnumNameBinary(post->binary()) << "(" << post->operand()
          << ")";
     else

@@ -80,8 +80,7 @@ public:
       // A dequantized constant is float weights to its readers (floats()).
       auto dequantize = dyn_cast<DequantizeOp>(op);
       if (isa<ConstantOp, DelegateReturnOp>(op) || views.permutes.count(&op) ||
-          fused.count(&op) ||
-          (dequantize && isConstant(dequantize.getInput())))
+          fused.count(&op) || (dequantize && isConstant(dequantize.getInput())))
         continue;
       auto int8 = int8Convolutions.find(&op);
       if (failed(int8 != int8Convolutions.end() ? lowerInt8(int8->second)
@@ -169,8 +168,7 @@ private:
     bool nhwc = channelsLast && shape.size() == 4;
     if (nhwc)
       *values = permuteData<float>(*values, shape, kNchwToNhwc);
-    return blob.addConstant(shape,
-                            nhwc ? Layout::ChannelsLast : Layout::Plain,
+    return blob.addConstant(shape, nhwc ? Layout::ChannelsLast : Layout::Plain,
                             *values);
   }
 
@@ -220,9 +218,20 @@ private:
     return params;
   }
 
+  /// oneDNN 2.6's kernels give every eltwise post-op of one algorithm the
+  /// first one's parameters: a second with other parameters cannot fuse.
+  static bool takesEltwise(const NodeT &node, const EltwiseForm &form) {
+    return llvm::none_of(node.post_ops, [&](const auto &post) {
+      return !post->sum && post->operand == kAbsentTensor &&
+             post->eltwise == form.algorithm &&
+             (post->alpha != form.alpha || post->beta != form.beta);
+    });
+  }
+
   LogicalResult lowerEltwise(Operation *op, const EltwiseForm &form) {
     Value input = op->getOperand(0), result = op->getResult(0);
-    if (NodeT *producer = postOpTarget(input)) {
+    if (NodeT *producer = postOpTarget(input);
+        producer && takesEltwise(*producer, form)) {
       auto post = std::make_unique<PostOpT>();
       post->eltwise = form.algorithm;
       post->alpha = form.alpha;
@@ -271,6 +280,12 @@ private:
       auto post = std::make_unique<PostOpT>();
       post->binary = algorithm;
       post->operand = *operand;
+      // oneDNN's brgconv kernels take a sum post-op, not a binary one.
+      post->sum = algorithm == Binary::Add &&
+                  producer->params.type == NodeParams::Convolution &&
+                  producer->post_ops.empty() &&
+                  operandValue.getType() == result.getType() &&
+                  ids.count(operandValue);
       producer->post_ops.push_back(std::move(post));
       fuseInto(into, result);
       return success();
@@ -323,8 +338,21 @@ private:
     return success();
   }
 
+  /// The value \p op reads and the one it computes: for an op on 8-bit
+  /// values, the quantized input and the quantize's result.
+  Value loweredInput(Operation *op) const {
+    auto it = int8PassThrough.find(op);
+    return it != int8PassThrough.end() ? it->second : op->getOperand(0);
+  }
+  Value loweredResult(Operation *op) const {
+    Value result = op->getResult(0);
+    return int8PassThrough.count(op)
+               ? (*result.getUsers().begin())->getResult(0)
+               : result;
+  }
+
   LogicalResult lowerPool(Operation *op, PoolT params) {
-    Value input = op->getOperand(0), result = op->getResult(0);
+    Value input = loweredInput(op), result = loweredResult(op);
     FailureOr<uint32_t> in = operandId(op, input, 4);
     if (failed(in))
       return failure();
@@ -334,8 +362,9 @@ private:
     }
     // mean without keepdim: pool to [N, C, 1, 1], then view as [N, C].
     ArrayRef<int64_t> shape = shapeOf(input);
-    uint32_t pooled = blob.addTensor({shape[0], shape[1], 1, 1},
-                                     Layout::ChannelsLast);
+    uint32_t pooled =
+        blob.addTensor({shape[0], shape[1], 1, 1}, Layout::ChannelsLast);
+    setElementType(blob.tensor(pooled), result.getType());
     blob.addNode(pooled, {*in}).params = paramsOf(std::move(params));
     addNode(result, {pooled}, paramsOf(ReshapeT()), false);
     return success();
@@ -370,9 +399,9 @@ private:
     ArrayRef<int64_t> in = shapeOf(op->getOperand(0));
     ArrayRef<int64_t> out = shapeOf(op->getResult(0));
     if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
-      PoolT params = window(Pooling::Max, pool.getKernelSize(),
-                            pool.getStride(), pool.getPadding(),
-                            pool.getDilation());
+      PoolT params =
+          window(Pooling::Max, pool.getKernelSize(), pool.getStride(),
+                 pool.getPadding(), pool.getDilation());
       padToOutput(params, in, out);
       return lowerPool(op, std::move(params));
     }
@@ -380,17 +409,16 @@ private:
       // With no padding both ATen divisors count the cells in the input.
       bool padded =
           llvm::any_of(pool.getPadding(), [](int64_t p) { return p != 0; });
-      PoolT params = window(padded && pool.getCountIncludePad()
-                                ? Pooling::AvgIncludePad
-                                : Pooling::AvgExcludePad,
-                            pool.getKernelSize(), pool.getStride(),
-                            pool.getPadding(), {1, 1});
+      PoolT params = window(
+          padded && pool.getCountIncludePad() ? Pooling::AvgIncludePad
+                                              : Pooling::AvgExcludePad,
+          pool.getKernelSize(), pool.getStride(), pool.getPadding(), {1, 1});
       padToOutput(params, in, out);
       return lowerPool(op, std::move(params));
     }
     // Global average: one window over H and W.
-    return lowerPool(op, window(Pooling::AvgExcludePad, {in[2], in[3]},
-                                {1, 1}, {0, 0}, {1, 1}));
+    return lowerPool(op, window(Pooling::AvgExcludePad, {in[2], in[3]}, {1, 1},
+                                {0, 0}, {1, 1}));
   }
 
   //===--------------------------------------------------------------------===//
@@ -415,7 +443,91 @@ private:
       if (q->activation)
         fused.insert(q->activation);
       fused.insert(q->output);
+      convolutionOf[q->output] = &op;
       int8Convolutions[&op] = std::move(*q);
+    }
+    for (Operation &op : body) {
+      if (isa<AddOp>(op))
+        planResidualSum(op);
+      if (isa<MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, MeanOp, ViewOp,
+              SqueezeOp, UnsqueezeOp>(op))
+        planInt8PassThrough(op);
+      if (auto linear = dyn_cast<LinearOp>(op))
+        planInt8Linear(linear);
+    }
+  }
+
+  /// dequantize -> pooling or reshape -> quantize with the same parameters:
+  /// the op works on the 8-bit values themselves (a max or an average of
+  /// values with one scale and zero point is one of the same).
+  void planInt8PassThrough(Operation &op) {
+    std::optional<QuantizedOp> q = quantization::matchQuantizedOp(&op);
+    if (!q || q->activation || !q->operands[0].quantized ||
+        isConstant(q->operands[0].quantized) ||
+        !isEightBitActivation(q->output.getType()) ||
+        q->operands[0].type != q->outputType() ||
+        returned.count(op.getResult(0)))
+      return;
+    fused.insert(q->output);
+    int8Readers.insert(&op);
+    int8PassThrough[&op] = q->operands[0].quantized;
+  }
+
+  /// linear(dequantize(8-bit source with zero point 0), dequantize(int8
+  /// weights)): an int8 inner product with a float result (oneDNN 2.6's
+  /// inner products take no zero points; a quantize after it stays a
+  /// conversion).
+  void planInt8Linear(LinearOp linear) {
+    auto source = linear.getInput().getDefiningOp<DequantizeOp>();
+    auto weight = linear.getWeight().getDefiningOp<DequantizeOp>();
+    if (!source || !weight || isConstant(source.getInput()) ||
+        !isEightBitActivation(source.getInput().getType()) ||
+        cast<quant::UniformQuantizedType>(
+            source.getInput().getType().getElementType())
+                .getZeroPoint() != 0 ||
+        !weight.getInput().getDefiningOp<ConstantOp>() ||
+        !isSymmetricInt8Weight(cast<quant::QuantizedType>(
+            weight.getInput().getType().getElementType())))
+      return;
+    int8Readers.insert(linear);
+    int8Linears.insert(linear);
+  }
+
+  /// add(dequantize(int8 convolution), dequantize(8-bit value ready before
+  /// that convolution)) [-> clamp] -> quantize: the convolution accumulates
+  /// the value (a sum post-op) and takes the add's result and clamp.
+  void planResidualSum(Operation &add) {
+    std::optional<QuantizedOp> q = quantization::matchQuantizedOp(&add);
+    float low, high;
+    // The fold saturates with a clip post-op; a second clip would take its
+    // bounds (takesEltwise), so only a relu may follow the add.
+    if (!q || !isEightBitActivation(q->output.getType()) ||
+        (q->activation &&
+         (!quantization::isClampLike(q->activation, low, high) || low != 0 ||
+          !std::isinf(high))) ||
+        returned.count(add.getResult(0)) ||
+        (q->activation && returned.count(q->activation->getResult(0))))
+      return;
+    for (unsigned into : {0u, 1u}) {
+      Value computed = q->operands[into].quantized;
+      Value addend = q->operands[1 - into].quantized;
+      Operation *conv =
+          computed ? convolutionOf.lookup(computed.getDefiningOp()) : nullptr;
+      if (!conv || !addend || isConstant(addend) ||
+          !isEightBitActivation(addend.getType()) ||
+          int8Convolutions[conv].activation || !computed.hasOneUse() ||
+          !add.getOperand(into).hasOneUse() || sums.count(conv) ||
+          (!isa<BlockArgument>(addend) &&
+           !addend.getDefiningOp()->isBeforeInBlock(conv)))
+        continue;
+      fused.insert(add.getOperand(into).getDefiningOp());
+      fused.insert(&add);
+      if (q->activation)
+        fused.insert(q->activation);
+      fused.insert(q->output);
+      int8Readers.insert(&add);
+      sums[conv] = {addend, std::move(*q)};
+      return;
     }
   }
 
@@ -425,7 +537,7 @@ private:
     Value input = op->getOperand(0), result = op->getResult(0);
     if (isa<DequantizeOp>(op) &&
         llvm::all_of(result.getUsers(), [&](Operation *user) {
-          return int8Convolutions.count(user);
+          return int8Convolutions.count(user) || int8Readers.count(user);
         }))
       return success();
     FailureOr<uint32_t> in = operandId(op, input, shapeOf(input).size());
@@ -435,42 +547,111 @@ private:
     return success();
   }
 
-  LogicalResult lowerInt8(const QuantizedOp &q) {
-    auto conv = cast<ConvolutionOp>(q.op);
-    Value weight = q.operands[1].quantized;
-    ArrayRef<int64_t> shape = shapeOf(weight); // OIHW
+  /// The int8 weights (\p weight: a quantized constant, output channels
+  /// along dim 0) and the bias in accumulator units of an op whose source
+  /// has \p sourceType: {weights, bias or kAbsentTensor}.
+  FailureOr<std::pair<uint32_t, uint32_t>>
+  int8WeightsAndBias(Operation *op, Value weight, Value bias,
+                     quant::QuantizedType sourceType) {
+    ArrayRef<int64_t> shape = shapeOf(weight);
     SmallVector<char> storage;
     std::optional<ArrayRef<char>> bytes = getConstantBytes(
         weight.getDefiningOp<ConstantOp>().getValue(), storage);
     if (!bytes)
-      return conv.emitOpError("onednn: int8 weights are not available");
-    std::vector<float> scales = weightScales(q.operands[1].type, shape[0]);
+      return op->emitOpError("onednn: int8 weights are not available");
+    std::vector<float> scales =
+        weightScales(cast<quant::QuantizedType>(
+                         cast<ShapedType>(weight.getType()).getElementType()),
+                     shape[0]);
     uint32_t weights =
         blob.addData(shape, Layout::Plain, bytes->data(), bytes->size());
     blob.tensor(weights).datatype = DataType::S8;
     blob.tensor(weights).channel_scales = scales;
+    if (!bias)
+      return std::make_pair(weights, kAbsentTensor);
     // oneDNN adds the bias to the int32 accumulator, in its units.
-    auto input = cast<quant::UniformQuantizedType>(q.operands[0].type);
-    uint32_t bias = kAbsentTensor;
-    if (Value b = conv.getBias()) {
-      FailureOr<std::vector<float>> real = floats(conv, b);
-      if (failed(real))
-        return failure();
-      for (size_t c = 0; c < real->size(); ++c)
-        (*real)[c] /= static_cast<float>(input.getScale()) * scales[c];
-      bias = blob.addConstant(shapeOf(b), Layout::Plain, *real);
-    }
-    FailureOr<uint32_t> source =
-        operandId(conv, q.operands[0].quantized, 4);
+    float sourceScale = static_cast<float>(
+        cast<quant::UniformQuantizedType>(sourceType).getScale());
+    FailureOr<std::vector<float>> real = floats(op, bias);
+    if (failed(real))
+      return failure();
+    for (size_t c = 0; c < real->size(); ++c)
+      (*real)[c] /= sourceScale * scales[c];
+    return std::make_pair(
+        weights, blob.addConstant(shapeOf(bias), Layout::Plain, *real));
+  }
+
+  LogicalResult lowerInt8Linear(LinearOp linear) {
+    Value source = linear.getInput().getDefiningOp<DequantizeOp>().getInput();
+    auto parts = int8WeightsAndBias(
+        linear, linear.getWeight().getDefiningOp<DequantizeOp>().getInput(),
+        linear.getBias(),
+        cast<quant::QuantizedType>(
+            cast<ShapedType>(source.getType()).getElementType()));
+    FailureOr<uint32_t> in = operandId(linear, source, shapeOf(source).size());
+    if (failed(parts) || failed(in))
+      return failure();
+    addNode(linear.getResult(), {*in, parts->first, parts->second},
+            paramsOf(InnerProductT()), true);
+    return success();
+  }
+
+  LogicalResult lowerInt8(const QuantizedOp &q) {
+    auto conv = cast<ConvolutionOp>(q.op);
+    auto parts = int8WeightsAndBias(conv, q.operands[1].quantized,
+                                    conv.getBias(), q.operands[0].type);
+    if (failed(parts))
+      return failure();
+    auto [weights, bias] = *parts;
+    FailureOr<uint32_t> source = operandId(conv, q.operands[0].quantized, 4);
     if (failed(source))
       return failure();
-    NodeT &node = addNode(q.output->getResult(0), {*source, weights, bias},
-                          paramsOf(convolutionParams(conv)), false);
+    // With a residual sum the add's clamp and result are the node's.
+    auto sum = sums.find(conv);
+    const QuantizedOp &last = sum != sums.end() ? sum->second.add : q;
+    FailureOr<uint32_t> addend = sum != sums.end()
+                                     ? operandId(conv, sum->second.addend, 4)
+                                     : FailureOr<uint32_t>(kAbsentTensor);
+    if (failed(addend))
+      return failure();
+    ConvolutionT params = convolutionParams(conv);
+    auto own = cast<quant::UniformQuantizedType>(q.outputType());
+    if (sum != sums.end())
+      params.requantize_scale = static_cast<float>(own.getScale());
+    NodeT &node = addNode(last.output->getResult(0), {*source, weights, bias},
+                          paramsOf(std::move(params)), false);
+    if (sum != sums.end()) {
+      // The quantize the fold skips, kept: the accumulator is requantized
+      // to the convolution's own grid, rounded, saturated, then rescaled to
+      // the add's units, so the sum matches the Q/DQ graph step for step.
+      // (One linear post-op: oneDNN 2.6's int8 kernels give a second one
+      // the first one's factor.)
+      auto eltwise = [&](Eltwise algorithm, double alpha, double beta) {
+        auto post = std::make_unique<PostOpT>();
+        post->eltwise = algorithm;
+        post->alpha = static_cast<float>(alpha);
+        post->beta = static_cast<float>(beta);
+        node.post_ops.push_back(std::move(post));
+      };
+      eltwise(Eltwise::Round, 0, 0);
+      eltwise(Eltwise::Clip, own.getStorageTypeMin() - own.getZeroPoint(),
+              own.getStorageTypeMax() - own.getZeroPoint());
+      eltwise(
+          Eltwise::Linear,
+          own.getScale() /
+              cast<quant::UniformQuantizedType>(last.outputType()).getScale(),
+          0);
+      auto post = std::make_unique<PostOpT>();
+      post->sum = true;
+      post->operand = *addend;
+      node.post_ops.push_back(std::move(post));
+    }
     float low, high;
-    if (q.activation && quantization::isClampLike(q.activation, low, high)) {
+    if (last.activation &&
+        quantization::isClampLike(last.activation, low, high)) {
       // Post-ops see the result scaled to its own units.
       float scale = static_cast<float>(
-          cast<quant::UniformQuantizedType>(q.outputType()).getScale());
+          cast<quant::UniformQuantizedType>(last.outputType()).getScale());
       auto post = std::make_unique<PostOpT>();
       bool relu = low == 0 && std::isinf(high);
       post->eltwise = relu ? Eltwise::Relu : Eltwise::Clip;
@@ -491,8 +672,10 @@ private:
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return lowerConvolution(conv);
     if (auto linear = dyn_cast<LinearOp>(op))
-      return lowerInnerProduct(op, linear.getInput(), linear.getWeight(),
-                               linear.getBias(), false);
+      return int8Linears.count(linear)
+                 ? lowerInt8Linear(linear)
+                 : lowerInnerProduct(op, linear.getInput(), linear.getWeight(),
+                                     linear.getBias(), false);
     if (auto addmm = dyn_cast<AddmmOp>(op))
       return lowerInnerProduct(op, addmm.getMat1(), addmm.getMat2(),
                                addmm.getSelf(), true);
@@ -501,11 +684,11 @@ private:
     if (isa<MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, MeanOp>(op))
       return lowerPooling(op);
     if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op)) {
-      Value input = op->getOperand(0);
+      Value input = loweredInput(op);
       FailureOr<uint32_t> in = operandId(op, input, shapeOf(input).size());
       if (failed(in))
         return failure();
-      addNode(op->getResult(0), {*in}, paramsOf(ReshapeT()), false);
+      addNode(loweredResult(op), {*in}, paramsOf(ReshapeT()), false);
       return success();
     }
     return op->emitOpError("onednn: ") << whyUnsupported(op);
@@ -519,8 +702,20 @@ private:
   llvm::DenseSet<Value> returned;
   llvm::DenseMap<Value, NodeT *> producers; // nodes that take post-ops
   llvm::DenseMap<Value, size_t> order;      // computing node's position
-  llvm::DenseSet<Operation *> fused; // folded into an int8 convolution
+  llvm::DenseSet<Operation *> fused;        // folded into an int8 convolution
   llvm::DenseMap<Operation *, QuantizedOp> int8Convolutions;
+  llvm::DenseMap<Operation *, Operation *> convolutionOf; // by its quantize
+  struct ResidualSum {
+    Value addend; // the 8-bit value accumulated
+    QuantizedOp add;
+  };
+  llvm::DenseMap<Operation *, ResidualSum> sums; // by convolution
+  // Folded adds: like int8 convolutions, they read dequantized values in
+  // their 8-bit form.
+  llvm::DenseSet<Operation *> int8Readers;
+  // Poolings and reshapes on 8-bit values: the quantized value each reads.
+  llvm::DenseMap<Operation *, Value> int8PassThrough;
+  llvm::DenseSet<Operation *> int8Linears;
   size_t nodeCount = 0;
 };
 

@@ -4,9 +4,14 @@
 // VNNI kernels multiply 8-bit activations by int8 weights in (per-tensor
 // asymmetric activations, symmetric per-channel weights, float biases
 // scaled into the accumulator at lowering), with a following relu /
-// hardtanh / clamp inside. Max pooling, reshapes and clamps keep their
-// input's parameters. Everything else stays float, between reorders in the
-// same delegate.
+// hardtanh / clamp inside; adds of two activations, which the compiler
+// folds into the convolution computing one of them as a sum post-op (a
+// residual block's add and relu then cost no pass of their own); linear
+// layers (8-bit source, int8 weights per output, float result). Pooling,
+// reshapes and clamps keep their input's parameters. Activations
+// never seen below zero are uint8 with zero point 0: a source zero point
+// makes oneDNN compensate in every convolution. Everything else stays
+// float, between reorders in the same delegate.
 //
 //===----------------------------------------------------------------------===//
 #include "OnednnRules.h"
@@ -34,14 +39,29 @@ public:
       scheme.fusesActivation = true;
       return scheme;
     }
+    if (isa<LinearOp>(op)) {
+      scheme.weight = 1;
+      scheme.weightGranularity = WeightGranularity::PerChannel;
+      return scheme;
+    }
+    if (isa<AddOp>(op) && !isConstant(op->getOperand(0)) &&
+        !isConstant(op->getOperand(1)) &&
+        op->getOperand(0).getType() == op->getOperand(1).getType()) {
+      scheme.activations = {0, 1};
+      scheme.fusesActivation = true;
+      return scheme;
+    }
     float low, high;
-    if (isa<MaxPool2dOp, ViewOp, SqueezeOp, UnsqueezeOp>(op) ||
+    // An average stays inside its inputs' range.
+    if (isa<MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, MeanOp, ViewOp,
+            SqueezeOp, UnsqueezeOp>(op) ||
         quantization::isClampLike(op, low, high)) {
       scheme.sharesInputParameters = true;
       return scheme;
     }
     return std::nullopt;
   }
+  bool unsignedNonNegativeActivations() const override { return true; }
 };
 
 } // namespace

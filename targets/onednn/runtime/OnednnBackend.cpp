@@ -24,7 +24,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 // libgomp's, which Debian's oneDNN runs on (whatever OpenMP the compiler
@@ -106,8 +109,7 @@ struct Handle {
   }
   /// A buffer of \p size bytes, counted against the memory limit.
   void *allocate(size_t size) {
-    if (size > runtime::memoryLimit() ||
-        bytes > runtime::memoryLimit() - size)
+    if (size > runtime::memoryLimit() || bytes > runtime::memoryLimit() - size)
       return nullptr;
     buffers.emplace_back(size);
     if (!buffers.back().data)
@@ -141,33 +143,54 @@ struct Creation {
 
 dnnl_alg_kind_t eltwiseAlgorithm(Eltwise eltwise) {
   switch (eltwise) {
-  case Eltwise::Relu: return dnnl_eltwise_relu;
-  case Eltwise::Clip: return dnnl_eltwise_clip;
-  case Eltwise::Hardswish: return dnnl_eltwise_hardswish;
-  case Eltwise::Logistic: return dnnl_eltwise_logistic;
-  case Eltwise::Tanh: return dnnl_eltwise_tanh;
-  case Eltwise::GeluErf: return dnnl_eltwise_gelu_erf;
-  case Eltwise::GeluTanh: return dnnl_eltwise_gelu_tanh;
-  case Eltwise::Swish: return dnnl_eltwise_swish;
-  case Eltwise::Elu: return dnnl_eltwise_elu;
-  case Eltwise::Abs: return dnnl_eltwise_abs;
-  case Eltwise::Sqrt: return dnnl_eltwise_sqrt;
-  case Eltwise::Exp: return dnnl_eltwise_exp;
-  case Eltwise::Log: return dnnl_eltwise_log;
-  case Eltwise::Linear: return dnnl_eltwise_linear;
-  case Eltwise::Round: return dnnl_eltwise_round;
+  case Eltwise::Relu:
+    return dnnl_eltwise_relu;
+  case Eltwise::Clip:
+    return dnnl_eltwise_clip;
+  case Eltwise::Hardswish:
+    return dnnl_eltwise_hardswish;
+  case Eltwise::Logistic:
+    return dnnl_eltwise_logistic;
+  case Eltwise::Tanh:
+    return dnnl_eltwise_tanh;
+  case Eltwise::GeluErf:
+    return dnnl_eltwise_gelu_erf;
+  case Eltwise::GeluTanh:
+    return dnnl_eltwise_gelu_tanh;
+  case Eltwise::Swish:
+    return dnnl_eltwise_swish;
+  case Eltwise::Elu:
+    return dnnl_eltwise_elu;
+  case Eltwise::Abs:
+    return dnnl_eltwise_abs;
+  case Eltwise::Sqrt:
+    return dnnl_eltwise_sqrt;
+  case Eltwise::Exp:
+    return dnnl_eltwise_exp;
+  case Eltwise::Log:
+    return dnnl_eltwise_log;
+  case Eltwise::Linear:
+    return dnnl_eltwise_linear;
+  case Eltwise::Round:
+    return dnnl_eltwise_round;
   }
   return dnnl_alg_kind_undef;
 }
 
 dnnl_alg_kind_t binaryAlgorithm(Binary binary) {
   switch (binary) {
-  case Binary::Add: return dnnl_binary_add;
-  case Binary::Sub: return dnnl_binary_sub;
-  case Binary::Mul: return dnnl_binary_mul;
-  case Binary::Div: return dnnl_binary_div;
-  case Binary::Max: return dnnl_binary_max;
-  case Binary::Min: return dnnl_binary_min;
+  case Binary::Add:
+    return dnnl_binary_add;
+  case Binary::Sub:
+    return dnnl_binary_sub;
+  case Binary::Mul:
+    return dnnl_binary_mul;
+  case Binary::Div:
+    return dnnl_binary_div;
+  case Binary::Max:
+    return dnnl_binary_max;
+  case Binary::Min:
+    return dnnl_binary_min;
   }
   return dnnl_alg_kind_undef;
 }
@@ -202,9 +225,8 @@ bool describe(const Dims &dims, Layout layout, dnnl_memory_desc_t &md,
   if (dims.empty() || dims.size() > static_cast<size_t>(kMaxRank) ||
       (layout == Layout::ChannelsLast && dims.size() != 4))
     return false;
-  dnnl_format_tag_t tag = layout == Layout::ChannelsLast
-                              ? dnnl_acdb
-                              : kPlain[dims.size() - 1];
+  dnnl_format_tag_t tag =
+      layout == Layout::ChannelsLast ? dnnl_acdb : kPlain[dims.size() - 1];
   return dnnl_memory_desc_init_by_tag(&md, static_cast<int>(dims.size()),
                                       dims.data(), type, tag) == dnnl_success;
 }
@@ -229,17 +251,58 @@ public:
     pointers.assign(tensors.size(), nullptr);
     memories.assign(tensors.size(), nullptr);
     writer.assign(tensors.size(), -1);
+    twins.assign(tensors.size(), BlockedTwin());
     for (uint32_t i = 0; i < tensors.size(); ++i)
       if (Error error = describeTensor(i, *tensors.Get(i)); error != Error::Ok)
         return error;
     if (Error error = checkWriters(); error != Error::Ok)
       return error;
+    planTakeOvers();
     for (uint32_t i = 0; i < tensors.size(); ++i)
-      if (Error error = bindTensor(i, *tensors.Get(i)); error != Error::Ok)
-        return error;
+      if (takesOver[i] == kAbsentTensor)
+        if (Error error = bindTensor(i, *tensors.Get(i)); error != Error::Ok)
+          return error;
+    // In node order: a taken-over operand may itself have taken over one.
+    for (uint32_t n = 0; n < blob.nodes()->size(); ++n)
+      if (uint32_t out = blob.nodes()->Get(n)->output();
+          takesOver[out] != kAbsentTensor)
+        if (Error error = bindTensor(out, *tensors.Get(out));
+            error != Error::Ok)
+          return error;
     for (uint32_t n = 0; n < blob.nodes()->size(); ++n)
       if (Error error = buildNode(*blob.nodes()->Get(n)); error != Error::Ok)
         return error;
+    for (uint32_t i = 0; i < tensors.size(); ++i)
+      if (tensors.Get(i)->output() >= 0)
+        if (Error error = catchUp(i); error != Error::Ok)
+          return error;
+    return Error::Ok;
+  }
+
+  /// Tensor \p i's own bytes made current from its blocked twin (a reorder
+  /// step here), for a reader that needs them.
+  Error catchUp(uint32_t i) {
+    if (i >= twins.size() || !twins[i].nhwcBehind)
+      return Error::Ok;
+    Step step;
+    if (Error error = makeReorder(twins[i].memory, memories[i], step);
+        error != Error::Ok)
+      return error;
+    handle.steps.push_back(step);
+    twins[i].nhwcBehind = false;
+    return Error::Ok;
+  }
+
+  /// catchUp for every tensor \p node reads but its source when
+  /// \p exceptSource.
+  Error catchUpReads(const Node &node, bool exceptSource = false) {
+    for (uint32_t k = exceptSource ? 1 : 0; k < node.inputs()->size(); ++k)
+      if (Error error = catchUp(node.inputs()->Get(k)); error != Error::Ok)
+        return error;
+    if (node.post_ops())
+      for (const PostOp *post : *node.post_ops())
+        if (Error error = catchUp(post->operand()); error != Error::Ok)
+          return error;
     return Error::Ok;
   }
 
@@ -266,10 +329,9 @@ private:
     if (tensor.channel_scales() &&
         (!quantized || !tensor.data_size() ||
          tensor.channel_scales()->size() != static_cast<size_t>(dims[i][0]) ||
-         !std::all_of(tensor.channel_scales()->begin(),
-                      tensor.channel_scales()->end(), [](float scale) {
-                        return scale > 0 && std::isfinite(scale);
-                      })))
+         !std::all_of(
+             tensor.channel_scales()->begin(), tensor.channel_scales()->end(),
+             [](float scale) { return scale > 0 && std::isfinite(scale); })))
       return fail("channel scales belong to an 8-bit constant, one positive "
                   "scale per index of dim 0");
     size_t element = elementBytes(types[i]);
@@ -335,6 +397,70 @@ private:
     return Error::Ok;
   }
 
+  /// The sum post-op of \p node, or null (more than one: the first).
+  static const PostOp *sumOf(const Node &node) {
+    if (node.post_ops())
+      for (const PostOp *post : *node.post_ops())
+        if (post->sum())
+          return post;
+    return nullptr;
+  }
+
+  /// The tensor whose buffer holds \p i's bytes (through reshapes).
+  uint32_t storageOf(uint32_t i) const {
+    for (size_t hops = 0;
+         i < writer.size() && isAlias(i) && hops < writer.size(); ++hops)
+      i = blob.nodes()->Get(writer[i])->inputs()->Get(0);
+    return i;
+  }
+
+  /// Whether node \p n or a later one reads \p storage's bytes other than
+  /// as node \p n's sum operand.
+  bool readFrom(uint32_t n, uint32_t storage) const {
+    auto reads = [&](uint32_t tensor) {
+      return tensor < writer.size() && storageOf(tensor) == storage;
+    };
+    const auto &nodes = *blob.nodes();
+    for (uint32_t m = n; m < nodes.size(); ++m) {
+      const Node &node = *nodes.Get(m);
+      for (uint32_t input : *node.inputs())
+        if (reads(input))
+          return true;
+      if (node.post_ops())
+        for (const PostOp *post : *node.post_ops())
+          if (!(m == n && post->sum()) && reads(post->operand()))
+            return true;
+    }
+    return false;
+  }
+
+  /// A sum post-op accumulates into its node's result: the result takes
+  /// over the operand's buffer when that is an intermediate buffer of the
+  /// same size that nothing reads from the node on (a residual block's
+  /// input); otherwise execute copies the operand there first.
+  void planTakeOvers() {
+    const auto &tensors = *blob.tensors();
+    takesOver.assign(tensors.size(), kAbsentTensor);
+    std::vector<bool> taken(tensors.size(), false);
+    for (uint32_t n = 0; n < blob.nodes()->size(); ++n) {
+      const Node &node = *blob.nodes()->Get(n);
+      const PostOp *sum = sumOf(node);
+      uint32_t out = node.output(), operand = sum ? sum->operand() : 0;
+      if (!sum || operand >= tensors.size() || operand == out ||
+          taken[operand] || writer[operand] < 0 ||
+          writer[operand] >= static_cast<int>(n) || isAlias(operand))
+        continue;
+      const Tensor &from = *tensors.Get(operand), &to = *tensors.Get(out);
+      if (from.output() >= 0 || to.output() >= 0 ||
+          from.layout() != to.layout() || dims[operand] != dims[out] ||
+          elementBytes(types[operand]) != elementBytes(types[out]) ||
+          readFrom(n, operand))
+        continue;
+      takesOver[out] = operand;
+      taken[operand] = true;
+    }
+  }
+
   /// A reshape's result shares its input's bytes unless it leaves the
   /// delegate.
   bool isAlias(uint32_t i) const {
@@ -367,6 +493,8 @@ private:
             error != Error::Ok)
           return error;
       }
+    } else if (takesOver[i] != kAbsentTensor) {
+      pointers[i] = pointers[takesOver[i]];
     } else if (!isAlias(i)) {
       pointers[i] = handle.allocate(bytes);
       if (!pointers[i])
@@ -391,6 +519,8 @@ private:
                                   intoDelegate ? staging : program, step);
         error != Error::Ok)
       return error;
+    if (intoDelegate)
+      borderReorders[i] = {handle.steps.size(), program};
     (intoDelegate ? handle.steps : handle.outputSteps).push_back(step);
     return Error::Ok;
   }
@@ -400,10 +530,9 @@ private:
     dnnl_memory_get_memory_desc(from, &fromMd);
     dnnl_memory_get_memory_desc(to, &toMd);
     Creation creation;
-    if (dnnl_reorder_primitive_desc_create(&creation.pd, fromMd,
-                                           handle.device->engine, toMd,
-                                           handle.device->engine,
-                                           nullptr) != dnnl_success ||
+    if (dnnl_reorder_primitive_desc_create(
+            &creation.pd, fromMd, handle.device->engine, toMd,
+            handle.device->engine, nullptr) != dnnl_success ||
         dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
       return fail("oneDNN cannot reorder between two layouts");
     step.args = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
@@ -444,8 +573,8 @@ private:
 
   /// Post-ops of \p node, whose primitive's result has \p resultDims, into
   /// \p creation, their operands into \p step.
-  Error addPostOps(const Node &node, const Dims &resultDims,
-                   Creation &creation, Step &step) {
+  Error addPostOps(const Node &node, const Dims &resultDims, Creation &creation,
+                   Step &step) {
     if (dnnl_primitive_attr_create(&creation.attr) != dnnl_success ||
         dnnl_primitive_attr_set_scratchpad_mode(
             creation.attr, dnnl_scratchpad_mode_user) != dnnl_success)
@@ -456,6 +585,11 @@ private:
       return fail("cannot create post-ops");
     for (uint32_t k = 0; k < node.post_ops()->size(); ++k) {
       const PostOp &post = *node.post_ops()->Get(k);
+      if (post.sum()) {
+        if (Error error = addSum(node, post, creation); error != Error::Ok)
+          return error;
+        continue;
+      }
       if (post.operand() == kAbsentTensor) {
         dnnl_alg_kind_t algorithm = eltwiseAlgorithm(post.eltwise());
         if (algorithm == dnnl_alg_kind_undef ||
@@ -486,12 +620,71 @@ private:
     return Error::Ok;
   }
 
+  /// oneDNN's sum post-op: the operand, in its scale and zero point, is
+  /// added to the result, whose buffer must hold the operand's bytes by
+  /// then (taken over, or copied by a step before the node's).
+  Error addSum(const Node &node, const PostOp &post, Creation &creation) {
+    uint32_t operand = post.operand(), out = node.output();
+    if (operand >= dims.size() || operand == out || !pointers[operand] ||
+        sumOf(node) != &post || dims[operand] != dims[out] ||
+        elementBytes(types[operand]) != elementBytes(types[out]) ||
+        blob.tensors()->Get(operand)->layout() !=
+            blob.tensors()->Get(out)->layout() ||
+        (writer[operand] >= 0 &&
+         (!memories[operand] || writer[operand] >= writer[out])))
+      return fail("a sum post-op's operand is not a computed tensor of its "
+                  "node's dims, layout and element size, or is not the "
+                  "node's only sum");
+    dnnl_data_type_t reinterpreted = types[operand] == types[out]
+                                         ? dnnl_data_type_undef
+                                         : dnnlType(types[operand]);
+    if (dnnl_post_ops_append_sum_v3(
+            creation.postOps, scaleOf(operand) / scaleOf(out),
+            zeroPointOf(operand), reinterpreted) != dnnl_success)
+      return fail("oneDNN rejects a sum post-op");
+    pendingSum = operand; // finishPrimitive fills the result with it
+    return Error::Ok;
+  }
+
+  /// Before a node with a sum post-op: \p operand's bytes into \p dst, the
+  /// node's result memory (nothing when the result took its buffer over).
+  Error fillSumDestination(uint32_t operand, dnnl_memory_t dst) {
+    const dnnl_memory_desc_t *dstMd;
+    dnnl_memory_get_memory_desc(dst, &dstMd);
+    const BlockedTwin &twin = twins[operand];
+    dnnl_memory_t from = memories[operand];
+    if (twin.memory && (twin.nhwcBehind || sameLayout(twin.memory, *dstMd)))
+      from = twin.memory;
+    void *fromData = nullptr, *dstData = nullptr;
+    dnnl_memory_get_data_handle(from, &fromData);
+    dnnl_memory_get_data_handle(dst, &dstData);
+    if (fromData == dstData)
+      return Error::Ok;
+    Step fill;
+    if (sameLayout(from, *dstMd)) {
+      fill.copyFrom = fromData;
+      fill.copyTo = dstData;
+      fill.copyBytes = dnnl_memory_desc_get_size(dstMd);
+    } else if (Error error = makeReorder(from, dst, fill); error != Error::Ok) {
+      return error;
+    }
+    handle.steps.push_back(fill);
+    return Error::Ok;
+  }
+
+  static bool sameLayout(dnnl_memory_t memory, const dnnl_memory_desc_t &md) {
+    const dnnl_memory_desc_t *own;
+    dnnl_memory_get_memory_desc(memory, &own);
+    return dnnl_memory_desc_equal(own, &md);
+  }
+
   /// The primitive descriptor of \p desc (a oneDNN op descriptor) with
   /// \p node's post-ops and, for an int8 convolution, its requantization;
   /// \p missing says what oneDNN lacks when it has no implementation.
   Error describePrimitive(const Node &node, const Dims &resultDims,
                           const void *desc, Creation &creation, Step &step,
-                          const char *missing, bool int8 = false) {
+                          const char *missing, bool int8 = false,
+                          const char *preferred = nullptr) {
     if (Error error = addPostOps(node, resultDims, creation, step);
         error != Error::Ok)
       return error;
@@ -499,6 +692,9 @@ private:
       if (Error error = addInt8Scaling(node, creation, step);
           error != Error::Ok)
         return error;
+    if (preferred &&
+        (creation.pd = preferredImplementation(desc, creation.attr, preferred)))
+      return Error::Ok;
     if (dnnl_primitive_desc_create(&creation.pd, desc, creation.attr,
                                    handle.device->engine,
                                    nullptr) != dnnl_success)
@@ -506,13 +702,51 @@ private:
     return Error::Ok;
   }
 
+  /// The descriptor of oneDNN's first implementation of \p desc whose name
+  /// starts with \p prefix, or null (then its own first choice stands).
+  dnnl_primitive_desc_t
+  preferredImplementation(const void *desc, const_dnnl_primitive_attr_t attr,
+                          const char *prefix) {
+    dnnl_primitive_desc_iterator_t it = nullptr;
+    if (dnnl_primitive_desc_iterator_create(
+            &it, desc, attr, handle.device->engine, nullptr) != dnnl_success)
+      return nullptr;
+    dnnl_primitive_desc_t found = nullptr;
+    do {
+      dnnl_primitive_desc_t pd = dnnl_primitive_desc_iterator_fetch(it);
+      const char *name = nullptr;
+      if (pd &&
+          dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name) ==
+              dnnl_success &&
+          name && std::strncmp(name, prefix, std::strlen(prefix)) == 0)
+        found = pd;
+      else if (pd)
+        dnnl_primitive_desc_destroy(pd);
+    } while (!found && dnnl_primitive_desc_iterator_next(it) == dnnl_success);
+    dnnl_primitive_desc_iterator_destroy(it);
+    return found;
+  }
+
   /// Creates the primitive of \p creation's descriptor and its scratchpad.
   Error finishPrimitive(Creation &creation, Step &step) {
     if (dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
       return fail("oneDNN cannot create a primitive");
+    if (uint32_t operand = std::exchange(pendingSum, kAbsentTensor);
+        operand != kAbsentTensor) {
+      auto dst = std::find_if(
+          step.args.begin(), step.args.end(),
+          [](const dnnl_exec_arg_t &arg) { return arg.arg == DNNL_ARG_DST; });
+      Error error = dst == step.args.end()
+                        ? fail("a node with a sum post-op has no result")
+                        : fillSumDestination(operand, dst->memory);
+      if (error != Error::Ok) {
+        dnnl_primitive_destroy(step.primitive);
+        return error;
+      }
+    }
     handle.steps.push_back(step); // owns the primitive from here
-    const dnnl_memory_desc_t *scratchpad = dnnl_primitive_desc_query_md(
-        creation.pd, dnnl_query_scratchpad_md, 0);
+    const dnnl_memory_desc_t *scratchpad =
+        dnnl_primitive_desc_query_md(creation.pd, dnnl_query_scratchpad_md, 0);
     size_t bytes = scratchpad ? dnnl_memory_desc_get_size(scratchpad) : 0;
     if (bytes) {
       void *buffer = handle.allocate(bytes);
@@ -558,6 +792,9 @@ private:
     // The flatbuffers verifier accepts a union's type without its table.
     if (!node.params())
       return fail("a node has no parameters");
+    if (node.params_type() != NodeParams::Convolution)
+      if (Error error = catchUpReads(node); error != Error::Ok)
+        return error;
     switch (node.params_type()) {
     case NodeParams::Convolution:
       return buildConvolution(node, *node.params_as_Convolution());
@@ -636,6 +873,16 @@ private:
                   "output channels");
     if (hasBias)
       biasMd = mds[bias];
+    if (winogradWins(int8, groups, w, strides, dilations)) {
+      bool built = false;
+      if (Error error =
+              tryWinograd(node, userWeights, hasBias ? &biasMd : nullptr,
+                          strides, padBegin, padEnd, built);
+          error != Error::Ok || built)
+        return error;
+    }
+    if (Error error = catchUpReads(node); error != Error::Ok)
+      return error;
     dnnl_convolution_desc_t desc;
     Creation creation;
     Step step;
@@ -645,13 +892,18 @@ private:
             hasBias ? &biasMd : nullptr, &mds[out], strides, dilations,
             padBegin, padEnd) != dnnl_success)
       return fail("oneDNN rejects the convolution's shapes");
-    if (Error error = describePrimitive(node, dims[out], &desc, creation, step,
-                                       "oneDNN has no convolution for these shapes and post-ops", int8);
+    // Float depthwise: jit_dw beat brdgmm_dw, oneDNN's first choice, on
+    // every mobilenet_v2 layer (docs/targets.md).
+    bool depthwise = groups > 1 && w[0] == groups && w[1] == 1;
+    if (Error error = describePrimitive(
+            node, dims[out], &desc, creation, step,
+            "oneDNN has no convolution for these shapes and post-ops", int8,
+            depthwise && !int8 ? "jit_dw" : nullptr);
         error != Error::Ok)
       return error;
     dnnl_memory_t weightsMemory_;
-    if (Error error = weightsMemory(creation, userWeights, weights,
-                                    weightsMemory_);
+    if (Error error =
+            weightsMemory(creation, userWeights, weights, weightsMemory_);
         error != Error::Ok)
       return error;
     step.args.push_back({DNNL_ARG_SRC, src});
@@ -662,13 +914,114 @@ private:
     return finishPrimitive(creation, step);
   }
 
+  /// Winograd (F(4x4, 3x3) / F(2x2, 3x3)) where it beat the direct brgconv
+  /// kernels per layer on this project's AVX-512 machines (docs/targets.md:
+  /// 1.5-3x on resnet18's 3x3 layers): float 3x3 stride-1 dense
+  /// convolutions of at least 64 channels in and out. oneDNN transforms
+  /// Winograd weights on one thread at init (4 ms for 128x128x3x3, 40 ms
+  /// for 512x512x3x3), so by default only layers of at most 128x128
+  /// channels, keeping load + init far below ORT's session creation;
+  /// ETCH_ONEDNN_WINOGRAD=all takes every size, =0 none.
+  static bool winogradWins(bool int8, int64_t groups, const Dims &weights,
+                           const dnnl_dims_t strides,
+                           const dnnl_dims_t dilations) {
+    static const int64_t largest = [] {
+      const char *setting = std::getenv("ETCH_ONEDNN_WINOGRAD");
+      if (setting && std::strcmp(setting, "0") == 0)
+        return int64_t(0);
+      if (setting && std::strcmp(setting, "all") == 0)
+        return std::numeric_limits<int64_t>::max();
+      return int64_t(128 * 128);
+    }();
+    return !int8 && groups == 1 && weights[0] >= 64 && weights[1] >= 64 &&
+           weights[0] * weights[1] <= largest && weights[2] == 3 &&
+           weights[3] == 3 && strides[0] == 1 && strides[1] == 1 &&
+           dilations[0] == 0 && dilations[1] == 0;
+  }
+
+  /// \p node as a Winograd convolution on blocked activations: the source
+  /// from its blocked twin (made by a reorder if it has none), the result
+  /// into a new twin. \p built stays false where oneDNN has no Winograd
+  /// kernel for the shapes and post-ops.
+  Error tryWinograd(const Node &node, const dnnl_memory_desc_t &userWeights,
+                    const dnnl_memory_desc_t *biasMd, const dnnl_dims_t strides,
+                    const dnnl_dims_t padBegin, const dnnl_dims_t padEnd,
+                    bool &built) {
+    uint32_t src = node.inputs()->Get(0), out = node.output();
+    dnnl_memory_desc_t anySrc, anyDst, anyWeights;
+    dnnl_memory_desc_init_by_tag(&anySrc, 4, dims[src].data(), dnnl_f32,
+                                 dnnl_format_tag_any);
+    dnnl_memory_desc_init_by_tag(&anyDst, 4, dims[out].data(), dnnl_f32,
+                                 dnnl_format_tag_any);
+    dnnl_memory_desc_init_by_tag(&anyWeights, 4, userWeights.dims, dnnl_f32,
+                                 dnnl_format_tag_any);
+    dnnl_convolution_desc_t desc;
+    Creation creation;
+    Step step;
+    if (dnnl_convolution_forward_desc_init(
+            &desc, dnnl_forward_inference, dnnl_convolution_winograd, &anySrc,
+            &anyWeights, biasMd, &anyDst, strides, padBegin,
+            padEnd) != dnnl_success)
+      return Error::Ok;
+    if (Error error = addPostOps(node, dims[out], creation, step);
+        error != Error::Ok)
+      return error;
+    if (dnnl_primitive_desc_create(&creation.pd, &desc, creation.attr,
+                                   handle.device->engine,
+                                   nullptr) != dnnl_success) {
+      pendingSum = kAbsentTensor;
+      return Error::Ok;
+    }
+    // Every other read (post-op operands) wants the NHWC bytes.
+    if (Error error = catchUpReads(node, /*exceptSource=*/true);
+        error != Error::Ok)
+      return error;
+    const dnnl_memory_desc_t *srcMd =
+        dnnl_primitive_desc_query_md(creation.pd, dnnl_query_src_md, 0);
+    const dnnl_memory_desc_t *dstMd =
+        dnnl_primitive_desc_query_md(creation.pd, dnnl_query_dst_md, 0);
+    dnnl_memory_t source = twins[src].memory, result = nullptr;
+    if (!source || !sameLayout(source, *srcMd)) {
+      void *buffer = handle.allocate(dnnl_memory_desc_get_size(srcMd));
+      source = buffer ? handle.addMemory(*srcMd, buffer) : nullptr;
+      Step reorder;
+      if (!source)
+        return fail("cannot allocate a blocked source");
+      if (Error error = catchUp(src); error != Error::Ok)
+        return error;
+      if (Error error = makeReorder(memories[src], source, reorder);
+          error != Error::Ok)
+        return error;
+      handle.steps.push_back(reorder);
+      if (!twins[src].memory)
+        twins[src] = {source, false};
+    }
+    void *buffer = handle.allocate(dnnl_memory_desc_get_size(dstMd));
+    if (!buffer || !(result = handle.addMemory(*dstMd, buffer)))
+      return fail("cannot allocate a blocked result");
+    dnnl_memory_t weightMemory;
+    if (Error error = weightsMemory(creation, userWeights,
+                                    node.inputs()->Get(1), weightMemory);
+        error != Error::Ok)
+      return error;
+    step.args.push_back({DNNL_ARG_SRC, source});
+    step.args.push_back({DNNL_ARG_WEIGHTS, weightMemory});
+    if (biasMd)
+      step.args.push_back({DNNL_ARG_BIAS, memories[node.inputs()->Get(2)]});
+    step.args.push_back({DNNL_ARG_DST, result});
+    if (Error error = finishPrimitive(creation, step); error != Error::Ok)
+      return error;
+    twins[out] = {result, true};
+    built = true;
+    return Error::Ok;
+  }
+
   /// The scale of tensor \p i (1 for float values).
   float scaleOf(uint32_t i) const {
     return types[i] == DataType::F32 ? 1.0f : blob.tensors()->Get(i)->scale();
   }
   int32_t zeroPointOf(uint32_t i) const {
-    return types[i] == DataType::F32 ? 0
-                                     : blob.tensors()->Get(i)->zero_point();
+    return types[i] == DataType::F32 ? 0 : blob.tensors()->Get(i)->zero_point();
   }
 
   /// A zero point oneDNN reads at execute (its convolutions take only
@@ -694,18 +1047,25 @@ private:
     return Error::Ok;
   }
 
-  /// An int8 convolution's requantization: per output channel,
-  /// source scale * weight scale / result scale, and the zero points.
+  /// An int8 convolution's or inner product's requantization: per output
+  /// channel, source scale * weight scale / result scale, and the zero points.
   Error addInt8Scaling(const Node &node, Creation &creation, Step &step) {
     uint32_t src = node.inputs()->Get(0), weights = node.inputs()->Get(1);
     uint32_t out = node.output();
+    const Convolution *conv = node.params_as_Convolution();
+    float resultScale = conv && conv->requantize_scale() != 0
+                            ? conv->requantize_scale()
+                            : scaleOf(out);
+    if (!(resultScale > 0 && std::isfinite(resultScale)))
+      return fail("an int8 convolution's requantization scale is not "
+                  "positive");
     const Tensor &weightTensor = *blob.tensors()->Get(weights);
     std::vector<float> scales(dims[weights][0], weightTensor.scale());
     if (weightTensor.channel_scales())
       scales.assign(weightTensor.channel_scales()->begin(),
                     weightTensor.channel_scales()->end());
     for (float &scale : scales)
-      scale *= scaleOf(src) / scaleOf(out);
+      scale *= scaleOf(src) / resultScale;
     if (weightTensor.zero_point() ||
         dnnl_primitive_attr_set_output_scales(
             creation.attr, static_cast<dnnl_dim_t>(scales.size()), 1 << 1,
@@ -727,28 +1087,56 @@ private:
         dims[in] != dims[out] || (node.post_ops() && node.post_ops()->size()))
       return fail("a conversion needs one computed input of its result's "
                   "dims");
+    // An NCHW program input read only here: one reorder from the
+    // program's tensor, in place of the border reorder's.
+    dnnl_memory_t from = memories[in];
+    int replaces = -1;
+    if (auto it = borderReorders.find(in);
+        it != borderReorders.end() && readerCount(in) == 1) {
+      replaces = it->second.step;
+      from = it->second.program;
+    }
+    const dnnl_memory_desc_t *fromMd;
+    dnnl_memory_get_memory_desc(from, &fromMd);
     Creation creation;
     float scale = scaleOf(in) / scaleOf(out);
     int32_t inZero = zeroPointOf(in), outZero = zeroPointOf(out);
     if (dnnl_primitive_attr_create(&creation.attr) != dnnl_success ||
         dnnl_primitive_attr_set_output_scales(creation.attr, 1, 0, &scale) !=
             dnnl_success ||
-        (inZero && dnnl_primitive_attr_set_zero_points(
-                       creation.attr, DNNL_ARG_SRC, 1, 0, &inZero) !=
-                       dnnl_success) ||
-        (outZero && dnnl_primitive_attr_set_zero_points(
-                        creation.attr, DNNL_ARG_DST, 1, 0, &outZero) !=
-                        dnnl_success))
+        (inZero &&
+         dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_SRC, 1, 0,
+                                             &inZero) != dnnl_success) ||
+        (outZero &&
+         dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_DST, 1, 0,
+                                             &outZero) != dnnl_success))
       return fail("oneDNN rejects a conversion's scale or zero points");
     Step step;
     if (dnnl_reorder_primitive_desc_create(
-            &creation.pd, &mds[in], handle.device->engine, &mds[out],
+            &creation.pd, fromMd, handle.device->engine, &mds[out],
             handle.device->engine, creation.attr) != dnnl_success ||
         dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
       return fail("oneDNN has no conversion between these data types");
-    step.args = {{DNNL_ARG_FROM, memories[in]}, {DNNL_ARG_TO, memories[out]}};
-    handle.steps.push_back(step);
+    step.args = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, memories[out]}};
+    if (replaces < 0) {
+      handle.steps.push_back(step);
+      return Error::Ok;
+    }
+    dnnl_primitive_destroy(handle.steps[replaces].primitive);
+    handle.steps[replaces] = step;
     return Error::Ok;
+  }
+
+  /// How many times nodes read tensor \p i (inputs and post-op operands).
+  size_t readerCount(uint32_t i) const {
+    size_t count = 0;
+    for (const Node *node : *blob.nodes()) {
+      count += std::count(node->inputs()->begin(), node->inputs()->end(), i);
+      if (node->post_ops())
+        for (const PostOp *post : *node->post_ops())
+          count += post->operand() == i;
+    }
+    return count;
   }
 
   Error buildInnerProduct(const Node &node) {
@@ -756,11 +1144,14 @@ private:
       return fail("an inner product needs source, weights and bias");
     uint32_t in = node.inputs()->Get(0), weights = node.inputs()->Get(1),
              bias = node.inputs()->Get(2), out = node.output();
+    // An 8-bit source makes an int8 inner product: int8 weights then.
+    bool int8 = inputMemory(node, 0) && types[in] != DataType::F32;
     if (!inputMemory(node, 0) || weights == kAbsentTensor ||
         !blob.tensors()->Get(weights)->data_size() ||
-        dims[weights].size() != 2 || types[weights] != DataType::F32)
-      return fail("an inner product needs a source and constant float "
-                  "[out, in] weights");
+        dims[weights].size() != 2 ||
+        types[weights] != (int8 ? DataType::S8 : DataType::F32))
+      return fail("an inner product needs a source and constant [out, in] "
+                  "weights, int8 for an 8-bit source and float otherwise");
     int64_t outChannels = dims[weights][0], inChannels = dims[weights][1];
     int64_t rows = numel(dims[in]) / inChannels;
     if (dims[in].back() != inChannels || dims[out].back() != outChannels ||
@@ -768,17 +1159,18 @@ private:
         !sameBytesEitherWay(dims[in]) || !sameBytesEitherWay(dims[out]))
       return fail("an inner product's source, weights and result disagree");
     bool hasBias = bias != kAbsentTensor;
-    if (hasBias && (!blob.tensors()->Get(bias)->data_size() ||
-                    dims[bias] != Dims{outChannels} ||
-                    types[bias] != DataType::F32))
+    if (hasBias &&
+        (!blob.tensors()->Get(bias)->data_size() ||
+         dims[bias] != Dims{outChannels} || types[bias] != DataType::F32))
       return fail("an inner product's bias is not a constant of its outputs");
     Dims srcDims = {rows, inChannels}, dstDims = {rows, outChannels};
     dnnl_memory_desc_t srcMd, dstMd, userWeights, anyWeights;
-    describe(srcDims, Layout::Plain, srcMd);
-    describe(dstDims, Layout::Plain, dstMd);
-    describe(dims[weights], Layout::Plain, userWeights);
+    dnnl_data_type_t weightType = dnnlType(types[weights]);
+    describe(srcDims, Layout::Plain, srcMd, dnnlType(types[in]));
+    describe(dstDims, Layout::Plain, dstMd, dnnlType(types[out]));
+    describe(dims[weights], Layout::Plain, userWeights, weightType);
     dnnl_memory_desc_init_by_tag(&anyWeights, 2, dims[weights].data(),
-                                 dnnl_f32, dnnl_format_tag_any);
+                                 weightType, dnnl_format_tag_any);
     dnnl_inner_product_desc_t desc;
     Creation creation;
     Step step;
@@ -786,13 +1178,15 @@ private:
             &desc, dnnl_forward_inference, &srcMd, &anyWeights,
             hasBias ? &mds[bias] : nullptr, &dstMd) != dnnl_success)
       return fail("oneDNN rejects the inner product's shapes");
-    if (Error error = describePrimitive(node, dstDims, &desc, creation, step,
-                                       "oneDNN has no inner product for these shapes and post-ops");
+    if (Error error = describePrimitive(
+            node, dstDims, &desc, creation, step,
+            "oneDNN has no inner product for these shapes, types and post-ops",
+            int8);
         error != Error::Ok)
       return error;
     dnnl_memory_t weightsMemory_;
-    if (Error error = weightsMemory(creation, userWeights, weights,
-                                    weightsMemory_);
+    if (Error error =
+            weightsMemory(creation, userWeights, weights, weightsMemory_);
         error != Error::Ok)
       return error;
     dnnl_memory_t src = handle.addMemory(srcMd, pointers[in]);
@@ -824,17 +1218,24 @@ private:
         !pair(params.pad_end(), 0, 0, padEnd))
       return fail("a pooling has other than one rank-4 input or a bad "
                   "window");
+    uint32_t in = node.inputs()->Get(0);
+    if ((types[in] != DataType::F32 || types[out] != DataType::F32) &&
+        (types[in] != types[out] || scaleOf(in) != scaleOf(out) ||
+         zeroPointOf(in) != zeroPointOf(out)))
+      return fail("an 8-bit pooling must keep its input's data type, scale "
+                  "and zero point");
     dnnl_pooling_v2_desc_t desc;
     Creation creation;
     Step step;
     if (dnnl_pooling_v2_forward_desc_init(
             &desc, dnnl_forward_inference,
             kAlgorithms[static_cast<int>(params.algorithm())],
-            &mds[node.inputs()->Get(0)], &mds[out], strides, kernel,
-            dilations, padBegin, padEnd) != dnnl_success)
+            &mds[node.inputs()->Get(0)], &mds[out], strides, kernel, dilations,
+            padBegin, padEnd) != dnnl_success)
       return fail("oneDNN rejects the pooling's shapes");
-    if (Error error = describePrimitive(node, dims[out], &desc, creation, step,
-                                       "oneDNN has no pooling for these shapes");
+    if (Error error =
+            describePrimitive(node, dims[out], &desc, creation, step,
+                              "oneDNN has no pooling for these shapes");
         error != Error::Ok)
       return error;
     step.args.push_back({DNNL_ARG_SRC, src});
@@ -844,8 +1245,8 @@ private:
 
   Error buildBinary(const Node &node, const BinaryOp &params) {
     uint32_t out = node.output();
-    dnnl_memory_t lhs = node.inputs()->size() == 2 ? inputMemory(node, 0)
-                                                   : nullptr;
+    dnnl_memory_t lhs =
+        node.inputs()->size() == 2 ? inputMemory(node, 0) : nullptr;
     dnnl_memory_t rhs = lhs ? inputMemory(node, 1) : nullptr;
     dnnl_alg_kind_t algorithm = binaryAlgorithm(params.algorithm());
     dnnl_memory_desc_t rhsMd;
@@ -864,8 +1265,9 @@ private:
     if (dnnl_binary_desc_init(&desc, algorithm, &mds[node.inputs()->Get(0)],
                               &rhsMd, &mds[out]) != dnnl_success)
       return fail("oneDNN rejects the binary op's shapes");
-    if (Error error = describePrimitive(node, dims[out], &desc, creation, step,
-                                       "oneDNN has no binary op for these shapes");
+    if (Error error =
+            describePrimitive(node, dims[out], &desc, creation, step,
+                              "oneDNN has no binary op for these shapes");
         error != Error::Ok)
       return error;
     step.args.push_back({DNNL_ARG_SRC_0, lhs});
@@ -885,12 +1287,13 @@ private:
     dnnl_eltwise_desc_t desc;
     Creation creation;
     Step step;
-    if (dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference,
-                                       algorithm, &mds[out], params.alpha(),
+    if (dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, algorithm,
+                                       &mds[out], params.alpha(),
                                        params.beta()) != dnnl_success)
       return fail("oneDNN rejects the eltwise op");
-    if (Error error = describePrimitive(node, dims[out], &desc, creation, step,
-                                       "oneDNN has no eltwise op for this algorithm");
+    if (Error error =
+            describePrimitive(node, dims[out], &desc, creation, step,
+                              "oneDNN has no eltwise op for this algorithm");
         error != Error::Ok)
       return error;
     step.args.push_back({DNNL_ARG_SRC, src});
@@ -902,12 +1305,14 @@ private:
   /// copy.
   Error buildReshape(const Node &node) {
     uint32_t in = node.inputs()->Get(0), out = node.output();
-    if (node.inputs()->size() != 1 || in == kAbsentTensor ||
-        !pointers[in] || (node.post_ops() && node.post_ops()->size()) ||
+    if (node.inputs()->size() != 1 || in == kAbsentTensor || !pointers[in] ||
+        (node.post_ops() && node.post_ops()->size()) ||
         numel(dims[in]) != numel(dims[out]) || !sameBytesEitherWay(dims[in]) ||
-        !sameBytesEitherWay(dims[out]))
-      return fail("a reshape needs one computed input of as many elements, "
-                  "whose layouts hold the same bytes");
+        !sameBytesEitherWay(dims[out]) || types[in] != types[out] ||
+        scaleOf(in) != scaleOf(out) || zeroPointOf(in) != zeroPointOf(out))
+      return fail("a reshape needs one computed input of as many elements "
+                  "and the same data type, scale and zero point, whose "
+                  "layouts hold the same bytes");
     if (pointers[out]) {
       Step copy;
       copy.copyFrom = pointers[in];
@@ -933,6 +1338,24 @@ private:
   std::vector<void *> pointers;
   std::vector<dnnl_memory_t> memories;
   std::vector<int> writer; // the node writing each tensor, or -1
+  // The sum operand whose buffer each result takes over, or kAbsentTensor.
+  std::vector<uint32_t> takesOver;
+  // Set by a sum post-op, consumed by finishPrimitive.
+  uint32_t pendingSum = kAbsentTensor;
+  /// A tensor's copy in the blocked layout Winograd convolutions read and
+  /// write (oneDNN offers Winograd only on blocked activations). A
+  /// Winograd result lives there first: its own (NHWC) bytes are behind
+  /// until a reader needs them (catchUp).
+  struct BlockedTwin {
+    dnnl_memory_t memory = nullptr;
+    bool nhwcBehind = false;
+  };
+  std::vector<BlockedTwin> twins; // per tensor
+  struct BorderReorder {
+    size_t step;           // in handle.steps
+    dnnl_memory_t program; // the NCHW program tensor
+  };
+  std::unordered_map<uint32_t, BorderReorder> borderReorders; // by tensor
 };
 
 /// One thread (oneDNN then runs on the caller, no OpenMP team) when the

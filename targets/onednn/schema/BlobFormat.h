@@ -11,7 +11,7 @@
 namespace etch::onednn {
 
 inline constexpr char kBlobMagic[4] = {'E', 'D', 'N', 'L'};
-inline constexpr uint32_t kBlobVersion = 1;
+inline constexpr uint32_t kBlobVersion = 2; // 2: sum post-ops
 inline constexpr uint32_t kAbsentTensor = 0xFFFFFFFFu;
 inline constexpr int kMaxRank = 6;
 

@@ -1,5 +1,5 @@
 // A residual conv block for the oneDNN tests: relu, relu6 and hardswish
-// fuse as eltwise post-ops, the residual add as a binary post-op of the
+// fuse as eltwise post-ops, the residual add as a sum post-op of the
 // second convolution (its other operand is ready by then), the mean and the
 // linear layer close the block. Weights vary per element so that a layout
 // mistake shows in the outputs.
