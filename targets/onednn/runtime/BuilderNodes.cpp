@@ -1,0 +1,478 @@
+//===- BuilderNodes.cpp - One primitive per blob node ---------------------===//
+//
+// A builder per node kind (convolution, Winograd included, inner product,
+// pooling, binary, eltwise, reshape, conversion): checks the node against
+// its tensors and creates its primitive through BuilderPrimitives.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "Builder.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace etch::onednn::backend {
+
+Error Builder::buildNode(const Node &node) {
+  // The flatbuffers verifier accepts a union's type without its table.
+  if (!node.params())
+    return fail("a node has no parameters");
+  if (node.params_type() != NodeParams::Convolution)
+    if (Error error = catchUpReads(node); error != Error::Ok)
+      return error;
+  switch (node.params_type()) {
+  case NodeParams::Convolution:
+    return buildConvolution(node, *node.params_as_Convolution());
+  case NodeParams::InnerProduct:
+    return buildInnerProduct(node);
+  case NodeParams::Pool:
+    return buildPool(node, *node.params_as_Pool());
+  case NodeParams::BinaryOp:
+    return buildBinary(node, *node.params_as_BinaryOp());
+  case NodeParams::EltwiseOp:
+    return buildEltwise(node, *node.params_as_EltwiseOp());
+  case NodeParams::Reshape:
+    return buildReshape(node);
+  case NodeParams::Convert:
+    return buildConvert(node);
+  default:
+    return fail("a node has no parameters");
+  }
+}
+
+/// Reads a pair of 2-D window values; \p offset is subtracted (ATen's
+/// dilation 1 is oneDNN's 0).
+bool Builder::pair(const flatbuffers::Vector<int64_t> *values, int64_t low,
+                   int64_t offset, dnnl_dims_t out) {
+  if (!values || values->size() != 2)
+    return false;
+  for (int i = 0; i < 2; ++i) {
+    if (values->Get(i) < low || values->Get(i) > (int64_t(1) << 30))
+      return false;
+    out[i] = values->Get(i) - offset;
+  }
+  return true;
+}
+
+Error Builder::buildConvolution(const Node &node, const Convolution &params) {
+  if (node.inputs()->size() != 3)
+    return fail("a convolution needs source, weights and bias");
+  dnnl_memory_t src = inputMemory(node, 0);
+  uint32_t weights = node.inputs()->Get(1), bias = node.inputs()->Get(2);
+  uint32_t out = node.output();
+  dnnl_dims_t strides, dilations, padBegin, padEnd;
+  if (!src || weights == kAbsentTensor ||
+      !blob.tensors()->Get(weights)->data_size() || dims[weights].size() != 4 ||
+      dims[out].size() != 4 || dims[node.inputs()->Get(0)].size() != 4 ||
+      !pair(params.strides(), 1, 0, strides) ||
+      !pair(params.dilations(), 1, 1, dilations) ||
+      !pair(params.pad_begin(), 0, 0, padBegin) ||
+      !pair(params.pad_end(), 0, 0, padEnd))
+    return fail("a convolution has a missing or non-constant rank-4 "
+                "weight, ranks other than 4, or a bad window");
+  int64_t groups = params.groups();
+  const Dims &w = dims[weights];
+  if (groups < 1 || w[0] % groups)
+    return fail("a convolution's groups do not divide its output channels");
+  // An 8-bit source makes an int8 convolution: int8 weights then.
+  bool int8 = types[node.inputs()->Get(0)] != DataType::F32;
+  if (types[weights] != (int8 ? DataType::S8 : DataType::F32))
+    return fail("a convolution's weights are not int8 for an 8-bit source "
+                "or float for a float one");
+  Dims logical = w;
+  if (groups > 1)
+    logical = {groups, w[0] / groups, w[1], w[2], w[3]};
+  dnnl_memory_desc_t userWeights, anyWeights, biasMd;
+  dnnl_data_type_t weightType = dnnlType(types[weights]);
+  dnnl_memory_desc_init_by_tag(&userWeights, int(logical.size()),
+                               logical.data(), weightType,
+                               groups > 1 ? dnnl_abcde : dnnl_abcd);
+  dnnl_memory_desc_init_by_tag(&anyWeights, int(logical.size()), logical.data(),
+                               weightType, dnnl_format_tag_any);
+  bool hasBias = bias != kAbsentTensor;
+  if (hasBias && (!blob.tensors()->Get(bias)->data_size() ||
+                  dims[bias] != Dims{w[0]} || types[bias] != DataType::F32))
+    return fail("a convolution's bias is not a float constant of its "
+                "output channels");
+  if (hasBias)
+    biasMd = mds[bias];
+  if (winogradWins(int8, groups, w, strides, dilations)) {
+    bool built = false;
+    if (Error error =
+            tryWinograd(node, userWeights, hasBias ? &biasMd : nullptr, strides,
+                        padBegin, padEnd, built);
+        error != Error::Ok || built)
+      return error;
+  }
+  if (Error error = catchUpReads(node); error != Error::Ok)
+    return error;
+  dnnl_convolution_desc_t desc;
+  Creation creation;
+  Step step;
+  if (dnnl_dilated_convolution_forward_desc_init(
+          &desc, dnnl_forward_inference, dnnl_convolution_direct,
+          &mds[node.inputs()->Get(0)], &anyWeights, hasBias ? &biasMd : nullptr,
+          &mds[out], strides, dilations, padBegin, padEnd) != dnnl_success)
+    return fail("oneDNN rejects the convolution's shapes");
+  // Float depthwise: jit_dw beat brdgmm_dw, oneDNN's first choice, on
+  // every mobilenet_v2 layer (docs/targets.md).
+  bool depthwise = groups > 1 && w[0] == groups && w[1] == 1;
+  if (Error error = describePrimitive(
+          node, dims[out], &desc, creation, step,
+          "oneDNN has no convolution for these shapes and post-ops", int8,
+          depthwise && !int8 ? "jit_dw" : nullptr);
+      error != Error::Ok)
+    return error;
+  dnnl_memory_t weightsMemory_;
+  if (Error error =
+          weightsMemory(creation, userWeights, weights, weightsMemory_);
+      error != Error::Ok)
+    return error;
+  step.args.push_back({DNNL_ARG_SRC, src});
+  step.args.push_back({DNNL_ARG_WEIGHTS, weightsMemory_});
+  if (hasBias)
+    step.args.push_back({DNNL_ARG_BIAS, memories[bias]});
+  step.args.push_back({DNNL_ARG_DST, memories[out]});
+  return finishPrimitive(creation, step);
+}
+
+/// Winograd (F(4x4, 3x3) / F(2x2, 3x3)) where it beat the direct brgconv
+/// kernels per layer on this project's AVX-512 machines (docs/targets.md:
+/// 1.5-3x on resnet18's 3x3 layers): float 3x3 stride-1 dense
+/// convolutions of at least 64 channels in and out. oneDNN transforms
+/// Winograd weights on one thread at init (4 ms for 128x128x3x3, 40 ms
+/// for 512x512x3x3), so by default only layers of at most 128x128
+/// channels, keeping load + init far below ORT's session creation;
+/// ETCH_ONEDNN_WINOGRAD=all takes every size, =0 none.
+bool Builder::winogradWins(bool int8, int64_t groups, const Dims &weights,
+                           const dnnl_dims_t strides,
+                           const dnnl_dims_t dilations) {
+  static const int64_t largest = [] {
+    const char *setting = std::getenv("ETCH_ONEDNN_WINOGRAD");
+    if (setting && std::strcmp(setting, "0") == 0)
+      return int64_t(0);
+    if (setting && std::strcmp(setting, "all") == 0)
+      return std::numeric_limits<int64_t>::max();
+    return int64_t(128 * 128);
+  }();
+  return !int8 && groups == 1 && weights[0] >= 64 && weights[1] >= 64 &&
+         weights[0] * weights[1] <= largest && weights[2] == 3 &&
+         weights[3] == 3 && strides[0] == 1 && strides[1] == 1 &&
+         dilations[0] == 0 && dilations[1] == 0;
+}
+
+/// \p node as a Winograd convolution on blocked activations: the source
+/// from its blocked twin (made by a reorder if it has none), the result
+/// into a new twin. \p built stays false where oneDNN has no Winograd
+/// kernel for the shapes and post-ops.
+Error Builder::tryWinograd(const Node &node,
+                           const dnnl_memory_desc_t &userWeights,
+                           const dnnl_memory_desc_t *biasMd,
+                           const dnnl_dims_t strides,
+                           const dnnl_dims_t padBegin, const dnnl_dims_t padEnd,
+                           bool &built) {
+  uint32_t src = node.inputs()->Get(0), out = node.output();
+  dnnl_memory_desc_t anySrc, anyDst, anyWeights;
+  dnnl_memory_desc_init_by_tag(&anySrc, 4, dims[src].data(), dnnl_f32,
+                               dnnl_format_tag_any);
+  dnnl_memory_desc_init_by_tag(&anyDst, 4, dims[out].data(), dnnl_f32,
+                               dnnl_format_tag_any);
+  dnnl_memory_desc_init_by_tag(&anyWeights, 4, userWeights.dims, dnnl_f32,
+                               dnnl_format_tag_any);
+  dnnl_convolution_desc_t desc;
+  Creation creation;
+  Step step;
+  if (dnnl_convolution_forward_desc_init(&desc, dnnl_forward_inference,
+                                         dnnl_convolution_winograd, &anySrc,
+                                         &anyWeights, biasMd, &anyDst, strides,
+                                         padBegin, padEnd) != dnnl_success)
+    return Error::Ok;
+  if (Error error = addPostOps(node, dims[out], creation, step);
+      error != Error::Ok)
+    return error;
+  if (dnnl_primitive_desc_create(&creation.pd, &desc, creation.attr,
+                                 handle.device->engine,
+                                 nullptr) != dnnl_success) {
+    pendingSum = kAbsentTensor;
+    return Error::Ok;
+  }
+  // Every other read (post-op operands) wants the NHWC bytes.
+  if (Error error = catchUpReads(node, /*exceptSource=*/true);
+      error != Error::Ok)
+    return error;
+  const dnnl_memory_desc_t *srcMd =
+      dnnl_primitive_desc_query_md(creation.pd, dnnl_query_src_md, 0);
+  const dnnl_memory_desc_t *dstMd =
+      dnnl_primitive_desc_query_md(creation.pd, dnnl_query_dst_md, 0);
+  dnnl_memory_t source = twins[src].memory, result = nullptr;
+  if (!source || !sameLayout(source, *srcMd)) {
+    void *buffer = handle.allocate(dnnl_memory_desc_get_size(srcMd));
+    source = buffer ? handle.addMemory(*srcMd, buffer) : nullptr;
+    Step reorder;
+    if (!source)
+      return fail("cannot allocate a blocked source");
+    if (Error error = catchUp(src); error != Error::Ok)
+      return error;
+    if (Error error = makeReorder(memories[src], source, reorder);
+        error != Error::Ok)
+      return error;
+    handle.steps.push_back(reorder);
+    if (!twins[src].memory)
+      twins[src] = {source, false};
+  }
+  void *buffer = handle.allocate(dnnl_memory_desc_get_size(dstMd));
+  if (!buffer || !(result = handle.addMemory(*dstMd, buffer)))
+    return fail("cannot allocate a blocked result");
+  dnnl_memory_t weightMemory;
+  if (Error error = weightsMemory(creation, userWeights, node.inputs()->Get(1),
+                                  weightMemory);
+      error != Error::Ok)
+    return error;
+  step.args.push_back({DNNL_ARG_SRC, source});
+  step.args.push_back({DNNL_ARG_WEIGHTS, weightMemory});
+  if (biasMd)
+    step.args.push_back({DNNL_ARG_BIAS, memories[node.inputs()->Get(2)]});
+  step.args.push_back({DNNL_ARG_DST, result});
+  if (Error error = finishPrimitive(creation, step); error != Error::Ok)
+    return error;
+  twins[out] = {result, true};
+  built = true;
+  return Error::Ok;
+}
+
+/// Quantize, dequantize or requantize: a reorder that scales by the
+/// input's scale over the output's and moves the zero points.
+Error Builder::buildConvert(const Node &node) {
+  uint32_t in = node.inputs()->Get(0), out = node.output();
+  if (node.inputs()->size() != 1 || in == kAbsentTensor || !memories[in] ||
+      dims[in] != dims[out] || (node.post_ops() && node.post_ops()->size()))
+    return fail("a conversion needs one computed input of its result's "
+                "dims");
+  // An NCHW program input read only here: one reorder from the
+  // program's tensor, in place of the border reorder's.
+  dnnl_memory_t from = memories[in];
+  int replaces = -1;
+  if (auto it = borderReorders.find(in);
+      it != borderReorders.end() && readerCount(in) == 1) {
+    replaces = it->second.step;
+    from = it->second.program;
+  }
+  const dnnl_memory_desc_t *fromMd;
+  dnnl_memory_get_memory_desc(from, &fromMd);
+  Creation creation;
+  float scale = scaleOf(in) / scaleOf(out);
+  int32_t inZero = zeroPointOf(in), outZero = zeroPointOf(out);
+  if (dnnl_primitive_attr_create(&creation.attr) != dnnl_success ||
+      dnnl_primitive_attr_set_output_scales(creation.attr, 1, 0, &scale) !=
+          dnnl_success ||
+      (inZero &&
+       dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_SRC, 1, 0,
+                                           &inZero) != dnnl_success) ||
+      (outZero &&
+       dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_DST, 1, 0,
+                                           &outZero) != dnnl_success))
+    return fail("oneDNN rejects a conversion's scale or zero points");
+  Step step;
+  if (dnnl_reorder_primitive_desc_create(
+          &creation.pd, fromMd, handle.device->engine, &mds[out],
+          handle.device->engine, creation.attr) != dnnl_success ||
+      dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
+    return fail("oneDNN has no conversion between these data types");
+  step.args = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, memories[out]}};
+  if (replaces < 0) {
+    handle.steps.push_back(step);
+    return Error::Ok;
+  }
+  dnnl_primitive_destroy(handle.steps[replaces].primitive);
+  handle.steps[replaces] = step;
+  return Error::Ok;
+}
+
+Error Builder::buildInnerProduct(const Node &node) {
+  if (node.inputs()->size() != 3)
+    return fail("an inner product needs source, weights and bias");
+  uint32_t in = node.inputs()->Get(0), weights = node.inputs()->Get(1),
+           bias = node.inputs()->Get(2), out = node.output();
+  // An 8-bit source makes an int8 inner product: int8 weights then.
+  bool int8 = inputMemory(node, 0) && types[in] != DataType::F32;
+  if (!inputMemory(node, 0) || weights == kAbsentTensor ||
+      !blob.tensors()->Get(weights)->data_size() || dims[weights].size() != 2 ||
+      types[weights] != (int8 ? DataType::S8 : DataType::F32))
+    return fail("an inner product needs a source and constant [out, in] "
+                "weights, int8 for an 8-bit source and float otherwise");
+  int64_t outChannels = dims[weights][0], inChannels = dims[weights][1];
+  int64_t rows = numel(dims[in]) / inChannels;
+  if (dims[in].back() != inChannels || dims[out].back() != outChannels ||
+      numel(dims[out]) != rows * outChannels || !sameBytesEitherWay(dims[in]) ||
+      !sameBytesEitherWay(dims[out]))
+    return fail("an inner product's source, weights and result disagree");
+  bool hasBias = bias != kAbsentTensor;
+  if (hasBias &&
+      (!blob.tensors()->Get(bias)->data_size() ||
+       dims[bias] != Dims{outChannels} || types[bias] != DataType::F32))
+    return fail("an inner product's bias is not a constant of its outputs");
+  Dims srcDims = {rows, inChannels}, dstDims = {rows, outChannels};
+  dnnl_memory_desc_t srcMd, dstMd, userWeights, anyWeights;
+  dnnl_data_type_t weightType = dnnlType(types[weights]);
+  describe(srcDims, Layout::Plain, srcMd, dnnlType(types[in]));
+  describe(dstDims, Layout::Plain, dstMd, dnnlType(types[out]));
+  describe(dims[weights], Layout::Plain, userWeights, weightType);
+  dnnl_memory_desc_init_by_tag(&anyWeights, 2, dims[weights].data(), weightType,
+                               dnnl_format_tag_any);
+  dnnl_inner_product_desc_t desc;
+  Creation creation;
+  Step step;
+  if (dnnl_inner_product_forward_desc_init(
+          &desc, dnnl_forward_inference, &srcMd, &anyWeights,
+          hasBias ? &mds[bias] : nullptr, &dstMd) != dnnl_success)
+    return fail("oneDNN rejects the inner product's shapes");
+  if (Error error = describePrimitive(
+          node, dstDims, &desc, creation, step,
+          "oneDNN has no inner product for these shapes, types and post-ops",
+          int8);
+      error != Error::Ok)
+    return error;
+  dnnl_memory_t weightsMemory_;
+  if (Error error =
+          weightsMemory(creation, userWeights, weights, weightsMemory_);
+      error != Error::Ok)
+    return error;
+  dnnl_memory_t src = handle.addMemory(srcMd, pointers[in]);
+  dnnl_memory_t dst = handle.addMemory(dstMd, pointers[out]);
+  if (!src || !dst)
+    return fail("oneDNN rejected an inner product's memory");
+  step.args.push_back({DNNL_ARG_SRC, src});
+  step.args.push_back({DNNL_ARG_WEIGHTS, weightsMemory_});
+  if (hasBias)
+    step.args.push_back({DNNL_ARG_BIAS, memories[bias]});
+  step.args.push_back({DNNL_ARG_DST, dst});
+  return finishPrimitive(creation, step);
+}
+
+Error Builder::buildPool(const Node &node, const Pool &params) {
+  uint32_t out = node.output();
+  dnnl_memory_t src = inputMemory(node, 0);
+  dnnl_dims_t kernel, strides, dilations, padBegin, padEnd;
+  static constexpr dnnl_alg_kind_t kAlgorithms[] = {
+      dnnl_pooling_max, dnnl_pooling_avg_include_padding,
+      dnnl_pooling_avg_exclude_padding};
+  if (node.inputs()->size() != 1 || !src ||
+      dims[node.inputs()->Get(0)].size() != 4 || dims[out].size() != 4 ||
+      params.algorithm() > Pooling::MAX ||
+      !pair(params.kernel(), 1, 0, kernel) ||
+      !pair(params.strides(), 1, 0, strides) ||
+      !pair(params.dilations(), 1, 1, dilations) ||
+      !pair(params.pad_begin(), 0, 0, padBegin) ||
+      !pair(params.pad_end(), 0, 0, padEnd))
+    return fail("a pooling has other than one rank-4 input or a bad "
+                "window");
+  uint32_t in = node.inputs()->Get(0);
+  if ((types[in] != DataType::F32 || types[out] != DataType::F32) &&
+      (types[in] != types[out] || scaleOf(in) != scaleOf(out) ||
+       zeroPointOf(in) != zeroPointOf(out)))
+    return fail("an 8-bit pooling must keep its input's data type, scale "
+                "and zero point");
+  dnnl_pooling_v2_desc_t desc;
+  Creation creation;
+  Step step;
+  if (dnnl_pooling_v2_forward_desc_init(
+          &desc, dnnl_forward_inference,
+          kAlgorithms[static_cast<int>(params.algorithm())],
+          &mds[node.inputs()->Get(0)], &mds[out], strides, kernel, dilations,
+          padBegin, padEnd) != dnnl_success)
+    return fail("oneDNN rejects the pooling's shapes");
+  if (Error error = describePrimitive(node, dims[out], &desc, creation, step,
+                                      "oneDNN has no pooling for these shapes");
+      error != Error::Ok)
+    return error;
+  step.args.push_back({DNNL_ARG_SRC, src});
+  step.args.push_back({DNNL_ARG_DST, memories[out]});
+  return finishPrimitive(creation, step);
+}
+
+Error Builder::buildBinary(const Node &node, const BinaryOp &params) {
+  uint32_t out = node.output();
+  dnnl_memory_t lhs =
+      node.inputs()->size() == 2 ? inputMemory(node, 0) : nullptr;
+  dnnl_memory_t rhs = lhs ? inputMemory(node, 1) : nullptr;
+  dnnl_alg_kind_t algorithm = binaryAlgorithm(params.algorithm());
+  dnnl_memory_desc_t rhsMd;
+  uint32_t rhsTensor = rhs ? node.inputs()->Get(1) : 0;
+  if (!rhs || algorithm == dnnl_alg_kind_undef ||
+      dims[node.inputs()->Get(0)] != dims[out] ||
+      !operandMd(rhsTensor, dims[out], rhsMd))
+    return fail("a binary op needs two inputs, the first of the result's "
+                "dims, the second broadcastable to them");
+  if (!dnnl_memory_desc_equal(&rhsMd, &mds[rhsTensor]) &&
+      !(rhs = handle.addMemory(rhsMd, pointers[rhsTensor])))
+    return fail("oneDNN rejected a binary operand's memory");
+  dnnl_binary_desc_t desc;
+  Creation creation;
+  Step step;
+  if (dnnl_binary_desc_init(&desc, algorithm, &mds[node.inputs()->Get(0)],
+                            &rhsMd, &mds[out]) != dnnl_success)
+    return fail("oneDNN rejects the binary op's shapes");
+  if (Error error =
+          describePrimitive(node, dims[out], &desc, creation, step,
+                            "oneDNN has no binary op for these shapes");
+      error != Error::Ok)
+    return error;
+  step.args.push_back({DNNL_ARG_SRC_0, lhs});
+  step.args.push_back({DNNL_ARG_SRC_1, rhs});
+  step.args.push_back({DNNL_ARG_DST, memories[out]});
+  return finishPrimitive(creation, step);
+}
+
+Error Builder::buildEltwise(const Node &node, const EltwiseOp &params) {
+  uint32_t out = node.output();
+  dnnl_memory_t src =
+      node.inputs()->size() == 1 ? inputMemory(node, 0) : nullptr;
+  dnnl_alg_kind_t algorithm = eltwiseAlgorithm(params.algorithm());
+  if (!src || algorithm == dnnl_alg_kind_undef ||
+      !dnnl_memory_desc_equal(&mds[node.inputs()->Get(0)], &mds[out]))
+    return fail("an eltwise op needs one input laid out as its result");
+  dnnl_eltwise_desc_t desc;
+  Creation creation;
+  Step step;
+  if (dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, algorithm,
+                                     &mds[out], params.alpha(),
+                                     params.beta()) != dnnl_success)
+    return fail("oneDNN rejects the eltwise op");
+  if (Error error =
+          describePrimitive(node, dims[out], &desc, creation, step,
+                            "oneDNN has no eltwise op for this algorithm");
+      error != Error::Ok)
+    return error;
+  step.args.push_back({DNNL_ARG_SRC, src});
+  step.args.push_back({DNNL_ARG_DST, memories[out]});
+  return finishPrimitive(creation, step);
+}
+
+/// The result views the input's bytes; one leaving the delegate is a
+/// copy.
+Error Builder::buildReshape(const Node &node) {
+  uint32_t in = node.inputs()->Get(0), out = node.output();
+  if (node.inputs()->size() != 1 || in == kAbsentTensor || !pointers[in] ||
+      (node.post_ops() && node.post_ops()->size()) ||
+      numel(dims[in]) != numel(dims[out]) || !sameBytesEitherWay(dims[in]) ||
+      !sameBytesEitherWay(dims[out]) || types[in] != types[out] ||
+      scaleOf(in) != scaleOf(out) || zeroPointOf(in) != zeroPointOf(out))
+    return fail("a reshape needs one computed input of as many elements "
+                "and the same data type, scale and zero point, whose "
+                "layouts hold the same bytes");
+  if (pointers[out]) {
+    Step copy;
+    copy.copyFrom = pointers[in];
+    copy.copyTo = pointers[out];
+    copy.copyBytes = numel(dims[out]) * elementBytes(types[out]);
+    handle.steps.push_back(copy);
+    return Error::Ok;
+  }
+  pointers[out] = pointers[in];
+  if (!(memories[out] = handle.addMemory(mds[out], pointers[out])))
+    return fail("oneDNN rejected a reshape's memory");
+  return Error::Ok;
+}
+
+} // namespace etch::onednn::backend
