@@ -228,15 +228,19 @@ private:
     });
   }
 
+  static void appendEltwise(NodeT &node, const EltwiseForm &form) {
+    auto post = std::make_unique<PostOpT>();
+    post->eltwise = form.algorithm;
+    post->alpha = form.alpha;
+    post->beta = form.beta;
+    node.post_ops.push_back(std::move(post));
+  }
+
   LogicalResult lowerEltwise(Operation *op, const EltwiseForm &form) {
     Value input = op->getOperand(0), result = op->getResult(0);
     if (NodeT *producer = postOpTarget(input);
         producer && takesEltwise(*producer, form)) {
-      auto post = std::make_unique<PostOpT>();
-      post->eltwise = form.algorithm;
-      post->alpha = form.alpha;
-      post->beta = form.beta;
-      producer->post_ops.push_back(std::move(post));
+      appendEltwise(*producer, form);
       fuseInto(input, result);
       return success();
     }
@@ -444,6 +448,7 @@ private:
         fused.insert(q->activation);
       fused.insert(q->output);
       convolutionOf[q->output] = &op;
+      int8Readers.insert(&op);
       int8Convolutions[&op] = std::move(*q);
     }
     for (Operation &op : body) {
@@ -515,8 +520,9 @@ private:
           computed ? convolutionOf.lookup(computed.getDefiningOp()) : nullptr;
       if (!conv || !addend || isConstant(addend) ||
           !isEightBitActivation(addend.getType()) ||
-          int8Convolutions[conv].activation || !computed.hasOneUse() ||
-          !add.getOperand(into).hasOneUse() || sums.count(conv) ||
+          int8Convolutions.find(conv)->second.activation ||
+          !computed.hasOneUse() || !add.getOperand(into).hasOneUse() ||
+          sums.count(conv) ||
           (!isa<BlockArgument>(addend) &&
            !addend.getDefiningOp()->isBeforeInBlock(conv)))
         continue;
@@ -536,9 +542,8 @@ private:
   LogicalResult lowerConversion(Operation *op) {
     Value input = op->getOperand(0), result = op->getResult(0);
     if (isa<DequantizeOp>(op) &&
-        llvm::all_of(result.getUsers(), [&](Operation *user) {
-          return int8Convolutions.count(user) || int8Readers.count(user);
-        }))
+        llvm::all_of(result.getUsers(),
+                     [&](Operation *user) { return int8Readers.count(user); }))
       return success();
     FailureOr<uint32_t> in = operandId(op, input, shapeOf(input).size());
     if (failed(in))
@@ -626,21 +631,16 @@ private:
       // the add's units, so the sum matches the Q/DQ graph step for step.
       // (One linear post-op: oneDNN 2.6's int8 kernels give a second one
       // the first one's factor.)
-      auto eltwise = [&](Eltwise algorithm, double alpha, double beta) {
-        auto post = std::make_unique<PostOpT>();
-        post->eltwise = algorithm;
-        post->alpha = static_cast<float>(alpha);
-        post->beta = static_cast<float>(beta);
-        node.post_ops.push_back(std::move(post));
-      };
-      eltwise(Eltwise::Round, 0, 0);
-      eltwise(Eltwise::Clip, own.getStorageTypeMin() - own.getZeroPoint(),
-              own.getStorageTypeMax() - own.getZeroPoint());
-      eltwise(
-          Eltwise::Linear,
-          own.getScale() /
-              cast<quant::UniformQuantizedType>(last.outputType()).getScale(),
-          0);
+      appendEltwise(node, {Eltwise::Round});
+      appendEltwise(node,
+                    {Eltwise::Clip,
+                     float(own.getStorageTypeMin() - own.getZeroPoint()),
+                     float(own.getStorageTypeMax() - own.getZeroPoint())});
+      appendEltwise(node,
+                    {Eltwise::Linear,
+                     float(own.getScale() /
+                           cast<quant::UniformQuantizedType>(last.outputType())
+                               .getScale())});
       auto post = std::make_unique<PostOpT>();
       post->sum = true;
       post->operand = *addend;
@@ -652,12 +652,11 @@ private:
       // Post-ops see the result scaled to its own units.
       float scale = static_cast<float>(
           cast<quant::UniformQuantizedType>(last.outputType()).getScale());
-      auto post = std::make_unique<PostOpT>();
       bool relu = low == 0 && std::isinf(high);
-      post->eltwise = relu ? Eltwise::Relu : Eltwise::Clip;
-      post->alpha = relu ? 0.0f : std::max(low / scale, -FLT_MAX);
-      post->beta = relu ? 0.0f : std::min(high / scale, FLT_MAX);
-      node.post_ops.push_back(std::move(post));
+      appendEltwise(node, relu ? EltwiseForm{Eltwise::Relu}
+                               : EltwiseForm{Eltwise::Clip,
+                                             std::max(low / scale, -FLT_MAX),
+                                             std::min(high / scale, FLT_MAX)});
     }
     return success();
   }
@@ -710,8 +709,8 @@ private:
     QuantizedOp add;
   };
   llvm::DenseMap<Operation *, ResidualSum> sums; // by convolution
-  // Folded adds: like int8 convolutions, they read dequantized values in
-  // their 8-bit form.
+  // Ops that read their dequantized operands in 8-bit form: int8
+  // convolutions and linear layers, folded adds, poolings and reshapes.
   llvm::DenseSet<Operation *> int8Readers;
   // Poolings and reshapes on 8-bit values: the quantized value each reads.
   llvm::DenseMap<Operation *, Value> int8PassThrough;

@@ -52,7 +52,9 @@ private:
   /// A sum post-op accumulates into its node's result: the result takes
   /// over the operand's buffer when that is an intermediate buffer of the
   /// same size that nothing reads from the node on (a residual block's
-  /// input); otherwise execute copies the operand there first.
+  /// input); otherwise execute copies the operand there first. Of two sums
+  /// of one operand the earlier sees the later's read: one takes it over
+  /// at most.
   void planTakeOvers();
 
   /// A reshape's result shares its input's bytes unless it leaves the
@@ -64,7 +66,10 @@ private:
   /// NCHW program tensor <-> NHWC staging (tensor \p i).
   Error addBorderReorder(uint32_t i, TensorView &view, bool intoDelegate);
 
-  Error makeReorder(dnnl_memory_t from, dnnl_memory_t to, Step &step);
+  /// A reorder step from \p from to \p to; with \p attr (scales, zero
+  /// points) a conversion between data types.
+  Error makeReorder(dnnl_memory_t from, dnnl_memory_t to, Step &step,
+                    const_dnnl_primitive_attr_t attr = nullptr);
 
   /// The input memory at \p index of \p node (must exist).
   dnnl_memory_t inputMemory(const Node &node, size_t index);
@@ -105,8 +110,9 @@ private:
   preferredImplementation(const void *desc, const_dnnl_primitive_attr_t attr,
                           const char *prefix);
 
-  /// Creates the primitive of \p creation's descriptor and its scratchpad.
-  Error finishPrimitive(Creation &creation, Step &step);
+  /// Creates the primitive of \p creation's descriptor and its scratchpad;
+  /// with a sum post-op in \p node, first the step filling its result.
+  Error finishPrimitive(const Node &node, Creation &creation, Step &step);
 
   /// Weights as the primitive wants them: reordered once, here.
   Error weightsMemory(Creation &creation, const dnnl_memory_desc_t &userMd,
@@ -186,8 +192,6 @@ private:
   std::vector<int> writer; // the node writing each tensor, or -1
   // The sum operand whose buffer each result takes over, or kAbsentTensor.
   std::vector<uint32_t> takesOver;
-  // Set by a sum post-op, consumed by finishPrimitive.
-  uint32_t pendingSum = kAbsentTensor;
   /// A tensor's copy in the blocked layout Winograd convolutions read and
   /// write (oneDNN offers Winograd only on blocked activations). A
   /// Winograd result lives there first: its own (NHWC) bytes are behind

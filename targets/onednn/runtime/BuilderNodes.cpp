@@ -41,8 +41,6 @@ Error Builder::buildNode(const Node &node) {
   }
 }
 
-/// Reads a pair of 2-D window values; \p offset is subtracted (ATen's
-/// dilation 1 is oneDNN's 0).
 bool Builder::pair(const flatbuffers::Vector<int64_t> *values, int64_t low,
                    int64_t offset, dnnl_dims_t out) {
   if (!values || values->size() != 2)
@@ -134,17 +132,9 @@ Error Builder::buildConvolution(const Node &node, const Convolution &params) {
   if (hasBias)
     step.args.push_back({DNNL_ARG_BIAS, memories[bias]});
   step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(creation, step);
+  return finishPrimitive(node, creation, step);
 }
 
-/// Winograd (F(4x4, 3x3) / F(2x2, 3x3)) where it beat the direct brgconv
-/// kernels per layer on this project's AVX-512 machines (docs/targets.md:
-/// 1.5-3x on resnet18's 3x3 layers): float 3x3 stride-1 dense
-/// convolutions of at least 64 channels in and out. oneDNN transforms
-/// Winograd weights on one thread at init (4 ms for 128x128x3x3, 40 ms
-/// for 512x512x3x3), so by default only layers of at most 128x128
-/// channels, keeping load + init far below ORT's session creation;
-/// ETCH_ONEDNN_WINOGRAD=all takes every size, =0 none.
 bool Builder::winogradWins(bool int8, int64_t groups, const Dims &weights,
                            const dnnl_dims_t strides,
                            const dnnl_dims_t dilations) {
@@ -162,10 +152,6 @@ bool Builder::winogradWins(bool int8, int64_t groups, const Dims &weights,
          dilations[0] == 0 && dilations[1] == 0;
 }
 
-/// \p node as a Winograd convolution on blocked activations: the source
-/// from its blocked twin (made by a reorder if it has none), the result
-/// into a new twin. \p built stays false where oneDNN has no Winograd
-/// kernel for the shapes and post-ops.
 Error Builder::tryWinograd(const Node &node,
                            const dnnl_memory_desc_t &userWeights,
                            const dnnl_memory_desc_t *biasMd,
@@ -193,10 +179,8 @@ Error Builder::tryWinograd(const Node &node,
     return error;
   if (dnnl_primitive_desc_create(&creation.pd, &desc, creation.attr,
                                  handle.device->engine,
-                                 nullptr) != dnnl_success) {
-    pendingSum = kAbsentTensor;
+                                 nullptr) != dnnl_success)
     return Error::Ok;
-  }
   // Every other read (post-op operands) wants the NHWC bytes.
   if (Error error = catchUpReads(node, /*exceptSource=*/true);
       error != Error::Ok)
@@ -234,15 +218,13 @@ Error Builder::tryWinograd(const Node &node,
   if (biasMd)
     step.args.push_back({DNNL_ARG_BIAS, memories[node.inputs()->Get(2)]});
   step.args.push_back({DNNL_ARG_DST, result});
-  if (Error error = finishPrimitive(creation, step); error != Error::Ok)
+  if (Error error = finishPrimitive(node, creation, step); error != Error::Ok)
     return error;
   twins[out] = {result, true};
   built = true;
   return Error::Ok;
 }
 
-/// Quantize, dequantize or requantize: a reorder that scales by the
-/// input's scale over the output's and moves the zero points.
 Error Builder::buildConvert(const Node &node) {
   uint32_t in = node.inputs()->Get(0), out = node.output();
   if (node.inputs()->size() != 1 || in == kAbsentTensor || !memories[in] ||
@@ -258,8 +240,6 @@ Error Builder::buildConvert(const Node &node) {
     replaces = it->second.step;
     from = it->second.program;
   }
-  const dnnl_memory_desc_t *fromMd;
-  dnnl_memory_get_memory_desc(from, &fromMd);
   Creation creation;
   float scale = scaleOf(in) / scaleOf(out);
   int32_t inZero = zeroPointOf(in), outZero = zeroPointOf(out);
@@ -274,12 +254,9 @@ Error Builder::buildConvert(const Node &node) {
                                            &outZero) != dnnl_success))
     return fail("oneDNN rejects a conversion's scale or zero points");
   Step step;
-  if (dnnl_reorder_primitive_desc_create(
-          &creation.pd, fromMd, handle.device->engine, &mds[out],
-          handle.device->engine, creation.attr) != dnnl_success ||
-      dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
-    return fail("oneDNN has no conversion between these data types");
-  step.args = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, memories[out]}};
+  if (Error error = makeReorder(from, memories[out], step, creation.attr);
+      error != Error::Ok)
+    return error;
   if (replaces < 0) {
     handle.steps.push_back(step);
     return Error::Ok;
@@ -347,7 +324,7 @@ Error Builder::buildInnerProduct(const Node &node) {
   if (hasBias)
     step.args.push_back({DNNL_ARG_BIAS, memories[bias]});
   step.args.push_back({DNNL_ARG_DST, dst});
-  return finishPrimitive(creation, step);
+  return finishPrimitive(node, creation, step);
 }
 
 Error Builder::buildPool(const Node &node, const Pool &params) {
@@ -388,7 +365,7 @@ Error Builder::buildPool(const Node &node, const Pool &params) {
     return error;
   step.args.push_back({DNNL_ARG_SRC, src});
   step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(creation, step);
+  return finishPrimitive(node, creation, step);
 }
 
 Error Builder::buildBinary(const Node &node, const BinaryOp &params) {
@@ -421,7 +398,7 @@ Error Builder::buildBinary(const Node &node, const BinaryOp &params) {
   step.args.push_back({DNNL_ARG_SRC_0, lhs});
   step.args.push_back({DNNL_ARG_SRC_1, rhs});
   step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(creation, step);
+  return finishPrimitive(node, creation, step);
 }
 
 Error Builder::buildEltwise(const Node &node, const EltwiseOp &params) {
@@ -446,11 +423,9 @@ Error Builder::buildEltwise(const Node &node, const EltwiseOp &params) {
     return error;
   step.args.push_back({DNNL_ARG_SRC, src});
   step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(creation, step);
+  return finishPrimitive(node, creation, step);
 }
 
-/// The result views the input's bytes; one leaving the delegate is a
-/// copy.
 Error Builder::buildReshape(const Node &node) {
   uint32_t in = node.inputs()->Get(0), out = node.output();
   if (node.inputs()->size() != 1 || in == kAbsentTensor || !pointers[in] ||

@@ -10,12 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <utility>
 
 namespace etch::onednn::backend {
 
-/// Post-ops of \p node, whose primitive's result has \p resultDims, into
-/// \p creation, their operands into \p step.
 Error Builder::addPostOps(const Node &node, const Dims &resultDims,
                           Creation &creation, Step &step) {
   if (dnnl_primitive_attr_create(&creation.attr) != dnnl_success ||
@@ -63,9 +60,6 @@ Error Builder::addPostOps(const Node &node, const Dims &resultDims,
   return Error::Ok;
 }
 
-/// oneDNN's sum post-op: the operand, in its scale and zero point, is
-/// added to the result, whose buffer must hold the operand's bytes by
-/// then (taken over, or copied by a step before the node's).
 Error Builder::addSum(const Node &node, const PostOp &post,
                       Creation &creation) {
   uint32_t operand = post.operand(), out = node.output();
@@ -86,12 +80,9 @@ Error Builder::addSum(const Node &node, const PostOp &post,
           creation.postOps, scaleOf(operand) / scaleOf(out),
           zeroPointOf(operand), reinterpreted) != dnnl_success)
     return fail("oneDNN rejects a sum post-op");
-  pendingSum = operand; // finishPrimitive fills the result with it
   return Error::Ok;
 }
 
-/// Before a node with a sum post-op: \p operand's bytes into \p dst, the
-/// node's result memory (nothing when the result took its buffer over).
 Error Builder::fillSumDestination(uint32_t operand, dnnl_memory_t dst) {
   const dnnl_memory_desc_t *dstMd;
   dnnl_memory_get_memory_desc(dst, &dstMd);
@@ -122,9 +113,6 @@ bool Builder::sameLayout(dnnl_memory_t memory, const dnnl_memory_desc_t &md) {
   return dnnl_memory_desc_equal(own, &md);
 }
 
-/// The primitive descriptor of \p desc (a oneDNN op descriptor) with
-/// \p node's post-ops and, for an int8 convolution, its requantization;
-/// \p missing says what oneDNN lacks when it has no implementation.
 Error Builder::describePrimitive(const Node &node, const Dims &resultDims,
                                  const void *desc, Creation &creation,
                                  Step &step, const char *missing, bool int8,
@@ -145,8 +133,6 @@ Error Builder::describePrimitive(const Node &node, const Dims &resultDims,
   return Error::Ok;
 }
 
-/// The descriptor of oneDNN's first implementation of \p desc whose name
-/// starts with \p prefix, or null (then its own first choice stands).
 dnnl_primitive_desc_t Builder::preferredImplementation(
     const void *desc, const_dnnl_primitive_attr_t attr, const char *prefix) {
   dnnl_primitive_desc_iterator_t it = nullptr;
@@ -169,18 +155,17 @@ dnnl_primitive_desc_t Builder::preferredImplementation(
   return found;
 }
 
-/// Creates the primitive of \p creation's descriptor and its scratchpad.
-Error Builder::finishPrimitive(Creation &creation, Step &step) {
+Error Builder::finishPrimitive(const Node &node, Creation &creation,
+                               Step &step) {
   if (dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
     return fail("oneDNN cannot create a primitive");
-  if (uint32_t operand = std::exchange(pendingSum, kAbsentTensor);
-      operand != kAbsentTensor) {
+  if (const PostOp *sum = sumOf(node)) {
     auto dst = std::find_if(
         step.args.begin(), step.args.end(),
         [](const dnnl_exec_arg_t &arg) { return arg.arg == DNNL_ARG_DST; });
     Error error = dst == step.args.end()
                       ? fail("a node with a sum post-op has no result")
-                      : fillSumDestination(operand, dst->memory);
+                      : fillSumDestination(sum->operand(), dst->memory);
     if (error != Error::Ok) {
       dnnl_primitive_destroy(step.primitive);
       return error;
@@ -201,7 +186,6 @@ Error Builder::finishPrimitive(Creation &creation, Step &step) {
   return Error::Ok;
 }
 
-/// Weights as the primitive wants them: reordered once, here.
 Error Builder::weightsMemory(Creation &creation,
                              const dnnl_memory_desc_t &userMd, uint32_t tensor,
                              dnnl_memory_t &memory) {
@@ -231,8 +215,6 @@ Error Builder::weightsMemory(Creation &creation,
   return Error::Ok;
 }
 
-/// A zero point oneDNN reads at execute (its convolutions take only
-/// run-time ones): an s32 memory bound to \p arg's zero-point argument.
 Error Builder::addZeroPoint(Creation &creation, Step &step, int arg,
                             int32_t value) {
   static const int32_t kRuntime = DNNL_RUNTIME_S32_VAL;
@@ -255,8 +237,6 @@ Error Builder::addZeroPoint(Creation &creation, Step &step, int arg,
   return Error::Ok;
 }
 
-/// An int8 convolution's or inner product's requantization: per output
-/// channel, source scale * weight scale / result scale, and the zero points.
 Error Builder::addInt8Scaling(const Node &node, Creation &creation,
                               Step &step) {
   uint32_t src = node.inputs()->Get(0), weights = node.inputs()->Get(1);

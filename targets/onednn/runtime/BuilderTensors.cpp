@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace etch::onednn::backend {
 
@@ -51,8 +52,6 @@ Error Builder::build() {
   return Error::Ok;
 }
 
-/// Tensor \p i's own bytes made current from its blocked twin (a reorder
-/// step here), for a reader that needs them.
 Error Builder::catchUp(uint32_t i) {
   if (i >= twins.size() || !twins[i].nhwcBehind)
     return Error::Ok;
@@ -65,17 +64,14 @@ Error Builder::catchUp(uint32_t i) {
   return Error::Ok;
 }
 
-/// catchUp for every tensor \p node reads but its source when
-/// \p exceptSource.
 Error Builder::catchUpReads(const Node &node, bool exceptSource) {
-  for (uint32_t k = exceptSource ? 1 : 0; k < node.inputs()->size(); ++k)
-    if (Error error = catchUp(node.inputs()->Get(k)); error != Error::Ok)
-      return error;
-  if (node.post_ops())
-    for (const PostOp *post : *node.post_ops())
-      if (Error error = catchUp(post->operand()); error != Error::Ok)
-        return error;
-  return Error::Ok;
+  bool skip = exceptSource; // the source is the first read
+  Error result = Error::Ok;
+  forEachRead(node, [&](uint32_t tensor, const PostOp *) {
+    if (!std::exchange(skip, false) && result == Error::Ok)
+      result = catchUp(tensor);
+  });
+  return result;
 }
 
 Error Builder::describeTensor(uint32_t i, const Tensor &tensor) {
@@ -127,8 +123,6 @@ Error Builder::describeTensor(uint32_t i, const Tensor &tensor) {
   return Error::Ok;
 }
 
-/// Every node writes a tensor no other node writes, that is neither a
-/// constant nor a delegate input; every delegate output is written.
 Error Builder::checkWriters() {
   const auto &tensors = *blob.tensors();
   const auto &nodes = *blob.nodes();
@@ -168,7 +162,6 @@ Error Builder::checkWriters() {
   return Error::Ok;
 }
 
-/// The sum post-op of \p node, or null (more than one: the first).
 const PostOp *Builder::sumOf(const Node &node) {
   if (node.post_ops())
     for (const PostOp *post : *node.post_ops())
@@ -177,7 +170,6 @@ const PostOp *Builder::sumOf(const Node &node) {
   return nullptr;
 }
 
-/// The tensor whose buffer holds \p i's bytes (through reshapes).
 uint32_t Builder::storageOf(uint32_t i) const {
   for (size_t hops = 0; i < writer.size() && isAlias(i) && hops < writer.size();
        ++hops)
@@ -185,39 +177,25 @@ uint32_t Builder::storageOf(uint32_t i) const {
   return i;
 }
 
-/// Whether node \p n or a later one reads \p storage's bytes other than
-/// as node \p n's sum operand.
 bool Builder::readFrom(uint32_t n, uint32_t storage) const {
-  auto reads = [&](uint32_t tensor) {
-    return tensor < writer.size() && storageOf(tensor) == storage;
-  };
-  const auto &nodes = *blob.nodes();
-  for (uint32_t m = n; m < nodes.size(); ++m) {
-    const Node &node = *nodes.Get(m);
-    for (uint32_t input : *node.inputs())
-      if (reads(input))
-        return true;
-    if (node.post_ops())
-      for (const PostOp *post : *node.post_ops())
-        if (!(m == n && post->sum()) && reads(post->operand()))
-          return true;
-  }
-  return false;
+  bool read = false;
+  for (uint32_t m = n; m < blob.nodes()->size() && !read; ++m)
+    forEachRead(
+        *blob.nodes()->Get(m), [&](uint32_t tensor, const PostOp *post) {
+          read |= !(m == n && post && post->sum()) && tensor < writer.size() &&
+                  storageOf(tensor) == storage;
+        });
+  return read;
 }
 
-/// A sum post-op accumulates into its node's result: the result takes
-/// over the operand's buffer when that is an intermediate buffer of the
-/// same size that nothing reads from the node on (a residual block's
-/// input); otherwise execute copies the operand there first.
 void Builder::planTakeOvers() {
   const auto &tensors = *blob.tensors();
   takesOver.assign(tensors.size(), kAbsentTensor);
-  std::vector<bool> taken(tensors.size(), false);
   for (uint32_t n = 0; n < blob.nodes()->size(); ++n) {
     const Node &node = *blob.nodes()->Get(n);
     const PostOp *sum = sumOf(node);
     uint32_t out = node.output(), operand = sum ? sum->operand() : 0;
-    if (!sum || operand >= tensors.size() || operand == out || taken[operand] ||
+    if (!sum || operand >= tensors.size() || operand == out ||
         writer[operand] < 0 || writer[operand] >= static_cast<int>(n) ||
         isAlias(operand))
       continue;
@@ -228,12 +206,9 @@ void Builder::planTakeOvers() {
         readFrom(n, operand))
       continue;
     takesOver[out] = operand;
-    taken[operand] = true;
   }
 }
 
-/// A reshape's result shares its input's bytes unless it leaves the
-/// delegate.
 bool Builder::isAlias(uint32_t i) const {
   if (writer[i] < 0 || blob.tensors()->Get(i)->output() >= 0)
     return false;
@@ -275,7 +250,6 @@ Error Builder::bindTensor(uint32_t i, const Tensor &tensor) {
   return Error::Ok;
 }
 
-/// NCHW program tensor <-> NHWC staging (tensor \p i).
 Error Builder::addBorderReorder(uint32_t i, TensorView &view,
                                 bool intoDelegate) {
   dnnl_memory_desc_t programMd;
@@ -296,21 +270,22 @@ Error Builder::addBorderReorder(uint32_t i, TensorView &view,
   return Error::Ok;
 }
 
-Error Builder::makeReorder(dnnl_memory_t from, dnnl_memory_t to, Step &step) {
+Error Builder::makeReorder(dnnl_memory_t from, dnnl_memory_t to, Step &step,
+                           const_dnnl_primitive_attr_t attr) {
   const dnnl_memory_desc_t *fromMd, *toMd;
   dnnl_memory_get_memory_desc(from, &fromMd);
   dnnl_memory_get_memory_desc(to, &toMd);
   Creation creation;
   if (dnnl_reorder_primitive_desc_create(
           &creation.pd, fromMd, handle.device->engine, toMd,
-          handle.device->engine, nullptr) != dnnl_success ||
+          handle.device->engine, attr) != dnnl_success ||
       dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
-    return fail("oneDNN cannot reorder between two layouts");
+    return fail(attr ? "oneDNN has no conversion between these data types"
+                     : "oneDNN cannot reorder between two layouts");
   step.args = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
   return Error::Ok;
 }
 
-/// The input memory at \p index of \p node (must exist).
 dnnl_memory_t Builder::inputMemory(const Node &node, size_t index) {
   uint32_t tensor = node.inputs()->Get(index);
   if (tensor == kAbsentTensor)
@@ -320,10 +295,6 @@ dnnl_memory_t Builder::inputMemory(const Node &node, size_t index) {
   return memories[tensor];
 }
 
-/// Tensor \p tensor as an operand of a primitive whose result has
-/// \p target dims: its own descriptor at that rank, its plain bytes under
-/// \p target (an inner product flattens its leading dims), or its plain
-/// dims padded with leading 1s (broadcast).
 bool Builder::operandMd(uint32_t tensor, const Dims &target,
                         dnnl_memory_desc_t &md) {
   const Dims &own = dims[tensor];
@@ -343,7 +314,6 @@ bool Builder::operandMd(uint32_t tensor, const Dims &target,
   return describe(padded, Layout::Plain, md, type);
 }
 
-/// The scale of tensor \p i (1 for float values).
 float Builder::scaleOf(uint32_t i) const {
   return types[i] == DataType::F32 ? 1.0f : blob.tensors()->Get(i)->scale();
 }
@@ -352,15 +322,11 @@ int32_t Builder::zeroPointOf(uint32_t i) const {
   return types[i] == DataType::F32 ? 0 : blob.tensors()->Get(i)->zero_point();
 }
 
-/// How many times nodes read tensor \p i (inputs and post-op operands).
 size_t Builder::readerCount(uint32_t i) const {
   size_t count = 0;
-  for (const Node *node : *blob.nodes()) {
-    count += std::count(node->inputs()->begin(), node->inputs()->end(), i);
-    if (node->post_ops())
-      for (const PostOp *post : *node->post_ops())
-        count += post->operand() == i;
-  }
+  for (const Node *node : *blob.nodes())
+    forEachRead(*node,
+                [&](uint32_t tensor, const PostOp *) { count += tensor == i; });
   return count;
 }
 

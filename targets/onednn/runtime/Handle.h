@@ -141,6 +141,16 @@ runtime::ScalarType scalarType(DataType type);
 bool describe(const Dims &dims, Layout layout, dnnl_memory_desc_t &md,
               dnnl_data_type_t type = dnnl_f32);
 
+/// Calls visit(tensor, post) for every tensor \p node reads: each input
+/// (post null), then each post-op's operand (kAbsentTensor for an eltwise).
+template <typename Visit> void forEachRead(const Node &node, Visit &&visit) {
+  for (uint32_t input : *node.inputs())
+    visit(input, static_cast<const PostOp *>(nullptr));
+  if (node.post_ops())
+    for (const PostOp *post : *node.post_ops())
+      visit(post->operand(), post);
+}
+
 /// Whether a ChannelsLast tensor holds its plain twin's bytes (H = W = 1).
 bool sameBytesEitherWay(const Dims &dims);
 
