@@ -1,6 +1,7 @@
 # lit configuration for etch: every .mlir (and .test) file under test/ runs
 # with etch's tools and LLVM 19's FileCheck/not/count/split-file on PATH.
 import os
+import sys
 
 import lit.formats
 
@@ -65,7 +66,13 @@ if os.environ.get("ETCH_SKIP_TORCH") != "1":
 # have smaller tests that do run.
 if config.etch_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitizer")
-for name in ["ETCH_CHROOT_DIR", "ETCH_SKIP_TORCH"]:
+# DNNL_MAX_CPU_ISA runs the suite as on a lesser x86 CPU (oneDNN's view):
+# tests that run oneDNN's int8 delegates say `REQUIRES: onednn-vnni`.
+sys.path.insert(0, os.path.join(config.etch_source_dir, "python", "etch"))
+from cpu import onednn_has_vnni  # noqa: E402
+if onednn_has_vnni():
+    config.available_features.add("onednn-vnni")
+for name in ["ETCH_CHROOT_DIR", "ETCH_SKIP_TORCH", "DNNL_MAX_CPU_ISA"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]
 config.substitutions.append(

@@ -72,7 +72,10 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
     return "onednn: " + problem + "\n";
   const Blob *blob = GetBlob(framed.flatbuffer);
   os << "onednn blob v" << blob->version() << ": " << blob->input_count()
-     << " inputs, " << blob->output_count() << " outputs\n";
+     << " inputs, " << blob->output_count() << " outputs; needs x86-64"
+     << (needsVnni(*blob) ? " with VNNI (int8 convolutions or linear layers)"
+                          : "")
+     << "\n";
   if (blob->tensors())
     for (auto [index, tensor] : llvm::enumerate(*blob->tensors())) {
       os << "  tensor " << index << " [";

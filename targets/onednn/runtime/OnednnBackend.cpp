@@ -39,6 +39,56 @@ int preferredThreads(Span<const runtime::CompileSpec> specs) {
   return static_cast<int>(runtime::delegateThreadCount(specs));
 }
 
+/// oneDNN's name for the instruction set it runs on here (its view of the
+/// CPU, lowered by DNNL_MAX_CPU_ISA), and whether that set has VNNI.
+struct CpuIsa {
+  const char *name;
+  bool vnni;
+};
+
+CpuIsa effectiveIsa() {
+  switch (dnnl_get_effective_cpu_isa()) {
+  case dnnl_cpu_isa_sse41:
+    return {"SSE4.1", false};
+  case dnnl_cpu_isa_avx:
+    return {"AVX", false};
+  case dnnl_cpu_isa_avx2:
+    return {"AVX2", false};
+  case dnnl_cpu_isa_avx2_vnni:
+    return {"AVX2 with AVX-VNNI", true};
+  case dnnl_cpu_isa_avx512_mic:
+  case dnnl_cpu_isa_avx512_mic_4ops:
+    return {"AVX-512 (Xeon Phi)", false};
+  case dnnl_cpu_isa_avx512_core:
+    return {"AVX-512", false};
+  case dnnl_cpu_isa_avx512_core_vnni:
+    return {"AVX-512 with VNNI", true};
+  case dnnl_cpu_isa_avx512_core_bf16:
+    return {"AVX-512 with VNNI and BF16", true};
+  case dnnl_cpu_isa_avx512_core_amx:
+    return {"AVX-512 with AMX", true};
+  default:
+    return {"no JIT instruction set (reference kernels)", false};
+  }
+}
+
+/// The blob's needs (BlobFormat.h: needsVnni) against this CPU, refused
+/// at load: without VNNI oneDNN's int8 results drift from the Q/DQ graph's
+/// (rel-L2 up to 1.2e-1 on the quantized e2e models, docs/targets.md).
+Error checkCpu(const Blob &blob) {
+  CpuIsa isa = effectiveIsa();
+  if (!needsVnni(blob) || isa.vnni)
+    return Error::Ok;
+  ET_LOG(Error,
+         "onednn: this delegate has int8 convolutions or linear layers, "
+         "which need a CPU with VNNI (AVX-512 VNNI or AVX-VNNI); oneDNN "
+         "sees %s here, where its int8 kernels sum pairs of products in "
+         "saturating 16 bits. Compile the model for this CPU with "
+         "--targets=xnnpack,portable, or without --quantize",
+         isa.name);
+  return Error::NotSupported;
+}
+
 class OnednnBackend : public runtime::Backend {
 public:
   Result<void *> init(Span<const uint8_t> bytes,
@@ -55,6 +105,8 @@ public:
         blob->input_count() != inputs.size() ||
         blob->output_count() != outputs.size())
       return fail("blob inputs/outputs differ from the delegate call's");
+    if (Error error = checkCpu(*blob); error != Error::Ok)
+      return error;
     std::unique_ptr<Handle> handle(new Handle());
     handle->device = Device::get();
     if (!handle->device)
