@@ -64,6 +64,9 @@ static void describeParams(const schema::Node &node, raw_ostream &os) {
     os << " value "
        << llvm::format("%g", node.params_as_ScalarParams()->value());
     break;
+  case schema::NodeParams::ConcatenateParams:
+    os << " axis " << node.params_as_ConcatenateParams()->axis();
+    break;
   case schema::NodeParams::NONE:
     break;
   }

@@ -471,6 +471,21 @@ private:
       }
       return success();
     }
+    if (auto cat = dyn_cast<CatOp>(op)) {
+      // The rules admit channel concatenation (dim 1) of rank-4 tensors.
+      NodeRecord node{K::Concatenate, {}, {resultId(cat.getResult())}};
+      for (Value operand : cat.getTensors()) {
+        FailureOr<uint32_t> input = valueId(op, operand);
+        if (failed(input))
+          return failure();
+        node.inputs.push_back(*input);
+      }
+      schema::ConcatenateParamsT params;
+      params.axis = channelsLast ? xnnDim(1, 4) : 1;
+      node.params.Set(std::move(params));
+      emit(op, std::move(node));
+      return success();
+    }
     if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op)) {
       FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
       if (failed(input))

@@ -5,6 +5,8 @@
 #include "etch/Target/ChannelsLast.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <limits>
 
@@ -58,6 +60,74 @@ std::string depthwiseRule(ConvolutionOp conv) {
   return "a depthwise filter of " + std::to_string(taps) +
          " taps (XNNPACK 2022's depthwise kernels take 3, 4, 9 or 25; "
          "etch's optimized kernel runs it)";
+}
+
+/// The shape part of the concatenation rule.
+std::string concatenationShapeRule(CatOp cat) {
+  auto result = cat.getResult().getType();
+  int64_t dim = static_cast<int64_t>(cat.getDim());
+  if (dim < 0)
+    dim += result.getRank();
+  if (result.getRank() != 4 || dim != 1)
+    return "only channel concatenation of rank-4 tensors";
+  auto isStatic = [](Value value) {
+    return cast<RankedTensorType>(value.getType()).hasStaticShape();
+  };
+  if (!isStatic(cat.getResult()) || !llvm::all_of(cat.getTensors(), isStatic))
+    return "concatenation with dynamic dims";
+  return "";
+}
+
+/// The ops that produce or read \p cat (constants and arguments aside).
+SmallVector<Operation *> neighboursOf(CatOp cat) {
+  SmallVector<Operation *> neighbours;
+  for (Value input : cat.getTensors())
+    if (Operation *producer = input.getDefiningOp();
+        producer && !isConstant(input))
+      neighbours.push_back(producer);
+  llvm::append_range(neighbours, cat.getResult().getUsers());
+  return neighbours;
+}
+
+/// The channel concatenations of CNNs (SqueezeNet's fire modules, Inception
+/// and DenseNet blocks), which would otherwise cut the delegate at each
+/// block: the runtime copies each input into its slice between XNNPACK
+/// runtimes. Only where XNNPACK also takes every producer and reader: a cat
+/// at the delegate's edge (ShuffleNet's, read by a channel shuffle) costs
+/// layout conversions of its inputs and result, where outside it the memory
+/// plan makes a batch-1 NCHW concatenation free (measured 1.15x slower).
+/// Cats that feed each other are decided together: the chain's cats whose
+/// other neighbours XNNPACK takes, less those next to a cat it leaves.
+std::string concatenationRule(CatOp cat) {
+  if (std::string why = concatenationShapeRule(cat); !why.empty())
+    return why;
+  llvm::SetVector<Operation *> chain;
+  chain.insert(cat);
+  for (size_t i = 0; i < chain.size(); ++i)
+    for (Operation *neighbour : neighboursOf(cast<CatOp>(chain[i])))
+      if (auto other = dyn_cast<CatOp>(neighbour);
+          other && concatenationShapeRule(other).empty())
+        chain.insert(other);
+  llvm::DenseSet<Operation *> taken(chain.begin(), chain.end());
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (Operation *member : chain) {
+      if (!taken.count(member))
+        continue;
+      bool allTaken = llvm::all_of(
+          neighboursOf(cast<CatOp>(member)), [&](Operation *neighbour) {
+            return isa<CatOp>(neighbour) ? taken.count(neighbour) > 0
+                                         : whyUnsupported(neighbour).empty();
+          });
+      if (!allTaken) {
+        taken.erase(member);
+        dropped = true;
+      }
+    }
+  }
+  return taken.count(cat) ? ""
+                          : "a concatenation next to an op XNNPACK leaves "
+                            "(the memory plan makes it free there)";
 }
 
 } // namespace
@@ -215,6 +285,8 @@ std::string whyUnsupported(Operation *op) {
   }
   if (isa<AdaptiveAvgPool2dOp, MeanOp>(op))
     return whyNotGlobalAveragePool(op);
+  if (auto cat = dyn_cast<CatOp>(op))
+    return concatenationRule(cat);
   if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op)) {
     if (!isLayoutNeutral(op->getOperand(0)) ||
         !isLayoutNeutral(op->getResult(0)))

@@ -216,6 +216,24 @@ std::string nodeOutputDims(size_t n, const Node &node,
       return nodeError(n, node, "the padded tensor is too large");
     return "";
   }
+  case NodeKind::Concatenate: {
+    uint32_t axis = node.params_as_ConcatenateParams()->axis();
+    if (!need(in.size()) || in.empty() || axis >= in[0]->size())
+      return nodeError(n, node, "needs inputs with the concatenation axis");
+    out = *in[0];
+    out[axis] = 0;
+    for (const Dims *input : in) {
+      Dims rest = *input;
+      if (rest.size() != out.size())
+        return nodeError(n, node, "inputs differ in rank");
+      out[axis] += rest[axis];
+      rest[axis] = out[axis];
+      if (rest != out || out[axis] > kMaxElements)
+        return nodeError(n, node,
+                         "inputs differ in a dim other than the axis");
+    }
+    return "";
+  }
   case NodeKind::StaticReshape: {
     const auto *params = node.params_as_ReshapeParams();
     if (!need(1) || in.size() != 1 ||
@@ -342,6 +360,12 @@ std::string validateBlob(const Blob &blob) {
     if (std::string error = nodeScalesProblem(n, node, blob, dims);
         !error.empty())
       return error;
+    // The runtime concatenates by 32-bit copies.
+    if (node.kind() == NodeKind::Concatenate)
+      for (const auto *list : {node.inputs(), node.outputs()})
+        for (uint32_t index : *list)
+          if (tensors.Get(index)->datatype() != Datatype::Fp32)
+            return nodeError(n, node, "concatenates other than fp32");
     defined[outIndex] = true;
   }
 // XNNPACK gives a value nobody reads no memory, then asserts when the node

@@ -1,16 +1,19 @@
 //===- XnnpackBackend.cpp - Runs XNNPACK delegate blobs -------------------===//
 //
-// init: verifies the blob, defines an xnn_subgraph (weights point into the
-// mapped program; XNNPACK packs them once when the runtime is created),
-// creates the runtime on a pthreadpool and binds the external buffers.
-// execute: converts NCHW border tensors to/from NHWC staging buffers
-// (allocated at init) and invokes the runtime. No allocation in execute.
+// init: verifies the blob, defines an xnn_subgraph per run of nodes between
+// concatenations (Stages.h; weights point into the mapped program; XNNPACK
+// packs them once when the runtime is created), creates the runtimes on a
+// pthreadpool, creates a copy operator per concatenation input and binds
+// every external buffer. execute: converts NCHW border tensors to/from NHWC
+// staging buffers (allocated at init), then invokes the runtimes and runs
+// the copies in node order. No allocation in execute.
 // resize (inputs with dynamic dims took new sizes): computes every tensor's
 // shape with the blob validator's shape rules and, when they changed, makes
 // a new XNNPACK runtime for them (XNNPACK 2022 cannot reshape a runtime).
 //
 //===----------------------------------------------------------------------===//
 #include "BlobValidator.h"
+#include "Stages.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
@@ -39,7 +42,6 @@ struct Border {
   TensorView *tensor;           // the program's (NCHW) tensor
   std::vector<uint8_t> staging; // NHWC copy, when nchw
   bool nchw;
-  uint32_t externalId;
 };
 
 using Pool = std::shared_ptr<std::remove_pointer_t<pthreadpool_t>>;
@@ -91,17 +93,56 @@ Pool sharedPool(size_t threads) {
   return pool;
 }
 
+/// One step of a delegate (Stages.h): an XNNPACK runtime, or the copies
+/// of one concatenation's inputs into their slices.
+struct Step {
+  xnn_runtime_t runtime = nullptr;
+  std::vector<xnn_operator_t> copies;
+  Step() = default;
+  Step(const Step &) = delete;
+  Step(Step &&other) noexcept
+      : runtime(other.runtime), copies(std::move(other.copies)) {
+    other.runtime = nullptr;
+    other.copies.clear();
+  }
+  ~Step() {
+    if (runtime)
+      xnn_delete_runtime(runtime);
+    for (xnn_operator_t copy : copies)
+      xnn_delete_operator(copy);
+  }
+};
+
+/// The buffer of the values passed between steps (platform allocator).
+struct StepBuffer {
+  void *data = nullptr;
+  StepBuffer() = default;
+  explicit StepBuffer(uint64_t bytes)
+      : data(bytes ? runtime::platformAllocate(bytes, 64) : nullptr) {}
+  StepBuffer(const StepBuffer &) = delete;
+  StepBuffer &operator=(StepBuffer &&other) noexcept {
+    std::swap(data, other.data);
+    return *this;
+  }
+  ~StepBuffer() {
+    if (data)
+      runtime::platformDeallocate(data);
+  }
+};
+
+/// What one set of extents built: the steps and the buffer they share.
+struct Built {
+  std::vector<Step> steps;
+  StepBuffer buffer;
+};
+
 struct Handle {
   const Blob *blob = nullptr;    // in the program, which outlives the method
   const uint8_t *data = nullptr; // the blob's constant section
-  std::vector<Dims> dims;        // every tensor's dims in the current runtime
-  xnn_runtime_t runtime = nullptr;
-  Pool pool; // outlives the runtime: declared before it is deleted below
+  std::vector<Dims> dims;        // every tensor's dims in the current steps
+  Pool pool; // outlives the runtimes: declared before they are deleted
+  Built built;
   std::vector<Border> inputs, outputs;
-  ~Handle() {
-    if (runtime)
-      xnn_delete_runtime(runtime);
-  }
 };
 
 Error fail(const char *what) {
@@ -279,9 +320,17 @@ public:
       if (border.nchw)
         convertBorder(*border.tensor, border.tensor->data(),
                       border.staging.data(), /*toXnnpack=*/true);
-    if (xnn_invoke_runtime(handle.runtime) != xnn_status_success) {
-      ET_LOG(Error, "xnnpack: xnn_invoke_runtime failed");
-      return Error::DelegateExecuteFailed;
+    for (Step &step : handle.built.steps) {
+      if (step.runtime &&
+          xnn_invoke_runtime(step.runtime) != xnn_status_success) {
+        ET_LOG(Error, "xnnpack: xnn_invoke_runtime failed");
+        return Error::DelegateExecuteFailed;
+      }
+      for (xnn_operator_t copy : step.copies)
+        if (xnn_run_operator(copy, handle.pool.get()) != xnn_status_success) {
+          ET_LOG(Error, "xnnpack: a concatenation copy failed");
+          return Error::DelegateExecuteFailed;
+        }
     }
     for (Border &border : handle.outputs)
       if (border.nchw)
@@ -331,61 +380,138 @@ private:
     return Error::Ok;
   }
 
-  /// Defines the blob's subgraph at \p dims and makes the runtime that
-  /// replaces the handle's current one (kept when this fails).
+  /// Builds the blob's steps at \p dims (Stages.h) in place of the handle's
+  /// current ones, which are kept when this fails.
   static Error createRuntime(Handle &handle, std::vector<Dims> dims) {
     const Blob &blob = *handle.blob;
+    StagePlan plan = planStages(blob, dims);
+    Built built;
+    built.buffer = StepBuffer(plan.bytes);
+    if (plan.bytes && !built.buffer.data)
+      return fail("cannot allocate the values passed between steps");
+    // Where each tensor's bytes are, unless XNNPACK keeps it internally.
+    std::vector<void *> addresses(blob.tensors()->size(), nullptr);
+    for (uint32_t i = 0; i < addresses.size(); ++i) {
+      const Tensor *tensor = blob.tensors()->Get(i);
+      if (tensor->data_size())
+        addresses[i] = const_cast<uint8_t *>(handle.data) +
+                       tensor->data_offset(); // read only: an input
+      else if (tensor->input() >= 0 || tensor->output() >= 0) {
+        Border &border = tensor->input() >= 0
+                             ? handle.inputs[tensor->input()]
+                             : handle.outputs[tensor->output()];
+        addresses[i] = border.nchw ? border.staging.data()
+                                   : border.tensor->data();
+      } else if (plan.offsets[i] >= 0)
+        addresses[i] = static_cast<uint8_t *>(built.buffer.data) +
+                       plan.offsets[i];
+    }
+    for (const StepPlan &stepPlan : plan.steps) {
+      Step step;
+      Error error =
+          stepPlan.concatenation
+              ? createCopies(handle, *blob.nodes()->Get(stepPlan.first), dims,
+                             addresses, step)
+              : createStepRuntime(handle, stepPlan, dims, addresses, step);
+      if (error != Error::Ok)
+        return error;
+      built.steps.push_back(std::move(step));
+    }
+    handle.built = std::move(built);
+    handle.dims = std::move(dims);
+    return Error::Ok;
+  }
+
+  /// One XNNPACK runtime for nodes [first, end): the tensors they use, with
+  /// those whose bytes live outside it (borders, values passed between
+  /// steps) as external values bound to \p addresses.
+  static Error createStepRuntime(Handle &handle, const StepPlan &stepPlan,
+                                 const std::vector<Dims> &dims,
+                                 const std::vector<void *> &addresses,
+                                 Step &step) {
+    const Blob &blob = *handle.blob;
     const auto &tensors = *blob.tensors();
+    std::vector<bool> used(tensors.size(), false), written(tensors.size(),
+                                                           false);
+    for (uint32_t n = stepPlan.first; n < stepPlan.end; ++n) {
+      const Node &node = *blob.nodes()->Get(n);
+      for (uint32_t index : *node.inputs())
+        if (index != kAbsentTensor)
+          used[index] = true;
+      used[node.outputs()->Get(0)] = true;
+      written[node.outputs()->Get(0)] = true;
+    }
+    uint32_t externalCount = 0;
+    for (uint32_t i = 0; i < tensors.size(); ++i)
+      externalCount += used[i] && addresses[i] && !tensors.Get(i)->data_size();
     xnn_subgraph_t subgraph = nullptr;
-    uint32_t externalCount = handle.inputs.size() + handle.outputs.size();
     if (xnn_create_subgraph(externalCount, 0, &subgraph) != xnn_status_success)
       return fail("xnn_create_subgraph failed");
     std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)> owner(
         subgraph, xnn_delete_subgraph);
-    std::vector<uint32_t> ids(tensors.size());
+    std::vector<uint32_t> ids(tensors.size(), XNN_INVALID_VALUE_ID - 1);
+    std::vector<xnn_external_value> externals;
     for (uint32_t i = 0; i < tensors.size(); ++i) {
+      if (!used[i])
+        continue;
       const Tensor *tensor = tensors.Get(i);
       std::vector<size_t> shape(dims[i].begin(), dims[i].end());
+      const void *constant = tensor->data_size() ? addresses[i] : nullptr;
       uint32_t external = XNN_INVALID_VALUE_ID, flags = 0;
-      if (tensor->input() >= 0) {
-        external = tensor->input();
-        flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
-        handle.inputs[tensor->input()].externalId = external;
-      } else if (tensor->output() >= 0) {
-        external = handle.inputs.size() + tensor->output();
-        flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
-        handle.outputs[tensor->output()].externalId = external;
+      if (addresses[i] && !constant) {
+        external = externals.size();
+        flags = written[i] ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT
+                           : XNN_VALUE_FLAG_EXTERNAL_INPUT;
+        externals.push_back({external, addresses[i]});
       }
-      const void *constant = tensor->data_size()
-                                 ? handle.data + tensor->data_offset()
-                                 : nullptr;
       if (defineTensor(subgraph, *tensor, shape, constant, external, flags,
                        &ids[i]) != xnn_status_success)
         return fail("XNNPACK rejected a tensor definition");
     }
-    for (const Node *node : *blob.nodes())
-      if (Error error = defineNode(subgraph, *node, ids, dims);
+    for (uint32_t n = stepPlan.first; n < stepPlan.end; ++n)
+      if (Error error = defineNode(subgraph, *blob.nodes()->Get(n), ids, dims);
           error != Error::Ok)
         return error;
-    xnn_runtime_t runtime = nullptr;
-    if (xnn_create_runtime_v2(subgraph, handle.pool.get(), 0, &runtime) !=
+    if (xnn_create_runtime_v2(subgraph, handle.pool.get(), 0, &step.runtime) !=
         xnn_status_success)
       return fail("xnn_create_runtime_v2 failed (inconsistent subgraph)");
-    std::vector<xnn_external_value> externals;
-    for (auto *list : {&handle.inputs, &handle.outputs})
-      for (Border &border : *list)
-        externals.push_back({border.externalId, border.nchw
-                                                    ? border.staging.data()
-                                                    : border.tensor->data()});
-    if (xnn_setup_runtime(runtime, externals.size(), externals.data()) !=
-        xnn_status_success) {
-      xnn_delete_runtime(runtime);
+    if (xnn_setup_runtime(step.runtime, externals.size(), externals.data()) !=
+        xnn_status_success)
       return fail("xnn_setup_runtime failed");
+    return Error::Ok;
+  }
+
+  /// A concatenation as one copy per input: rows of the input's inner
+  /// extent (the axis and the dims after it) into the output's rows, at the
+  /// input's offset along the axis.
+  static Error createCopies(Handle &handle, const Node &node,
+                            const std::vector<Dims> &dims,
+                            const std::vector<void *> &addresses, Step &step) {
+    uint32_t axis = node.params_as_ConcatenateParams()->axis();
+    uint32_t outIndex = node.outputs()->Get(0);
+    const Dims &out = dims[outIndex];
+    auto product = [](const Dims &d, size_t from, size_t to) {
+      uint64_t count = 1;
+      for (size_t i = from; i < to; ++i)
+        count *= d[i];
+      return count;
+    };
+    uint64_t rows = product(out, 0, axis);
+    uint64_t outRow = product(out, axis, out.size());
+    auto *output = static_cast<float *>(addresses[outIndex]);
+    uint64_t offset = 0;
+    for (uint32_t index : *node.inputs()) {
+      uint64_t row = product(dims[index], axis, dims[index].size());
+      xnn_operator_t copy = nullptr;
+      if (xnn_create_copy_nc_x32(row, row, outRow, 0, &copy) !=
+          xnn_status_success)
+        return fail("xnn_create_copy_nc_x32 failed");
+      step.copies.push_back(copy);
+      if (xnn_setup_copy_nc_x32(copy, rows, addresses[index], output + offset,
+                                handle.pool.get()) != xnn_status_success)
+        return fail("xnn_setup_copy_nc_x32 failed");
+      offset += row;
     }
-    if (handle.runtime)
-      xnn_delete_runtime(handle.runtime);
-    handle.runtime = runtime;
-    handle.dims = std::move(dims);
     return Error::Ok;
   }
 
@@ -590,6 +716,8 @@ private:
       }
       break;
     }
+    case NodeKind::Concatenate:
+      break; // copies between runtimes (createCopies), never a node
     case NodeKind::StaticReshape:
       // The output's dims: the node's shape with its dynamic dim resolved.
       if (needInputs(1) && node.outputs()->Get(0) < dims.size() &&

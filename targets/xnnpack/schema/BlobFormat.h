@@ -31,6 +31,8 @@ inline NodeParams paramsOf(NodeKind kind) {
   case NodeKind::LeakyRelu:
   case NodeKind::Elu:
     return NodeParams::ScalarParams;
+  case NodeKind::Concatenate:
+    return NodeParams::ConcatenateParams;
   default:
     return NodeParams::NONE;
   }

@@ -1,0 +1,33 @@
+// How a blob runs on XNNPACK 2022, which has no concatenate node: one XNNPACK
+// runtime per run of nodes between concatenations, and per concatenation a
+// strided copy of each input into its slice of the output. Values passed
+// from one step to another live in one delegate buffer, placed by lifetime.
+#pragma once
+
+#include "BlobValidator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace etch::xnnpack {
+
+/// Nodes [first, end) of the blob: one Concatenate node, or a run of other
+/// nodes that becomes one XNNPACK runtime.
+struct StepPlan {
+  bool concatenation;
+  uint32_t first, end;
+};
+
+struct StagePlan {
+  std::vector<StepPlan> steps;
+  /// Per tensor: its byte offset in the delegate buffer when it passes
+  /// between steps (or a concatenation reads or writes it), else -1. Border
+  /// tensors and constants have their own memory.
+  std::vector<int64_t> offsets;
+  uint64_t bytes = 0; // the delegate buffer's size
+};
+
+/// \p blob's steps and buffer at tensor extents \p dims (a validated blob).
+StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims);
+
+} // namespace etch::xnnpack

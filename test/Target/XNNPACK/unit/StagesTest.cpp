@@ -1,0 +1,188 @@
+// The XNNPACK delegate's step plan (targets/xnnpack/runtime/Stages.h) and
+// the blob checks of its Concatenate node, on blobs built here.
+#include "targets/xnnpack/runtime/Stages.h"
+#include "targets/xnnpack/runtime/BlobValidator.h"
+#include "targets/xnnpack/schema/BlobFormat.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace etch::xnnpack {
+namespace {
+
+class BlobBuilder {
+public:
+  uint32_t tensor(std::vector<uint64_t> dims, int input = -1, int output = -1,
+                  Datatype datatype = Datatype::Fp32) {
+    auto record = std::make_unique<TensorT>();
+    record->dims = std::move(dims);
+    record->input = input;
+    record->output = output;
+    record->datatype = datatype;
+    if (datatype == Datatype::Qint8)
+      record->scale = 0.5f;
+    blob.tensors.push_back(std::move(record));
+    return blob.tensors.size() - 1;
+  }
+  void clamp(uint32_t in, uint32_t out) {
+    auto node = std::make_unique<NodeT>();
+    node->kind = NodeKind::Clamp;
+    node->inputs = {in};
+    node->outputs = {out};
+    node->output_min = -1;
+    node->output_max = 1;
+    blob.nodes.push_back(std::move(node));
+  }
+  void concatenate(std::vector<uint32_t> inputs, uint32_t out, uint32_t axis) {
+    auto node = std::make_unique<NodeT>();
+    node->kind = NodeKind::Concatenate;
+    node->inputs = std::move(inputs);
+    node->outputs = {out};
+    ConcatenateParamsT params;
+    params.axis = axis;
+    node->params.Set(std::move(params));
+    blob.nodes.push_back(std::move(node));
+  }
+  const Blob &finish() {
+    blob.version = kBlobVersion;
+    builder.Finish(Blob::Pack(builder, &blob));
+    return *GetBlob(builder.GetBufferPointer());
+  }
+  std::vector<Dims> dims() const {
+    std::vector<Dims> result;
+    for (const auto &tensor : blob.tensors)
+      result.push_back(tensor->dims);
+    return result;
+  }
+
+private:
+  BlobT blob;
+  flatbuffers::FlatBufferBuilder builder;
+};
+
+// A fire module: two branches, their concatenation, then a node that reads
+// it; and a second concatenation that runs after the first's values died.
+TEST(XnnpackStages, CutsAtConcatenationsAndReusesDeadValues) {
+  BlobBuilder b;
+  uint32_t in = b.tensor({1, 2, 2, 3}, /*input=*/0);
+  uint32_t left = b.tensor({1, 2, 2, 3}), right = b.tensor({1, 2, 2, 3});
+  uint32_t joined = b.tensor({1, 2, 2, 6}), squeezed = b.tensor({1, 2, 2, 6});
+  uint32_t doubled = b.tensor({1, 2, 2, 12});
+  uint32_t out = b.tensor({1, 2, 2, 12}, -1, /*output=*/0);
+  b.clamp(in, left);
+  b.clamp(in, right);
+  b.concatenate({left, right}, joined, 3);
+  b.clamp(joined, squeezed);
+  b.concatenate({squeezed, squeezed}, doubled, 3);
+  b.clamp(doubled, out);
+  const Blob &blob = b.finish();
+  ASSERT_EQ(validateBlob(blob), "");
+
+  StagePlan plan = planStages(blob, b.dims());
+  ASSERT_EQ(plan.steps.size(), 5u);
+  EXPECT_FALSE(plan.steps[0].concatenation);
+  EXPECT_EQ(plan.steps[0].first, 0u);
+  EXPECT_EQ(plan.steps[0].end, 2u);
+  EXPECT_TRUE(plan.steps[1].concatenation);
+  EXPECT_EQ(plan.steps[1].first, 2u);
+  EXPECT_FALSE(plan.steps[2].concatenation);
+  EXPECT_TRUE(plan.steps[3].concatenation);
+  EXPECT_EQ(plan.steps[4].first, 5u);
+
+  // Borders keep their own memory; every value a concatenation touches is
+  // in the delegate buffer, 64-byte aligned, with XNNPACK's read slack.
+  EXPECT_EQ(plan.offsets[in], -1);
+  EXPECT_EQ(plan.offsets[out], -1);
+  for (uint32_t t : {left, right, joined, squeezed, doubled}) {
+    ASSERT_GE(plan.offsets[t], 0) << "tensor " << t;
+    EXPECT_EQ(plan.offsets[t] % 64, 0);
+  }
+  // left/right live in steps 0-1, joined 1-2, squeezed 2-3, doubled 3-4:
+  // values alive together never overlap, and squeezed reuses the bytes of
+  // left or right, dead by then.
+  auto bytes = [](uint64_t floats) { return (floats * 4 + 16 + 63) / 64 * 64; };
+  struct Placed {
+    uint32_t tensor;
+    size_t first, last;
+    uint64_t size;
+  };
+  std::vector<Placed> placed = {{left, 0, 1, bytes(12)},
+                                {right, 0, 1, bytes(12)},
+                                {joined, 1, 2, bytes(24)},
+                                {squeezed, 2, 3, bytes(24)},
+                                {doubled, 3, 4, bytes(48)}};
+  uint64_t sum = 0;
+  for (const Placed &a : placed) {
+    sum += a.size;
+    EXPECT_LE(uint64_t(plan.offsets[a.tensor]) + a.size, plan.bytes);
+    for (const Placed &b : placed) {
+      if (&a == &b || a.last < b.first || b.last < a.first)
+        continue;
+      int64_t aStart = plan.offsets[a.tensor], bStart = plan.offsets[b.tensor];
+      EXPECT_TRUE(aStart + int64_t(a.size) <= bStart ||
+                  bStart + int64_t(b.size) <= aStart)
+          << "tensors " << a.tensor << " and " << b.tensor << " overlap";
+    }
+  }
+  EXPECT_LT(plan.bytes, sum);
+}
+
+// A blob with no concatenation is one runtime, every value XNNPACK's own.
+TEST(XnnpackStages, NoConcatenationIsOneRuntime) {
+  BlobBuilder b;
+  uint32_t in = b.tensor({4}, 0), mid = b.tensor({4}),
+           out = b.tensor({4}, -1, 0);
+  b.clamp(in, mid);
+  b.clamp(mid, out);
+  const Blob &blob = b.finish();
+  ASSERT_EQ(validateBlob(blob), "");
+  StagePlan plan = planStages(blob, b.dims());
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].end, 2u);
+  EXPECT_EQ(plan.offsets[mid], -1);
+  EXPECT_EQ(plan.bytes, 0u);
+}
+
+TEST(XnnpackStages, ConcatenationShapeErrors) {
+  {
+    BlobBuilder b;
+    uint32_t x = b.tensor({1, 2, 2, 3}, 0), y = b.tensor({1, 2, 3, 3}, 1);
+    b.concatenate({x, y}, b.tensor({1, 2, 2, 6}, -1, 0), 3);
+    EXPECT_EQ(validateBlob(b.finish()),
+              "node 0 (Concatenate): inputs differ in a dim other than the "
+              "axis");
+  }
+  {
+    BlobBuilder b;
+    uint32_t x = b.tensor({1, 2, 2, 3}, 0), y = b.tensor({2, 3}, 1);
+    b.concatenate({x, y}, b.tensor({1, 2, 2, 6}, -1, 0), 3);
+    EXPECT_EQ(validateBlob(b.finish()),
+              "node 0 (Concatenate): inputs differ in rank");
+  }
+  {
+    BlobBuilder b;
+    uint32_t x = b.tensor({1, 2, 2, 3}, 0);
+    b.concatenate({x}, b.tensor({1, 2, 2, 3}, -1, 0), 4);
+    EXPECT_EQ(validateBlob(b.finish()),
+              "node 0 (Concatenate): needs inputs with the concatenation axis");
+  }
+  {
+    BlobBuilder b;
+    uint32_t x = b.tensor({1, 2, 2, 3}, 0), y = b.tensor({1, 2, 2, 3}, 1);
+    b.concatenate({x, y}, b.tensor({1, 2, 2, 5}, -1, 0), 3);
+    EXPECT_EQ(validateBlob(b.finish()),
+              "node 0 (Concatenate): output shape does not follow from the "
+              "input");
+  }
+  {
+    BlobBuilder b;
+    uint32_t x = b.tensor({1, 2, 2, 3}, 0, -1, Datatype::Qint8);
+    b.concatenate({x}, b.tensor({1, 2, 2, 3}, -1, 0, Datatype::Qint8), 3);
+    EXPECT_EQ(validateBlob(b.finish()),
+              "node 0 (Concatenate): concatenates other than fp32");
+  }
+}
+
+} // namespace
+} // namespace etch::xnnpack
