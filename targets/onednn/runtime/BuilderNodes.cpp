@@ -113,13 +113,14 @@ Error Builder::buildConvolution(const Node &node, const Convolution &params) {
           &mds[node.inputs()->Get(0)], &anyWeights, hasBias ? &biasMd : nullptr,
           &mds[out], strides, dilations, padBegin, padEnd) != dnnl_success)
     return fail("oneDNN rejects the convolution's shapes");
-  // Float depthwise: jit_dw beat brdgmm_dw, oneDNN's first choice, on
-  // every mobilenet_v2 layer (docs/targets.md).
+  // Depthwise: jit_dw (float) and jit_int8 (8-bit) beat brdgmm_dw,
+  // oneDNN's first choice, on mobilenet_v2 (docs/targets.md).
   bool depthwise = groups > 1 && w[0] == groups && w[1] == 1;
+  const char *preferred = !depthwise ? nullptr : int8 ? "jit_int8" : "jit_dw";
   if (Error error = describePrimitive(
           node, dims[out], &desc, creation, step,
           "oneDNN has no convolution for these shapes and post-ops", int8,
-          depthwise && !int8 ? "jit_dw" : nullptr);
+          preferred);
       error != Error::Ok)
     return error;
   dnnl_memory_t weightsMemory_;
