@@ -38,5 +38,7 @@ void runPow(const KernelCall &call);
 void runMean(const KernelCall &call);
 void runSum(const KernelCall &call);
 void runIndexPut(const KernelCall &call);
+void runUpsampleNearest2d(const KernelCall &call);
+void runUpsampleBilinear2d(const KernelCall &call);
 
 } // namespace etch::runtime::optimized

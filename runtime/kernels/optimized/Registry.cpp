@@ -29,6 +29,8 @@ const OptimizedKernel kKernels[] = {
     {"edge.mean", runMean},
     {"edge.sum", runSum},
     {"edge.index_put", runIndexPut},
+    {"edge.upsample_nearest2d", runUpsampleNearest2d},
+    {"edge.upsample_bilinear2d", runUpsampleBilinear2d},
 };
 
 } // namespace

@@ -41,6 +41,23 @@ struct SliceSpec {
 /// the `end` attribute, else the whole dim; dim is -1 when out of range.
 SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
                   const TensorView *dynamicEnd);
+/// Where upsampling reads along one spatial dim (ATen's rules): the source
+/// scale is in/out, 1/scales_<dim> when the op recorded one, or the
+/// align_corners ratio. One definition for the portable and optimized
+/// upsample kernels.
+struct UpsampleAxis {
+  double scale;
+  int64_t extent; // the input's size along the dim
+  bool alignCorners;
+};
+UpsampleAxis upsampleAxis(const KernelCall &call, const char *scaleName,
+                          int64_t in, int64_t out, bool alignCorners);
+/// Nearest: the source index of output index \p dst.
+int64_t nearestSource(const UpsampleAxis &axis, int64_t dst);
+/// Bilinear: the two source indices of output index \p dst and the
+/// second's weight.
+void bilinearSource(const UpsampleAxis &axis, int64_t dst, int64_t &i0,
+                    int64_t &i1, float &lambda);
 /// Checks (or, while resizing, sets) output 0 as the NumPy broadcast of the
 /// inputs from \p first on (absent ones skipped).
 Error checkBroadcastOutput(const KernelCall &call, size_t first);

@@ -195,20 +195,34 @@ void runAdaptiveAvgPool2d(const KernelCall &call) {
   }
 }
 
-namespace {
-/// ATen's source scale for one spatial dim: 1/scale when the op recorded
-/// one (and corners are not aligned), else in/out.
-double sourceScale(const KernelCall &call, const char *name, int64_t in,
-                   int64_t out, bool alignCorners) {
+UpsampleAxis upsampleAxis(const KernelCall &call, const char *scaleName,
+                          int64_t in, int64_t out, bool alignCorners) {
   if (alignCorners)
-    return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
-  const AttributeValue *scale = call.find(name);
+    return {out > 1 ? double(in - 1) / double(out - 1) : 0.0, in, true};
+  const AttributeValue *scale = call.find(scaleName);
   if (scale && scale->kind == AttributeValue::Kind::Double &&
       scale->doubleValue > 0)
-    return 1.0 / scale->doubleValue;
-  return double(in) / double(out);
+    return {1.0 / scale->doubleValue, in, false};
+  return {double(in) / double(out), in, false};
 }
 
+int64_t nearestSource(const UpsampleAxis &axis, int64_t dst) {
+  // Clamped as doubles: a tiny scale attribute makes dst * scale huge.
+  return static_cast<int64_t>(
+      std::min(std::floor(dst * axis.scale), axis.extent - 1.0));
+}
+
+void bilinearSource(const UpsampleAxis &axis, int64_t dst, int64_t &i0,
+                    int64_t &i1, float &lambda) {
+  double real = axis.alignCorners
+                    ? dst * axis.scale
+                    : std::max(0.0, (dst + 0.5) * axis.scale - 0.5);
+  i0 = static_cast<int64_t>(std::min(real, axis.extent - 1.0));
+  i1 = std::min<int64_t>(i0 + 1, axis.extent - 1);
+  lambda = static_cast<float>(real - i0);
+}
+
+namespace {
 Error validateUpsample(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0];
@@ -234,19 +248,16 @@ void runUpsampleNearest2d(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
   const TensorView &out = *call.outputs[0];
   int64_t h = in.size(2), w = in.size(3), oh = out.size(2), ow = out.size(3);
-  double sh = sourceScale(call, "scales_h", h, oh, false);
-  double sw = sourceScale(call, "scales_w", w, ow, false);
+  UpsampleAxis ys = upsampleAxis(call, "scales_h", h, oh, false);
+  UpsampleAxis xs = upsampleAxis(call, "scales_w", w, ow, false);
   int64_t planes = in.size(0) * in.size(1);
   const float *src = in.data<float>();
   float *dst = out.data<float>();
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t y = 0; y < oh; ++y) {
-      // Clamped as doubles: a tiny scale attribute makes y * sh huge.
-      auto iy = static_cast<int64_t>(std::min(std::floor(y * sh), h - 1.0));
-      for (int64_t x = 0; x < ow; ++x) {
-        auto ix = static_cast<int64_t>(std::min(std::floor(x * sw), w - 1.0));
-        dst[(p * oh + y) * ow + x] = src[(p * h + iy) * w + ix];
-      }
+      int64_t iy = nearestSource(ys, y);
+      for (int64_t x = 0; x < ow; ++x)
+        dst[(p * oh + y) * ow + x] = src[(p * h + iy) * w + nearestSource(xs, x)];
     }
 }
 
@@ -255,16 +266,8 @@ void runUpsampleBilinear2d(const KernelCall &call) {
   const TensorView &out = *call.outputs[0];
   bool align = call.boolAttr("align_corners", false);
   int64_t h = in.size(2), w = in.size(3), oh = out.size(2), ow = out.size(3);
-  double sh = sourceScale(call, "scales_h", h, oh, align);
-  double sw = sourceScale(call, "scales_w", w, ow, align);
-  auto source = [&](int64_t dst, double scale, int64_t extent, int64_t &i0,
-                    int64_t &i1, float &lambda) {
-    double real =
-        align ? dst * scale : std::max(0.0, (dst + 0.5) * scale - 0.5);
-    i0 = static_cast<int64_t>(std::min(real, extent - 1.0));
-    i1 = std::min<int64_t>(i0 + 1, extent - 1);
-    lambda = static_cast<float>(real - i0);
-  };
+  UpsampleAxis ys = upsampleAxis(call, "scales_h", h, oh, align);
+  UpsampleAxis xs = upsampleAxis(call, "scales_w", w, ow, align);
   int64_t planes = in.size(0) * in.size(1);
   const float *src = in.data<float>();
   float *dst = out.data<float>();
@@ -273,11 +276,11 @@ void runUpsampleBilinear2d(const KernelCall &call) {
     for (int64_t y = 0; y < oh; ++y) {
       int64_t y0, y1;
       float ly;
-      source(y, sh, h, y0, y1, ly);
+      bilinearSource(ys, y, y0, y1, ly);
       for (int64_t x = 0; x < ow; ++x) {
         int64_t x0, x1;
         float lx;
-        source(x, sw, w, x0, x1, lx);
+        bilinearSource(xs, x, x0, x1, lx);
         float top = plane[y0 * w + x0] * (1 - lx) + plane[y0 * w + x1] * lx;
         float bottom = plane[y1 * w + x0] * (1 - lx) + plane[y1 * w + x1] * lx;
         dst[(p * oh + y) * ow + x] = top * (1 - ly) + bottom * ly;

@@ -6,7 +6,7 @@
 // torch's float32 tolerance, infinities and NaN as the portable kernels give
 // them; permute bytewise; layer_norm and softmax
 // (with masked and NaN rows) against the portable arithmetic; depthwise
-// convolution over strides, padding and dilation.
+// convolution over strides, padding and dilation; upsampling bytewise.
 #include "../portable/KernelTestSupport.h"
 
 #include "runtime/kernels/optimized/Gemm.h"
@@ -360,6 +360,41 @@ TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
   plain.ints("stride", {1, 1}).ints("padding", {1, 1}).ints("dilation", {1, 1});
   checkAgainstPortable("edge.convolution", {&x.view, &dense.view}, {1, 3, 6, 6},
                        plain);
+}
+
+TEST(OptimizedKernels, UpsampleMatchesPortableBytewise) {
+  // Integer and fractional ratios, downsampling, a recorded scale, aligned
+  // corners, and rows wider than the 256-column tile.
+  struct Case {
+    std::vector<int64_t> shape;
+    int64_t oh, ow;
+    double scaleH; // 0: none recorded
+    bool alignCorners;
+  };
+  for (const Case &c : std::vector<Case>{{{1, 3, 5, 7}, 10, 14, 0, false},
+                                         {{2, 2, 5, 7}, 8, 11, 0, true},
+                                         {{1, 4, 8, 8}, 3, 5, 0, false},
+                                         {{1, 2, 4, 6}, 10, 6, 2.5, false},
+                                         {{1, 2, 3, 150}, 3, 301, 0, true},
+                                         {{1, 1, 1, 1}, 4, 300, 0, false}}) {
+    OwnedTensor x = randomFloat(c.shape);
+    for (const char *op : {"edge.upsample_nearest2d", "edge.upsample_bilinear2d"}) {
+      Attributes attributes;
+      attributes.ints("output_size", {c.oh, c.ow});
+      if (c.scaleH > 0)
+        attributes.d("scales_h", c.scaleH);
+      if (std::strcmp(op, "edge.upsample_bilinear2d") == 0)
+        attributes.b("align_corners", c.alignCorners);
+      std::vector<int64_t> out = {c.shape[0], c.shape[1], c.oh, c.ow};
+      OwnedTensor fast(ScalarType::Float32, out), reference(ScalarType::Float32, out);
+      ASSERT_EQ(runRegisteredKernel(op, {&x.view}, {&fast.view}, attributes), Error::Ok);
+      ASSERT_EQ(runKernel(op, {&x.view}, {&reference.view}, attributes), Error::Ok);
+      EXPECT_EQ(std::memcmp(fast.f(), reference.f(), fast.view.nbytes()), 0)
+          << op << " to " << c.oh << "x" << c.ow;
+    }
+  }
+  EXPECT_EQ(findKernel("edge.upsample_bilinear2d")->run,
+            optimized::runUpsampleBilinear2d);
 }
 
 TEST(OptimizedKernels, RegistryPrefersThemAndKeepsEveryPortableOp) {
