@@ -1,6 +1,6 @@
 //===- MemoryPlan.cpp - etch-memory-plan: lifetimes -> arena offsets ------===//
 #include "edge/EdgeDialect.h"
-#include "etch/Transforms/MemoryPlanner.h"
+#include "runtime/core/MemoryPlanner.h"
 #include "etch/Transforms/Passes.h"
 #include "etch/Transforms/ShapeBounds.h"
 
@@ -77,7 +77,7 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     // operand (index_put, slice_scatter) runs in place when that operand is
     // read by nothing later, so a KV-cache update writes into the cache.
     struct Group {
-      etch::PlannedBuffer buffer;
+      etch::runtime::PlannedBuffer buffer;
       int64_t lastRead = -1;  // latest read of any member
       StringRef state;        // the mutable buffer living here, if any
       bool isInput = false;
@@ -204,19 +204,19 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
         placeInputsInSlices(cat);
     }
 
-    std::vector<etch::PlannedBuffer> buffers;
+    std::vector<etch::runtime::PlannedBuffer> buffers;
     std::vector<size_t> bufferOf(groups.size(), 0);
     for (auto [index, group] : llvm::enumerate(groups)) {
       bufferOf[index] = buffers.size();
       if (!group.members.empty())
         buffers.push_back(group.buffer);
     }
-    etch::MemoryPlanner planner(alignment);
+    etch::runtime::MemoryPlanner planner(alignment);
     uint64_t arenaSize = planner.plan(buffers);
     Builder builder(func.getContext());
     llvm::DenseMap<Operation *, SmallVector<int64_t>> offsets;
     for (Value value : planned) {
-      const etch::PlannedBuffer &buffer = buffers[bufferOf[groupOf[value]]];
+      const etch::runtime::PlannedBuffer &buffer = buffers[bufferOf[groupOf[value]]];
       uint64_t offset = buffer.offset + offsetInGroup.lookup(value);
       if (auto argument = dyn_cast<BlockArgument>(value)) {
         func.setArgAttr(argument.getArgNumber(), "etch.arena_offset",
@@ -249,7 +249,7 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     func->setAttr("etch.arena_size", builder.getI64IntegerAttr(arenaSize));
     func->setAttr(
         "etch.arena_lower_bound",
-        builder.getI64IntegerAttr(etch::MemoryPlanner::lowerBound(buffers)));
+        builder.getI64IntegerAttr(etch::runtime::MemoryPlanner::lowerBound(buffers)));
   }
 };
 

@@ -86,16 +86,15 @@ Error Method::bind(const Program &program, const schema::Method &method) {
                static_cast<unsigned long long>(memoryLimit()));
         return Error::MemoryAllocationFailed;
       }
-      auto *memory =
-          static_cast<uint8_t *>(platformAllocate(size ? size : 1, 64));
+      PlatformBlock memory = allocatePlatformBlock(size, 64);
       if (!memory) {
         ET_LOG(Error, "cannot allocate a %llu-byte arena",
                static_cast<unsigned long long>(size));
         return Error::MemoryAllocationFailed;
       }
       // Touched here, so the first execute does not pay its page faults.
-      std::memset(memory, 0, size);
-      arenas_.emplace_back(memory);
+      std::memset(memory.get(), 0, size);
+      arenas_.push_back(std::move(memory));
       arenaBytes_ += size;
     }
   }

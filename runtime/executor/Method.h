@@ -87,15 +87,12 @@ private:
   struct InputBounds {
     int64_t min[kMaxRank], max[kMaxRank];
   };
-  struct FreeDeleter {
-    void operator()(uint8_t *pointer) const { platformDeallocate(pointer); }
-  };
 
   Method() = default;
   Error bind(const Program &program, const schema::Method &method);
 
   const schema::Method *method_ = nullptr;
-  std::vector<std::unique_ptr<uint8_t, FreeDeleter>> arenas_;
+  std::vector<PlatformBlock> arenas_;
   uint64_t arenaBytes_ = 0;
   std::vector<TensorView> tensors_;
   std::vector<QuantParams> quantParams_; // one per value; used when quantized

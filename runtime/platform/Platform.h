@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace etch::runtime {
 
@@ -38,6 +39,17 @@ uint64_t nowNanoseconds();
 /// Through the installed hooks; never called while executing.
 void *platformAllocate(size_t size, size_t alignment);
 void platformDeallocate(void *pointer);
+
+/// Owns a block from platformAllocate (arenas, delegates' buffers).
+struct PlatformDeleter {
+  void operator()(uint8_t *pointer) const { platformDeallocate(pointer); }
+};
+using PlatformBlock = std::unique_ptr<uint8_t, PlatformDeleter>;
+/// \p size bytes (at least one) at \p alignment; null when refused.
+inline PlatformBlock allocatePlatformBlock(size_t size, size_t alignment) {
+  return PlatformBlock(
+      static_cast<uint8_t *>(platformAllocate(size ? size : 1, alignment)));
+}
 
 /// The most bytes one loaded method may ask for: its arenas plus what its
 /// delegates keep for intermediate values. Loading fails cleanly above it.

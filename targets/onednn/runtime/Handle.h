@@ -48,19 +48,6 @@ struct Device {
   }
 };
 
-struct PlatformBuffer {
-  void *data = nullptr;
-  explicit PlatformBuffer(size_t bytes)
-      : data(runtime::platformAllocate(bytes ? bytes : 1, 64)) {}
-  PlatformBuffer(PlatformBuffer &&other) : data(other.data) {
-    other.data = nullptr;
-  }
-  ~PlatformBuffer() {
-    if (data)
-      runtime::platformDeallocate(data);
-  }
-};
-
 /// One thing execute does: a primitive with its arguments, or a copy (a
 /// reshape whose result leaves the delegate).
 struct Step {
@@ -75,7 +62,7 @@ struct Handle {
   Device *device = nullptr;
   int threads = 1;
   std::vector<dnnl_memory_t> memories; // per tensor, then extra ones
-  std::vector<PlatformBuffer> buffers;
+  std::vector<runtime::PlatformBlock> buffers;
   // Border reorders into the delegate and the nodes, then the border
   // reorders out of it.
   std::vector<Step> steps, outputSteps;
@@ -94,11 +81,12 @@ struct Handle {
   void *allocate(size_t size) {
     if (size > runtime::memoryLimit() || bytes > runtime::memoryLimit() - size)
       return nullptr;
-    buffers.emplace_back(size);
-    if (!buffers.back().data)
+    runtime::PlatformBlock buffer = runtime::allocatePlatformBlock(size, 64);
+    if (!buffer)
       return nullptr;
     bytes += size;
-    return buffers.back().data;
+    buffers.push_back(std::move(buffer));
+    return buffers.back().get();
   }
   dnnl_memory_t addMemory(const dnnl_memory_desc_t &md, void *data) {
     dnnl_memory_t memory = nullptr;

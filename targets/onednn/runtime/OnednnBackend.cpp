@@ -76,8 +76,10 @@ CpuIsa effectiveIsa() {
 /// at load: without VNNI oneDNN's int8 results drift from the Q/DQ graph's
 /// (rel-L2 up to 1.2e-1 on the quantized e2e models, docs/targets.md).
 Error checkCpu(const Blob &blob) {
+  if (!needsVnni(blob))
+    return Error::Ok;
   CpuIsa isa = effectiveIsa();
-  if (!needsVnni(blob) || isa.vnni)
+  if (isa.vnni)
     return Error::Ok;
   ET_LOG(Error,
          "onednn: this delegate has int8 convolutions or linear layers, "

@@ -2,10 +2,9 @@
 
 #include "targets/xnnpack/schema/BlobFormat.h"
 
-#include <xnnpack.h>
+#include "runtime/core/MemoryPlanner.h"
 
-#include <algorithm>
-#include <numeric>
+#include <xnnpack.h>
 
 namespace etch::xnnpack {
 namespace {
@@ -25,13 +24,6 @@ std::vector<StepPlan> cutAtConcatenations(const Blob &blob) {
   }
   return steps;
 }
-
-/// A value's lifetime in steps and its size, for placement.
-struct Lifetime {
-  uint32_t tensor;
-  size_t first, last;
-  uint64_t bytes;
-};
 
 } // namespace
 
@@ -60,7 +52,9 @@ StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims) {
       shared[out] = shared[out] || step.concatenation;
     }
   }
-  std::vector<Lifetime> values;
+  // Values passed between steps, placed by lifetime in steps.
+  std::vector<uint32_t> placed;
+  std::vector<runtime::PlannedBuffer> buffers;
   for (uint32_t i = 0; i < tensors.size(); ++i) {
     const Tensor &tensor = *tensors.Get(i);
     bool ownMemory =
@@ -72,32 +66,14 @@ StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims) {
     bytes =
         (bytes + XNN_EXTRA_BYTES + kAlignment - 1) / kAlignment * kAlignment;
     size_t last = lastReader[i] == kNone ? writer[i] : lastReader[i];
-    values.push_back({i, writer[i], std::max(last, writer[i]), bytes});
+    placed.push_back(i);
+    buffers.push_back(
+        {bytes, static_cast<int64_t>(writer[i]), static_cast<int64_t>(last)});
   }
-  // Largest first, each at the lowest offset free for its whole lifetime.
-  std::stable_sort(
-      values.begin(), values.end(),
-      [](const Lifetime &a, const Lifetime &b) { return a.bytes > b.bytes; });
+  plan.bytes = runtime::MemoryPlanner(kAlignment).plan(buffers);
   plan.offsets.assign(tensors.size(), -1);
-  std::vector<const Lifetime *> placed;
-  for (const Lifetime &value : values) {
-    std::vector<std::pair<uint64_t, uint64_t>> taken;
-    for (const Lifetime *other : placed)
-      if (other->first <= value.last && value.first <= other->last) {
-        uint64_t start = static_cast<uint64_t>(plan.offsets[other->tensor]);
-        taken.push_back({start, start + other->bytes});
-      }
-    std::sort(taken.begin(), taken.end());
-    uint64_t offset = 0;
-    for (const auto &[start, end] : taken) {
-      if (offset + value.bytes <= start)
-        break;
-      offset = std::max(offset, end);
-    }
-    plan.offsets[value.tensor] = static_cast<int64_t>(offset);
-    plan.bytes = std::max(plan.bytes, offset + value.bytes);
-    placed.push_back(&value);
-  }
+  for (size_t v = 0; v < placed.size(); ++v)
+    plan.offsets[placed[v]] = static_cast<int64_t>(buffers[v].offset);
   return plan;
 }
 

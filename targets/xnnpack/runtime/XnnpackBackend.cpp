@@ -113,27 +113,10 @@ struct Step {
   }
 };
 
-/// The buffer of the values passed between steps (platform allocator).
-struct StepBuffer {
-  void *data = nullptr;
-  StepBuffer() = default;
-  explicit StepBuffer(uint64_t bytes)
-      : data(bytes ? runtime::platformAllocate(bytes, 64) : nullptr) {}
-  StepBuffer(const StepBuffer &) = delete;
-  StepBuffer &operator=(StepBuffer &&other) noexcept {
-    std::swap(data, other.data);
-    return *this;
-  }
-  ~StepBuffer() {
-    if (data)
-      runtime::platformDeallocate(data);
-  }
-};
-
 /// What one set of extents built: the steps and the buffer they share.
 struct Built {
   std::vector<Step> steps;
-  StepBuffer buffer;
+  runtime::PlatformBlock buffer; // the values passed between steps
 };
 
 struct Handle {
@@ -386,8 +369,8 @@ private:
     const Blob &blob = *handle.blob;
     StagePlan plan = planStages(blob, dims);
     Built built;
-    built.buffer = StepBuffer(plan.bytes);
-    if (plan.bytes && !built.buffer.data)
+    if (plan.bytes &&
+        !(built.buffer = runtime::allocatePlatformBlock(plan.bytes, 64)))
       return fail("cannot allocate the values passed between steps");
     // Where each tensor's bytes are, unless XNNPACK keeps it internally.
     std::vector<void *> addresses(blob.tensors()->size(), nullptr);
@@ -403,8 +386,7 @@ private:
         addresses[i] = border.nchw ? border.staging.data()
                                    : border.tensor->data();
       } else if (plan.offsets[i] >= 0)
-        addresses[i] = static_cast<uint8_t *>(built.buffer.data) +
-                       plan.offsets[i];
+        addresses[i] = built.buffer.get() + plan.offsets[i];
     }
     for (const StepPlan &stepPlan : plan.steps) {
       Step step;

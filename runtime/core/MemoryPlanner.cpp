@@ -1,10 +1,10 @@
-#include "etch/Transforms/MemoryPlanner.h"
+#include "runtime/core/MemoryPlanner.h"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 
-namespace etch {
+namespace etch::runtime {
 
 uint64_t MemoryPlanner::plan(std::vector<PlannedBuffer> &buffers) const {
   std::vector<size_t> order(buffers.size());
@@ -57,4 +57,4 @@ uint64_t MemoryPlanner::lowerBound(const std::vector<PlannedBuffer> &buffers) {
   return static_cast<uint64_t>(peak);
 }
 
-} // namespace etch
+} // namespace etch::runtime

@@ -1,19 +1,16 @@
-//===- MemoryPlanner.h - Lifetime-based arena placement ---------*- C++ -*-===//
-//
 // Places buffers with known sizes and lifetimes [first, last] (inclusive
-// instruction indices) in one arena so that buffers alive at the same time
-// never overlap. Greedy by size: the largest buffer is placed first at the
-// lowest aligned offset that fits between the already-placed buffers whose
-// lifetimes intersect its own.
-//
-//===----------------------------------------------------------------------===//
-#ifndef ETCH_TRANSFORMS_MEMORYPLANNER_H
-#define ETCH_TRANSFORMS_MEMORYPLANNER_H
+// step indices) in one arena so that buffers alive at the same time never
+// overlap. Greedy by size: the largest buffer is placed first at the lowest
+// aligned offset that fits between the already-placed buffers whose
+// lifetimes intersect its own. The one definition: the compiler's memory
+// plan (lib/Transforms/MemoryPlan.cpp) and delegates that keep values of
+// their own (the XNNPACK delegate's values between runtimes) use it.
+#pragma once
 
 #include <cstdint>
 #include <vector>
 
-namespace etch {
+namespace etch::runtime {
 
 struct PlannedBuffer {
   uint64_t size = 0;
@@ -33,6 +30,4 @@ private:
   uint64_t alignment;
 };
 
-} // namespace etch
-
-#endif // ETCH_TRANSFORMS_MEMORYPLANNER_H
+} // namespace etch::runtime

@@ -1,11 +1,11 @@
-#include "etch/Transforms/MemoryPlanner.h"
+#include "runtime/core/MemoryPlanner.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-using etch::MemoryPlanner;
-using etch::PlannedBuffer;
+using etch::runtime::MemoryPlanner;
+using etch::runtime::PlannedBuffer;
 
 namespace {
 
