@@ -42,6 +42,11 @@ config.substitutions.append(("%etch_plugin", os.path.join(config.etch_binary_dir
 # alone and each target first (python/etch/e2e.py). A new target in
 # targets/CMakeLists.txt is a new configuration here, with no test edits.
 e2e_configs = ["portable"] + [t + ",portable" for t in config.etch_targets.split(";") if t]
+# ETCH_E2E_TARGETS=a,b keeps the configurations whose first target is listed
+# (scripts/test.sh's ISA-capped stage runs the CPU targets only).
+if os.environ.get("ETCH_E2E_TARGETS"):
+    wanted = os.environ["ETCH_E2E_TARGETS"].split(",")
+    e2e_configs = [c for c in e2e_configs if c.split(",")[0] in wanted]
 # Tests of one target say `REQUIRES: target-<name>` (a target is built on
 # the hosts its CMake line allows).
 for target in config.etch_targets.split(";"):
@@ -66,13 +71,14 @@ if os.environ.get("ETCH_SKIP_TORCH") != "1":
 # have smaller tests that do run.
 if config.etch_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitizer")
-# DNNL_MAX_CPU_ISA runs the suite as on a lesser x86 CPU (oneDNN's view):
-# tests that run oneDNN's int8 delegates say `REQUIRES: onednn-vnni`.
+# ETCH_CPU_ISA (etch's kernels, XNNPACK and oneDNN) and DNNL_MAX_CPU_ISA
+# (oneDNN alone) run the suite as on a lesser x86 CPU: tests that run
+# oneDNN's int8 delegates say `REQUIRES: onednn-vnni`.
 sys.path.insert(0, os.path.join(config.etch_source_dir, "python", "etch"))
 from cpu import onednn_has_vnni  # noqa: E402
 if onednn_has_vnni():
     config.available_features.add("onednn-vnni")
-for name in ["ETCH_CHROOT_DIR", "ETCH_SKIP_TORCH", "DNNL_MAX_CPU_ISA"]:
+for name in ["ETCH_CHROOT_DIR", "ETCH_SKIP_TORCH", "DNNL_MAX_CPU_ISA", "ETCH_CPU_ISA"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]
 config.substitutions.append(

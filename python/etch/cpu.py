@@ -2,8 +2,8 @@
 
 oneDNN's int8 delegates need VNNI (targets/onednn/schema/BlobFormat.h:
 needsVnni) and are refused at load without it. The lit suite and e2e.py ask
-here whether this host, under the DNNL_MAX_CPU_ISA cap the tests run with,
-has it.
+here whether this host, under the DNNL_MAX_CPU_ISA (or ETCH_CPU_ISA) cap
+the tests run with, has it.
 """
 import os
 
@@ -29,7 +29,15 @@ def cpu_flags(cpuinfo="/proc/cpuinfo"):
     return set()
 
 
+# ETCH_CPU_ISA caps oneDNN too (targets/onednn/runtime: capOnednnIsa) when
+# DNNL_MAX_CPU_ISA is unset: its caps as oneDNN's.
+_ETCH_CAPS = {"avx512vnni": "ALL", "avx512": "AVX512_CORE", "avx2": "AVX2",
+              "scalar": "SSE41"}
+
+
 def onednn_has_vnni(environ=os.environ):
-    cap = environ.get("DNNL_MAX_CPU_ISA", "ALL").upper()
+    cap = environ.get("DNNL_MAX_CPU_ISA") or _ETCH_CAPS.get(
+        environ.get("ETCH_CPU_ISA", ""), "ALL")
+    cap = cap.upper()
     flags = cpu_flags()
     return any(flag in flags for flag in _CAP_FLAGS.get(cap, ()))

@@ -11,7 +11,13 @@ Runs with a real torch 2.x inside the test chroots (scripts/torch-run.sh):
   qdq_*     torch 2.14: modules written with torch.ops.quantized_decomposed
             (torch 2.14 has no PT2E quantizers; torchao is not in Debian).
   ort_*     onnxruntime's quantize_static (QDQ, int8) of an fp32 ONNX file
-            given with --onnx (the host's torch 1.13 exports it).
+            given with --onnx (the host's torch 1.13 exports it); its
+            reference is onnxruntime's int8 run with exact integer sums on
+            every CPU: without VNNI its u8 x s8 kernels add pairs of
+            products in saturating 16 bits (mobilenet_v2 moved by 8.9e-2 on
+            an AVX2 CPU), so the reference session sets
+            session.x64quantprecision, which makes them widen first; it
+            then equals the VNNI CPUs' output.
 
 For each model NAME: NAME_export.pt2 and NAME_decomposed.pt2 (or
 NAME_qdq.onnx), NAME_inK.npy and NAME_outK.npy: the quantized model's own
@@ -211,7 +217,10 @@ def quantize_onnx(name, out, fp32_path):
     quantize_static(prepared, target, RandomCalibration(input_name, shape),
                     activation_type=QuantType.QInt8, weight_type=QuantType.QInt8)
     os.remove(prepared)
-    session = onnxruntime.InferenceSession(target, providers=["CPUExecutionProvider"])
+    exact = onnxruntime.SessionOptions()
+    exact.add_session_config_entry("session.x64quantprecision", "1")
+    session = onnxruntime.InferenceSession(target, exact,
+                                           providers=["CPUExecutionProvider"])
     fp32 = onnxruntime.InferenceSession(fp32_path, providers=["CPUExecutionProvider"])
     for k, x in enumerate(seeded_inputs(shape, TEST_INPUTS, 1000)):
         save(out, name, f"in{k}", x.numpy())

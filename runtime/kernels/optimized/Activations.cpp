@@ -1,9 +1,10 @@
 // Activations written branch-free, in loops built for AVX-512, AVX2 and the
-// baseline (target_clones). gelu (exact, erf form): erf(z) = z * P(z^2) /
+// baseline (IsaClones.h). gelu (exact, erf form): erf(z) = z * P(z^2) /
 // Q(z^2) with z clamped to +-3.92 (where erf is 1 in f32), degree-5
 // polynomials fitted to erf on [0, 4] (max abs error 3.3e-7 in f32, gelu's
 // 8e-7; torch's float32 tolerance is 1e-5). sigmoid, silu and gelu's tanh
 // form go through the branch-free exp (VectorMath.h).
+#include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/VectorMath.h"
 
@@ -13,11 +14,14 @@ namespace {
 constexpr float kClamp = 3.92f;
 constexpr float kSqrtHalf = 0.70710678118654752f;
 // Numerator and denominator coefficients, constant term first.
-constexpr float kP[] = {1.1283789589328872f, 0.1967416863199123f,
-                        0.053532676095493434f, 0.004024601248151382f,
+constexpr float kP[] = {1.1283789589328872f,     0.1967416863199123f,
+                        0.053532676095493434f,   0.004024601248151382f,
                         0.00028848934115363253f, 1.970879618173882e-06f};
-constexpr float kQ[] = {1.0f, 0.507688798508134f, 0.11668013704741408f,
-                        0.015486613274090053f, 0.0012213836462456901f,
+constexpr float kQ[] = {1.0f,
+                        0.507688798508134f,
+                        0.11668013704741408f,
+                        0.015486613274090053f,
+                        0.0012213836462456901f,
                         3.746302161319187e-05f};
 
 inline float geluErf(float x) {
@@ -36,8 +40,8 @@ inline float geluErf(float x) {
 enum class Activation { GeluErf, GeluTanh, Sigmoid, Silu };
 
 /// The switch is outside the loops, so each loop vectorizes.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-mapActivation(Activation kind, const float *in, float *out, int64_t n) {
+__attribute__((always_inline)) inline void
+mapActivationBody(Activation kind, const float *in, float *out, int64_t n) {
   switch (kind) {
   case Activation::GeluErf:
     for (int64_t i = 0; i < n; ++i)
@@ -64,8 +68,9 @@ mapActivation(Activation kind, const float *in, float *out, int64_t n) {
 }
 
 void runActivation(const KernelCall &call, Activation kind) {
-  mapActivation(kind, call.inputs[0]->data<float>(),
-                call.outputs[0]->data<float>(), call.outputs[0]->numel());
+  IsaClones<mapActivationBody>::call(kind, call.inputs[0]->data<float>(),
+                                     call.outputs[0]->data<float>(),
+                                     call.outputs[0]->numel());
 }
 
 } // namespace
@@ -74,9 +79,7 @@ void runSigmoid(const KernelCall &call) {
   runActivation(call, Activation::Sigmoid);
 }
 
-void runSilu(const KernelCall &call) {
-  runActivation(call, Activation::Silu);
-}
+void runSilu(const KernelCall &call) { runActivation(call, Activation::Silu); }
 
 void runGelu(const KernelCall &call) {
   bool tanhForm = call.stringAttr("approximate", "none")[0] == 't';

@@ -1,11 +1,12 @@
 // Depthwise convolution (one filter per channel, NCHW, f32). With stride 1
 // along W, the input rows an output row reads are copied with zero padding
 // and blocks of 16 output columns keep their sums in vector registers over
-// every filter tap (built per ISA: target_clones); other strides sum tap by
+// every filter tap (built per ISA: IsaClones.h); other strides sum tap by
 // tap. Channel planes are split across the thread pool. This is the case
 // XNNPACK 2022 leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps,
 // and other sizes (ConvNeXt's 7x7) would run there as a GEMM per channel.
 // Every other convolution runs the portable kernel.
+#include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/portable/KernelSupport.h"
@@ -103,9 +104,9 @@ __attribute__((always_inline)) inline void sumBlocks(const PaddedRows &source,
 /// the same path: blocks of kBlock columns whose sums stay in a vector
 /// register over every tap (one load and one FMA per tap). Other strides
 /// sum tap by tap, skipping taps outside the input.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-depthwisePlane(const ConvShape &s, const float *in, const float *weight,
-               float bias, float *out) {
+__attribute__((always_inline)) inline void
+depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
+                   float bias, float *out) {
   if (!usesPaddedRows(s)) {
     for (int64_t oy = 0; oy < s.oh; ++oy)
       for (int64_t ox = 0; ox < s.ow; ++ox)
@@ -169,13 +170,14 @@ void runConvolution(const KernelCall &call) {
   auto planes = [&](int64_t first, int64_t last) {
     for (int64_t plane = first; plane < last; ++plane) {
       int64_t channel = plane % s.c;
-      depthwisePlane(s, in + plane * inPlane, weight + channel * taps,
-                     bias ? bias->data<float>()[channel] : 0.0f,
-                     out + plane * outPlane);
+      IsaClones<depthwisePlaneBody>::call(
+          s, in + plane * inPlane, weight + channel * taps,
+          bias ? bias->data<float>()[channel] : 0.0f, out + plane * outPlane);
     }
   };
   // A plane of a small feature map is little work: keep several per task.
-  int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, outPlane * taps));
+  int64_t grain =
+      std::max<int64_t>(1, 4096 / std::max<int64_t>(1, outPlane * taps));
   ThreadPool::shared().parallelFor(s.n * s.c, grain, planes);
 }
 

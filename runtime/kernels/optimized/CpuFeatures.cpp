@@ -40,9 +40,18 @@ int cap() {
 
 } // namespace
 
-bool cpuHasIsa(const char *isa) {
+bool cpuHasIsa(const char *isa) { return isaAllowed(isa) && hardwareHas(isa); }
+
+bool isaAllowed(const char *isa) {
   int rank = rankOf(isa);
-  return rank >= cap() && hardwareHas(isa);
+  return rank >= 0 && rank >= cap();
+}
+
+const char *widestIsa() {
+  for (const char *isa : kIsas)
+    if (cpuHasIsa(isa))
+      return isa;
+  return "scalar";
 }
 
 } // namespace etch::runtime::optimized

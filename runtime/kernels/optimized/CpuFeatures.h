@@ -10,4 +10,12 @@ namespace etch::runtime::optimized {
 /// (ETCH_CPU_ISA=avx512|avx2|scalar, for tests and benchmarks).
 bool cpuHasIsa(const char *isa);
 
+/// Whether ETCH_CPU_ISA lets etch and the libraries it drives use \p isa,
+/// whatever this CPU has (unset: every ISA). The XNNPACK and oneDNN
+/// delegates apply the same cap to their libraries' kernel choice.
+bool isaAllowed(const char *isa);
+
+/// The widest ISA of this CPU under the cap, as cpuHasIsa names it.
+const char *widestIsa();
+
 } // namespace etch::runtime::optimized

@@ -4,6 +4,7 @@
 // the innermost loop is long and vectorizes for each ISA. Other dtypes and
 // modes run the portable kernels. Same float arithmetic as those (one
 // operation per element), so results are bitwise equal.
+#include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
@@ -19,10 +20,14 @@ enum class Op { Add, Sub, Mul, Div };
 // into an FMA and round differently from the portable kernel).
 template <Op op> inline float apply(float a, float b) {
   switch (op) {
-  case Op::Add: return a + b;
-  case Op::Sub: return a - b;
-  case Op::Mul: return a * b;
-  case Op::Div: return a / b;
+  case Op::Add:
+    return a + b;
+  case Op::Sub:
+    return a - b;
+  case Op::Mul:
+    return a * b;
+  case Op::Div:
+    return a / b;
   }
   return a;
 }
@@ -30,9 +35,9 @@ template <Op op> inline float apply(float a, float b) {
 /// One run of the innermost dim: each input steps by 1 or stays (0).
 /// Inlined into each ISA's clone of runOf, where it vectorizes.
 template <Op op>
-__attribute__((always_inline)) inline void
-runLoops(const float *a, int64_t sa, const float *b, int64_t sb, float *out,
-         int64_t n) {
+__attribute__((always_inline)) inline void runLoops(const float *a, int64_t sa,
+                                                    const float *b, int64_t sb,
+                                                    float *out, int64_t n) {
   if (sa == 1 && sb == 1) {
     for (int64_t i = 0; i < n; ++i)
       out[i] = apply<op>(a[i], b[i]);
@@ -51,16 +56,21 @@ runLoops(const float *a, int64_t sa, const float *b, int64_t sb, float *out,
   }
 }
 
-/// runLoops for \p op, built per ISA (clang's target_clones takes no
-/// templates, so the op is a run-time switch outside the loops).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-runOf(Op op, const float *a, int64_t sa, const float *b, int64_t sb,
-      float *out, int64_t n) {
+/// runLoops for \p op, built per ISA (IsaClones.h; the op is a run-time
+/// switch outside the loops).
+__attribute__((always_inline)) inline void runOfBody(Op op, const float *a,
+                                                     int64_t sa, const float *b,
+                                                     int64_t sb, float *out,
+                                                     int64_t n) {
   switch (op) {
-  case Op::Add: return runLoops<Op::Add>(a, sa, b, sb, out, n);
-  case Op::Sub: return runLoops<Op::Sub>(a, sa, b, sb, out, n);
-  case Op::Mul: return runLoops<Op::Mul>(a, sa, b, sb, out, n);
-  case Op::Div: return runLoops<Op::Div>(a, sa, b, sb, out, n);
+  case Op::Add:
+    return runLoops<Op::Add>(a, sa, b, sb, out, n);
+  case Op::Sub:
+    return runLoops<Op::Sub>(a, sa, b, sb, out, n);
+  case Op::Mul:
+    return runLoops<Op::Mul>(a, sa, b, sb, out, n);
+  case Op::Div:
+    return runLoops<Op::Div>(a, sa, b, sb, out, n);
   }
 }
 
@@ -110,8 +120,9 @@ template <Op op> void binary(const KernelCall &call) {
   int64_t n = p.sizes[inner], outer = out.numel() / n;
   int64_t index[kMaxRank] = {}, offsetA = 0, offsetB = 0;
   for (int64_t r = 0; r < outer; ++r) {
-    runOf(op, pa + offsetA, p.strides[0][inner], pb + offsetB,
-          p.strides[1][inner], po + r * n, n);
+    IsaClones<runOfBody>::call(op, pa + offsetA, p.strides[0][inner],
+                               pb + offsetB, p.strides[1][inner], po + r * n,
+                               n);
     for (int d = inner - 1; d >= 0; --d) { // odometer over the outer dims
       offsetA += p.strides[0][d];
       offsetB += p.strides[1][d];
@@ -130,8 +141,8 @@ bool allFloat(const KernelCall &call) {
          call.outputs[0]->scalarType() == ScalarType::Float32;
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-square(const float *in, float *out, int64_t n) {
+__attribute__((always_inline)) inline void squareBody(const float *in,
+                                                      float *out, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
     out[i] = in[i] * in[i];
 }
@@ -162,7 +173,8 @@ void runPow(const KernelCall &call) {
   TensorView &out = *call.outputs[0];
   if (allFloat(call) && exponent.numel() == 1 &&
       exponent.data<float>()[0] == 2.0f && base.numel() == out.numel()) {
-    square(base.data<float>(), out.data<float>(), out.numel());
+    IsaClones<squareBody>::call(base.data<float>(), out.data<float>(),
+                                out.numel());
     return;
   }
   portable::runPow(call);

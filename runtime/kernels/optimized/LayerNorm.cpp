@@ -1,7 +1,8 @@
 // layer_norm with f32 sums the compiler vectorizes (16 partial sums, built
-// for AVX-512, AVX2 and the baseline, picked by the loader: target_clones).
+// for AVX-512, AVX2 and the baseline, picked under ETCH_CPU_ISA: IsaClones.h).
 // The portable kernel sums in double; these sums in f32 lanes agree to
 // ~1e-6 relative over the row lengths models use.
+#include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 
 #include <cmath>
@@ -11,9 +12,9 @@ namespace {
 
 constexpr int kLanes = 16;
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-normalizeRow(const float *src, float *dst, int64_t n, const float *weight,
-             const float *bias, float eps) {
+__attribute__((always_inline)) inline void
+normalizeRowBody(const float *src, float *dst, int64_t n, const float *weight,
+                 const float *bias, float eps) {
   float lanes[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes)
@@ -56,9 +57,9 @@ void runLayerNorm(const KernelCall &call) {
     inner *= size;
   int64_t rows = inner ? in.numel() / inner : 0;
   for (int64_t r = 0; r < rows; ++r)
-    normalizeRow(in.data<float>() + r * inner,
-                 call.outputs[0]->data<float>() + r * inner, inner, weight,
-                 bias, eps);
+    IsaClones<normalizeRowBody>::call(
+        in.data<float>() + r * inner,
+        call.outputs[0]->data<float>() + r * inner, inner, weight, bias, eps);
 }
 
 } // namespace etch::runtime::optimized

@@ -3,6 +3,7 @@
 // Other dim sets and dtypes run the portable kernels. The summation order
 // differs from the portable kernel's (in sequence): results agree to float
 // rounding.
+#include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
@@ -41,8 +42,8 @@ int64_t trailingRow(const KernelCall &call) {
 
 // Lane sums the compiler vectorizes (a plain float reduction would need
 // reassociation it may not do).
-__attribute__((target_clones("avx512f", "avx2", "default"))) float
-rowSum(const float *x, int64_t n) {
+__attribute__((always_inline)) inline float rowSumBody(const float *x,
+                                                       int64_t n) {
   float lanes[16] = {};
   int64_t i = 0;
   for (; i + 16 <= n; i += 16)
@@ -61,7 +62,7 @@ void reduceRows(const KernelCall &call, int64_t row, bool mean) {
   float *out = call.outputs[0]->data<float>();
   int64_t rows = call.outputs[0]->numel();
   for (int64_t r = 0; r < rows; ++r) {
-    float sum = rowSum(in + r * row, row);
+    float sum = IsaClones<rowSumBody>::call(in + r * row, row);
     out[r] = mean ? sum / static_cast<float>(row) : sum;
   }
 }

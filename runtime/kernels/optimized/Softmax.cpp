@@ -1,7 +1,8 @@
 // softmax and log_softmax over the last dim: max and sum in lanes, exp
 // branch-free (VectorMath.h) so the compiler vectorizes the row loops, built
-// for AVX-512, AVX2 and the baseline (target_clones).
+// for AVX-512, AVX2 and the baseline (IsaClones.h).
 // Softmax over another dim runs the portable kernel.
+#include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/VectorMath.h"
 #include "runtime/kernels/portable/KernelSupport.h"
@@ -17,8 +18,8 @@ constexpr int kLanes = 16; // partial results the compiler keeps in vectors
 /// The row's maximum; false when the row holds a NaN or its maximum is
 /// infinite (torch's answer is then NaN or needs inf - inf: the portable
 /// path keeps its exact semantics).
-__attribute__((target_clones("avx512f", "avx2", "default"))) bool
-finiteMaximum(const float *src, int64_t n, float &maximum) {
+__attribute__((always_inline)) inline bool
+finiteMaximumBody(const float *src, int64_t n, float &maximum) {
   float lanes[kLanes];
   int nan[kLanes] = {};
   for (int l = 0; l < kLanes; ++l)
@@ -44,10 +45,10 @@ finiteMaximum(const float *src, int64_t n, float &maximum) {
   return !anyNan && std::isfinite(top);
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-softmaxRow(const float *src, float *dst, int64_t n, bool logarithm) {
+__attribute__((always_inline)) inline void
+softmaxRowBody(const float *src, float *dst, int64_t n, bool logarithm) {
   float maximum;
-  if (!finiteMaximum(src, n, maximum)) {
+  if (!finiteMaximumBody(src, n, maximum)) {
     portable::softmaxLine(src, dst, n, 1, logarithm);
     return;
   }
@@ -80,8 +81,8 @@ softmaxRow(const float *src, float *dst, int64_t n, bool logarithm) {
 void softmax(const KernelCall &call, bool logarithm) {
   const TensorView &in = *call.inputs[0];
   int rank = in.rank();
-  int64_t dim = portable::normalizeDim(call.intAttr("dim", -1),
-                                       rank > 0 ? rank : 1);
+  int64_t dim =
+      portable::normalizeDim(call.intAttr("dim", -1), rank > 0 ? rank : 1);
   if (rank == 0 || dim != rank - 1) {
     (logarithm ? portable::runLogSoftmax : portable::runSoftmax)(call);
     return;
@@ -89,8 +90,9 @@ void softmax(const KernelCall &call, bool logarithm) {
   int64_t n = in.size(dim);
   int64_t rows = n ? in.numel() / n : 0;
   for (int64_t r = 0; r < rows; ++r)
-    softmaxRow(in.data<float>() + r * n, call.outputs[0]->data<float>() + r * n,
-               n, logarithm);
+    IsaClones<softmaxRowBody>::call(in.data<float>() + r * n,
+                                    call.outputs[0]->data<float>() + r * n, n,
+                                    logarithm);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "runtime/kernels/optimized/VectorDot.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
+#include "runtime/kernels/optimized/IsaClones.h"
 
 #include <immintrin.h>
 
@@ -18,8 +19,8 @@ __attribute__((target("avx512f"))) float dotAvx512(const float *a,
   __m512 even = _mm512_setzero_ps(), odd = _mm512_setzero_ps();
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    even = _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i),
-                           even);
+    even =
+        _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), even);
     odd = _mm512_fmadd_ps(_mm512_loadu_ps(a + i + 16),
                           _mm512_loadu_ps(b + i + 16), odd);
   }
@@ -36,14 +37,14 @@ __attribute__((target("avx2,fma"))) float dotAvx2(const float *a,
   __m256 even = _mm256_setzero_ps(), odd = _mm256_setzero_ps();
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    even = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i),
-                           even);
+    even =
+        _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), even);
     odd = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8),
                           _mm256_loadu_ps(b + i + 8), odd);
   }
   __m256 v = _mm256_add_ps(even, odd);
-  __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v),
-                          _mm256_extractf128_ps(v, 1));
+  __m128 sum =
+      _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
   sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
   sum = _mm_add_ss(sum, _mm_movehdup_ps(sum));
   float total = _mm_cvtss_f32(sum);
@@ -69,11 +70,17 @@ float dot(const float *a, const float *b, int64_t n) {
   return chosen(a, b, n);
 }
 
+namespace {
 // A plain loop the compiler vectorizes for each ISA (no reduction).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-axpy(float alpha, const float *x, float *y, int64_t n) {
+__attribute__((always_inline)) inline void axpyBody(float alpha, const float *x,
+                                                    float *y, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
     y[i] += alpha * x[i];
+}
+} // namespace
+
+void axpy(float alpha, const float *x, float *y, int64_t n) {
+  IsaClones<axpyBody>::call(alpha, x, y, n);
 }
 
 } // namespace etch::runtime::optimized

@@ -1,6 +1,6 @@
 // Elementwise math written branch-free (selects, no calls) so the compiler
 // vectorizes loops over it; the kernels that use it build those loops for
-// AVX-512, AVX2 and the baseline (target_clones).
+// AVX-512, AVX2 and the baseline (IsaClones.h).
 #pragma once
 
 #include <cstdint>

@@ -12,8 +12,10 @@
 #include "Builder.h"
 
 #include "runtime/backend/BlobFraming.h"
+#include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -45,6 +47,21 @@ struct CpuIsa {
   const char *name;
   bool vnni;
 };
+
+/// ETCH_CPU_ISA's cap as oneDNN's, set once before oneDNN picks kernels,
+/// unless DNNL_MAX_CPU_ISA (oneDNN's own setting) already says.
+void capOnednnIsa() {
+  static const bool capped = [] {
+    using runtime::optimized::isaAllowed;
+    if (std::getenv("DNNL_MAX_CPU_ISA") || isaAllowed("avx512vnni"))
+      return false;
+    dnnl_cpu_isa_t cap = isaAllowed("avx512") ? dnnl_cpu_isa_avx512_core
+                         : isaAllowed("avx2") ? dnnl_cpu_isa_avx2
+                                              : dnnl_cpu_isa_sse41;
+    return dnnl_set_max_cpu_isa(cap) == dnnl_success;
+  }();
+  (void)capped;
+}
 
 CpuIsa effectiveIsa() {
   switch (dnnl_get_effective_cpu_isa()) {
@@ -97,6 +114,7 @@ public:
                       Span<const runtime::CompileSpec> specs,
                       Span<TensorView *> inputs,
                       Span<TensorView *> outputs) override {
+    capOnednnIsa();
     runtime::FramedBlob framed;
     if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
             bytes, kBlobMagic, kBlobVersion, framed);

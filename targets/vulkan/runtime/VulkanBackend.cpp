@@ -34,7 +34,9 @@ using runtime::Span;
 using runtime::TensorView;
 
 /// A wedged device: a submit that has not finished after this is an error.
-constexpr uint64_t kFenceTimeoutNs = 120ull * 1000 * 1000 * 1000;
+/// Generous, because lavapipe runs a large network on a slow CPU for
+/// minutes (convnext_tiny on a 2-core AVX2 machine: over 2).
+constexpr uint64_t kFenceTimeoutSeconds = 600;
 
 Error fail(const char *what) {
   ET_LOG(Error, "vulkan: %s", what);
@@ -112,7 +114,7 @@ struct Handle {
   std::vector<HostRegion> inputs, outputs;
   VkDescriptorSetLayout setLayouts[static_cast<size_t>(Shader::MAX) + 1] = {};
   VkPipelineLayout pipelineLayouts[static_cast<size_t>(Shader::MAX) + 1] = {};
-  std::vector<VkPipeline> pipelines; // per dispatch (shared when equal)
+  std::vector<VkPipeline> pipelines;      // per dispatch (shared when equal)
   std::vector<VkPipeline> ownedPipelines; // each distinct one once
   VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
   VkCommandPool commandPool = VK_NULL_HANDLE;
@@ -121,15 +123,22 @@ struct Handle {
   /// Timestamps: delegate profiling (et-run --profile) or
   /// ETCH_VULKAN_PROFILE.
   VkQueryPool queries = VK_NULL_HANDLE;
-  std::vector<Shader> shaders;          // per dispatch, for the profile
-  std::vector<uint64_t> dispatchNanos;  // summed over executes
-  std::vector<uint64_t> stamps;         // read back after each execute
+  std::vector<Shader> shaders;         // per dispatch, for the profile
+  std::vector<uint64_t> dispatchNanos; // summed over executes
+  std::vector<uint64_t> stamps;        // read back after each execute
   uint64_t executes = 0;
+  bool wedged = false; // a submit never finished: the fence is still in use
 
   ~Handle() {
     if (!context)
       return;
     VkDevice device = context->device;
+    // Nothing may be destroyed while the device still uses it: a submit
+    // that never finishes leaks the delegate's objects instead.
+    if (wedged &&
+        vkWaitForFences(device, 1, &fence, VK_TRUE,
+                        kFenceTimeoutSeconds * 1000000000ull) != VK_SUCCESS)
+      return;
     if (queries)
       vkDestroyQueryPool(device, queries, nullptr);
     if (fence)
@@ -151,8 +160,15 @@ struct Handle {
   }
 };
 
-/// Submits \p handle's command buffer and waits for its fence.
+/// Submits \p handle's command buffer and waits for its fence. A submit
+/// that does not finish leaves the fence in use: it is not reset, and the
+/// handle refuses further submits (destroy waits for the device first).
 Error submitAndWait(Handle &handle) {
+  if (handle.wedged) {
+    ET_LOG(Error, "vulkan: an earlier submit of this delegate never "
+                  "finished; it cannot run again");
+    return Error::DelegateExecuteFailed;
+  }
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &handle.commands;
@@ -161,14 +177,26 @@ Error submitAndWait(Handle &handle) {
     std::lock_guard<std::mutex> lock(handle.context->queueMutex);
     result = vkQueueSubmit(handle.context->queue, 1, &submit, handle.fence);
   }
-  if (result == VK_SUCCESS)
-    result = vkWaitForFences(handle.context->device, 1, &handle.fence, VK_TRUE,
-                             kFenceTimeoutNs);
-  vkResetFences(handle.context->device, 1, &handle.fence);
-  if (result == VK_SUCCESS)
+  if (result != VK_SUCCESS) {
+    ET_LOG(Error, "vulkan: vkQueueSubmit failed (VkResult %d)",
+           static_cast<int>(result));
+    return Error::DelegateExecuteFailed;
+  }
+  result = vkWaitForFences(handle.context->device, 1, &handle.fence, VK_TRUE,
+                           kFenceTimeoutSeconds * 1000000000ull);
+  if (result == VK_SUCCESS) {
+    vkResetFences(handle.context->device, 1, &handle.fence);
     return Error::Ok;
-  ET_LOG(Error, "vulkan: submit or wait failed (VkResult %d)",
-         static_cast<int>(result));
+  }
+  handle.wedged = true;
+  if (result == VK_TIMEOUT)
+    ET_LOG(Error,
+           "vulkan: the device did not finish the delegate's work in "
+           "%llu s",
+           static_cast<unsigned long long>(kFenceTimeoutSeconds));
+  else
+    ET_LOG(Error, "vulkan: waiting for the device failed (VkResult %d)",
+           static_cast<int>(result));
   return Error::DelegateExecuteFailed;
 }
 
@@ -206,9 +234,9 @@ public:
 private:
   //===--- verification -------------------------------------------------===//
 
-  Error verifyBindings(const flatbuffers::Vector<flatbuffers::Offset<Binding>>
-                           *bindings,
-                       Span<TensorView *> views, const char *what) {
+  Error verifyBindings(
+      const flatbuffers::Vector<flatbuffers::Offset<Binding>> *bindings,
+      Span<TensorView *> views, const char *what) {
     if (!bindings || bindings->size() != views.size()) {
       ET_LOG(Error, "vulkan: blob %s differ from the delegate call's", what);
       return Error::DelegateInvalidBlob;
@@ -220,8 +248,8 @@ private:
         return fail(problem.c_str());
       const TensorView &view = *views[i];
       bool isBool = binding.datatype() == DataType::Bool;
-      auto type = isBool ? runtime::ScalarType::Bool
-                         : runtime::ScalarType::Float32;
+      auto type =
+          isBool ? runtime::ScalarType::Bool : runtime::ScalarType::Float32;
       // The region holds the elements as the arena stores them, rounded up
       // to whole 32-bit words.
       uint64_t stored =
@@ -252,8 +280,7 @@ private:
              handle.context->properties.deviceName);
       return Error::DelegateInitFailed;
     }
-    if (blob.arena_size() == 0 ||
-        blob.arena_size() > runtime::memoryLimit())
+    if (blob.arena_size() == 0 || blob.arena_size() > runtime::memoryLimit())
       return fail("arena is empty or larger than the memory limit");
     if (Error error = verifyBindings(blob.inputs(), inputs, "inputs");
         error != Error::Ok)
@@ -330,11 +357,9 @@ private:
   /// and coherent (integrated GPUs, lavapipe) unless ETCH_VULKAN_STAGING
   /// asks for the staging path discrete GPUs take.
   Error allocate() {
-    constexpr VkMemoryPropertyFlags local =
-        VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    constexpr VkMemoryPropertyFlags host =
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    constexpr VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    constexpr VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     bool forceStaging = envSet("ETCH_VULKAN_STAGING");
     constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -350,18 +375,18 @@ private:
     // The staging buffer holds the inputs then the outputs, packed.
     uint64_t hostBytes = 0;
     size_t next = 0; // into bytes: the inputs', then the outputs'
-    auto place = [&](const flatbuffers::Vector<flatbuffers::Offset<Binding>>
-                         &bindings,
-                     std::vector<HostRegion> &regions) {
-      for (const Binding *binding : bindings) {
-        uint64_t offset = binding->region()->offset();
-        bool half = binding->datatype() == DataType::F32 &&
-                    storage == FloatStorage::F16;
-        regions.push_back({offset, handle.arena.mapped ? offset : hostBytes,
-                           binding->region()->size(), bytes[next++], half});
-        hostBytes += binding->region()->size();
-      }
-    };
+    auto place =
+        [&](const flatbuffers::Vector<flatbuffers::Offset<Binding>> &bindings,
+            std::vector<HostRegion> &regions) {
+          for (const Binding *binding : bindings) {
+            uint64_t offset = binding->region()->offset();
+            bool half = binding->datatype() == DataType::F32 &&
+                        storage == FloatStorage::F16;
+            regions.push_back({offset, handle.arena.mapped ? offset : hostBytes,
+                               binding->region()->size(), bytes[next++], half});
+            hostBytes += binding->region()->size();
+          }
+        };
     place(*blob.inputs(), handle.inputs);
     place(*blob.outputs(), handle.outputs);
     if (handle.arena.mapped) {
@@ -372,10 +397,10 @@ private:
       return fail("arena and staging buffer exceed the memory limit");
     if (hostBytes == 0)
       return Error::Ok;
-    if (Error error = createBuffer(
-            handle.staging, hostBytes,
-            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-            host, host);
+    if (Error error = createBuffer(handle.staging, hostBytes,
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                   host, host);
         error != Error::Ok)
       return error;
     if (!handle.staging.mapped)
@@ -385,7 +410,8 @@ private:
   }
 
   Error createCommandObjects() {
-    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    VkCommandPoolCreateInfo poolInfo{
+        VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.queueFamilyIndex = handle.context->queueFamily;
     // The staging path records the constant upload first, then resets.
     poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -394,13 +420,12 @@ private:
     bufferInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     bufferInfo.commandBufferCount = 1;
     VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (vkCreateCommandPool(device, &poolInfo, nullptr,
-                            &handle.commandPool) != VK_SUCCESS ||
+    if (vkCreateCommandPool(device, &poolInfo, nullptr, &handle.commandPool) !=
+            VK_SUCCESS ||
         (bufferInfo.commandPool = handle.commandPool,
          vkAllocateCommandBuffers(device, &bufferInfo, &handle.commands) !=
              VK_SUCCESS) ||
-        vkCreateFence(device, &fenceInfo, nullptr, &handle.fence) !=
-            VK_SUCCESS)
+        vkCreateFence(device, &fenceInfo, nullptr, &handle.fence) != VK_SUCCESS)
       return failInit("cannot create command buffer or fence");
     return Error::Ok;
   }
@@ -423,12 +448,12 @@ private:
     for (const Upload *upload : *blob.uploads())
       bytes += upload->region()->size();
     Buffer temporary;
-    Error error = createBuffer(temporary, bytes,
-                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    Error error =
+        createBuffer(temporary, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     if (error == Error::Ok && !temporary.mapped)
       error = failInit("the upload buffer is not host-visible");
     if (error == Error::Ok) {
@@ -443,8 +468,8 @@ private:
                     upload->region()->size());
         VkBufferCopy copy{at, upload->region()->offset(),
                           upload->region()->size()};
-        vkCmdCopyBuffer(handle.commands, temporary.buffer,
-                        handle.arena.buffer, 1, &copy);
+        vkCmdCopyBuffer(handle.commands, temporary.buffer, handle.arena.buffer,
+                        1, &copy);
         at += upload->region()->size();
       }
       vkEndCommandBuffer(handle.commands);
@@ -561,8 +586,7 @@ private:
         return failInit("cannot allocate a descriptor set");
       for (uint32_t b = 0; b < dispatch.bindings()->size(); ++b) {
         const Region *region = dispatch.bindings()->Get(b);
-        buffers[next] = {handle.arena.buffer, region->offset(),
-                         region->size()};
+        buffers[next] = {handle.arena.buffer, region->offset(), region->size()};
         VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         write.dstSet = sets[i];
         write.dstBinding = b;
@@ -629,9 +653,8 @@ private:
     if (profile) {
       vkCmdResetQueryPool(handle.commands, handle.queries, 0,
                           dispatches.size() + 1);
-      vkCmdWriteTimestamp(handle.commands,
-                          VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, handle.queries,
-                          0);
+      vkCmdWriteTimestamp(handle.commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                          handle.queries, 0);
     }
     for (uint32_t i = 0; i < dispatches.size(); ++i) {
       const Dispatch &dispatch = *dispatches.Get(i);
@@ -639,16 +662,16 @@ private:
       vkCmdBindPipeline(handle.commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                         handle.pipelines[i]);
       vkCmdBindDescriptorSets(handle.commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                              handle.pipelineLayouts[shader], 0, 1, &sets[i],
-                              0, nullptr);
+                              handle.pipelineLayouts[shader], 0, 1, &sets[i], 0,
+                              nullptr);
       vkCmdPushConstants(handle.commands, handle.pipelineLayouts[shader],
                          VK_SHADER_STAGE_COMPUTE_BIT, 0,
                          dispatch.push()->size() * 4, dispatch.push()->data());
       vkCmdDispatch(handle.commands, dispatch.groups()->Get(0),
                     dispatch.groups()->Get(1), dispatch.groups()->Get(2));
       // Each dispatch may read what any earlier one wrote.
-      barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       if (profile)
         vkCmdWriteTimestamp(handle.commands,
@@ -656,16 +679,14 @@ private:
                             handle.queries, i + 1);
     }
     if (staged && !handle.outputs.empty()) {
-      barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-              VK_ACCESS_TRANSFER_READ_BIT);
+      barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
       copyRegions(handle.outputs, false);
       barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
               VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     } else {
-      barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-              VK_ACCESS_HOST_READ_BIT);
+      barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+              VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     }
     if (vkEndCommandBuffer(handle.commands) != VK_SUCCESS)
       return failInit("cannot record the command buffer");

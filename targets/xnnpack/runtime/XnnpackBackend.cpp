@@ -18,11 +18,13 @@
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
 #include "runtime/backend/Backend.h"
+#include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/optimized/Transpose.h"
 #include "runtime/platform/Platform.h"
 #include "runtime/program/VectorAlignment.h"
 
+#include <cpuinfo.h>
 #include <pthreadpool.h>
 #include <xnnpack.h>
 
@@ -133,6 +135,33 @@ Error fail(const char *what) {
   return Error::DelegateInvalidBlob;
 }
 
+/// xnn_initialize, with ETCH_CPU_ISA's cap applied first: XNNPACK picks its
+/// kernels once, from the shared libcpuinfo's view of the CPU
+/// (cpuinfo_isa), so clearing the capped features there makes it run the
+/// kernels of the ISA etch's own kernels are held to (avx2: its AVX2/FMA3
+/// kernels on an AVX-512 CPU; scalar: its SSE kernels).
+bool initializeXnnpack() {
+  static const bool initialized = [] {
+#if defined(__x86_64__)
+    using runtime::optimized::isaAllowed;
+    if (cpuinfo_initialize()) {
+      cpuinfo_x86_isa &isa = cpuinfo_isa;
+      if (!isaAllowed("avx512vnni"))
+        isa.avx512vnni = false;
+      if (!isaAllowed("avx512"))
+        isa.avx512f = isa.avx512cd = isa.avx512dq = isa.avx512bw =
+            isa.avx512vl = isa.avx512ifma = isa.avx512vbmi = isa.avx512vbmi2 =
+                isa.avx512bitalg = isa.avx512vpopcntdq = isa.avx512vnni =
+                    isa.avx512bf16 = false;
+      if (!isaAllowed("avx2"))
+        isa.avx = isa.avx2 = isa.fma3 = isa.fma4 = isa.xop = isa.f16c = false;
+    }
+#endif
+    return xnn_initialize(nullptr) == xnn_status_success;
+  }();
+  return initialized;
+}
+
 /// Converts a rank-4 border between the program's NCHW and XNNPACK's NHWC:
 /// per batch, a [C][H*W] <-> [H*W][C] transpose in cache-sized tiles.
 void convertBorder(const TensorView &tensor, const void *in, void *out,
@@ -237,7 +266,7 @@ public:
       ET_LOG(Error, "xnnpack: %s", problem.c_str());
       return Error::DelegateInvalidBlob;
     }
-    if (xnn_initialize(nullptr) != xnn_status_success)
+    if (!initializeXnnpack())
       return fail("xnn_initialize failed");
     handle->blob = blob;
     handle->data = data;
