@@ -5,6 +5,7 @@
 // so the micro-kernels only see full tiles.
 #include "runtime/kernels/optimized/Gemm.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
+#include "runtime/kernels/optimized/GemmMicrokernel.h"
 
 #include <immintrin.h>
 
@@ -30,46 +31,18 @@ struct Isa {
   MicroKernel kernel;
 };
 
-template <int MR, int NR>
-void microScalar(int64_t kc, const float *const *aRows, const float *packed,
-                 float *c, int64_t ldc) {
-  float acc[MR][NR];
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j)
-      acc[i][j] = c[i * ldc + j];
-  for (int64_t p = 0; p < kc; ++p)
-    for (int i = 0; i < MR; ++i) {
-      float a = aRows[i][p];
-      for (int j = 0; j < NR; ++j)
-        acc[i][j] += a * packed[p * NR + j];
-    }
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j)
-      c[i * ldc + j] = acc[i][j];
-}
-
-__attribute__((target("avx2,fma"))) void
-microAvx2(int64_t kc, const float *const *aRows, const float *packed, float *c,
-          int64_t ldc) {
-  constexpr int MR = 6;
-  __m256 acc[MR][2];
-  for (int i = 0; i < MR; ++i) {
-    acc[i][0] = _mm256_loadu_ps(c + i * ldc);
-    acc[i][1] = _mm256_loadu_ps(c + i * ldc + 8);
-  }
-  for (int64_t p = 0; p < kc; ++p) {
-    __m256 b0 = _mm256_loadu_ps(packed + p * 16);
-    __m256 b1 = _mm256_loadu_ps(packed + p * 16 + 8);
-    for (int i = 0; i < MR; ++i) {
-      __m256 a = _mm256_broadcast_ss(aRows[i] + p);
-      acc[i][0] = _mm256_fmadd_ps(a, b0, acc[i][0]);
-      acc[i][1] = _mm256_fmadd_ps(a, b1, acc[i][1]);
-    }
-  }
-  for (int i = 0; i < MR; ++i) {
-    _mm256_storeu_ps(c + i * ldc, acc[i][0]);
-    _mm256_storeu_ps(c + i * ldc + 8, acc[i][1]);
-  }
+/// The shared 6 x 16 micro-kernels (GemmMicrokernel.h), adding one
+/// panel's product into c.
+template <GemmMicrokernel kernel>
+void sharedTile(int64_t kc, const float *const *aRows, const float *packed,
+                float *c, int64_t ldc) {
+  GemmTile tile;
+  tile.length = kc;
+  tile.a = aRows;
+  tile.b = packed;
+  tile.c = c;
+  tile.ldc = ldc;
+  kernel(tile);
 }
 
 __attribute__((target("avx512f"))) void
@@ -98,8 +71,8 @@ microAvx512(int64_t kc, const float *const *aRows, const float *packed,
 
 const Isa kIsas[] = {
     {"avx512", 8, 32, microAvx512},
-    {"avx2", 6, 16, microAvx2},
-    {"scalar", 4, 8, microScalar<4, 8>},
+    {"avx2", kTileRows, kTileColumns, sharedTile<gemmMicrokernelAvx2>},
+    {"scalar", kTileRows, kTileColumns, sharedTile<gemmMicrokernelScalar>},
 };
 
 const Isa &selectIsa() {

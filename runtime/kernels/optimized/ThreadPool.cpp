@@ -37,6 +37,7 @@ void ThreadPool::borrow(const Lender &lender) {
   std::lock_guard<std::mutex> job(jobMutex_);
   lender_ = lender;
   lent_ = lender.impl != nullptr;
+  lentThreads_ = lender.impl ? lender.threads : 0;
   startWorkers(1);
 }
 
@@ -46,6 +47,7 @@ void ThreadPool::giveBack(const void *impl) {
     return;
   lender_ = Lender();
   lent_ = false;
+  lentThreads_ = 0;
   startWorkers(wantedThreads_);
 }
 

@@ -27,6 +27,12 @@ public:
   /// stopping workers waits for a running job.
   void resize(size_t threads);
   size_t threads() const { return workers_.size() + 1; }
+  /// The threads a job runs on now: the lender's while lent, else
+  /// threads(). For sizing a job's chunks; read without locks.
+  size_t concurrency() const {
+    size_t lent = lentThreads_.load(std::memory_order_relaxed);
+    return lent ? lent : threads();
+  }
 
   /// Calls task(context, begin, end) over [0, count) in chunks of at
   /// least \p grain, on every thread; returns when all are done. Runs on
@@ -74,6 +80,7 @@ private:
 
   Lender lender_;        // impl null: none
   std::atomic<bool> lent_{false}; // lender_.impl != null, read without locks
+  std::atomic<size_t> lentThreads_{0}; // lender_.threads while lent
   size_t wantedThreads_ = 1; // resize()'s count, kept while lent
 
   std::vector<std::thread> workers_;

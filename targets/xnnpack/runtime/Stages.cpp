@@ -11,14 +11,20 @@ namespace {
 
 constexpr uint64_t kAlignment = 64;
 
-/// The steps in node order: a new one at each concatenation and after it.
-std::vector<StepPlan> cutAtConcatenations(const Blob &blob) {
+/// The steps in node order: XNNPACK runs cut at each node that is a step
+/// of its own (a concatenation, a GEMM node).
+std::vector<StepPlan> cutSteps(const Blob &blob,
+                               const std::vector<bool> &gemm) {
   std::vector<StepPlan> steps;
   const auto &nodes = *blob.nodes();
   for (uint32_t n = 0; n < nodes.size(); ++n) {
-    bool concatenation = nodes.Get(n)->kind() == NodeKind::Concatenate;
-    if (concatenation || steps.empty() || steps.back().concatenation)
-      steps.push_back({concatenation, n, n + 1});
+    StepKind kind = nodes.Get(n)->kind() == NodeKind::Concatenate
+                        ? StepKind::Concatenation
+                    : n < gemm.size() && gemm[n] ? StepKind::Gemm
+                                                 : StepKind::Xnnpack;
+    if (kind != StepKind::Xnnpack || steps.empty() ||
+        steps.back().kind != StepKind::Xnnpack)
+      steps.push_back({kind, n, n + 1});
     else
       steps.back().end = n + 1;
   }
@@ -27,9 +33,10 @@ std::vector<StepPlan> cutAtConcatenations(const Blob &blob) {
 
 } // namespace
 
-StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims) {
+StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims,
+                     const std::vector<bool> &gemm) {
   StagePlan plan;
-  plan.steps = cutAtConcatenations(blob);
+  plan.steps = cutSteps(blob, gemm);
   const auto &tensors = *blob.tensors();
   const auto &nodes = *blob.nodes();
   constexpr size_t kNone = SIZE_MAX;
@@ -38,18 +45,20 @@ StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims) {
   std::vector<bool> shared(tensors.size(), false);
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const StepPlan &step = plan.steps[s];
+    // Values a step outside XNNPACK reads or writes live in the buffer.
+    bool outside = step.kind != StepKind::Xnnpack;
     for (uint32_t n = step.first; n < step.end; ++n) {
       const Node &node = *nodes.Get(n);
       for (uint32_t index : *node.inputs()) {
         if (index == kAbsentTensor)
           continue;
         lastReader[index] = s;
-        shared[index] = shared[index] || step.concatenation ||
+        shared[index] = shared[index] || outside ||
                         (writer[index] != kNone && writer[index] != s);
       }
       uint32_t out = node.outputs()->Get(0);
       writer[out] = s;
-      shared[out] = shared[out] || step.concatenation;
+      shared[out] = shared[out] || outside;
     }
   }
   // Values passed between steps, placed by lifetime in steps.

@@ -1,7 +1,9 @@
 // How a blob runs on XNNPACK 2022, which has no concatenate node: one XNNPACK
-// runtime per run of nodes between concatenations, and per concatenation a
-// strided copy of each input into its slice of the output. Values passed
-// from one step to another live in one delegate buffer, placed by lifetime.
+// runtime per run of nodes between concatenations (and between the nodes
+// etch's GEMM kernels take on this CPU: GemmSteps.h), per concatenation a
+// strided copy of each input into its slice of the output, and per GEMM
+// node a PackedConvolution. Values passed from one step to another live in
+// one delegate buffer, placed by lifetime.
 #pragma once
 
 #include "BlobValidator.h"
@@ -11,10 +13,15 @@
 
 namespace etch::xnnpack {
 
-/// Nodes [first, end) of the blob: one Concatenate node, or a run of other
-/// nodes that becomes one XNNPACK runtime.
+enum class StepKind {
+  Xnnpack,       // a run of nodes: one XNNPACK runtime
+  Concatenation, // one Concatenate node: a copy per input
+  Gemm,          // one node on etch's GEMM kernels
+};
+
+/// Nodes [first, end) of the blob.
 struct StepPlan {
-  bool concatenation;
+  StepKind kind;
   uint32_t first, end;
 };
 
@@ -27,7 +34,9 @@ struct StagePlan {
   uint64_t bytes = 0; // the delegate buffer's size
 };
 
-/// \p blob's steps and buffer at tensor extents \p dims (a validated blob).
-StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims);
+/// \p blob's steps and buffer at tensor extents \p dims (a validated blob);
+/// \p gemm[n]: node n runs on etch's GEMM kernels (empty: none does).
+StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims,
+                     const std::vector<bool> &gemm = {});
 
 } // namespace etch::xnnpack

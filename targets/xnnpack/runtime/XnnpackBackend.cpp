@@ -1,7 +1,8 @@
 //===- XnnpackBackend.cpp - Runs XNNPACK delegate blobs -------------------===//
 //
 // init: verifies the blob, defines an xnn_subgraph per run of nodes between
-// concatenations (Stages.h; weights point into the mapped program; XNNPACK
+// concatenations and the nodes etch's GEMM kernels take on this CPU
+// (GemmSteps.h, Stages.h; weights point into the mapped program; XNNPACK
 // packs them once when the runtime is created), creates the runtimes on a
 // pthreadpool, creates a copy operator per concatenation input and binds
 // every external buffer. execute: converts NCHW border tensors to/from NHWC
@@ -13,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BlobValidator.h"
+#include "GemmSteps.h"
 #include "Stages.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
@@ -65,10 +67,9 @@ void runKernelTile(void *job, size_t start, size_t tile) {
 void parallelizeKernel(void *pool, int64_t count, int64_t chunk,
                        KernelPool::Task task, const void *context) {
   KernelJob job{task, context};
-  pthreadpool_parallelize_1d_tile_1d(static_cast<pthreadpool_t>(pool),
-                                     runKernelTile, &job,
-                                     static_cast<size_t>(count),
-                                     static_cast<size_t>(chunk), 0);
+  pthreadpool_parallelize_1d_tile_1d(
+      static_cast<pthreadpool_t>(pool), runKernelTile, &job,
+      static_cast<size_t>(count), static_cast<size_t>(chunk), 0);
 }
 
 /// One pool for every delegate of the process: pools spin while waiting, so
@@ -86,24 +87,27 @@ Pool sharedPool(size_t threads) {
       pthreadpool_destroy(dying);
     });
     if (pool)
-      KernelPool::shared().borrow(
-          {pool.get(), pthreadpool_get_threads_count(pool.get()),
-           parallelizeKernel});
+      KernelPool::shared().borrow({pool.get(),
+                                   pthreadpool_get_threads_count(pool.get()),
+                                   parallelizeKernel});
     current = pool;
     currentThreads = threads;
   }
   return pool;
 }
 
-/// One step of a delegate (Stages.h): an XNNPACK runtime, or the copies
-/// of one concatenation's inputs into their slices.
+/// One step of a delegate (Stages.h): an XNNPACK runtime, the copies of
+/// one concatenation's inputs into their slices, or a node on etch's GEMM
+/// kernels.
 struct Step {
   xnn_runtime_t runtime = nullptr;
   std::vector<xnn_operator_t> copies;
+  std::unique_ptr<GemmStep> gemm;
   Step() = default;
   Step(const Step &) = delete;
   Step(Step &&other) noexcept
-      : runtime(other.runtime), copies(std::move(other.copies)) {
+      : runtime(other.runtime), copies(std::move(other.copies)),
+        gemm(std::move(other.gemm)) {
     other.runtime = nullptr;
     other.copies.clear();
   }
@@ -282,8 +286,7 @@ public:
     return static_cast<void *>(handle.release());
   }
 
-  Error resize(void *opaque, Span<TensorView *>,
-               Span<TensorView *>) override {
+  Error resize(void *opaque, Span<TensorView *>, Span<TensorView *>) override {
     Handle &handle = *static_cast<Handle *>(opaque);
     const auto &tensors = *handle.blob->tensors();
     std::vector<Dims> dims = handle.dims;
@@ -343,6 +346,8 @@ public:
           ET_LOG(Error, "xnnpack: a concatenation copy failed");
           return Error::DelegateExecuteFailed;
         }
+      if (step.gemm)
+        step.gemm->run();
     }
     for (Border &border : handle.outputs)
       if (border.nchw)
@@ -396,7 +401,12 @@ private:
   /// current ones, which are kept when this fails.
   static Error createRuntime(Handle &handle, std::vector<Dims> dims) {
     const Blob &blob = *handle.blob;
-    StagePlan plan = planStages(blob, dims);
+    // The nodes etch's GEMM kernels run on this CPU (GemmSteps.h).
+    std::vector<bool> gemm(blob.nodes()->size(), false);
+    if (etchGemmPreferred())
+      for (uint32_t n = 0; n < gemm.size(); ++n)
+        gemm[n] = gemmGeometry(blob, *blob.nodes()->Get(n), dims).has_value();
+    StagePlan plan = planStages(blob, dims, gemm);
     Built built;
     if (plan.bytes &&
         !(built.buffer = runtime::allocatePlatformBlock(plan.bytes, 64)))
@@ -412,17 +422,19 @@ private:
         Border &border = tensor->input() >= 0
                              ? handle.inputs[tensor->input()]
                              : handle.outputs[tensor->output()];
-        addresses[i] = border.nchw ? border.staging.data()
-                                   : border.tensor->data();
+        addresses[i] =
+            border.nchw ? border.staging.data() : border.tensor->data();
       } else if (plan.offsets[i] >= 0)
         addresses[i] = built.buffer.get() + plan.offsets[i];
     }
     for (const StepPlan &stepPlan : plan.steps) {
       Step step;
+      const Node &first = *blob.nodes()->Get(stepPlan.first);
       Error error =
-          stepPlan.concatenation
-              ? createCopies(handle, *blob.nodes()->Get(stepPlan.first), dims,
-                             addresses, step)
+          stepPlan.kind == StepKind::Concatenation
+              ? createCopies(handle, first, dims, addresses, step)
+          : stepPlan.kind == StepKind::Gemm
+              ? createGemm(blob, first, dims, addresses, step)
               : createStepRuntime(handle, stepPlan, dims, addresses, step);
       if (error != Error::Ok)
         return error;
@@ -442,8 +454,8 @@ private:
                                  Step &step) {
     const Blob &blob = *handle.blob;
     const auto &tensors = *blob.tensors();
-    std::vector<bool> used(tensors.size(), false), written(tensors.size(),
-                                                           false);
+    std::vector<bool> used(tensors.size(), false),
+        written(tensors.size(), false);
     for (uint32_t n = stepPlan.first; n < stepPlan.end; ++n) {
       const Node &node = *blob.nodes()->Get(n);
       for (uint32_t index : *node.inputs())
@@ -489,6 +501,30 @@ private:
     if (xnn_setup_runtime(step.runtime, externals.size(), externals.data()) !=
         xnn_status_success)
       return fail("xnn_setup_runtime failed");
+    return Error::Ok;
+  }
+
+  /// A node on etch's GEMM kernels: its weights packed now, its input and
+  /// output at their addresses (the delegate buffer or a border).
+  static Error createGemm(const Blob &blob, const Node &node,
+                          const std::vector<Dims> &dims,
+                          const std::vector<void *> &addresses, Step &step) {
+    std::optional<runtime::optimized::ConvGeometry> geometry =
+        gemmGeometry(blob, node, dims);
+    uint32_t bias = node.inputs()->Get(2);
+    if (!geometry)
+      return fail("a GEMM step's node changed under it");
+    step.gemm = GemmStep::create(
+        *geometry, static_cast<const float *>(addresses[node.inputs()->Get(1)]),
+        bias == kAbsentTensor ? nullptr
+                              : static_cast<const float *>(addresses[bias]),
+        static_cast<const float *>(addresses[node.inputs()->Get(0)]),
+        static_cast<float *>(addresses[node.outputs()->Get(0)]),
+        node.output_min(), node.output_max());
+    if (!step.gemm) {
+      ET_LOG(Error, "xnnpack: cannot allocate a convolution's packed weights");
+      return Error::MemoryAllocationFailed;
+    }
     return Error::Ok;
   }
 
@@ -559,9 +595,8 @@ private:
   static Error defineNode(xnn_subgraph_t subgraph, const Node &node,
                           const std::vector<uint32_t> &ids,
                           const std::vector<Dims> &dims) {
-    if (!hasItsParams(node) || !node.inputs() ||
-        !node.outputs() || node.outputs()->size() != 1 ||
-        node.inputs()->size() == 0)
+    if (!hasItsParams(node) || !node.inputs() || !node.outputs() ||
+        node.outputs()->size() != 1 || node.inputs()->size() == 0)
       return fail("node has the wrong parameters, inputs or outputs");
     auto id = [&](uint32_t index, bool optional) -> uint32_t {
       if (optional && index == kAbsentTensor)
@@ -603,8 +638,8 @@ private:
             subgraph, w.pad_top(), w.pad_right(), w.pad_bottom(), w.pad_left(),
             w.kernel_height(), w.kernel_width(), w.stride_height(),
             w.stride_width(), w.dilation_height(), w.dilation_width(),
-            params->depth_multiplier(), params->input_channels(), lo, hi,
-            in[0], in[1], in[2], out, 0);
+            params->depth_multiplier(), params->input_channels(), lo, hi, in[0],
+            in[1], in[2], out, 0);
       }
       break;
     case NodeKind::FullyConnected:
@@ -679,8 +714,8 @@ private:
       break;
     case NodeKind::Elu:
       if (needInputs(1))
-        status = xnn_define_elu(subgraph, node.params_as_ScalarParams()->value(),
-                                in[0], out, 0);
+        status = xnn_define_elu(
+            subgraph, node.params_as_ScalarParams()->value(), in[0], out, 0);
       break;
     case NodeKind::Abs:
       if (needInputs(1))

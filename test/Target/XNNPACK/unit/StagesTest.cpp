@@ -1,11 +1,14 @@
-// The XNNPACK delegate's step plan (targets/xnnpack/runtime/Stages.h) and
-// the blob checks of its Concatenate node, on blobs built here.
+// The XNNPACK delegate's step plan (targets/xnnpack/runtime/Stages.h), the
+// nodes etch's GEMM kernels take (GemmSteps.h) and the blob checks of its
+// Concatenate node, on blobs built here.
 #include "targets/xnnpack/runtime/Stages.h"
 #include "targets/xnnpack/runtime/BlobValidator.h"
+#include "targets/xnnpack/runtime/GemmSteps.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 
 namespace etch::xnnpack {
@@ -32,6 +35,25 @@ public:
     node->outputs = {out};
     node->output_min = -1;
     node->output_max = 1;
+    blob.nodes.push_back(std::move(node));
+  }
+  /// A constant f32 tensor (its bytes are not needed by the plan).
+  uint32_t constant(std::vector<uint64_t> dims) {
+    uint32_t index = tensor(dims);
+    uint64_t count = 1;
+    for (uint64_t d : dims)
+      count *= d;
+    blob.tensors[index]->data_size = count * 4;
+    return index;
+  }
+  void fullyConnected(uint32_t in, uint32_t filter, uint32_t bias,
+                      uint32_t out) {
+    auto node = std::make_unique<NodeT>();
+    node->kind = NodeKind::FullyConnected;
+    node->inputs = {in, filter, bias};
+    node->outputs = {out};
+    node->output_min = -INFINITY;
+    node->output_max = INFINITY;
     blob.nodes.push_back(std::move(node));
   }
   void concatenate(std::vector<uint32_t> inputs, uint32_t out, uint32_t axis) {
@@ -81,13 +103,13 @@ TEST(XnnpackStages, CutsAtConcatenationsAndReusesDeadValues) {
 
   StagePlan plan = planStages(blob, b.dims());
   ASSERT_EQ(plan.steps.size(), 5u);
-  EXPECT_FALSE(plan.steps[0].concatenation);
+  EXPECT_EQ(plan.steps[0].kind, StepKind::Xnnpack);
   EXPECT_EQ(plan.steps[0].first, 0u);
   EXPECT_EQ(plan.steps[0].end, 2u);
-  EXPECT_TRUE(plan.steps[1].concatenation);
+  EXPECT_EQ(plan.steps[1].kind, StepKind::Concatenation);
   EXPECT_EQ(plan.steps[1].first, 2u);
-  EXPECT_FALSE(plan.steps[2].concatenation);
-  EXPECT_TRUE(plan.steps[3].concatenation);
+  EXPECT_EQ(plan.steps[2].kind, StepKind::Xnnpack);
+  EXPECT_EQ(plan.steps[3].kind, StepKind::Concatenation);
   EXPECT_EQ(plan.steps[4].first, 5u);
 
   // Borders keep their own memory; every value a concatenation touches is
@@ -142,6 +164,56 @@ TEST(XnnpackStages, NoConcatenationIsOneRuntime) {
   EXPECT_EQ(plan.steps[0].end, 2u);
   EXPECT_EQ(plan.offsets[mid], -1);
   EXPECT_EQ(plan.bytes, 0u);
+}
+
+// A node on etch's GEMM kernels is a step of its own between XNNPACK
+// runtimes, and the values it reads and writes live in the delegate buffer.
+TEST(XnnpackStages, GemmNodesAreStepsOfTheirOwn) {
+  BlobBuilder b;
+  uint32_t in = b.tensor({12, 8}, 0), mid = b.tensor({12, 8}),
+           product = b.tensor({12, 20}), out = b.tensor({12, 20}, -1, 0);
+  b.clamp(in, mid);
+  b.fullyConnected(mid, b.constant({20, 8}), b.constant({20}), product);
+  b.clamp(product, out);
+  const Blob &blob = b.finish();
+  ASSERT_EQ(validateBlob(blob), "");
+  std::vector<Dims> dims = b.dims();
+  std::optional<runtime::optimized::ConvGeometry> geometry =
+      gemmGeometry(blob, *blob.nodes()->Get(1), dims);
+  ASSERT_TRUE(geometry);
+  EXPECT_EQ(geometry->height * geometry->width, 12);
+  EXPECT_EQ(geometry->inChannels, 8);
+  EXPECT_EQ(geometry->outChannels, 20);
+  EXPECT_FALSE(gemmGeometry(blob, *blob.nodes()->Get(0), dims)); // a clamp
+  StagePlan plan = planStages(blob, dims, {false, true, false});
+  ASSERT_EQ(plan.steps.size(), 3u);
+  EXPECT_EQ(plan.steps[0].kind, StepKind::Xnnpack);
+  EXPECT_EQ(plan.steps[1].kind, StepKind::Gemm);
+  EXPECT_EQ(plan.steps[1].first, 1u);
+  EXPECT_EQ(plan.steps[2].kind, StepKind::Xnnpack);
+  EXPECT_GE(plan.offsets[mid], 0);
+  EXPECT_GE(plan.offsets[product], 0);
+  EXPECT_EQ(plan.offsets[in], -1); // borders keep their own memory
+}
+
+// What stays on XNNPACK: fewer output rows than a tile, weights computed
+// at run time.
+TEST(XnnpackStages, GemmLeavesSmallAndDynamicProductsToXnnpack) {
+  {
+    BlobBuilder b;
+    uint32_t in = b.tensor({1, 8}, 0), out = b.tensor({1, 20}, -1, 0);
+    b.fullyConnected(in, b.constant({20, 8}), b.constant({20}), out);
+    const Blob &blob = b.finish();
+    EXPECT_FALSE(gemmGeometry(blob, *blob.nodes()->Get(0), b.dims()));
+  }
+  {
+    BlobBuilder b;
+    uint32_t in = b.tensor({12, 8}, 0), weights = b.tensor({20, 8}, 1),
+             out = b.tensor({12, 20}, -1, 0);
+    b.fullyConnected(in, weights, b.constant({20}), out);
+    const Blob &blob = b.finish();
+    EXPECT_FALSE(gemmGeometry(blob, *blob.nodes()->Get(0), b.dims()));
+  }
 }
 
 TEST(XnnpackStages, ConcatenationShapeErrors) {

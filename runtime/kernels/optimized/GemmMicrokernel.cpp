@@ -1,0 +1,100 @@
+#include "runtime/kernels/optimized/GemmMicrokernel.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace etch::runtime::optimized {
+namespace {
+
+#define ETCH_AVX2 __attribute__((target("avx2,fma"), always_inline)) inline
+
+/// One row's two 8-wide sums.
+struct RowSums {
+  __m256 low, high;
+};
+
+ETCH_AVX2 RowSums loadRow(const float *from) {
+  return {_mm256_loadu_ps(from), _mm256_loadu_ps(from + 8)};
+}
+
+ETCH_AVX2 void addProducts(RowSums &sums, const float *a, __m256 b0,
+                           __m256 b1) {
+  __m256 x = _mm256_broadcast_ss(a);
+  sums.low = _mm256_fmadd_ps(x, b0, sums.low);
+  sums.high = _mm256_fmadd_ps(x, b1, sums.high);
+}
+
+ETCH_AVX2 void storeRow(const GemmTile &t, int64_t r, RowSums sums) {
+  if (t.last) {
+    __m256 lo = _mm256_set1_ps(t.lo), hi = _mm256_set1_ps(t.hi);
+    sums.low = _mm256_min_ps(_mm256_max_ps(sums.low, lo), hi);
+    sums.high = _mm256_min_ps(_mm256_max_ps(sums.high, lo), hi);
+  }
+  if (r < t.rows) {
+    _mm256_storeu_ps(t.c + r * t.ldc, sums.low);
+    _mm256_storeu_ps(t.c + r * t.ldc + 8, sums.high);
+  }
+}
+
+} // namespace
+
+/// The six rows' sums are six named locals, not an array: GCC keeps an
+/// array of vectors in memory and stores it back at every k step.
+__attribute__((target("avx2,fma"))) void
+gemmMicrokernelAvx2(const GemmTile &t) {
+  auto start = [&t](int64_t r) {
+    return t.first ? t.bias : t.c + std::min(r, t.rows - 1) * t.ldc;
+  };
+  RowSums s0 = loadRow(start(0)), s1 = loadRow(start(1)),
+          s2 = loadRow(start(2)), s3 = loadRow(start(3)),
+          s4 = loadRow(start(4)), s5 = loadRow(start(5));
+  const float *const *a = t.a;
+  for (int64_t s = 0; s < t.segments; ++s, a += kTileRows) {
+    const int64_t o = t.aOffset;
+    const float *a0 = a[0] + o, *a1 = a[1] + o, *a2 = a[2] + o,
+                *a3 = a[3] + o, *a4 = a[4] + o, *a5 = a[5] + o;
+    const float *w = t.b + s * t.bStride;
+    for (int64_t k = 0; k < t.length; ++k, w += kTileColumns) {
+      __m256 b0 = _mm256_load_ps(w), b1 = _mm256_load_ps(w + 8);
+      addProducts(s0, a0 + k, b0, b1);
+      addProducts(s1, a1 + k, b0, b1);
+      addProducts(s2, a2 + k, b0, b1);
+      addProducts(s3, a3 + k, b0, b1);
+      addProducts(s4, a4 + k, b0, b1);
+      addProducts(s5, a5 + k, b0, b1);
+    }
+  }
+  storeRow(t, 0, s0);
+  storeRow(t, 1, s1);
+  storeRow(t, 2, s2);
+  storeRow(t, 3, s3);
+  storeRow(t, 4, s4);
+  storeRow(t, 5, s5);
+}
+
+#undef ETCH_AVX2
+
+void gemmMicrokernelScalar(const GemmTile &t) {
+  float acc[kTileRows][kTileColumns];
+  for (int64_t r = 0; r < kTileRows; ++r)
+    std::memcpy(acc[r],
+                t.first ? t.bias : t.c + std::min(r, t.rows - 1) * t.ldc,
+                sizeof acc[r]);
+  for (int64_t s = 0; s < t.segments; ++s) {
+    const float *w = t.b + s * t.bStride;
+    for (int64_t k = 0; k < t.length; ++k, w += kTileColumns)
+      for (int64_t r = 0; r < kTileRows; ++r) {
+        float x = t.a[s * kTileRows + r][t.aOffset + k];
+        for (int64_t j = 0; j < kTileColumns; ++j)
+          acc[r][j] += x * w[j];
+      }
+  }
+  for (int64_t r = 0; r < t.rows; ++r)
+    for (int64_t j = 0; j < kTileColumns; ++j)
+      t.c[r * t.ldc + j] =
+          t.last ? std::min(std::max(acc[r][j], t.lo), t.hi) : acc[r][j];
+}
+
+} // namespace etch::runtime::optimized

@@ -1,0 +1,44 @@
+// The f32 GEMM micro-kernels shared by PackedConvolution (implicit GEMM on
+// packed weights) and gemmAccumulate (linear, matmul): a 6 x 16 tile of the
+// output whose twelve 8-wide sums stay in vector registers over the whole
+// reduction (15 of AVX2's 16 ymm registers; test/runtime/kernels/optimized/
+// check-register-spills.py fails the build's tests on a stack access in
+// the inner loop, where Debian's XNNPACK AVX2 kernels spill one sum and
+// run at half speed).
+#pragma once
+
+#include <cstdint>
+
+namespace etch::runtime::optimized {
+
+constexpr int64_t kTileRows = 6;
+constexpr int64_t kTileColumns = 16;
+
+/// One micro-kernel call: output rows [0, rows) of a 6 x 16 tile at c (row
+/// stride ldc), summed over `segments` segments of `length` k values: row
+/// r of segment s reads (a[s * 6 + r] + aOffset)[0, length) against the
+/// packed rows b + s * bStride (16 floats per k, 32-byte aligned). Rows
+/// past `rows` are computed from their pointers but never stored. first:
+/// the sums start from bias[0, 16) (else from c); last: the results are
+/// clamped to [lo, hi].
+struct GemmTile {
+  int64_t rows = kTileRows, segments = 1, length = 0;
+  const float *const *a = nullptr;
+  int64_t aOffset = 0;
+  const float *b = nullptr;
+  int64_t bStride = 0;
+  const float *bias = nullptr;
+  float *c = nullptr;
+  int64_t ldc = 0;
+  bool first = false, last = false;
+  float lo = 0.0f, hi = 0.0f;
+};
+
+using GemmMicrokernel = void (*)(const GemmTile &);
+
+/// AVX2 + FMA: only where cpuHasIsa("avx2").
+void gemmMicrokernelAvx2(const GemmTile &tile);
+/// Any x86-64 CPU (what the compiler makes of plain loops).
+void gemmMicrokernelScalar(const GemmTile &tile);
+
+} // namespace etch::runtime::optimized

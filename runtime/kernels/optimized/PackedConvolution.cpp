@@ -1,0 +1,356 @@
+// The implicit GEMM behind PackedConvolution.h. Packed weights: per panel
+// of 16 output channels (zero past the group's last), 16 biases, then for
+// every window tap and input channel the panel's 16 weights in a row. A
+// micro-kernel computes a 6 x 16 tile of the output: per segment (one tap,
+// or a range of its input channels) six row pointers into the NHWC input
+// (a zero row where the tap falls in the padding) and a run of k values,
+// each one broadcast per row and multiplied into two 8-wide sums per row.
+// (GemmMicrokernel.h).
+//
+// Blocking: when a group's weights are a few MB at most (or the reduction
+// is short), a tile's row pointers are made once and every panel runs over
+// the whole reduction. Otherwise the reduction is cut into blocks of ~256 k
+// values,
+// and per block each panel's slice (16 KiB, L1) runs over every tile:
+// tiles then add into the output, the first block starting from the bias
+// and the last one clamping. Inputs with few channels per tap (a network's
+// first layer: 3) are copied into contiguous rows per tile first, so the
+// micro-kernel sees one long segment instead of many 3-value ones.
+#include "runtime/kernels/optimized/PackedConvolution.h"
+#include "runtime/kernels/optimized/CpuFeatures.h"
+#include "runtime/kernels/optimized/GemmMicrokernel.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace etch::runtime::optimized {
+namespace {
+
+constexpr int64_t MR = kTileRows, NR = kTileColumns;
+/// k values per reduction block when a group's weights are large.
+constexpr int64_t kDepthBlock = 256;
+/// Weights of a group up to which every tile runs the whole reduction
+/// (measured on resnet18's layers: whole reductions are faster up to its
+/// 2.4 MB layer3, blocks at its 9.4 MB layer4; L3 holds the former).
+constexpr int64_t kWholeReductionBytes = 3 * 1024 * 1024;
+/// Channels per tap below which a tile's rows are copied contiguous, and
+/// the longest reduction copied so (6 rows on the stack: 24 KiB).
+constexpr int64_t kGatherBelowChannels = 8;
+constexpr int64_t kMaxGatherDepth = 1024;
+/// Row pointers of one tile: segments x MR (PackedConvolution::supports
+/// keeps windows within kMaxTaps).
+constexpr int64_t kMaxPointers = kConvMaxTaps * MR;
+
+struct Isa {
+  const char *name;
+  GemmMicrokernel kernel;
+};
+
+const Isa kIsas[] = {{"avx2", gemmMicrokernelAvx2},
+                     {"scalar", gemmMicrokernelScalar}};
+
+const Isa &chosenIsa() {
+  static const Isa &chosen = cpuHasIsa("avx2") ? kIsas[0] : kIsas[1];
+  return chosen;
+}
+
+int64_t roundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+} // namespace
+
+ConvGeometry ConvGeometry::fullyConnected(int64_t rows, int64_t in,
+                                          int64_t out) {
+  ConvGeometry g;
+  g.height = g.outHeight = rows;
+  g.inChannels = in;
+  g.outChannels = out;
+  return g;
+}
+
+bool ConvGeometry::valid() const {
+  for (int64_t v : {batch, height, width, inChannels, outHeight, outWidth,
+                    outChannels, kernelHeight, kernelWidth, strideHeight,
+                    strideWidth, dilationHeight, dilationWidth, groups})
+    if (v <= 0)
+      return false;
+  // Every tap is checked against the input as it is read, so any output
+  // extents are safe to compute.
+  return padTop >= 0 && padLeft >= 0 && inChannels % groups == 0 &&
+         outChannels % groups == 0;
+}
+
+size_t PackedConvolution::packedBytes(const ConvGeometry &g) {
+  int64_t groupIn = g.inChannels / g.groups;
+  int64_t panels = (g.outChannels / g.groups + NR - 1) / NR * g.groups;
+  int64_t depth = g.kernelHeight * g.kernelWidth * groupIn;
+  // The panels, then a zero row as long as an input pixel (the padding).
+  return static_cast<size_t>(panels * (NR + depth * NR) +
+                             roundUp(g.inChannels, NR)) *
+         sizeof(float);
+}
+
+PackedConvolution::PackedConvolution(const ConvGeometry &g,
+                                     const float *weights, const float *bias,
+                                     float *storage)
+    : geometry_(g), packed_(storage) {
+  std::memset(storage, 0, packedBytes(g));
+  int64_t groupOut = g.outChannels / g.groups;
+  int64_t depth = g.kernelHeight * g.kernelWidth * (g.inChannels / g.groups);
+  int64_t panelsPerGroup = (groupOut + NR - 1) / NR;
+  for (int64_t panel = 0; panel < panelsPerGroup * g.groups; ++panel) {
+    int64_t group = panel / panelsPerGroup;
+    int64_t first = (panel % panelsPerGroup) * NR;
+    float *to = storage + panel * (NR + depth * NR);
+    for (int64_t j = 0; j < NR && first + j < groupOut; ++j) {
+      int64_t out = group * groupOut + first + j;
+      to[j] = bias ? bias[out] : 0.0f;
+      const float *row = weights + out * depth;
+      for (int64_t k = 0; k < depth; ++k)
+        to[NR + k * NR + j] = row[k];
+    }
+  }
+}
+
+bool PackedConvolution::supports(const ConvGeometry &g) {
+  return g.valid() && g.kernelHeight * g.kernelWidth <= kConvMaxTaps;
+}
+
+const char *PackedConvolution::isa() { return chosenIsa().name; }
+
+namespace {
+
+/// What every tile of one run shares.
+struct Run {
+  Run(const ConvGeometry &g, const float *packed, const float *in, float *out,
+      float lo, float hi, GemmMicrokernel kernel)
+      : g(g), groupIn(g.inChannels / g.groups),
+        groupOut(g.outChannels / g.groups),
+        taps(g.kernelHeight * g.kernelWidth), depth(taps * groupIn),
+        panelsPerGroup((groupOut + NR - 1) / NR), packed(packed),
+        zeros(packed + panels() * (NR + depth * NR)), in(in), out(out), lo(lo),
+        hi(hi), kernel(kernel) {}
+
+  const ConvGeometry &g;
+  int64_t groupIn, groupOut, taps, depth, panelsPerGroup;
+  const float *packed, *zeros, *in;
+  float *out;
+  float lo, hi;
+  GemmMicrokernel kernel;
+
+  int64_t pixels() const { return g.batch * g.outHeight * g.outWidth; }
+  int64_t panels() const { return panelsPerGroup * g.groups; }
+
+  /// Row pointers of the tile at output pixel \p first for taps [t0, t1),
+  /// at input channel 0: ptr[(t - t0) * MR + r] (the micro-kernel adds
+  /// the channel). Rows past the last pixel repeat it (their results are
+  /// not stored).
+  void rowPointers(int64_t first, int64_t rows, int64_t t0, int64_t t1,
+                   const float **ptr) const {
+    for (int64_t r = 0; r < MR; ++r) {
+      int64_t pixel = first + std::min(r, rows - 1);
+      int64_t ox = pixel % g.outWidth, rest = pixel / g.outWidth;
+      int64_t oy = rest % g.outHeight, image = rest / g.outHeight;
+      int64_t y0 = oy * g.strideHeight - g.padTop;
+      int64_t x0 = ox * g.strideWidth - g.padLeft;
+      const float *base = in + image * g.height * g.width * g.inChannels;
+      int64_t ky = t0 / g.kernelWidth, kx = t0 % g.kernelWidth;
+      for (int64_t t = t0; t < t1; ++t) {
+        int64_t iy = y0 + ky * g.dilationHeight;
+        int64_t ix = x0 + kx * g.dilationWidth;
+        bool inside = iy >= 0 && iy < g.height && ix >= 0 && ix < g.width;
+        ptr[(t - t0) * MR + r] =
+            inside ? base + (iy * g.width + ix) * g.inChannels : zeros;
+        if (++kx == g.kernelWidth) {
+          kx = 0;
+          ++ky;
+        }
+      }
+    }
+  }
+
+  /// The micro-kernel on one tile of one panel; a panel past the group's
+  /// last channel goes through a local 6 x 16 tile.
+  /// \p job's b, bias and c are set here: b from \p rowOffset, the first
+  /// packed row it reads (tap x groupIn + channel).
+  void tile(int64_t first, int64_t panel, int64_t rowOffset,
+            GemmTile job) const {
+    int64_t group = panel / panelsPerGroup;
+    int64_t column = (panel % panelsPerGroup) * NR;
+    int64_t width = std::min(NR, groupOut - column);
+    job.bias = packed + panel * (NR + depth * NR);
+    job.b = job.bias + NR + rowOffset * NR;
+    float *c = out + first * g.outChannels + group * groupOut + column;
+    if (width == NR) {
+      job.c = c;
+      job.ldc = g.outChannels;
+      kernel(job);
+      return;
+    }
+    alignas(64) float edge[MR * NR] = {};
+    if (!job.first)
+      for (int64_t r = 0; r < job.rows; ++r)
+        std::memcpy(edge + r * NR, c + r * g.outChannels,
+                    width * sizeof(float));
+    job.c = edge;
+    job.ldc = NR;
+    kernel(job);
+    for (int64_t r = 0; r < job.rows; ++r)
+      std::memcpy(c + r * g.outChannels, edge + r * NR, width * sizeof(float));
+  }
+
+  /// Tiles [tile0, tile1) x panels [panel0, panel1) over the whole
+  /// reduction, each tile's pointers (or gathered rows) made once.
+  void wholeReduction(int64_t tile0, int64_t tile1, int64_t panel0,
+                      int64_t panel1) const {
+    const float *ptr[kMaxPointers];
+    bool gather = groupIn < kGatherBelowChannels && depth <= kMaxGatherDepth;
+    alignas(64) float rowsCopy[MR * kMaxGatherDepth];
+    const float *gathered[MR];
+    for (int64_t t = tile0; t < tile1; ++t) {
+      int64_t first = t * MR, rows = std::min(MR, pixels() - first);
+      rowPointers(first, rows, 0, taps, ptr);
+      int64_t gatheredFor = -1;
+      for (int64_t panel = panel0; panel < panel1; ++panel) {
+        int64_t group = panel / panelsPerGroup;
+        if (gather && group != gatheredFor) {
+          for (int64_t r = 0; r < MR; ++r) {
+            float *to = rowsCopy + r * depth;
+            for (int64_t tap = 0; tap < taps; ++tap)
+              std::memcpy(to + tap * groupIn,
+                          ptr[tap * MR + r] + group * groupIn,
+                          groupIn * sizeof(float));
+            gathered[r] = to;
+          }
+          gatheredFor = group;
+        }
+        GemmTile job;
+        job.rows = rows;
+        if (gather) {
+          job.length = depth;
+          job.a = gathered;
+        } else {
+          job.segments = taps;
+          job.length = groupIn;
+          job.a = ptr;
+          job.aOffset = group * groupIn;
+        }
+        job.bStride = groupIn * NR;
+        job.first = job.last = true;
+        job.lo = lo;
+        job.hi = hi;
+        tile(first, panel, 0, job);
+      }
+    }
+  }
+
+  /// One reduction block (taps [t0, t1) at input channels [c0, c0 + length)
+  /// of the group) for tiles [tile0, tile1) of one panel.
+  void reductionBlock(int64_t panel, int64_t tile0, int64_t tile1, int64_t t0,
+                      int64_t t1, int64_t c0, int64_t length, bool firstBlock,
+                      bool lastBlock) const {
+    const float *ptr[kMaxPointers];
+    int64_t group = panel / panelsPerGroup;
+    for (int64_t t = tile0; t < tile1; ++t) {
+      int64_t first = t * MR, rows = std::min(MR, pixels() - first);
+      rowPointers(first, rows, t0, t1, ptr);
+      GemmTile job;
+      job.rows = rows;
+      job.segments = t1 - t0;
+      job.length = length;
+      job.a = ptr;
+      job.aOffset = group * groupIn + c0;
+      job.bStride = groupIn * NR;
+      job.first = firstBlock;
+      job.last = lastBlock;
+      job.lo = lo;
+      job.hi = hi;
+      tile(first, panel, t0 * groupIn + c0, job);
+    }
+  }
+};
+
+/// Splits \p count items into about \p parts chunks of at least one.
+int64_t chunkFor(int64_t count, int64_t parts) {
+  return std::max<int64_t>(1, (count + parts - 1) / parts);
+}
+
+void runAll(const Run &run, size_t threads) {
+  const int64_t tiles = (run.pixels() + MR - 1) / MR;
+  const int64_t panels = run.panels();
+  // Enough work items that the threads share them evenly.
+  const int64_t wanted = 4 * static_cast<int64_t>(threads);
+  ThreadPool *pool = threads > 1 ? &ThreadPool::shared() : nullptr;
+  auto parallel = [&](int64_t count, auto &&body) {
+    if (pool)
+      pool->parallelFor(count, 1, body);
+    else
+      body(0, count);
+  };
+  bool whole = run.depth * run.groupOut * static_cast<int64_t>(sizeof(float)) <=
+               kWholeReductionBytes;
+  if (whole || run.depth <= kDepthBlock) {
+    // Items: a run of tiles x a run of panels (several panels per tile
+    // when there are few tiles, as in a fully connected layer).
+    int64_t panelChunk = chunkFor(panels, chunkFor(wanted, tiles));
+    int64_t panelChunks = (panels + panelChunk - 1) / panelChunk;
+    parallel(tiles * panelChunks, [&](int64_t begin, int64_t end) {
+      for (int64_t item = begin; item < end; ++item) {
+        int64_t tile = item / panelChunks, chunk = item % panelChunks;
+        run.wholeReduction(tile, tile + 1, chunk * panelChunk,
+                           std::min(panels, (chunk + 1) * panelChunk));
+      }
+    });
+    return;
+  }
+  // Reduction blocks: whole taps of all channels when a tap has fewer than
+  // a block's k values, else channel ranges of one tap.
+  int64_t tapsPerBlock = std::max<int64_t>(1, kDepthBlock / run.groupIn);
+  int64_t channelChunks = chunkFor(run.groupIn, kDepthBlock);
+  int64_t length = chunkFor(run.groupIn, channelChunks);
+  int64_t tileChunk = chunkFor(tiles, chunkFor(wanted, panels));
+  int64_t tileChunks = (tiles + tileChunk - 1) / tileChunk;
+  for (int64_t t0 = 0; t0 < run.taps; t0 += tapsPerBlock) {
+    int64_t t1 = std::min(run.taps, t0 + tapsPerBlock);
+    for (int64_t c0 = 0; c0 < run.groupIn; c0 += length) {
+      int64_t used = std::min(length, run.groupIn - c0);
+      bool firstBlock = t0 == 0 && c0 == 0;
+      bool lastBlock = t1 == run.taps && c0 + used == run.groupIn;
+      // Items: one panel x a run of tiles, a panel's tiles adjacent so
+      // its slice of weights stays in cache.
+      parallel(panels * tileChunks, [&](int64_t begin, int64_t end) {
+        for (int64_t item = begin; item < end; ++item) {
+          int64_t panel = item / tileChunks, chunk = item % tileChunks;
+          run.reductionBlock(panel, chunk * tileChunk,
+                             std::min(tiles, (chunk + 1) * tileChunk), t0, t1,
+                             c0, used, firstBlock, lastBlock);
+        }
+      });
+    }
+  }
+}
+
+} // namespace
+
+void PackedConvolution::run(const float *in, float *out, float outputMin,
+                            float outputMax) const {
+  runAll(Run(geometry_, packed_, in, out, outputMin, outputMax,
+             chosenIsa().kernel),
+         ThreadPool::shared().concurrency());
+}
+
+bool PackedConvolution::runWith(const char *name, const float *in, float *out,
+                                float outputMin, float outputMax) const {
+  for (const Isa &candidate : kIsas)
+    if (std::strcmp(candidate.name, name) == 0 && cpuHasIsa(candidate.name)) {
+      runAll(Run(geometry_, packed_, in, out, outputMin, outputMax,
+                 candidate.kernel),
+             1);
+      return true;
+    }
+  return false;
+}
+
+} // namespace etch::runtime::optimized

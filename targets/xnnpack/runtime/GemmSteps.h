@@ -1,0 +1,60 @@
+// Which of a blob's nodes run on etch's own f32 GEMM kernels instead of
+// XNNPACK's, chosen at load from the CPU the program runs on. Debian's
+// XNNPACK (2022) built its AVX2 f32 GEMM and convolution kernels with one
+// sum spilled to the stack at every step, so on CPUs whose widest vector
+// ISA is AVX2 (most x86 laptops and desktops) they run at about half the
+// FMA throughput; its AVX-512 builds do not spill and stay in use.
+// runtime/kernels/optimized/PackedConvolution.h runs those nodes there,
+// each as a step of its own between XNNPACK runtimes (Stages.h).
+#pragma once
+
+#include "BlobValidator.h"
+
+#include "runtime/kernels/optimized/PackedConvolution.h"
+#include "runtime/platform/Platform.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace etch::xnnpack {
+
+/// Whether f32 convolutions and fully connected layers run on etch's
+/// kernels on this CPU: ETCH_XNNPACK_GEMM=etch|xnnpack when set (to compare
+/// the two), else when the widest ISA etch may use here is AVX2 (under
+/// ETCH_CPU_ISA).
+bool etchGemmPreferred();
+
+/// \p node as etch's GEMM kernels take it at tensor extents \p dims: an
+/// f32 Convolution2d or FullyConnected with constant weights (and bias)
+/// whose geometry PackedConvolution supports, with at least a tile's rows
+/// of output; otherwise nothing.
+std::optional<runtime::optimized::ConvGeometry>
+gemmGeometry(const Blob &blob, const Node &node,
+             const std::vector<Dims> &dims);
+
+/// One node run by PackedConvolution: its weights packed at creation.
+class GemmStep {
+public:
+  /// nullptr when the packed weights cannot be allocated.
+  static std::unique_ptr<GemmStep>
+  create(const runtime::optimized::ConvGeometry &geometry,
+         const float *weights, const float *bias, const float *input,
+         float *output, float outputMin, float outputMax);
+
+  void run() const { conv_.run(input_, output_, outputMin_, outputMax_); }
+
+private:
+  GemmStep(runtime::PlatformBlock storage,
+           const runtime::optimized::ConvGeometry &geometry,
+           const float *weights, const float *bias, const float *input,
+           float *output, float outputMin, float outputMax);
+
+  runtime::PlatformBlock storage_; // the packed weights
+  runtime::optimized::PackedConvolution conv_;
+  const float *input_;
+  float *output_;
+  float outputMin_, outputMax_;
+};
+
+} // namespace etch::xnnpack
