@@ -8,8 +8,9 @@
 // their float work on the multiply-adds: q = 16 (f - 1.5), and a group's
 // dot product is 16 (sum f * x - 1.5 * sum x), each group's sum starting at
 // -1.5 * sum x. A group's sum is scaled once; zero points come off at the
-// end as scale * zp * sum x. Where the CPU has AVX-512 VNNI, int4 tables run
-// on int8 dot products instead (WeightOnlyVnni.cpp). More input rows
+// end as scale * zp * sum x. int4 tables run on int8 dot products instead
+// on AVX-512 VNNI and on AVX2 (WeightOnlyInt8Inputs.cpp), int8 tables on
+// 16-bit integer products on AVX2 (WeightOnlyInt16Inputs.cpp). More input rows
 // (prefill): blocks of up to 16 pass each weight row while it sits in L1,
 // 4 at a time in registers, so the table streams from memory once per
 // block. Output rows are split across the pool. Shapes and types were
@@ -144,14 +145,18 @@ __attribute__((target("avx2,fma"))) inline float reduceAvx2(__m256 v) {
   return _mm_cvtss_f32(sum);
 }
 
-/// As dotsAvx512, with 8-lane vectors: a group starts at -start / 8.
+/// As dotsAvx512, with 8-lane vectors: a group starts at -start / 8. The
+/// four products of a step go to C independent sums per row pair (C = 4
+/// for one input row and one weight row, a decode step: with two sums its
+/// FMAs waited on each other's latency, 13 cycles per 32 int8 weights).
 template <int M, int R = 1>
 __attribute__((target("avx2,fma"))) void
 dotsAvx2(const Weights &w, int64_t n, const float *x, const float *starts,
          float *dots) {
+  constexpr int C = M * R == 1 ? 4 : 2;
   const int64_t group = w.group, groups = w.groups, columns = w.columns;
   const float *scales = w.scales + n * groups;
-  __m256 total[M][R], even[M][R], odd[M][R];
+  __m256 total[M][R], part[M][R][C];
   for (int i = 0; i < M; ++i)
     for (int r = 0; r < R; ++r)
       total[i][r] = _mm256_setzero_ps();
@@ -159,8 +164,9 @@ dotsAvx2(const Weights &w, int64_t n, const float *x, const float *starts,
     for (int i = 0; i < M; ++i) {
       __m256 start = _mm256_set1_ps(starts[i * groups + g] * (-1.0f / 8));
       for (int r = 0; r < R; ++r) {
-        even[i][r] = start;
-        odd[i][r] = _mm256_setzero_ps();
+        part[i][r][0] = start;
+        for (int c = 1; c < C; ++c)
+          part[i][r][c] = _mm256_setzero_ps();
       }
     }
     for (int64_t p = g * group; p < (g + 1) * group; p += kStep) {
@@ -169,22 +175,20 @@ dotsAvx2(const Weights &w, int64_t n, const float *x, const float *starts,
         widenAvx2(w.bits, w.row(n + r), p, weights);
         for (int i = 0; i < M; ++i) {
           const float *xs = x + i * columns + p;
-          even[i][r] = _mm256_fmadd_ps(weights[0], _mm256_loadu_ps(xs),
-                                       even[i][r]);
-          odd[i][r] = _mm256_fmadd_ps(weights[1], _mm256_loadu_ps(xs + 8),
-                                      odd[i][r]);
-          even[i][r] = _mm256_fmadd_ps(weights[2], _mm256_loadu_ps(xs + 16),
-                                       even[i][r]);
-          odd[i][r] = _mm256_fmadd_ps(weights[3], _mm256_loadu_ps(xs + 24),
-                                      odd[i][r]);
+          for (int q = 0; q < 4; ++q)
+            part[i][r][q % C] = _mm256_fmadd_ps(
+                weights[q], _mm256_loadu_ps(xs + 8 * q), part[i][r][q % C]);
         }
       }
     }
     for (int r = 0; r < R; ++r) {
       __m256 scale = _mm256_set1_ps(scales[r * groups + g]);
-      for (int i = 0; i < M; ++i)
-        total[i][r] = _mm256_fmadd_ps(_mm256_add_ps(even[i][r], odd[i][r]),
-                                      scale, total[i][r]);
+      for (int i = 0; i < M; ++i) {
+        __m256 sum = part[i][r][0];
+        for (int c = 1; c < C; ++c)
+          sum = _mm256_add_ps(sum, part[i][r][c]);
+        total[i][r] = _mm256_fmadd_ps(sum, scale, total[i][r]);
+      }
     }
   }
   for (int i = 0; i < M; ++i)
@@ -214,7 +218,7 @@ using DotsFn = void (*)(const Weights &, int64_t, const float *,
                         const float *, float *);
 
 /// The kernel for M input rows on \p isa, one weight row at a time (a
-/// sequential stream: see WeightOnlyVnni.cpp).
+/// sequential stream: see WeightOnlyInt8Inputs.cpp).
 template <template <int> class Dots> DotsFn kernelFor(int64_t m) {
   switch (m) {
   case 1: return Dots<1>::run;
@@ -274,10 +278,12 @@ void productRows(const char *isa, const Weights &w, int64_t m, const float *x,
   DotsFn kernels[kRegisterRows + 1] = {};
   for (int64_t count = 1; count <= kRegisterRows; ++count)
     kernels[count] = kernelFor(isa, count);
-  auto rowDots = [&](int64_t n, int64_t first, int64_t rows, float *dots) {
+  auto rowDots = [&](int64_t n, int64_t, int64_t first, int64_t rows,
+                     float *dots) -> int64_t {
     for (int64_t i = 0; i < rows; i += kRegisterRows)
       kernels[std::min(kRegisterRows, rows - i)](
           w, n, x + (first + i) * w.columns, starts + i * w.groups, dots + i);
+    return 1;
   };
   productByRowBlocks(w, m, blockRows, y, prepare, rowDots);
 }
@@ -301,8 +307,8 @@ bool runWith(const char *path, const KernelCall &call) {
     portable::runWeightOnlyLinear(call);
     return true;
   }
-  if (std::strcmp(path, "avx512vnni") == 0 &&
-      decodeWithInt8Inputs(w, m, x, y))
+  if (decodeWithInt8Inputs(path, w, m, x, y) ||
+      decodeWithInt16Inputs(path, w, m, x, y))
     return true;
   productRows(std::strcmp(path, "avx512vnni") == 0 ? "avx512" : path, w, m,
               x, y);

@@ -1,9 +1,11 @@
 // The optimized kernels an LLM decode step runs, against their portable
 // twins: weight_only_linear on every path this CPU has (float inputs: within
-// float rounding; int8 inputs, AVX-512 VNNI: within the input quantization's
-// error), the few-row GEMVs on every ISA, attention with boolean, float and
-// causal masks and grouped heads, broadcast arithmetic (bitwise), trailing
-// reductions, slice-wise index_put (bitwise), x ** 2; and the thread pool.
+// float rounding; int8 inputs for int4 tables on AVX-512 VNNI and AVX2, int16
+// inputs for int8 tables on AVX2: within the input quantization's error,
+// and equal to that arithmetic done in double), the
+// few-row GEMVs on every ISA, attention with boolean, float and causal masks
+// and grouped heads, broadcast arithmetic (bitwise), trailing reductions,
+// slice-wise index_put (bitwise), x ** 2; and the thread pool.
 #include "../portable/KernelTestSupport.h"
 
 #include "runtime/kernels/optimized/CpuFeatures.h"
@@ -30,6 +32,69 @@ double relativeError(const OwnedTensor &actual, const OwnedTensor &expected) {
   return error / scale;
 }
 
+/// What the int8-input path computes (WeightOnlyInt8Inputs.cpp), in
+/// double: each input quantized per 32-column block (round to nearest
+/// even of x * 127 / max|x|), exact integer dot products, scaled.
+void int8InputReference(const uint8_t *weights, const float *scales,
+                        const float *bias, const float *x, int64_t rows,
+                        int64_t columns, int64_t group, int64_t inputs,
+                        float *out) {
+  std::vector<int> q(columns);
+  std::vector<double> step(columns / 32);
+  for (int64_t i = 0; i < inputs; ++i) {
+    const float *row = x + i * columns;
+    for (int64_t b = 0; b < columns / 32; ++b) {
+      float largest = 0;
+      for (int64_t k = 32 * b; k < 32 * b + 32; ++k)
+        largest = std::max(largest, std::fabs(row[k]));
+      float inverse = largest > 0 ? 127.0f / largest : 0.0f;
+      for (int64_t k = 32 * b; k < 32 * b + 32; ++k)
+        q[k] = static_cast<int>(std::nearbyint(row[k] * inverse));
+      step[b] = largest / 127.0f;
+    }
+    for (int64_t n = 0; n < rows; ++n) {
+      const uint8_t *packed = weights + n * columns / 2;
+      double total = 0;
+      for (int64_t b = 0; b < columns / 32; ++b) {
+        int64_t dot = 0;
+        for (int64_t k = 32 * b; k < 32 * b + 32; ++k)
+          dot += int64_t(weight_packing::int4At(packed, k)) * q[k];
+        total += double(dot) * step[b] *
+                 scales[n * (columns / group) + 32 * b / group];
+      }
+      out[i * rows + n] = static_cast<float>(total + bias[n]);
+    }
+  }
+}
+
+/// What the int16-input path computes (WeightOnlyInt16Inputs.cpp) for an
+/// int8 table, in double: each input quantized per 32-column block to
+/// round-to-nearest-even(x * 32767 / max|x|), exact integer products.
+void int16InputReference(const int8_t *weights, const float *scales,
+                         const float *bias, const float *x, int64_t rows,
+                         int64_t columns, int64_t group, int64_t inputs,
+                         float *out) {
+  std::vector<double> q(columns);
+  for (int64_t i = 0; i < inputs; ++i) {
+    const float *row = x + i * columns;
+    for (int64_t b = 0; b < columns / 32; ++b) {
+      float largest = 0;
+      for (int64_t k = 32 * b; k < 32 * b + 32; ++k)
+        largest = std::max(largest, std::fabs(row[k]));
+      float inverse = largest > 0 ? 32767.0f / largest : 0.0f;
+      for (int64_t k = 32 * b; k < 32 * b + 32; ++k)
+        q[k] = std::nearbyint(row[k] * inverse) * double(largest / 32767.0f);
+    }
+    for (int64_t n = 0; n < rows; ++n) {
+      double total = 0;
+      for (int64_t k = 0; k < columns; ++k)
+        total += double(weights[n * columns + k]) * q[k] *
+                 scales[n * (columns / group) + k / group];
+      out[i * rows + n] = static_cast<float>(total + bias[n]);
+    }
+  }
+}
+
 struct WeightOnlyCase {
   int bits;
   int64_t rows, columns, group, inputs;
@@ -42,20 +107,26 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
   const char *path = GetParam();
   if (!optimized::cpuHasIsa(path))
     GTEST_SKIP() << "this CPU has no " << path;
-  for (WeightOnlyCase c :
-       {WeightOnlyCase{4, 37, 256, 32, 1, false}, {4, 16, 384, 64, 2, false},
-        {4, 20, 512, 128, 3, false}, {4, 9, 96, 32, 1, false},
-        {4, 12, 128, 32, 4, true}, {8, 33, 192, 192, 1, false},
-        {8, 10, 128, 64, 2, true}, {4, 70, 256, 32, 7, false},
-        {8, 21, 64, 64, 5, false}, {4, 19, 256, 32, 21, false},
-        {4, 8, 128, 32, 18, true}, {8, 17, 128, 128, 33, false}}) {
-    std::vector<int64_t> packed = {
-        c.rows, weight_packing::rowBytes(c.bits, c.columns)};
+  for (WeightOnlyCase c : {WeightOnlyCase{4, 37, 256, 32, 1, false},
+                           {4, 16, 384, 64, 2, false},
+                           {4, 20, 512, 128, 3, false},
+                           {4, 9, 96, 32, 1, false},
+                           {4, 12, 128, 32, 4, true},
+                           {8, 33, 192, 192, 1, false},
+                           {8, 10, 128, 64, 2, true},
+                           {4, 70, 256, 32, 7, false},
+                           {8, 21, 64, 64, 5, false},
+                           {4, 19, 256, 32, 21, false},
+                           {4, 8, 128, 32, 18, true},
+                           {8, 17, 128, 128, 33, false}}) {
+    std::vector<int64_t> packed = {c.rows,
+                                   weight_packing::rowBytes(c.bits, c.columns)};
     OwnedTensor weight(c.bits == 4 ? ScalarType::UInt8 : ScalarType::Int8,
                        packed);
     for (size_t i = 0; i < weight.view.nbytes(); ++i)
       weight.storage[i] = static_cast<uint8_t>(randomInt(0, 255));
-    OwnedTensor scales = randomFloat({c.rows, c.columns / c.group}, -0.1f, 0.1f);
+    OwnedTensor scales =
+        randomFloat({c.rows, c.columns / c.group}, -0.1f, 0.1f);
     OwnedTensor zeros(ScalarType::Int8, {c.rows, c.columns / c.group});
     for (int64_t i = 0; i < zeros.numel(); ++i)
       zeros.view.data<int8_t>()[i] = static_cast<int8_t>(randomInt(-4, 4));
@@ -77,14 +148,39 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
     call.outputs = Span<TensorView *>(outputs.data(), 1);
     call.attributes = attributes.span();
     ASSERT_TRUE(optimized::weight_only::runWith(path, call));
-    // Float inputs: float rounding. int4 on int8 inputs (VNNI): each input
-    // is off by up to half its block's step, max|x| / 254.
-    bool int8Inputs = std::strcmp(path, "avx512vnni") == 0 && c.bits == 4 &&
-                      !c.zeroPoints && c.columns % 128 == 0;
-    double tolerance = int8Inputs ? 2e-2 : 1e-5;
+    // Float inputs: float rounding. int4 on int8 inputs (AVX-512 VNNI,
+    // AVX2): each input is off by up to half its block's step, max|x| /
+    // 254, and the result is that arithmetic's to float rounding.
+    bool int8Inputs = (std::strcmp(path, "avx512vnni") == 0 ||
+                       std::strcmp(path, "avx2") == 0) &&
+                      c.bits == 4 && !c.zeroPoints && c.columns % 128 == 0;
+    // int8 on int16 inputs (AVX2): each input within 1.5e-5 of its block's
+    // largest.
+    bool int16Inputs = std::strcmp(path, "avx2") == 0 && c.bits == 8 &&
+                       !c.zeroPoints && c.group % 32 == 0;
+    double tolerance = int8Inputs ? 2e-2 : int16Inputs ? 1e-4 : 1e-5;
     EXPECT_LT(relativeError(fast, reference), tolerance)
         << path << " bits " << c.bits << " rows " << c.rows << " columns "
         << c.columns << " group " << c.group << " inputs " << c.inputs;
+    if (int16Inputs) {
+      OwnedTensor exact(ScalarType::Float32, {c.inputs, c.rows});
+      int16InputReference(weight.view.data<int8_t>(), scales.f(), bias.f(),
+                          x.f(), c.rows, c.columns, c.group, c.inputs,
+                          exact.f());
+      EXPECT_LT(relativeError(fast, exact), 1e-5)
+          << path << " against the int16-input arithmetic: rows " << c.rows
+          << " columns " << c.columns << " group " << c.group << " inputs "
+          << c.inputs;
+    }
+    if (int8Inputs) {
+      OwnedTensor exact(ScalarType::Float32, {c.inputs, c.rows});
+      int8InputReference(weight.storage.data(), scales.f(), bias.f(), x.f(),
+                         c.rows, c.columns, c.group, c.inputs, exact.f());
+      EXPECT_LT(relativeError(fast, exact), 1e-5)
+          << path << " against the int8-input arithmetic: rows " << c.rows
+          << " columns " << c.columns << " group " << c.group << " inputs "
+          << c.inputs;
+    }
   }
 }
 
@@ -98,11 +194,15 @@ TEST_P(GemvIsaTest, RowsAndColumnsMatchADoubleReference) {
   const char *isa = GetParam();
   // Up to 4 rows: decoding; more: prefill's 4 x 4 blocks and their edges.
   for (int64_t m : {1, 2, 3, 4, 5, 8, 11})
-    for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {7, 15}, {33, 64},
-                        {100, 129}, {5, 300}}) {
+    for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1},
+                        {7, 15},
+                        {33, 64},
+                        {100, 129},
+                        {5, 300}}) {
       OwnedTensor x = randomFloat({m, k}), rows = randomFloat({n, k}),
                   columns = randomFloat({k, n});
-      OwnedTensor y1(ScalarType::Float32, {m, n}), y2(ScalarType::Float32, {m, n});
+      OwnedTensor y1(ScalarType::Float32, {m, n}),
+          y2(ScalarType::Float32, {m, n});
       if (!optimized::gemvRowsAccumulateWith(isa, m, n, k, x.f(), k, rows.f(),
                                              y1.f(), n))
         GTEST_SKIP() << "this CPU has no " << isa;
@@ -221,7 +321,8 @@ TEST(DecodeKernels, TrailingReductionsMatchPortable) {
 TEST(DecodeKernels, IndexPutWritesWholeSlices) {
   // A KV-cache update: 2 positions of [1, 4, 10, 8] written along dim 2,
   // one index negative, one outside (writes nothing).
-  OwnedTensor cache = randomFloat({1, 4, 10, 8}), rows = randomFloat({1, 4, 3, 8});
+  OwnedTensor cache = randomFloat({1, 4, 10, 8}),
+              rows = randomFloat({1, 4, 3, 8});
   OwnedTensor at(ScalarType::Int64, {3});
   int64_t positions[] = {2, -1, 10};
   std::memcpy(at.i64(), positions, sizeof positions);
@@ -258,6 +359,7 @@ TEST(ThreadPool, ALentPoolTakesTheJobsUntilGivenBack) {
   pool.borrow({&lender, 2, RecordingLender::parallelize});
   pool.resize(3); // remembered while lent: the lender's threads run jobs
   EXPECT_EQ(pool.threads(), 1u);
+  EXPECT_EQ(pool.concurrency(), 2u);
   std::vector<std::atomic<int>> hits(100);
   auto count = [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i)
@@ -273,6 +375,7 @@ TEST(ThreadPool, ALentPoolTakesTheJobsUntilGivenBack) {
   EXPECT_EQ(lender.jobs, 2);
   pool.giveBack(&lender);
   EXPECT_EQ(pool.threads(), 3u);
+  EXPECT_EQ(pool.concurrency(), 3u);
   pool.parallelFor(100, 7, count);
   EXPECT_EQ(lender.jobs, 2);
   for (int64_t i = 0; i < 100; ++i)
