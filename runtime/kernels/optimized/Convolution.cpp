@@ -6,6 +6,7 @@
 // XNNPACK 2022 leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps,
 // and other sizes (ConvNeXt's 7x7) would run there as a GEMM per channel.
 // Every other convolution runs the portable kernel.
+#include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
@@ -38,25 +39,29 @@ float clippedSum(const ConvShape &s, const float *in, const float *weight,
   return sum;
 }
 
-constexpr int64_t kBlock = 16;
-// kBlock sums: one AVX-512 register (two AVX2, four SSE in the other clones);
-// GCC's vector type, since it does not vectorize the scalar form here.
-using Block = float __attribute__((vector_size(kBlock * sizeof(float))));
+/// W sums in one vector register of the ISA a plane is compiled for (16
+/// for AVX-512, 8 for AVX2, 4 for SSE): GCC's vector type, since it does not
+/// vectorize the scalar form here. Wider than a register, GCC moved each
+/// block through the stack and general registers at every tap (on AVX2 the
+/// kernel ran at half the portable kernel's speed).
+template <int W> struct Lanes {
+  typedef float Block __attribute__((vector_size(W * sizeof(float))));
+};
 // Zero-padded copies of the input rows one output row reads, on the stack.
 constexpr int64_t kMaxPaddedFloats = 16384;
 
 constexpr int64_t kChains = 4;
 
 /// A padded row: the input, pw zeros each side, and room for the reads of a
-/// last group of kChains blocks past the row's end.
-int64_t paddedWidth(const ConvShape &s) {
-  return s.w + 2 * s.pw + kChains * kBlock;
+/// last group of kChains blocks of W past the row's end.
+template <int W> int64_t paddedWidth(const ConvShape &s) {
+  return s.w + 2 * s.pw + kChains * W;
 }
 
 /// Whether the padded-row path takes \p s: stride 1 along W and rows that
 /// fit the stack buffer.
-bool usesPaddedRows(const ConvShape &s) {
-  return s.sw == 1 && s.kh * paddedWidth(s) <= kMaxPaddedFloats;
+template <int W> bool usesPaddedRows(const ConvShape &s) {
+  return s.sw == 1 && s.kh * paddedWidth<W>(s) <= kMaxPaddedFloats;
 }
 
 /// The padded input rows one output row reads, their filter rows, and the
@@ -70,9 +75,10 @@ struct PaddedRows {
 /// sums[b] for Blocks column blocks from \p source; each block's taps are
 /// dealt among Chains sums, so Blocks * Chains independent FMA chains hide
 /// the FMA latency (a single chain would wait on it at every tap).
-template <int Blocks, int Chains>
-__attribute__((always_inline)) inline void sumBlocks(const PaddedRows &source,
-                                                     Block *sums) {
+template <int W, int Blocks, int Chains>
+__attribute__((always_inline)) inline void
+sumBlocks(const PaddedRows &source, typename Lanes<W>::Block *sums) {
+  using Block = typename Lanes<W>::Block;
   Block partial[Blocks][Chains] = {};
   Block values;
   for (int64_t r = 0; r < source.used; ++r) {
@@ -82,13 +88,13 @@ __attribute__((always_inline)) inline void sumBlocks(const PaddedRows &source,
     for (; kx + Chains <= source.kw; kx += Chains)
       for (int c = 0; c < Chains; ++c)
         for (int b = 0; b < Blocks; ++b) {
-          std::memcpy(&values, row + (kx + c) * source.dw + b * kBlock,
+          std::memcpy(&values, row + (kx + c) * source.dw + b * W,
                       sizeof values);
           partial[b][c] += taps[kx + c] * values;
         }
     for (; kx < source.kw; ++kx)
       for (int b = 0; b < Blocks; ++b) {
-        std::memcpy(&values, row + kx * source.dw + b * kBlock, sizeof values);
+        std::memcpy(&values, row + kx * source.dw + b * W, sizeof values);
         partial[b][0] += taps[kx] * values;
       }
   }
@@ -101,19 +107,22 @@ __attribute__((always_inline)) inline void sumBlocks(const PaddedRows &source,
 
 /// One channel plane. With stride 1 along W, the input rows an output row
 /// reads are copied with zero padding on both sides, so every column takes
-/// the same path: blocks of kBlock columns whose sums stay in a vector
-/// register over every tap (one load and one FMA per tap). Other strides
-/// sum tap by tap, skipping taps outside the input.
+/// the same path: blocks of W columns whose sums stay in a vector register
+/// over every tap (one load and one FMA per tap). Other strides sum tap by
+/// tap, skipping taps outside the input.
+template <int W>
 __attribute__((always_inline)) inline void
 depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
                    float bias, float *out) {
-  if (!usesPaddedRows(s)) {
+  using Block = typename Lanes<W>::Block;
+  constexpr int64_t kBlock = W;
+  if (!usesPaddedRows<W>(s)) {
     for (int64_t oy = 0; oy < s.oh; ++oy)
       for (int64_t ox = 0; ox < s.ow; ++ox)
         out[oy * s.ow + ox] = clippedSum(s, in, weight, bias, oy, ox);
     return;
   }
-  int64_t width = paddedWidth(s);
+  int64_t width = paddedWidth<W>(s);
   float padded[kMaxPaddedFloats];
   const float *rows[kMaxPaddedFloats / kBlock];
   const float *taps[kMaxPaddedFloats / kBlock];
@@ -136,11 +145,11 @@ depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
       Block sums[kChains];
       PaddedRows source{rows, taps, used, s.kw, s.dw, ox};
       if (blocks >= 3)
-        sumBlocks<kChains, 1>(source, sums); // a 4th block past ow is free
+        sumBlocks<W, kChains, 1>(source, sums); // a 4th block past ow is free
       else if (blocks == 2)
-        sumBlocks<2, 2>(source, sums);
+        sumBlocks<W, 2, 2>(source, sums);
       else
-        sumBlocks<1, kChains>(source, sums);
+        sumBlocks<W, 1, kChains>(source, sums);
       for (int64_t b = 0; b < blocks; ++b) {
         Block result = sums[b] + bias;
         std::memcpy(row + ox + b * kBlock, &result,
@@ -148,6 +157,19 @@ depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
       }
     }
   }
+}
+
+using PlaneFn = void (*)(const ConvShape &, const float *, const float *, float,
+                         float *);
+
+/// The plane kernel for the widest ISA allowed here, with blocks as wide as
+/// its vector registers.
+PlaneFn planeKernel() {
+  static const PlaneFn chosen =
+      cpuHasIsa("avx512") ? IsaClones<depthwisePlaneBody<16>>::avx512
+      : cpuHasIsa("avx2") ? IsaClones<depthwisePlaneBody<8>>::avx2
+                          : IsaClones<depthwisePlaneBody<4>>::scalar;
+  return chosen;
 }
 
 bool isDepthwise(const ConvShape &s) {
@@ -167,12 +189,13 @@ void runConvolution(const KernelCall &call) {
   const TensorView *bias = call.input(2);
   float *out = call.outputs[0]->data<float>();
   int64_t inPlane = s.h * s.w, outPlane = s.oh * s.ow, taps = s.kh * s.kw;
+  PlaneFn kernel = planeKernel();
   auto planes = [&](int64_t first, int64_t last) {
     for (int64_t plane = first; plane < last; ++plane) {
       int64_t channel = plane % s.c;
-      IsaClones<depthwisePlaneBody>::call(
-          s, in + plane * inPlane, weight + channel * taps,
-          bias ? bias->data<float>()[channel] : 0.0f, out + plane * outPlane);
+      kernel(s, in + plane * inPlane, weight + channel * taps,
+             bias ? bias->data<float>()[channel] : 0.0f,
+             out + plane * outPlane);
     }
   };
   // A plane of a small feature map is little work: keep several per task.
