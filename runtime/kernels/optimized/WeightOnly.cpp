@@ -9,8 +9,7 @@
 // dot product is 16 (sum f * x - 1.5 * sum x), each group's sum starting at
 // -1.5 * sum x. A group's sum is scaled once; zero points come off at the
 // end as scale * zp * sum x. int4 tables run on int8 dot products instead
-// on AVX-512 VNNI and on AVX2 (WeightOnlyInt8Inputs.cpp), int8 tables on
-// 16-bit integer products on AVX2 (WeightOnlyInt16Inputs.cpp). More input rows
+// on AVX-512 VNNI and on AVX2 (WeightOnlyInt8Inputs.cpp). More input rows
 // (prefill): blocks of up to 16 pass each weight row while it sits in L1,
 // 4 at a time in registers, so the table streams from memory once per
 // block. Output rows are split across the pool. Shapes and types were
@@ -278,12 +277,10 @@ void productRows(const char *isa, const Weights &w, int64_t m, const float *x,
   DotsFn kernels[kRegisterRows + 1] = {};
   for (int64_t count = 1; count <= kRegisterRows; ++count)
     kernels[count] = kernelFor(isa, count);
-  auto rowDots = [&](int64_t n, int64_t, int64_t first, int64_t rows,
-                     float *dots) -> int64_t {
+  auto rowDots = [&](int64_t n, int64_t first, int64_t rows, float *dots) {
     for (int64_t i = 0; i < rows; i += kRegisterRows)
       kernels[std::min(kRegisterRows, rows - i)](
           w, n, x + (first + i) * w.columns, starts + i * w.groups, dots + i);
-    return 1;
   };
   productByRowBlocks(w, m, blockRows, y, prepare, rowDots);
 }
@@ -307,8 +304,7 @@ bool runWith(const char *path, const KernelCall &call) {
     portable::runWeightOnlyLinear(call);
     return true;
   }
-  if (decodeWithInt8Inputs(path, w, m, x, y) ||
-      decodeWithInt16Inputs(path, w, m, x, y))
+  if (decodeWithInt8Inputs(path, w, m, x, y))
     return true;
   productRows(std::strcmp(path, "avx512vnni") == 0 ? "avx512" : path, w, m,
               x, y);

@@ -89,16 +89,12 @@ inline void finishRow(const Weights &w, int64_t m, int64_t n,
 // L1, so the table is read from memory m / block times, not m times).
 constexpr int64_t kRegisterRows = 4;
 constexpr int64_t kMaxBlockRows = 16;
-// Weight rows one rowDots call may compute (productByRowBlocks).
-constexpr int64_t kMaxWeightRows = 2;
 
 /// y = x . W^T (+ bias) for m input rows in blocks of up to \p blockRows:
 /// prepare(first, count) readies rows first.. first + count - 1 (quantized
 /// inputs, group sums) and returns the sums finishRow needs (null without
-/// zero points); then the weight rows, split across the pool, meet the
-/// block through rowDots(n, available, first, count, dots): it computes
-/// weight rows n, n + 1, ... (at least one, at most \p available, at most
-/// kMaxWeightRows) into dots[r * count + i] and returns how many.
+/// zero points); then every weight row n, the rows split across the pool,
+/// meets the block through rowDots(n, first, count, dots).
 template <typename Prepare, typename RowDots>
 void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
                         float *y, Prepare &&prepare, RowDots &&rowDots) {
@@ -107,13 +103,11 @@ void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
     const float *sums = prepare(first, count);
     float *ys = y + first * w.rows;
     auto slice = [&](int64_t begin, int64_t end) {
-      float dots[kMaxWeightRows * kMaxBlockRows];
+      float dots[kMaxBlockRows];
       for (int64_t n = begin * 16, last = std::min(w.rows, end * 16);
-           n < last;) {
-        int64_t done = rowDots(n, last - n, first, count, dots);
-        for (int64_t r = 0; r < done; ++r)
-          finishRow(w, count, n + r, dots + r * count, sums, ys);
-        n += done;
+           n < last; ++n) {
+        rowDots(n, first, count, dots);
+        finishRow(w, count, n, dots, sums, ys);
       }
     };
     int64_t tasks = (w.rows + 15) / 16;
@@ -127,12 +121,6 @@ void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
 /// (nothing computed) when the CPU or the table does not allow it.
 bool decodeWithInt8Inputs(const char *isa, const Weights &w, int64_t m,
                           const float *x, float *y);
-
-/// The 16-bit integer path for int8 tables on \p isa ("avx2"): the input
-/// quantized per 32-column block to int16 on the fly. False (nothing
-/// computed) when the CPU or the table does not allow it.
-bool decodeWithInt16Inputs(const char *isa, const Weights &w, int64_t m,
-                           const float *x, float *y);
 
 /// The kernel paths, widest first: "avx512vnni" (int4 tables on int8
 /// inputs where the table allows, else as "avx512"), "avx512", "avx2"

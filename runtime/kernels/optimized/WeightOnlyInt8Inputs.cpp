@@ -299,12 +299,10 @@ bool decodeWithInt8Inputs(const char *isa, const Weights &w, int64_t m,
   // streams the weights from memory, and rows read one after the other are
   // one sequential stream the prefetchers follow (interleaving four rows
   // halved the bandwidth measured in a decode step).
-  auto rowDots = [&](int64_t n, int64_t, int64_t, int64_t rows,
-                     float *out) -> int64_t {
+  auto rowDots = [&](int64_t n, int64_t, int64_t rows, float *out) {
     for (int64_t i = 0; i < rows; i += kRegisterRows)
       path->dots[std::min(kRegisterRows, rows - i)](w, n, chunks + i * count,
                                                     out + i);
-    return 1;
   };
   productByRowBlocks(w, m, blockRows, y, prepare, rowDots);
   return true;
