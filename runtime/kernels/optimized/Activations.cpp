@@ -24,7 +24,7 @@ constexpr float kQ[] = {1.0f,
                         0.0012213836462456901f,
                         3.746302161319187e-05f};
 
-inline float geluErf(float x) {
+__attribute__((always_inline)) inline float geluErf(float x) {
   // Selects, not calls, so the loops over it vectorize.
   float z = x * kSqrtHalf;
   z = z > -kClamp ? z : -kClamp;

@@ -11,7 +11,7 @@ namespace etch::runtime::optimized {
 /// e^x within ~1 ulp: Cephes' expf (x = n ln 2 + r, a degree-6 polynomial
 /// in r, 2^n put in the exponent). 0 below -87.34 (under FLT_MIN), +inf
 /// above 88.72, NaN stays NaN.
-inline float expVectorizable(float input) {
+__attribute__((always_inline)) inline float expVectorizable(float input) {
   constexpr float kLow = -87.33654f, kHigh = 88.37626f;
   float x = input > kLow ? input : kLow;
   x = x < kHigh ? x : kHigh;
