@@ -129,9 +129,11 @@ const ConvCase kCases[] = {
     {1, 6, 6, 32, 48, 3, 3, 1, 1, 1, 4},   // groups of 8 -> 12
     {1, 5, 5, 12, 12, 1, 1, 1, 0, 1, 3},   // grouped 1x1
     {1, 9, 9, 64, 20, 1, 1, 2, 0, 1, 1},   // 1x1 stride 2
-    {1, 4, 5, 300, 250, 3, 3, 1, 1, 1, 1}, // blocks of channels per tap
-    {1, 6, 6, 100, 700, 3, 3, 1, 1, 1, 1}, // blocks of whole taps
-    {1, 3, 3, 520, 40, 3, 3, 1, 0, 1, 1},  // uneven channel blocks
+    {1, 4, 5, 300, 250, 3, 3, 1, 1, 1, 1}, // a long whole reduction
+    // Weights past the 3 MB of a whole reduction: reduction blocks.
+    {1, 3, 4, 600, 330, 3, 3, 1, 1, 1, 1},  // blocks of channels per tap
+    {1, 3, 3, 64, 1400, 3, 3, 1, 1, 1, 1},  // blocks of whole taps
+    {1, 4, 3, 520, 1600, 3, 3, 1, 0, 1, 1}, // uneven channel blocks
 };
 
 class PackedConvolutionTest : public ::testing::TestWithParam<const char *> {};
@@ -156,8 +158,8 @@ TEST_P(PackedConvolutionTest, FullyConnectedLayers) {
 TEST_P(PackedConvolutionTest, ClampsAndRunsWithoutBias) {
   check(GetParam(), geometryOf({1, 7, 6, 16, 20, 3, 3, 1, 1, 1, 1}), false,
         0.0f, 6.0f);
-  check(GetParam(), geometryOf({1, 5, 5, 400, 40, 3, 3, 1, 1, 1, 1}), false,
-        -0.5f, 0.5f); // blocked: only the last block clamps
+  check(GetParam(), geometryOf({1, 3, 3, 700, 300, 3, 3, 1, 1, 1, 1}), false,
+        -0.5f, 0.5f); // blocked (7.6 MB of weights): the last block clamps
 }
 
 INSTANTIATE_TEST_SUITE_P(Optimized, PackedConvolutionTest,
