@@ -1,6 +1,7 @@
 //===- conv_kernels_bench.cpp - f32 convolutions against the FMA peak -----===//
 //
 //   etch-conv-kernels-bench [--threads N] [--rounds R] [--layers a,b,...]
+//   etch-conv-kernels-bench peak avx2|avx512   # GFLOP/s of one core
 //
 // Measures this CPU's f32 FMA peak (independent FMA chains in registers,
 // per core, for the ISA etch runs under ETCH_CPU_ISA), then times every
@@ -202,6 +203,18 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 3 && std::strcmp(argv[1], "peak") == 0) {
+    const char *isa = argv[2];
+    bool known =
+        std::strcmp(isa, "avx2") == 0 || std::strcmp(isa, "avx512") == 0;
+    if (!known || !optimized::cpuHasIsa(isa)) {
+      std::fprintf(stderr, "%s: this CPU (under ETCH_CPU_ISA) has no %s\n",
+                   argv[0], isa);
+      return 1;
+    }
+    std::printf("%.1f\n", peakGflops(isa));
+    return 0;
+  }
   int threads = 1, rounds = 5;
   std::string only;
   for (int i = 1; i + 1 < argc; i += 2) {

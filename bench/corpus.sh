@@ -5,6 +5,11 @@
 # the same ONNX file and input; the etch/ORT ratio, the program's delegates
 # and the share of etch's time spent outside them (et-run --profile, one
 # thread); then the ratios' geometric mean. MODELS narrows the list.
+# The header names the CPU's ISA. On a CPU with AVX-512 it also times etch
+# capped to AVX2 (ETCH_CPU_ISA=avx2: its kernels, XNNPACK's and oneDNN's),
+# as most users' CPUs run it; ORT cannot be capped, so that column is the
+# model's convolution and matmul GFLOP/s (python/etch/onnx_flops.py) over
+# the AVX2 FMA peak of the cores used (etch-conv-kernels-bench peak avx2).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 corpus_models=$(/usr/bin/python3 "$root/python/etch/onnx_corpus.py" --help |
@@ -13,6 +18,11 @@ etch_ms() {
   "$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$2" run "$1" |
     sed -E 's/.*median ([0-9.]+) ms.*/\1/'
 }
+capped=0
+if grep -qw avx512f /proc/cpuinfo; then
+  capped=1
+  peak=$(ETCH_CPU_ISA=avx2 "$build/bin/etch-conv-kernels-bench" peak avx2)
+fi
 # Share of the profiled time outside delegates (rows other than a target's),
 # on one thread: two threads on this shared 2-core machine make tiny
 # delegate calls wait for a descheduled pool thread now and then.
@@ -27,8 +37,14 @@ outside_share() {
 }
 printf '%s threads, batch 1; CPU %s; median over %s alternating rounds of the median of %s runs (ms)\n' \
   "$threads" "$("$build/bin/etch-runtime-bench" isa)" "$rounds" "$runs"
-printf '| %-18s | %8s | %8s | %8s | %9s | %16s |\n' model etch ort etch/ort delegates "outside delegates"
-printf '|%s|%s|%s|%s|%s|%s|\n' -------------------- ---------- ---------- ---------- ----------- -------------------
+if [ $capped = 1 ]; then
+  printf 'etch capped to AVX2: FMA peak %s GFLOP/s per core; efficiency = model GFLOP/s / (peak x %s)\n' "$peak" "$threads"
+  printf '| %-18s | %8s | %8s | %8s | %9s | %16s | %10s | %15s |\n' model etch ort etch/ort delegates "outside delegates" "etch AVX2" "AVX2 efficiency"
+  printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' -------------------- ---------- ---------- ---------- ----------- ------------------- ------------ -----------------
+else
+  printf '| %-18s | %8s | %8s | %8s | %9s | %16s |\n' model etch ort etch/ort delegates "outside delegates"
+  printf '|%s|%s|%s|%s|%s|%s|\n' -------------------- ---------- ---------- ---------- ----------- -------------------
+fi
 log_sum=0 count=0
 for model in ${MODELS:-$corpus_models}; do
   /usr/bin/python3 "$root/python/etch/onnx_corpus.py" --out "$work/corpus" --model "$model" --opset 17 >/dev/null
@@ -36,16 +52,24 @@ for model in ${MODELS:-$corpus_models}; do
   input="$work/corpus/${model}_input.npy"
   delegates=$("$build/bin/et-compile" "$onnx" -o "$work/$model.etp" --print-partition-summary |
     sed -n 's/^ *delegates: \([0-9]*\).*/\1/p')
-  etchs=() orts=()
+  etchs=() orts=() avx2s=()
   for _ in $(seq 1 "$rounds"); do
     etchs+=("$(etch_ms "$work/$model.etp" "$input")")
+    [ $capped = 1 ] && avx2s+=("$(ETCH_CPU_ISA=avx2 etch_ms "$work/$model.etp" "$input")")
     orts+=("$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads" |
       sed -E 's/.*median ([0-9.]+) ms/\1/')")
   done
   e=$(median "${etchs[@]}") o=$(median "${orts[@]}")
   ratio=$(awk "BEGIN{printf \"%.2f\", $e / $o}")
   log_sum=$(awk "BEGIN{print $log_sum + log($e / $o)}") count=$((count + 1))
-  printf '| %-18s | %8s | %8s | %8s | %9s | %16s |\n' "$model" "$e" "$o" "$ratio" \
-    "${delegates:-0}" "$(outside_share "$work/$model.etp" "$input")"
+  row=$(printf '| %-18s | %8s | %8s | %8s | %9s | %16s |' "$model" "$e" "$o" "$ratio" \
+    "${delegates:-0}" "$(outside_share "$work/$model.etp" "$input")")
+  if [ $capped = 1 ]; then
+    a=$(median "${avx2s[@]}")
+    flops=$(/usr/bin/python3 "$root/python/etch/onnx_flops.py" "$onnx")
+    row="$row $(printf ' %10s | %15s |' "$a" \
+      "$(awk "BEGIN{printf \"%.2f\", $flops / ($a / 1000) / 1e9 / ($peak * $threads)}")")"
+  fi
+  echo "$row"
 done
 awk "BEGIN{printf \"geometric mean of etch/ort over %d models: %.2f\n\", $count, exp($log_sum / $count)}"

@@ -14,11 +14,16 @@
 # Prefill of a 16-token prompt and decode of 128 tokens, 1 and 2 threads;
 # each figure is the median over ROUNDS (3) rounds that alternate etch and
 # llama.cpp. Ends with one line per precision (2 threads):
-#   <precision>: etch <decode t/s> llama.cpp <decode t/s> ratio <etch/llama.cpp>
+#   <precision> (<isa>): etch <decode t/s> llama.cpp <decode t/s> ratio <etch/llama.cpp>
 # Also prints each quantized program's logits error and top-1 agreement
 # against float torch over 64 teacher-forced tokens.
 # Needs root once (installs llama.cpp into the sid chroot of
-# scripts/setup-torch.sh).
+# scripts/setup-torch.sh). The header names the CPU's ISA; on a CPU with
+# AVX-512 every figure is taken twice in each round: as the CPU allows, and
+# with both sides capped to AVX2 (etch: ETCH_CPU_ISA=avx2; llama.cpp: its
+# ggml CPU backend directory narrowed, in the chroot's private mount
+# namespace, to the haswell build -- AVX2, FMA, F16C -- so ggml's loader
+# cannot pick an AVX-512 one).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ETCH_BUILD_DIR:-$root/build}
@@ -45,6 +50,17 @@ in_sid() { # runs a command in the chroot with /proc mounted privately
   unshare --mount --propagation private sh -c \
     'mount -t proc proc "$1/proc" && shift && exec chroot "$@"' sh "$chroot_dir" "$chroot_dir" "$@"
 }
+backends=/usr/lib/x86_64-linux-gnu/ggml/backends0
+haswell_only="$chroot_dir/tmp/etch-ggml-haswell"
+mkdir -p "$haswell_only"
+cp -f "$chroot_dir$backends/libggml-cpu-haswell.so" "$haswell_only/"
+in_sid_avx2() { # in_sid with only ggml's AVX2 CPU backend to load
+  unshare --mount --propagation private sh -c \
+    'mount -t proc proc "$1/proc" && mount --bind "$2" "$1$3" && shift 3 && exec chroot "$@"' \
+    sh "$chroot_dir" "$haswell_only" "$backends" "$chroot_dir" "$@"
+}
+variants="native"
+grep -qw avx512f /proc/cpuinfo && variants="native avx2"
 
 # The model once: export, GGUF files, etch programs.
 if [ ! -f "$work/${model}_export.pt2" ]; then
@@ -81,14 +97,19 @@ rate() { sed -nE "s/^$1: .*\(([0-9.]+) tokens\/s\)$/\1/p"; }
 for round in $(seq "$rounds"); do
   for precision in f32 int8 int4; do
     for threads in 1 2; do
-      out=$("$build/bin/et-llm" "$work/$precision.etp" --prompt "@$prompt" \
-        --max-new-tokens 129 --ignore-eos --threads "$threads" --warmup --quiet)
-      results[$precision,$threads,etch_pp]+=" $(rate prefill <<<"$out")"
-      results[$precision,$threads,etch_tg]+=" $(rate decode <<<"$out")"
-      csv=$(in_sid llama-bench -m "/tmp/etch-llm-bench/${peer[$precision]}.gguf" \
-        -p 16 -n 128 -t "$threads" -r 1 -o csv 2>/dev/null)
-      results[$precision,$threads,llama_pp]+=" $(llama_rate n_prompt <<<"$csv")"
-      results[$precision,$threads,llama_tg]+=" $(llama_rate n_gen <<<"$csv")"
+      for variant in $variants; do
+        cap=() llama=in_sid
+        [ "$variant" = avx2 ] && cap=(env ETCH_CPU_ISA=avx2) llama=in_sid_avx2
+        out=$("${cap[@]}" "$build/bin/et-llm" "$work/$precision.etp" --prompt "@$prompt" \
+          --max-new-tokens 129 --ignore-eos --threads "$threads" --warmup --quiet)
+        key=$precision,$threads,$variant
+        results[$key,etch_pp]+=" $(rate prefill <<<"$out")"
+        results[$key,etch_tg]+=" $(rate decode <<<"$out")"
+        csv=$($llama llama-bench -m "/tmp/etch-llm-bench/${peer[$precision]}.gguf" \
+          -p 16 -n 128 -t "$threads" -r 1 -o csv 2>/dev/null)
+        results[$key,llama_pp]+=" $(llama_rate n_prompt <<<"$csv")"
+        results[$key,llama_tg]+=" $(llama_rate n_gen <<<"$csv")"
+      done
     done
   done
 done
@@ -96,17 +117,21 @@ median() { printf '%s\n' $1 | sort -g | awk '{v[NR]=$1} END{printf "%.1f", v[int
 ratio() { awk "BEGIN{ printf \"%.2f\", $1 / $2 }"; }
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
-printf 'reference Llama (58.5 M parameters), %s; median of %s alternating rounds, tokens/s\n' "$cpu" "$rounds"
-printf '%-6s %7s | %11s %11s %6s | %11s %11s %6s\n' precision threads \
+printf 'reference Llama (58.5 M parameters), %s (%s); median of %s alternating rounds, tokens/s\n' \
+  "$cpu" "$("$build/bin/etch-runtime-bench" isa)" "$rounds"
+printf '%-6s %7s %6s | %11s %11s %6s | %11s %11s %6s\n' precision threads isa \
   "etch pp16" "llama pp16" ratio "etch tg128" "llama tg128" ratio
 for precision in f32 int8 int4; do
   for threads in 1 2; do
-    ep=$(median "${results[$precision,$threads,etch_pp]}")
-    lp=$(median "${results[$precision,$threads,llama_pp]}")
-    et=$(median "${results[$precision,$threads,etch_tg]}")
-    lt=$(median "${results[$precision,$threads,llama_tg]}")
-    printf '%-9s %4s | %11s %11s %6s | %11s %11s %6s\n' "$precision" "$threads" \
-      "$ep" "$lp" "$(ratio "$ep" "$lp")" "$et" "$lt" "$(ratio "$et" "$lt")"
+    for variant in $variants; do
+      key=$precision,$threads,$variant
+      ep=$(median "${results[$key,etch_pp]}")
+      lp=$(median "${results[$key,llama_pp]}")
+      et=$(median "${results[$key,etch_tg]}")
+      lt=$(median "${results[$key,llama_tg]}")
+      printf '%-9s %4s %6s | %11s %11s %6s | %11s %11s %6s\n' "$precision" "$threads" "$variant" \
+        "$ep" "$lp" "$(ratio "$ep" "$lp")" "$et" "$lt" "$(ratio "$et" "$lt")"
+    done
   done
 done
 
@@ -119,7 +144,9 @@ for precision in int8 int4; do
 done
 
 for precision in f32 int8 int4; do
-  et=$(median "${results[$precision,2,etch_tg]}")
-  lt=$(median "${results[$precision,2,llama_tg]}")
-  echo "$precision: etch $et llama.cpp $lt ratio $(ratio "$et" "$lt")"
+  for variant in $variants; do
+    et=$(median "${results[$precision,2,$variant,etch_tg]}")
+    lt=$(median "${results[$precision,2,$variant,llama_tg]}")
+    echo "$precision ($variant): etch $et llama.cpp $lt ratio $(ratio "$et" "$lt")"
+  done
 done

@@ -3,7 +3,7 @@
 //   etch-runtime-bench overhead tiny.etp OPS   # ns of framework time per call
 //   etch-runtime-bench load model.etp [...]    # load+init ms, median of 30
 //   etch-runtime-bench run model.etp [...]     # execute ms, median of 30
-//   etch-runtime-bench isa                     # the optimized GEMM's micro-kernel
+//   etch-runtime-bench isa                     # the CPU's ISA, and etch's
 //
 // Options before the mode: --threads N (backend thread hint), --input
 // x.npy (the input of every `run` program; otherwise 0.5 everywhere).
@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/backend/Backend.h"
 #include "runtime/kernels/KernelCall.h"
-#include "runtime/kernels/optimized/Gemm.h"
+#include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
 #include "tools/et-run/Npy.h"
@@ -95,7 +95,16 @@ int main(int argc, char **argv) {
     argc -= 2;
   }
   if (argc == 2 && std::strcmp(argv[1], "isa") == 0) {
-    std::printf("%s\n", etch::runtime::optimized::gemmIsa());
+    // What the CPU has, then what etch runs under ETCH_CPU_ISA.
+    auto has = [](bool present) { return present ? "yes" : "no"; };
+    std::printf(
+        "AVX2+FMA %s, AVX-512 %s, AVX-512 VNNI %s, AVX-VNNI %s; etch "
+        "runs %s\n",
+        has(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")),
+        has(__builtin_cpu_supports("avx512f")),
+        has(__builtin_cpu_supports("avx512vnni")),
+        has(__builtin_cpu_supports("avxvnni")),
+        etch::runtime::optimized::widestIsa());
     return 0;
   }
   if (argc < 3) {
