@@ -1,4 +1,5 @@
 //===- PartitionReport.cpp - Partition summary table and DOT picture ------===//
+#include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
 #include "etch/Partition/Partition.h"
 #include "etch/Target/Target.h"
@@ -38,6 +39,20 @@ struct LayoutBorders {
   }
 };
 
+/// What the target's runtime decides at load for \p delegate's blob; empty
+/// before codegen.
+std::string loadChoices(edge::DelegateOp delegate) {
+  const Target *target = lookupTarget(delegate.getTarget());
+  SmallVector<char> storage;
+  std::optional<ArrayRef<char>> bytes =
+      delegate.getBlob() ? edge::getConstantBytes(*delegate.getBlob(), storage)
+                         : std::nullopt;
+  if (!target || !bytes)
+    return {};
+  return target->describeLoadChoices(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes->data()), bytes->size()));
+}
+
 } // namespace
 
 void printPartitionSummary(ModuleOp module,
@@ -45,7 +60,12 @@ void printPartitionSummary(ModuleOp module,
                            llvm::raw_ostream &os) {
   for (auto func : module.getOps<func::FuncOp>()) {
     llvm::MapVector<StringRef, int> opsPerTarget;
-    std::vector<std::pair<std::string, int>> delegates;
+    struct DelegateLine {
+      std::string target;
+      int ops;
+      std::string loadChoices;
+    };
+    std::vector<DelegateLine> delegates;
     std::vector<std::string> fallbacks;
     int portable = 0;
     LayoutBorders borders;
@@ -61,7 +81,8 @@ void printPartitionSummary(ModuleOp module,
         });
         borders.add(delegate);
         opsPerTarget[delegate.getTarget()] += count;
-        delegates.emplace_back(delegate.getTarget().str(), count);
+        delegates.push_back(
+            {delegate.getTarget().str(), count, loadChoices(delegate)});
         continue;
       }
       ++portable;
@@ -93,9 +114,12 @@ void printPartitionSummary(ModuleOp module,
                        static_cast<const char *>("portable"), portable,
                        total ? 100.0 * portable / total : 0.0);
     os << "  delegates: " << delegates.size() << "\n";
-    for (auto [index, delegate] : llvm::enumerate(delegates))
-      os << "    #" << index << " " << delegate.first << ": " << delegate.second
+    for (auto [index, delegate] : llvm::enumerate(delegates)) {
+      os << "    #" << index << " " << delegate.target << ": " << delegate.ops
          << " ops\n";
+      if (!delegate.loadChoices.empty())
+        os << "       at load: " << delegate.loadChoices << "\n";
+    }
     if (borders.kept || borders.converted)
       os << "  channels-last borders: " << borders.kept << " kept NHWC, "
          << borders.converted << " converted to NCHW\n";

@@ -81,6 +81,12 @@ public:
           const TargetOptionValues &options) const = 0;
   /// A readable dump of a blob this target wrote (tests, --dump-delegates).
   virtual std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const = 0;
+  /// What the target's runtime half decides at load for \p blob, from the
+  /// CPU the program runs on, in one line for the partition summary; empty
+  /// when it decides nothing there.
+  virtual std::string describeLoadChoices(llvm::ArrayRef<uint8_t> blob) const {
+    return {};
+  }
   /// The target's int8 scheme for --quantize=int8; null when it has none.
   virtual const quantization::Quantizer *quantizer() const { return nullptr; }
 };

@@ -3,6 +3,7 @@
 
 #include "BlobWriter.h"
 
+#include "targets/xnnpack/runtime/GemmSteps.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
@@ -72,15 +73,53 @@ static void describeParams(const schema::Node &node, raw_ostream &os) {
   }
 }
 
+/// The blob inside \p bytes, or what is wrong with them.
+static const schema::Blob *openDescribedBlob(ArrayRef<uint8_t> bytes,
+                                             runtime::FramedBlob &framed,
+                                             std::string &problem) {
+  problem = runtime::openBlob<schema::VerifyBlobBuffer>(
+      {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
+  return problem.empty() ? schema::GetBlob(framed.flatbuffer) : nullptr;
+}
+
+std::string describeGemmChoice(ArrayRef<uint8_t> bytes) {
+  runtime::FramedBlob framed;
+  std::string problem;
+  const schema::Blob *blob = openDescribedBlob(bytes, framed, problem);
+  if (!blob || !validateBlob(*blob).empty())
+    return {};
+  std::vector<Dims> dims;
+  for (const schema::Tensor *tensor : *blob->tensors())
+    dims.emplace_back(tensor->dims()->begin(), tensor->dims()->end());
+  int candidates = 0, moved = 0;
+  for (const schema::Node *node : *blob->nodes()) {
+    bool floatGemm = (node->kind() == schema::NodeKind::Convolution2d ||
+                      node->kind() == schema::NodeKind::FullyConnected) &&
+                     blob->tensors()->Get(node->inputs()->Get(0))->datatype() ==
+                         schema::Datatype::Fp32;
+    candidates += floatGemm;
+    moved += floatGemm && gemmGeometry(*blob, *node, dims).has_value();
+  }
+  if (!moved)
+    return {};
+  std::string text;
+  llvm::raw_string_ostream(text)
+      << moved << " of " << candidates
+      << " f32 convolutions and linear layers run on etch's GEMM kernels "
+         "where the CPU's widest ISA is AVX2, on XNNPACK's elsewhere (chosen "
+         "at load; the others have non-constant weights or fewer output "
+         "rows than a tile)";
+  return text;
+}
+
 std::string describeBlob(ArrayRef<uint8_t> bytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   runtime::FramedBlob framed;
-  if (std::string problem = runtime::openBlob<schema::VerifyBlobBuffer>(
-          {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
-      !problem.empty())
+  std::string problem;
+  const schema::Blob *blob = openDescribedBlob(bytes, framed, problem);
+  if (!blob)
     return "xnnpack: " + problem + "\n";
-  const schema::Blob *blob = schema::GetBlob(framed.flatbuffer);
   os << "xnnpack blob v" << blob->version() << ": " << blob->tensors()->size()
      << " tensors, " << blob->nodes()->size() << " nodes, "
      << blob->input_count() << " inputs, " << blob->output_count()

@@ -28,6 +28,9 @@ public:
   std::string describeBlob(llvm::ArrayRef<uint8_t> blob) const override {
     return xnnpack::describeBlob(blob);
   }
+  std::string describeLoadChoices(llvm::ArrayRef<uint8_t> blob) const override {
+    return xnnpack::describeGemmChoice(blob);
+  }
   const quantization::Quantizer *quantizer() const override {
     return &xnnpack::quantizer();
   }
