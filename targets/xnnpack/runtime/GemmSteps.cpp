@@ -89,13 +89,17 @@ std::optional<ConvGeometry> gemmGeometry(const Blob &blob, const Node &node,
       g.outChannels * g.kernelHeight * g.kernelWidth * g.inChannels /
       std::max<int64_t>(g.groups, 1));
   // Fewer output rows than a tile (a classifier on one image) would waste
-  // most of each tile: XNNPACK's one-row kernels do better there.
-  if (g.batch * g.outHeight * g.outWidth < runtime::optimized::kTileRows ||
-      !PackedConvolution::supports(g) || numel(dims[inputs[1]]) != weightCount ||
+  // most of each tile: XNNPACK's one-row kernels do better there. So do its
+  // kernels on shallow reductions (a mobile net's 1x1 expansions).
+  if (!PackedConvolution::supports(g) ||
+      g.batch * g.outHeight * g.outWidth < runtime::optimized::kTileRows ||
+      g.kernelHeight * g.kernelWidth * g.inChannels / g.groups <
+          kMinGemmDepth ||
+      numel(dims[inputs[1]]) != weightCount ||
       (inputs[2] != kAbsentTensor &&
        numel(dims[inputs[2]]) != static_cast<uint64_t>(g.outChannels)) ||
-      numel(out) != static_cast<uint64_t>(g.batch * g.outHeight *
-                                          g.outWidth * g.outChannels))
+      numel(out) != static_cast<uint64_t>(g.batch * g.outHeight * g.outWidth *
+                                          g.outChannels))
     return std::nullopt;
   return g;
 }

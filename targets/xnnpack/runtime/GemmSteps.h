@@ -25,10 +25,18 @@ namespace etch::xnnpack {
 /// ETCH_CPU_ISA).
 bool etchGemmPreferred();
 
+/// The shallowest reduction (kernel taps x input channels per group) moved
+/// to etch's kernels. Below it XNNPACK's do as well or better on AVX2: 1x1
+/// layers of 32 and 64 input channels ran 1.03-1.13x slower on ours, and
+/// moving them made mobilenet_v2, mobilenet_v3_small and efficientnet_b0
+/// 1.06-1.23x slower as a whole (2 threads, one run of each, 2-core EPYC);
+/// resnet18's 7x7 stem (147) stays ahead (0.63x).
+inline constexpr int64_t kMinGemmDepth = 128;
+
 /// \p node as etch's GEMM kernels take it at tensor extents \p dims: an
 /// f32 Convolution2d or FullyConnected with constant weights (and bias)
 /// whose geometry PackedConvolution supports, with at least a tile's rows
-/// of output; otherwise nothing.
+/// of output and a reduction of kMinGemmDepth or more; otherwise nothing.
 std::optional<runtime::optimized::ConvGeometry>
 gemmGeometry(const Blob &blob, const Node &node,
              const std::vector<Dims> &dims);

@@ -170,10 +170,10 @@ TEST(XnnpackStages, NoConcatenationIsOneRuntime) {
 // runtimes, and the values it reads and writes live in the delegate buffer.
 TEST(XnnpackStages, GemmNodesAreStepsOfTheirOwn) {
   BlobBuilder b;
-  uint32_t in = b.tensor({12, 8}, 0), mid = b.tensor({12, 8}),
+  uint32_t in = b.tensor({12, 128}, 0), mid = b.tensor({12, 128}),
            product = b.tensor({12, 20}), out = b.tensor({12, 20}, -1, 0);
   b.clamp(in, mid);
-  b.fullyConnected(mid, b.constant({20, 8}), b.constant({20}), product);
+  b.fullyConnected(mid, b.constant({20, 128}), b.constant({20}), product);
   b.clamp(product, out);
   const Blob &blob = b.finish();
   ASSERT_EQ(validateBlob(blob), "");
@@ -182,7 +182,7 @@ TEST(XnnpackStages, GemmNodesAreStepsOfTheirOwn) {
       gemmGeometry(blob, *blob.nodes()->Get(1), dims);
   ASSERT_TRUE(geometry);
   EXPECT_EQ(geometry->height * geometry->width, 12);
-  EXPECT_EQ(geometry->inChannels, 8);
+  EXPECT_EQ(geometry->inChannels, 128);
   EXPECT_EQ(geometry->outChannels, 20);
   EXPECT_FALSE(gemmGeometry(blob, *blob.nodes()->Get(0), dims)); // a clamp
   StagePlan plan = planStages(blob, dims, {false, true, false});
@@ -197,23 +197,23 @@ TEST(XnnpackStages, GemmNodesAreStepsOfTheirOwn) {
 }
 
 // What stays on XNNPACK: fewer output rows than a tile, weights computed
-// at run time.
-TEST(XnnpackStages, GemmLeavesSmallAndDynamicProductsToXnnpack) {
-  {
+// at run time, a reduction shallower than kMinGemmDepth.
+TEST(XnnpackStages, GemmLeavesSmallShallowAndDynamicProductsToXnnpack) {
+  auto fullyConnected = [](int64_t rows, int64_t depth, bool constantWeights) {
     BlobBuilder b;
-    uint32_t in = b.tensor({1, 8}, 0), out = b.tensor({1, 20}, -1, 0);
-    b.fullyConnected(in, b.constant({20, 8}), b.constant({20}), out);
-    const Blob &blob = b.finish();
-    EXPECT_FALSE(gemmGeometry(blob, *blob.nodes()->Get(0), b.dims()));
-  }
-  {
-    BlobBuilder b;
-    uint32_t in = b.tensor({12, 8}, 0), weights = b.tensor({20, 8}, 1),
-             out = b.tensor({12, 20}, -1, 0);
+    uint32_t in = b.tensor({uint64_t(rows), uint64_t(depth)}, 0),
+             weights = constantWeights ? b.constant({20, uint64_t(depth)})
+                                       : b.tensor({20, uint64_t(depth)}, 1),
+             out = b.tensor({uint64_t(rows), 20}, -1, 0);
     b.fullyConnected(in, weights, b.constant({20}), out);
     const Blob &blob = b.finish();
-    EXPECT_FALSE(gemmGeometry(blob, *blob.nodes()->Get(0), b.dims()));
-  }
+    EXPECT_EQ(validateBlob(blob), "");
+    return gemmGeometry(blob, *blob.nodes()->Get(0), b.dims()).has_value();
+  };
+  EXPECT_TRUE(fullyConnected(12, kMinGemmDepth, true));
+  EXPECT_FALSE(fullyConnected(1, kMinGemmDepth, true));
+  EXPECT_FALSE(fullyConnected(12, kMinGemmDepth, false));
+  EXPECT_FALSE(fullyConnected(12, kMinGemmDepth - 1, true));
 }
 
 TEST(XnnpackStages, ConcatenationShapeErrors) {
