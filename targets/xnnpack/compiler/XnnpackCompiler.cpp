@@ -284,6 +284,17 @@ private:
     }
     if (isa<SigmoidOp>(op))
       return unary(K::Sigmoid, false);
+    if (isa<SiluOp>(op)) {
+      // silu(x) = x * sigmoid(x): XNNPACK 2022 has no silu node.
+      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+      if (failed(input))
+        return failure();
+      uint32_t gate = blob.addTensor(xnnDims(op->getResult(0)));
+      emit(op, NodeRecord{K::Sigmoid, {*input}, {gate}});
+      emit(op, NodeRecord{
+                   K::Multiply, {*input, gate}, {resultId(op->getResult(0))}});
+      return success();
+    }
     if (isa<AbsOp>(op))
       return unary(K::Abs, false);
     if (isa<NegOp>(op))

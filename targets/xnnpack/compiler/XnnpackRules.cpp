@@ -203,8 +203,8 @@ std::string whyUnsupported(Operation *op) {
   float low, high;
   if (isClampLike(op, low, high))
     return "";
-  if (isa<HardswishOp, SigmoidOp, HardsigmoidOp, AbsOp, NegOp, SqrtOp, FloorOp,
-          CeilOp, RoundOp>(op))
+  if (isa<HardswishOp, SigmoidOp, SiluOp, HardsigmoidOp, AbsOp, NegOp, SqrtOp,
+          FloorOp, CeilOp, RoundOp>(op))
     return "";
   if (isa<LeakyReluOp>(op))
     return "";

@@ -1,5 +1,5 @@
 // abs, sqrt, neg, round, maximum, constant_pad_nd, minimum, floor, ceil,
-// leaky_relu, elu for the XNNPACK elementwise test.
+// leaky_relu, elu, silu for the XNNPACK elementwise test.
 func.func @forward(%x: tensor<1x3x4x5xf32>, %y: tensor<1x3x4x5xf32>) -> (tensor<1x3x7x8xf32>, tensor<1x3x4x5xf32>) {
   %0 = edge.abs %x : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
   %1 = edge.sqrt %0 : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
@@ -12,5 +12,6 @@ func.func @forward(%x: tensor<1x3x4x5xf32>, %y: tensor<1x3x4x5xf32>) -> (tensor<
   %8 = edge.ceil %7 : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
   %9 = edge.leaky_relu %8 {negative_slope = 0.2 : f64} : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
   %10 = edge.elu %9 {alpha = 0.5 : f64} : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
-  return %5, %10 : tensor<1x3x7x8xf32>, tensor<1x3x4x5xf32>
+  %11 = edge.silu %10 : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
+  return %5, %11 : tensor<1x3x7x8xf32>, tensor<1x3x4x5xf32>
 }
