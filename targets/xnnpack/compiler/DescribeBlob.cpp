@@ -3,6 +3,7 @@
 
 #include "BlobWriter.h"
 
+#include "runtime/kernels/optimized/GemmMicrokernel.h"
 #include "targets/xnnpack/runtime/GemmSteps.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
@@ -107,8 +108,9 @@ std::string describeGemmChoice(ArrayRef<uint8_t> bytes) {
       << moved << " of " << candidates
       << " f32 convolutions and linear layers run on etch's GEMM kernels "
          "where the CPU's widest ISA is AVX2, on XNNPACK's elsewhere (chosen "
-         "at load; the others have non-constant weights or fewer output "
-         "rows than a tile)";
+         "at load; the others have non-constant weights, fewer than "
+      << runtime::optimized::kTileRows
+      << " output rows or a reduction shallower than " << kMinGemmDepth << ")";
   return text;
 }
 

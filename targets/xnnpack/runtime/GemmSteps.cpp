@@ -85,17 +85,15 @@ std::optional<ConvGeometry> gemmGeometry(const Blob &blob, const Node &node,
   }
   // The weights as the kernels will read them (the validator checked the
   // node's shapes; this keeps the reads in bounds whatever it allowed).
-  uint64_t weightCount = static_cast<uint64_t>(
-      g.outChannels * g.kernelHeight * g.kernelWidth * g.inChannels /
-      std::max<int64_t>(g.groups, 1));
+  int64_t depth = g.kernelHeight * g.kernelWidth * g.inChannels /
+                  std::max<int64_t>(g.groups, 1);
+  uint64_t weightCount = static_cast<uint64_t>(g.outChannels * depth);
   // Fewer output rows than a tile (a classifier on one image) would waste
   // most of each tile: XNNPACK's one-row kernels do better there. So do its
   // kernels on shallow reductions (a mobile net's 1x1 expansions).
   if (!PackedConvolution::supports(g) ||
       g.batch * g.outHeight * g.outWidth < runtime::optimized::kTileRows ||
-      g.kernelHeight * g.kernelWidth * g.inChannels / g.groups <
-          kMinGemmDepth ||
-      numel(dims[inputs[1]]) != weightCount ||
+      depth < kMinGemmDepth || numel(dims[inputs[1]]) != weightCount ||
       (inputs[2] != kAbsentTensor &&
        numel(dims[inputs[2]]) != static_cast<uint64_t>(g.outChannels)) ||
       numel(out) != static_cast<uint64_t>(g.batch * g.outHeight * g.outWidth *
