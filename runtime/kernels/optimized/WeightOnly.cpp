@@ -9,7 +9,9 @@
 // dot product is 16 (sum f * x - 1.5 * sum x), each group's sum starting at
 // -1.5 * sum x. A group's sum is scaled once; zero points come off at the
 // end as scale * zp * sum x. int4 tables run on int8 dot products instead
-// on AVX-512 VNNI and on AVX2 (WeightOnlyInt8Inputs.cpp). More input rows
+// on AVX-512 VNNI and on AVX2 (WeightOnlyInt8Inputs.cpp), int8 tables
+// meet one input row as two int16 halves on AVX2 (WeightOnlyInt16Inputs.cpp,
+// float arithmetic). More input rows
 // (prefill): blocks of up to 16 pass each weight row while it sits in L1,
 // 4 at a time in registers, so the table streams from memory once per
 // block. Output rows are split across the pool. Shapes and types were
@@ -304,7 +306,8 @@ bool runWith(const char *path, const KernelCall &call) {
     portable::runWeightOnlyLinear(call);
     return true;
   }
-  if (decodeWithInt8Inputs(path, w, m, x, y))
+  if (decodeWithInt8Inputs(path, w, m, x, y) ||
+      int8WithInt16Inputs(path, w, m, x, y))
     return true;
   productRows(std::strcmp(path, "avx512vnni") == 0 ? "avx512" : path, w, m,
               x, y);

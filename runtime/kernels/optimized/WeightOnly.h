@@ -122,10 +122,18 @@ void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
 bool decodeWithInt8Inputs(const char *isa, const Weights &w, int64_t m,
                           const float *x, float *y);
 
+/// The int16 multiply-add path for int8 tables on \p isa ("avx2") for one
+/// input row (m == 1), split into two int16 halves: float arithmetic.
+/// False (nothing computed) when the CPU, the table, the row count or a
+/// non-finite input does not allow it.
+bool int8WithInt16Inputs(const char *isa, const Weights &w, int64_t m,
+                         const float *x, float *y);
+
 /// The kernel paths, widest first: "avx512vnni" (int4 tables on int8
 /// inputs where the table allows, else as "avx512"), "avx512", "avx2"
-/// (int4 tables on int8 inputs where the table allows, else float
-/// inputs), "scalar" (float inputs).
+/// (int4 tables on int8 inputs where the table allows, int8 tables on
+/// int16 halves of a single input row, else float inputs), "scalar" (float
+/// inputs).
 extern const char *const kPaths[4];
 /// weight_only_linear through \p path, so tests cover every one this CPU
 /// runs; false (nothing computed) when cpuHasIsa does not allow it.

@@ -1,8 +1,9 @@
 // The optimized kernels an LLM decode step runs, against their portable
 // twins: weight_only_linear on every path this CPU has (float inputs: within
-// float rounding; int8 inputs for int4 tables on AVX-512 VNNI and AVX2:
-// within the input quantization's error, and equal to that arithmetic done
-// in double), the
+// float rounding, int8 tables on AVX2's int16 halves too; int8 inputs for
+// int4 tables on AVX-512 VNNI and AVX2: within the input quantization's
+// error, and equal to that arithmetic done in double; int8 sums at their
+// extremes; Inf and NaN carried), the
 // few-row GEMVs on every ISA, attention with boolean, float and causal masks
 // and grouped heads, broadcast arithmetic (bitwise), trailing reductions,
 // slice-wise index_put (bitwise), x ** 2; and the thread pool.
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 namespace etch::runtime::testing {
@@ -90,7 +92,9 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
                            {8, 21, 64, 64, 5, false},
                            {4, 19, 256, 32, 21, false},
                            {4, 8, 128, 32, 18, true},
-                           {8, 17, 128, 128, 33, false}}) {
+                           {8, 17, 128, 128, 33, false},
+                           {8, 6, 4160, 4160, 1, false},
+                           {8, 5, 4096, 1024, 1, true}}) {
     std::vector<int64_t> packed = {c.rows,
                                    weight_packing::rowBytes(c.bits, c.columns)};
     OwnedTensor weight(c.bits == 4 ? ScalarType::UInt8 : ScalarType::Int8,
@@ -130,6 +134,17 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
     EXPECT_LT(relativeError(fast, reference), tolerance)
         << path << " bits " << c.bits << " rows " << c.rows << " columns "
         << c.columns << " group " << c.group << " inputs " << c.inputs;
+    // int8 tables on AVX2 meet a single input row as two int16 halves
+    // (taken here, not left to the float kernels): float rounding too.
+    if (std::strcmp(path, "avx2") == 0 && c.bits == 8 && c.inputs == 1) {
+      OwnedTensor halves(ScalarType::Float32, {c.inputs, c.rows});
+      ASSERT_TRUE(optimized::weight_only::int8WithInt16Inputs(
+          path, optimized::weight_only::weightsOf(call), c.inputs, x.f(),
+          halves.f()));
+      EXPECT_LT(relativeError(halves, reference), 1e-5)
+          << "int16 halves: rows " << c.rows << " columns " << c.columns
+          << " group " << c.group << " inputs " << c.inputs;
+    }
     if (int8Inputs) {
       OwnedTensor exact(ScalarType::Float32, {c.inputs, c.rows});
       int8InputReference(weight.storage.data(), scales.f(), bias.f(), x.f(),
@@ -138,6 +153,77 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
           << path << " against the int8-input arithmetic: rows " << c.rows
           << " columns " << c.columns << " group " << c.group << " inputs "
           << c.inputs;
+    }
+  }
+}
+
+/// weight_only_linear of an int8 table through \p path into \p y.
+void runInt8WeightOnly(const char *path, OwnedTensor &weight,
+                       OwnedTensor &scales, OwnedTensor &x, OwnedTensor &y) {
+  Attributes attributes;
+  attributes.i("bits", 8).i("group_size", weight.view.size(1));
+  std::vector<TensorView *> inputs = {&x.view, &weight.view, &scales.view,
+                                      nullptr, nullptr};
+  std::vector<TensorView *> outputs = {&y.view};
+  KernelCall call;
+  call.inputs = Span<TensorView *>(inputs.data(), inputs.size());
+  call.outputs = Span<TensorView *>(outputs.data(), 1);
+  call.attributes = attributes.span();
+  ASSERT_TRUE(optimized::weight_only::runWith(path, call));
+}
+
+TEST_P(WeightOnlyPathTest, LongInt8RowsAtTheExtremesDoNotOverflow) {
+  // Every product at its largest, -128 * +-32767, over 8192 columns: the
+  // int16 path's int32 sums must be flushed to float before they wrap.
+  const char *path = GetParam();
+  if (!optimized::cpuHasIsa(path))
+    GTEST_SKIP() << "this CPU has no " << path;
+  constexpr int64_t kRows = 3, kColumns = 8192;
+  OwnedTensor weight(ScalarType::Int8, {kRows, kColumns});
+  std::fill(weight.storage.begin(), weight.storage.end(), uint8_t(0x80));
+  OwnedTensor scales = randomFloat({kRows, 1}, 0.5f, 1.0f);
+  for (int inputs : {1, 2, 4}) {
+    OwnedTensor x = randomFloat({inputs, kColumns});
+    for (int i = 0; i < inputs; ++i)
+      std::fill(x.f() + i * kColumns, x.f() + (i + 1) * kColumns,
+                i % 2 ? -2.0f : 3.0f);
+    OwnedTensor y(ScalarType::Float32, {inputs, kRows});
+    runInt8WeightOnly(path, weight, scales, x, y);
+    for (int i = 0; i < inputs; ++i)
+      for (int64_t n = 0; n < kRows; ++n) {
+        double want = -128.0 * kColumns * (i % 2 ? -2.0 : 3.0) * scales.f()[n];
+        EXPECT_NEAR(y.f()[i * kRows + n], want, 1e-5 * std::fabs(want))
+            << path << " input " << i << " row " << n;
+      }
+  }
+}
+
+TEST_P(WeightOnlyPathTest, Int8RowsCarryInfinityAndNaN) {
+  // An input the int16 halves cannot scale runs on the float kernels: the
+  // outputs are Inf or NaN, as the portable kernel's are.
+  const char *path = GetParam();
+  if (!optimized::cpuHasIsa(path))
+    GTEST_SKIP() << "this CPU has no " << path;
+  OwnedTensor weight(ScalarType::Int8, {5, 64});
+  for (size_t i = 0; i < weight.view.nbytes(); ++i)
+    weight.storage[i] = static_cast<uint8_t>(randomInt(1, 100));
+  OwnedTensor scales = randomFloat({5, 1}, 0.5f, 1.0f);
+  for (float special : {INFINITY, NAN}) {
+    OwnedTensor x = randomFloat({1, 64});
+    x.f()[7] = special;
+    OwnedTensor y(ScalarType::Float32, {1, 5});
+    EXPECT_FALSE(optimized::weight_only::int8WithInt16Inputs(
+        path,
+        optimized::weight_only::Weights{8, 5, 64, 64, 1, 64,
+                                        weight.storage.data(), scales.f(),
+                                        nullptr, nullptr},
+        1, x.f(), y.f()))
+        << path << ": a non-finite input must leave the int16 path";
+    runInt8WeightOnly(path, weight, scales, x, y);
+    for (int64_t n = 0; n < 5; ++n) {
+      EXPECT_EQ(std::isnan(y.f()[n]), std::isnan(special))
+          << path << " row " << n;
+      EXPECT_FALSE(std::isfinite(y.f()[n])) << path << " row " << n;
     }
   }
 }
