@@ -10,7 +10,8 @@ each model NAME:
                           inputs input_ids [1, S] and cache_position [S]
                           (S dynamic, 1..prefill), logits [1, S, vocab]; the
                           KV caches are buffers written in place
-    NAME_decomposed.pt2   the same after run_decompositions()
+    NAME_decomposed.pt2   the same after run_decompositions() (where torch
+                          can: not for the non-strict forms below)
     NAME_prompt.txt       the prompt's token ids (seeded)
     NAME_generate.txt     transformers' generate() greedy continuation of
                           the prompt (new tokens only; EOS does not stop it)
@@ -25,7 +26,10 @@ converter). Variants NAME_int8w / NAME_int4w write every linear (and the
 embedding) with quantized_decomposed dequantize ops over int8 storage, as
 torch's weight-only flows do: per-channel int8, or groupwise int4 (group
 32); their generate() runs that quantized model. Weights are random
-(normal, std 0.02, fixed seed); nothing is downloaded.
+(normal, std 0.02, fixed seed); nothing is downloaded. Variants
+NAME_nonstrict, NAME_unbounded and NAME_nonstrict_unbounded export the
+float model the other ways users do (FORMS): strict=False, and a sequence
+dim with no lower bound.
 
     llm_export.py --out DIR --models tiny_llama[,...] [--new-tokens 64]
                   [--save-hf] [--list]
@@ -51,14 +55,26 @@ MODELS = {
                              intermediate_size=1408), 256, 128, 16),
 }
 VARIANTS = {"": None, "_int8w": (8, None), "_int4w": (4, 32)}
+# Export forms users make, as name suffixes (float models): transformers'
+# exporter is strict by default and etch's export gives the sequence dim a
+# lower bound of 1; its multimodal exporter passes strict=False and a Dim
+# with only a maximum (range [0, max]), where the static cache's tensors
+# become lifted constants written in place.
+FORMS = {"": (True, 1), "_nonstrict": (False, 1), "_unbounded": (True, None),
+         "_nonstrict_unbounded": (False, None)}
 SEED = 0
 
 
 def model_config(name):
+    """(LlamaConfig arguments, max_cache_len, prefill bound, prompt length,
+    quantization, (strict, lower bound of the sequence dim)) of name."""
     for base, (arguments, cache, prefill, prompt) in MODELS.items():
         for suffix, quant in VARIANTS.items():
             if name == base + suffix:
-                return arguments, cache, prefill, prompt, quant
+                return arguments, cache, prefill, prompt, quant, FORMS[""]
+        for suffix, form in FORMS.items():
+            if suffix and name == base + suffix:
+                return arguments, cache, prefill, prompt, None, form
     raise KeyError(name)
 
 
@@ -153,7 +169,8 @@ def greedy_reference(model, prompt, new_tokens):
 
 def export_model(name, out, new_tokens, save_hf):
     from transformers.integrations.executorch import TorchExportableModuleForDecoderOnlyLM
-    arguments, max_cache_len, prefill, prompt_length, quant = model_config(name)
+    arguments, max_cache_len, prefill, prompt_length, quant, form = model_config(name)
+    strict, lowest = form
     model = build_llama(arguments, max_cache_len)
     if save_hf:
         model.save_pretrained(os.path.join(out, f"{name}_hf"))
@@ -166,12 +183,14 @@ def export_model(name, out, new_tokens, save_hf):
     model.generation_config.cache_implementation = "static"
     exportable = TorchExportableModuleForDecoderOnlyLM(model, batch_size=1,
                                                        max_cache_len=max_cache_len)
-    seq = torch.export.Dim("seq", min=1, max=prefill)
+    seq = (torch.export.Dim("seq", min=lowest, max=prefill) if lowest is not None
+           else torch.export.Dim("seq_length_dim", max=prefill))
     example = prompt[:, :min(prompt_length, prefill)]
     program = exportable.export(input_ids=example,
                                 cache_position=torch.arange(example.shape[1]),
                                 dynamic_shapes={"input_ids": {1: seq},
-                                                "cache_position": {0: seq}})
+                                                "cache_position": {0: seq}},
+                                strict=strict)
     config = model.config
     metadata = json.dumps({"max_context": max_cache_len,
                            "eos_token_id": config.eos_token_id,
@@ -179,8 +198,20 @@ def export_model(name, out, new_tokens, save_hf):
                            "vocab_size": config.vocab_size})
     extra = {"etch_metadata.json": metadata}
     torch.export.save(program, os.path.join(out, f"{name}_export.pt2"), extra_files=extra)
-    torch.export.save(program.run_decompositions(),
-                      os.path.join(out, f"{name}_decomposed.pt2"), extra_files=extra)
+    try:
+        decomposed = program.run_decompositions()
+    except Exception as error:  # noqa: BLE001 (torch's own limitation, reported)
+        # torch 2.14 cannot functionalize the in-place writes to lifted
+        # constants of a non-strict export (AssertionError in
+        # aot_stage2_export): users get the training IR only.
+        if strict:
+            raise
+        decomposed = None
+        print(f"{name}: no decomposed form, run_decompositions() failed: "
+              f"{type(error).__name__}: {error}")
+    if decomposed is not None:
+        torch.export.save(decomposed, os.path.join(out, f"{name}_decomposed.pt2"),
+                          extra_files=extra)
     with open(os.path.join(out, f"{name}_prompt.txt"), "w") as file:
         file.write(" ".join(map(str, prompt[0].tolist())) + "\n")
     with open(os.path.join(out, f"{name}_generate.txt"), "w") as file:
@@ -188,7 +219,9 @@ def export_model(name, out, new_tokens, save_hf):
     np.save(os.path.join(out, f"{name}_logits.npy"), logits)
     return {"max_cache_len": max_cache_len, "prefill": prefill,
             "parameters": sum(p.numel() for p in model.parameters()),
-            "quantization": quant, "new_tokens": new_tokens}
+            "quantization": quant, "new_tokens": new_tokens,
+            "strict": strict, "sequence_lower_bound": lowest,
+            "decomposed": decomposed is not None}
 
 
 def main():
@@ -200,7 +233,8 @@ def main():
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
     if args.list:
-        print("\n".join(base + suffix for base in MODELS for suffix in VARIANTS))
+        print("\n".join(base + suffix for base in MODELS
+                        for suffix in list(VARIANTS) + list(FORMS)[1:]))
         return 0
     os.makedirs(args.out, exist_ok=True)
     manifest, failures = {"torch": torch.__version__, "models": {}}, 0

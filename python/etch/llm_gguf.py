@@ -51,7 +51,7 @@ def train_tokenizer(folder, seed=0):
 
 
 def write_gguf(name, out):
-    arguments, max_cache_len, _, _, quant = model_config(name)
+    arguments, max_cache_len, _, _, quant, _ = model_config(name)
     if quant:
         raise ValueError(f"{name}: llama.cpp quantizes the float model itself")
     folder = os.path.join(out, f"{name}_hf")

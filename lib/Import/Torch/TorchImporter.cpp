@@ -513,10 +513,17 @@ LogicalResult TorchImporter::importSignature(const Object &graph,
         constantFromTensorData(*name, *fqn, it->second, loc);
     if (failed(constant))
       return failure();
-    if (kind == "buffer") {
+    // A tensor constant can be written in place too: non-strict exports
+    // lift tensors a module keeps as plain attributes (transformers' static
+    // KV cache layers) into constants that the graph updates every call.
+    // Written, it becomes state as a buffer does; otherwise it stays a
+    // plain constant.
+    if (kind == "buffer" || kind == "tensor_constant") {
       constant->getDefiningOp()->setAttr("etch.buffer",
                                          builder.getStringAttr(*fqn));
       bufferOfInput[*name] = fqn->str();
+      if (kind == "tensor_constant")
+        tensorConstants.insert(*fqn);
     }
     values[*name] = *constant;
   }
@@ -1237,9 +1244,13 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
     mutated.insert(cast<StringAttr>(name).getValue());
   SmallVector<edge::ConstantOp> reads;
   func.walk([&](edge::ConstantOp constant) {
-    if (auto buffer = constant->getAttrOfType<StringAttr>("etch.buffer"))
-      if (mutated.contains(buffer.getValue()))
-        reads.push_back(constant);
+    auto buffer = constant->getAttrOfType<StringAttr>("etch.buffer");
+    if (!buffer)
+      return;
+    if (mutated.contains(buffer.getValue()))
+      reads.push_back(constant);
+    else if (tensorConstants.contains(buffer.getValue()))
+      constant->removeAttr("etch.buffer");
   });
   for (edge::ConstantOp constant : reads) {
     OpBuilder rewriter(constant);

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
 namespace etch::torch_import {
@@ -220,8 +221,11 @@ private:
   llvm::StringMap<mlir::Value> symbolValues;
   llvm::StringMap<SymbolRange> symbolRanges;
   llvm::StringMap<std::string> unusableOutputs;
-  /// Graph input name -> buffer name, for in-place writes to buffers.
+  /// Graph input name -> buffer name, for in-place writes to buffers (and
+  /// to tensor constants, which a write makes state too).
   llvm::StringMap<std::string> bufferOfInput;
+  /// Tensor constants by name: they stay constants unless written.
+  llvm::StringSet<> tensorConstants;
   /// Buffers written in place (training IR), in the order first written,
   /// with their latest value.
   llvm::SmallVector<std::pair<std::string, mlir::Value>> mutatedBuffers;
