@@ -47,15 +47,42 @@ struct Options {
   int threads = 0;
 };
 
+constexpr const char *kUsage =
+    "usage: et-llm model.etp --prompt \"ID ID ...\" "
+    "[--max-new-tokens N] [--temperature T] [--top-k K] [--seed S] "
+    "[--threads N] [--max-context N] [--eos ID] [--ignore-eos] "
+    "[--method NAME] [--force \"ID ...\"] [--logits FILE.npy] "
+    "[--output FILE] [--warmup] [--quiet]\n";
+
 int usage(const char *message) {
-  std::fprintf(stderr,
-               "et-llm: %s\nusage: et-llm model.etp --prompt \"ID ID ...\" "
-               "[--max-new-tokens N] [--temperature T] [--top-k K] [--seed S] "
-               "[--threads N] [--max-context N] [--eos ID] [--ignore-eos] "
-               "[--method NAME] [--force \"ID ...\"] [--logits FILE.npy] "
-               "[--output FILE] [--warmup] [--quiet]\n",
-               message);
+  std::fprintf(stderr, "et-llm: %s\n%s", message, kUsage);
   return 2;
+}
+
+/// --help: the usage line and what each option does, on stdout.
+int help() {
+  std::printf(
+      "et-llm: generates tokens with a decoder program (docs/llm.md)\n%s"
+      "  --prompt IDS          prompt token ids (\"1 2 3\", or @FILE)\n"
+      "  --max-new-tokens N    tokens to generate (64)\n"
+      "  --temperature T       0 (default): greedy; else sample at T\n"
+      "  --top-k K             sample among the K likeliest (0: all)\n"
+      "  --seed S              sampling seed\n"
+      "  --threads N           kernel threads (default: the cores)\n"
+      "  --max-context N       stop at N positions (default: the program's)\n"
+      "  --eos ID              stop at this token (repeatable; default: the "
+      "program's)\n"
+      "  --ignore-eos          never stop at an end token\n"
+      "  --method NAME         the method to run (forward)\n"
+      "  --force IDS           feed these tokens instead of choosing "
+      "(teacher forcing)\n"
+      "  --logits FILE.npy     write the logits behind each token\n"
+      "  --output FILE         write the generated ids to FILE\n"
+      "  --warmup              run the prompt and one step untimed first\n"
+      "  --quiet               no progress line while generating\n"
+      "  --help, -h            this text\n",
+      kUsage);
+  return 0;
 }
 
 bool parseIds(const char *text, std::vector<int64_t> &ids);
@@ -161,7 +188,9 @@ const char *parse(int argc, char **argv, Options &options) {
     } else if (!arg.empty() && arg[0] != '-' && options.program.empty()) {
       options.program = arg;
     } else {
-      return "unknown argument";
+      static std::string unknown;
+      unknown = "unknown argument '" + arg + "' (see --help)";
+      return unknown.c_str();
     }
   }
   if (options.program.empty())
@@ -194,6 +223,9 @@ double rate(int64_t tokens, uint64_t nanos) {
 } // namespace
 
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
+      return help();
   Options options;
   if (const char *problem = parse(argc, argv, options))
     return usage(problem);

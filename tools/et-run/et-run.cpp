@@ -70,13 +70,33 @@ private:
   static inline char first[512] = {};
 };
 
+constexpr const char *kUsage =
+    "usage: et-run model.etp [--input x.npy ...] "
+    "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
+    "[--seed S] [--threads N] [--keep-state]\n";
+
 int usage(const char *message) {
-  std::fprintf(stderr,
-               "et-run: %s\nusage: et-run model.etp [--input x.npy ...] "
-               "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
-               "[--seed S] [--threads N] [--keep-state]\n",
-               message);
+  std::fprintf(stderr, "et-run: %s\n%s", message, kUsage);
   return 2;
+}
+
+/// --help: the usage line and what each option does, on stdout.
+int help() {
+  std::printf(
+      "et-run: loads a program, runs a method and prints its outputs "
+      "(docs/runtime.md)\n%s"
+      "  --input x.npy      the next method input (repeatable; default: "
+      "seeded values)\n"
+      "  --output-dir D     write each output as D/outputN.npy\n"
+      "  --iterations N     run N times, print mean and median time\n"
+      "  --profile          time each instruction and delegate step\n"
+      "  --method NAME      the method to run (forward)\n"
+      "  --seed S           seed of the generated inputs (0)\n"
+      "  --threads N        kernel threads (default: the cores)\n"
+      "  --keep-state       keep state buffers between iterations\n"
+      "  --help, -h         this text\n",
+      kUsage);
+  return 0;
 }
 
 bool parse(int argc, char **argv, Options &options) {
@@ -246,6 +266,9 @@ void printProfile(const Method &method, const std::vector<uint64_t> &nanos,
 } // namespace
 
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
+      return help();
   Options options;
   if (!parse(argc, argv, options))
     return usage("bad arguments");
