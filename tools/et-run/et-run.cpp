@@ -1,14 +1,16 @@
 //===- et-run.cpp - Run an etch program file ------------------------------===//
 //
-//   et-run model.etp [--input x.npy ...] [--output-dir D] [--iterations N]
-//                    [--profile] [--method NAME] [--seed S] [--threads N]
-//                    [--keep-state]
+//   et-run model.etp [--input x.npy ... | --input-sets LIST] [--output-dir D]
+//                    [--iterations N] [--profile] [--method NAME] [--seed S]
+//                    [--threads N] [--keep-state]
 //
 // Uses only the runtime (no MLIR/LLVM). Inputs without --input are random
 // (uniform [-1, 1) floats, small non-negative ints) from a fixed seed. A
 // program with mutable buffers (KV caches) starts every iteration from
 // their initial contents, so each gives the same outputs; --keep-state
-// carries them from one iteration to the next instead.
+// carries them from one iteration to the next instead. --input-sets runs
+// once per line of LIST (that line's .npy paths) with one load, outputs
+// in D/0/, D/1/, ...: an evaluation over many inputs without reloading.
 //
 //===----------------------------------------------------------------------===//
 #include "Npy.h"
@@ -21,7 +23,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -34,6 +39,7 @@ namespace {
 struct Options {
   std::string program;
   std::vector<std::string> inputs;
+  std::string inputSets; // a file: one line of .npy paths per execute
   std::string outputDir;
   std::string method = "forward";
   int iterations = 1;
@@ -71,7 +77,7 @@ private:
 };
 
 constexpr const char *kUsage =
-    "usage: et-run model.etp [--input x.npy ...] "
+    "usage: et-run model.etp [--input x.npy ... | --input-sets LIST] "
     "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
     "[--seed S] [--threads N] [--keep-state]\n";
 
@@ -87,6 +93,10 @@ int help() {
       "(docs/runtime.md)\n%s"
       "  --input x.npy      the next method input (repeatable; default: "
       "seeded values)\n"
+      "  --input-sets LIST  one execute per line of LIST (the line's .npy\n"
+      "                     paths, one per input), outputs in D/K/ for line "
+      "K;\n"
+      "                     the program loads once (needs --output-dir)\n"
       "  --output-dir D     write each output as D/outputN.npy\n"
       "  --iterations N     run N times, print mean and median time\n"
       "  --profile          time each instruction and delegate step\n"
@@ -110,6 +120,11 @@ bool parse(int argc, char **argv, Options &options) {
       if (!path)
         return false;
       options.inputs.push_back(path);
+    } else if (arg == "--input-sets") {
+      const char *path = value();
+      if (!path)
+        return false;
+      options.inputSets = path;
     } else if (arg == "--output-dir") {
       const char *path = value();
       if (!path)
@@ -143,6 +158,10 @@ bool parse(int argc, char **argv, Options &options) {
       return false;
     }
   }
+  // Input sets name their own inputs and need somewhere to put outputs.
+  if (!options.inputSets.empty() &&
+      (!options.inputs.empty() || options.outputDir.empty()))
+    return false;
   return !options.program.empty();
 }
 
@@ -263,6 +282,151 @@ void printProfile(const Method &method, const std::vector<uint64_t> &nanos,
     printRows("delegate step (device time)", steps);
 }
 
+/// Binds input i of \p method to paths[i] (.npy), or to seeded values
+/// when \p paths is empty; false after printing why not.
+bool bindInputs(Method &method, const std::vector<std::string> &paths,
+                std::mt19937 &generator) {
+  for (size_t i = 0; i < method.inputCount(); ++i) {
+    if (paths.empty()) {
+      fillRandom(method.input(i), generator);
+      continue;
+    }
+    NpyArray array;
+    std::string error;
+    if (!etch::tools::readNpy(paths[i], array, error)) {
+      std::fprintf(stderr, "et-run: %s\n", error.c_str());
+      return false;
+    }
+    Error status = method.setInput(i, array.type, array.shape.data(),
+                                   static_cast<int>(array.shape.size()),
+                                   array.data.data(), array.data.size());
+    if (status != Error::Ok) {
+      // The runtime's message says what is wrong; the declared type and
+      // bounds say what would fit.
+      std::string cause = ErrorCapture::take();
+      std::fprintf(stderr, "et-run: %s: %s (the program takes %s %s)\n",
+                   paths[i].c_str(),
+                   cause.empty() ? errorName(status) : cause.c_str() + 2,
+                   scalarTypeName(method.input(i).scalarType()),
+                   boundsText(method, i, method.input(i).rank()).c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+/// New input shapes (dynamic dimensions): every shape is computed now, so
+/// the timed executes only compute.
+bool prepare(Method &method, const Options &options) {
+  if (Error status = method.prepare(); status != Error::Ok) {
+    std::fprintf(stderr, "et-run: %s: cannot run these input shapes (%s)%s\n",
+                 options.program.c_str(), errorName(status),
+                 ErrorCapture::take().c_str());
+    return false;
+  }
+  return true;
+}
+
+/// One timed execute, its time appended to \p times.
+bool execute(Method &method, const Options &options, uint64_t *profile,
+             std::vector<double> &times) {
+  uint64_t start = nowNanoseconds();
+  Error status = method.execute(profile);
+  times.push_back((nowNanoseconds() - start) / 1e6);
+  if (status != Error::Ok) {
+    std::fprintf(stderr, "et-run: %s: execution failed (%s)%s\n",
+                 options.program.c_str(), errorName(status),
+                 ErrorCapture::take().c_str());
+    return false;
+  }
+  return true;
+}
+
+/// Each output's summary line (when \p print) and, with a \p dir, the
+/// output as dir/outputN.npy.
+bool writeOutputs(const Method &method, const std::string &dir, bool print) {
+  if (!dir.empty())
+    mkdir(dir.c_str(), 0755);
+  for (size_t i = 0; i < method.outputCount(); ++i) {
+    const TensorView &output = method.output(i);
+    if (print) {
+      double low = INFINITY, high = -INFINITY, sum = 0;
+      for (int64_t e = 0; e < output.numel(); ++e) {
+        double value = elementAsDouble(output, e);
+        low = std::min(low, value);
+        high = std::max(high, value);
+        sum += value;
+      }
+      std::printf("output %zu '%s': %s %s min %.6g max %.6g mean %.6g\n", i,
+                  method.outputName(i), scalarTypeName(output.scalarType()),
+                  shapeText(output).c_str(), low, high,
+                  output.numel() ? sum / output.numel() : 0.0);
+    }
+    if (dir.empty())
+      continue;
+    std::string path = dir + "/output" + std::to_string(i) + ".npy";
+    std::string error;
+    if (!etch::tools::writeNpy(path, output.scalarType(), output.sizes(),
+                               output.rank(), output.data(), output.nbytes(),
+                               error)) {
+      std::fprintf(stderr, "et-run: %s\n", error.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+void printTimes(const Method &method, double loadMs,
+                const std::vector<double> &times, const char *unit) {
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  double total = 0;
+  for (double t : times)
+    total += t;
+  std::printf("load %.3f ms, arena %llu bytes; %zu %s(s): mean %.3f ms, "
+              "median %.3f ms per %s\n",
+              loadMs, static_cast<unsigned long long>(method.arenaBytes()),
+              times.size(), unit, times.empty() ? 0.0 : total / times.size(),
+              sorted.empty() ? 0.0 : sorted[sorted.size() / 2], unit);
+}
+
+/// --input-sets: one execute per line of the list, from the method's
+/// initial state, outputs in outputDir/K/ for line K (counting from 0).
+int runInputSets(Method &method, const Options &options, double loadMs) {
+  std::ifstream list(options.inputSets);
+  if (!list) {
+    std::fprintf(stderr, "et-run: %s: cannot open the input list\n",
+                 options.inputSets.c_str());
+    return 1;
+  }
+  mkdir(options.outputDir.c_str(), 0755);
+  std::vector<double> times;
+  std::mt19937 unused;
+  std::string line;
+  for (int number = 1; std::getline(list, line); ++number) {
+    std::istringstream words(line);
+    std::vector<std::string> paths{std::istream_iterator<std::string>(words),
+                                   std::istream_iterator<std::string>()};
+    if (paths.empty())
+      continue; // blank lines separate nothing
+    if (paths.size() != method.inputCount()) {
+      std::fprintf(stderr,
+                   "et-run: %s:%d: method '%s' takes %zu inputs, %zu given\n",
+                   options.inputSets.c_str(), number, options.method.c_str(),
+                   method.inputCount(), paths.size());
+      return 1;
+    }
+    std::string dir = options.outputDir + "/" + std::to_string(times.size());
+    method.resetState();
+    if (!bindInputs(method, paths, unused) || !prepare(method, options) ||
+        !execute(method, options, nullptr, times) ||
+        !writeOutputs(method, dir, /*print=*/false))
+      return 1;
+  }
+  printTimes(method, loadMs, times, "input set");
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -298,6 +462,8 @@ int main(int argc, char **argv) {
   Method &method = **loaded;
   double loadMs = (nowNanoseconds() - loadStart) / 1e6;
 
+  if (!options.inputSets.empty())
+    return runInputSets(method, options, loadMs);
   if (!options.inputs.empty() && options.inputs.size() != method.inputCount()) {
     std::fprintf(stderr, "et-run: method '%s' takes %zu inputs, %zu given\n",
                  options.method.c_str(), method.inputCount(),
@@ -305,93 +471,22 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::mt19937 generator(options.seed);
-  for (size_t i = 0; i < method.inputCount(); ++i) {
-    if (options.inputs.empty()) {
-      fillRandom(method.input(i), generator);
-      continue;
-    }
-    NpyArray array;
-    std::string error;
-    if (!etch::tools::readNpy(options.inputs[i], array, error)) {
-      std::fprintf(stderr, "et-run: %s\n", error.c_str());
-      return 1;
-    }
-    Error status = method.setInput(i, array.type, array.shape.data(),
-                                   static_cast<int>(array.shape.size()),
-                                   array.data.data(), array.data.size());
-    if (status != Error::Ok) {
-      // The runtime's message says what is wrong; the declared type and
-      // bounds say what would fit.
-      std::string cause = ErrorCapture::take();
-      std::fprintf(stderr, "et-run: %s: %s (the program takes %s %s)\n",
-                   options.inputs[i].c_str(),
-                   cause.empty() ? errorName(status) : cause.c_str() + 2,
-                   scalarTypeName(method.input(i).scalarType()),
-                   boundsText(method, i, method.input(i).rank()).c_str());
-      return 1;
-    }
-  }
-  // New input shapes (dynamic dimensions): every shape is computed now, so
-  // the timed executes below only compute.
-  if (Error status = method.prepare(); status != Error::Ok) {
-    std::fprintf(stderr, "et-run: %s: cannot run these input shapes (%s)%s\n",
-                 options.program.c_str(), errorName(status),
-                 ErrorCapture::take().c_str());
+  if (!bindInputs(method, options.inputs, generator) ||
+      !prepare(method, options))
     return 1;
-  }
 
   std::vector<uint64_t> profile(method.instructionCount(), 0);
   std::vector<double> times;
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     if (iteration > 0 && !options.keepState)
       method.resetState();
-    uint64_t start = nowNanoseconds();
-    Error status = method.execute(options.profile ? profile.data() : nullptr);
-    times.push_back((nowNanoseconds() - start) / 1e6);
-    if (status != Error::Ok) {
-      std::fprintf(stderr, "et-run: %s: execution failed (%s)%s\n",
-                   options.program.c_str(), errorName(status),
-                   ErrorCapture::take().c_str());
+    if (!execute(method, options, options.profile ? profile.data() : nullptr,
+                 times))
       return 1;
-    }
   }
-
-  for (size_t i = 0; i < method.outputCount(); ++i) {
-    const TensorView &output = method.output(i);
-    double low = INFINITY, high = -INFINITY, sum = 0;
-    for (int64_t e = 0; e < output.numel(); ++e) {
-      double value = elementAsDouble(output, e);
-      low = std::min(low, value);
-      high = std::max(high, value);
-      sum += value;
-    }
-    std::printf("output %zu '%s': %s %s min %.6g max %.6g mean %.6g\n", i,
-                method.outputName(i), scalarTypeName(output.scalarType()),
-                shapeText(output).c_str(), low, high,
-                output.numel() ? sum / output.numel() : 0.0);
-    if (!options.outputDir.empty()) {
-      mkdir(options.outputDir.c_str(), 0755);
-      std::string path =
-          options.outputDir + "/output" + std::to_string(i) + ".npy";
-      std::string error;
-      if (!etch::tools::writeNpy(path, output.scalarType(), output.sizes(),
-                                 output.rank(), output.data(), output.nbytes(),
-                                 error)) {
-        std::fprintf(stderr, "et-run: %s\n", error.c_str());
-        return 1;
-      }
-    }
-  }
-  std::vector<double> sorted = times;
-  std::sort(sorted.begin(), sorted.end());
-  double total = 0;
-  for (double t : times)
-    total += t;
-  std::printf("load %.3f ms, arena %llu bytes; %d iteration(s): mean %.3f ms, "
-              "median %.3f ms per iteration\n",
-              loadMs, static_cast<unsigned long long>(method.arenaBytes()),
-              options.iterations, total / times.size(),
-              sorted[sorted.size() / 2]);
+  if (!writeOutputs(method, options.outputDir, /*print=*/true))
+    return 1;
+  printTimes(method, loadMs, times, "iteration");
 
   if (options.profile)
     printProfile(method, profile, options.iterations);
