@@ -438,9 +438,12 @@ FailureOr<Value> TorchImporter::constantFromTensorData(StringRef valueName,
   FailureOr<RankedTensorType> type = tensorType(valueName, loc);
   if (failed(type))
     return failure();
-  // Sizes first: the element count of a dynamic or mismatched shape means
-  // nothing (and the stored sizes were checked when the weight was read).
-  if (!type->hasStaticShape() ||
+  // Sizes and dtype first: the element count of a dynamic or mismatched
+  // shape means nothing (and the stored sizes were checked when the weight
+  // was read), and bytes of another dtype are not the graph's elements.
+  std::optional<int64_t> graphDtype =
+      tensorValues->getObject(valueName)->getInteger("dtype");
+  if (!type->hasStaticShape() || graphDtype != data.dtype ||
       ArrayRef<int64_t>(data.sizes) != type->getShape() ||
       static_cast<int64_t>(data.bytes.size()) !=
           type->getNumElements() * scalarTypeSize(data.dtype))
