@@ -138,14 +138,6 @@ widenAvx2(int bits, const uint8_t *row, int64_t p, __m256 out[4]) {
   }
 }
 
-__attribute__((target("avx2,fma"))) inline float reduceAvx2(__m256 v) {
-  __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v),
-                          _mm256_extractf128_ps(v, 1));
-  sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
-  sum = _mm_add_ss(sum, _mm_movehdup_ps(sum));
-  return _mm_cvtss_f32(sum);
-}
-
 /// As dotsAvx512, with 8-lane vectors: a group starts at -start / 8. The
 /// four products of a step go to C independent sums per row pair (C = 4
 /// for one input row and one weight row, a decode step: with two sums its
@@ -194,7 +186,7 @@ dotsAvx2(const Weights &w, int64_t n, const float *x, const float *starts,
   }
   for (int i = 0; i < M; ++i)
     for (int r = 0; r < R; ++r)
-      dots[r * M + i] = reduceAvx2(total[i][r]) * w.unit();
+      dots[r * M + i] = sumLanesAvx2(total[i][r]) * w.unit();
 }
 
 /// The stored values as integers: sum over each group of q * x, scaled.

@@ -6,6 +6,8 @@
 #include "runtime/kernels/KernelCall.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -52,6 +54,15 @@ inline Weights weightsOf(const KernelCall &call) {
   w.zeroPoints = call.input(3) ? call.input(3)->data<int8_t>() : nullptr;
   w.bias = call.input(4) ? call.input(4)->data<float>() : nullptr;
   return w;
+}
+
+/// The sum of an AVX2 vector's 8 lanes (the weight-only kernels' last step).
+__attribute__((target("avx2,fma"))) inline float sumLanesAvx2(__m256 v) {
+  __m128 sum =
+      _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
+  sum = _mm_add_ss(sum, _mm_movehdup_ps(sum));
+  return _mm_cvtss_f32(sum);
 }
 
 /// Each input row's sum over each group ([m][groups]), in 8 independent

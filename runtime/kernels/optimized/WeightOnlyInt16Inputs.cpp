@@ -91,13 +91,6 @@ ETCH_AVX2 float splitRow(int64_t columns, const float *x, int16_t *high,
   return top / 32767.0f;
 }
 
-ETCH_AVX2 float reduce(__m256 v) {
-  __m128 sum =
-      _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
-  return _mm_cvtss_f32(_mm_add_ss(sum, _mm_movehdup_ps(sum)));
-}
-
 /// Weight row n against the split input row (its K high words, then its K
 /// low ones): the sum over groups of scale * (w . high + w . low / 32768).
 __attribute__((target("avx2,fma"))) float int16Dot(const Weights &w, int64_t n,
@@ -136,7 +129,7 @@ __attribute__((target("avx2,fma"))) float int16Dot(const Weights &w, int64_t n,
       total = _mm256_fmadd_ps(sum, scale, total);
     }
   }
-  return reduce(total);
+  return sumLanesAvx2(total);
 }
 
 #undef ETCH_AVX2

@@ -233,13 +233,8 @@ dotsAvx2(const Weights &w, int64_t n, const InputChunk *chunks, float *out) {
             total[i]);
       }
     }
-  for (int i = 0; i < M; ++i) {
-    __m128 q = _mm_add_ps(_mm256_castps256_ps128(total[i]),
-                          _mm256_extractf128_ps(total[i], 1));
-    q = _mm_add_ps(q, _mm_movehl_ps(q, q));
-    q = _mm_add_ss(q, _mm_movehdup_ps(q));
-    out[i] = _mm_cvtss_f32(q);
-  }
+  for (int i = 0; i < M; ++i)
+    out[i] = sumLanesAvx2(total[i]);
 }
 
 #undef ETCH_AVX2
