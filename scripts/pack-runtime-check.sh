@@ -38,7 +38,7 @@ cp "$runtime_build"/bin/{et-run,etch-no-alloc-check,etch_*_tests} "$out/bin/"
 ldd "$out"/bin/* | awk '$3 ~ /^\// {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
   xargs -r cp -L -t "$out/lib/"
-cp "$root"/python/etch/{runtime_check,compare,cpu}.py "$out/"
+cp "$root"/python/etch/{runtime_check,compare,cpu,e2e}.py "$out/"
 # One program per model and configuration: the training-IR export of the
 # sid chroot stands for its decomposed and trixie twins.
 find "$build/test/E2E" -name model.etp -size -"$(awk -v m="$max_mb" 'BEGIN{print int(m*1024)}')"k |

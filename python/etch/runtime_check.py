@@ -25,9 +25,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import compare  # noqa: E402
 from cpu import onednn_has_vnni  # noqa: E402
+from e2e import EXECUTE_ALLOCATES  # noqa: E402
 
 SEED = "7"
-EXECUTE_ALLOCATES = ("onednn", "vulkan")  # see e2e.py
 
 
 def reference_dir(root, name):
