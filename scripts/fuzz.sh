@@ -3,8 +3,8 @@
 #
 #   scripts/fuzz.sh [--seconds N] [target ...]
 #
-# Targets: program, blob-<target> (one per built target), pt2, onnx; the
-# default is all of them, N seconds each (default 60). Builds the sanitizer
+# Targets: program, blob-<target> (one per built target), pt2, onnx and
+# tokenizer; the default is all of them, N seconds each (default 60). Builds the sanitizer
 # configuration in ${ETCH_SANITIZE_BUILD_DIR:-build-asan} if needed, makes
 # seed corpora from the suite's own files, keeps each target's growing
 # corpus in that build folder, and fails when a target finds a crash, a

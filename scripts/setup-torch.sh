@@ -22,7 +22,8 @@ packages_for() {
   local common="python3-torch python3-torchvision python3-numpy"
   case "$1" in
   trixie) echo "$common" ;;
-  sid) echo "$common python3-transformers python3-onnx python3-onnxruntime" ;;
+  sid) echo "$common python3-transformers python3-onnx python3-onnxruntime" \
+    "python3-tokenizers python3-sentencepiece python3-tiktoken" ;;
   *) echo "setup-torch: unknown suite '$1' (trixie or sid)" >&2; return 1 ;;
   esac
 }

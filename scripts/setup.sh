@@ -12,6 +12,8 @@ PACKAGES=(
   libflatbuffers-dev flatbuffers-compiler
   libprotobuf-dev protobuf-compiler libonnx-dev
   libzip-dev zlib1g-dev
+  # tokenizers (runtime/llm/tokenizer)
+  libonig-dev libutf8proc-dev nlohmann-json3-dev libsentencepiece-dev
   # targets
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libdnnl-dev ocl-icd-opencl-dev # oneDNN's CMake config needs OpenCL

@@ -6,6 +6,8 @@
 #               dynamic dims) and test/fuzz/Inputs (state, weight-only ops,
 #               metadata) compiled for portable and for each CPU target
 #   blob-<t>/   each compiled delegate with its border tensors
+#   tokenizer/  test/runtime/llm/tokenizer/Inputs and the suite's trained
+#               tokenizers when the corpus has them
 # usage: make-seeds.sh BUILD_DIR OUT_DIR   (tools from BUILD_DIR/bin)
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,7 +15,12 @@ bin=$1/bin
 out=$2
 refpy=/usr/bin/python3
 rm -rf "$out"
-mkdir -p "$out"/{onnx,pt2,program} "$out/models"
+mkdir -p "$out"/{onnx,pt2,program,tokenizer} "$out/models"
+
+cp "$src"/test/runtime/llm/tokenizer/Inputs/* "$out/tokenizer/"
+for file in "$1"/test/corpus/tokenizers/sid/tokenizers/*/tokenizer.*; do
+  [ -f "$file" ] && cp "$file" "$out/tokenizer/$(basename "$(dirname "$file")")-${file##*/}"
+done
 
 cp "$src/docs/examples/small_cnn.onnx" "$out/onnx/"
 for case in $("$refpy" -c "import sys; sys.path.insert(0, '$src/test/Import/Onnx'); \

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "LlmRunner.h"
 #include "TokenSampler.h"
+#include "TokenizerCommands.h"
 #include "tools/et-run/Npy.h"
 
 #include "runtime/module/Module.h"
@@ -223,6 +224,9 @@ double rate(int64_t tokens, uint64_t nanos) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc > 1 && (std::strcmp(argv[1], "tokenize") == 0 ||
+                   std::strcmp(argv[1], "detokenize") == 0))
+    return etch::tools::runTokenizerCommand(argc - 1, argv + 1);
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
       return help();
