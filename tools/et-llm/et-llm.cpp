@@ -1,13 +1,14 @@
 //===- et-llm.cpp - Generate tokens with an etch decoder program ----------===//
 //
-//   et-llm model.etp --prompt "1 15043 3186"|@ids.txt [--max-new-tokens N]
+//   et-llm model.etp --prompt-ids "1 15043 3186"|@ids.txt [--max-new-tokens N]
 //          [--temperature T] [--top-k K] [--seed S] [--threads N]
 //          [--max-context N] [--eos ID] [--ignore-eos] [--method NAME]
 //          [--force "ID ID ..."] [--logits FILE.npy] [--output FILE]
 //          [--warmup] [--quiet]
 //
-// Token ids in, token ids out (no tokenizer: random-weight models need
-// none). Prints the generated ids, then prefill and decode tokens/s; a
+// Token ids in, token ids out; with --tokenizer FILE, --prompt is text and
+// the generated text streams to stdout as it comes. Prints the generated
+// ids, then prefill and decode tokens/s; a
 // progress line on a terminal while generating. --force feeds the given
 // continuation instead of the sampled tokens (teacher forcing) and reports
 // how many the model's own top-1 agreed with; --logits writes the logits
@@ -21,12 +22,14 @@
 #include "TokenizerCommands.h"
 #include "tools/et-run/Npy.h"
 
+#include "runtime/llm/tokenizer/TextStreamer.h"
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -39,7 +42,8 @@ using etch::tools::TokenSampler;
 namespace {
 
 struct Options {
-  std::string program, method = "forward", output, logits;
+  std::string program, method = "forward", output, logits, tokenizer;
+  std::optional<std::string> promptText; // --prompt, before tokenizing
   std::vector<int64_t> prompt, forced;
   int64_t maxNewTokens = 64, maxContext = 0;
   std::vector<int64_t> eos;
@@ -49,7 +53,8 @@ struct Options {
 };
 
 constexpr const char *kUsage =
-    "usage: et-llm model.etp --prompt \"ID ID ...\" "
+    "usage: et-llm model.etp (--prompt-ids \"ID ID ...\" | --tokenizer FILE "
+    "--prompt TEXT) "
     "[--max-new-tokens N] [--temperature T] [--top-k K] [--seed S] "
     "[--threads N] [--max-context N] [--eos ID] [--ignore-eos] "
     "[--method NAME] [--force \"ID ...\"] [--logits FILE.npy] "
@@ -64,7 +69,14 @@ int usage(const char *message) {
 int help() {
   std::printf(
       "et-llm: generates tokens with a decoder program (docs/llm.md)\n%s"
-      "  --prompt IDS          prompt token ids (\"1 2 3\", or @FILE)\n"
+      "  --prompt-ids IDS      prompt token ids (\"1 2 3\", or @FILE)\n"
+      "  --tokenizer FILE      tokenizer.json, SentencePiece .model or "
+      "tiktoken\n"
+      "                        file: --prompt is text, the output streams as "
+      "text\n"
+      "  --prompt TEXT         the prompt (@FILE: the file's text); token ids\n"
+      "                        when no tokenizer is given\n"
+      "  et-llm tokenize|detokenize --help   text <-> ids alone\n"
       "  --max-new-tokens N    tokens to generate (64)\n"
       "  --temperature T       0 (default): greedy; else sample at T\n"
       "  --top-k K             sample among the K likeliest (0: all)\n"
@@ -87,6 +99,23 @@ int help() {
 }
 
 bool parseIds(const char *text, std::vector<int64_t> &ids);
+
+/// The argument, or the contents of the file named after '@'.
+bool readTextArgument(const std::string &argument, std::string &text) {
+  if (argument.empty() || argument[0] != '@') {
+    text = argument;
+    return true;
+  }
+  FILE *file = std::fopen(argument.c_str() + 1, "rb");
+  if (!file)
+    return false;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;)
+    text.append(buffer, n);
+  bool ok = !std::ferror(file);
+  std::fclose(file);
+  return ok;
+}
 
 /// Ids given on the command line, or in the file named after '@'.
 bool parseIdsArgument(const char *text, std::vector<int64_t> &ids) {
@@ -140,9 +169,14 @@ const char *parse(int argc, char **argv, Options &options) {
       ++i;
       return ok;
     };
-    if (arg == "--prompt") {
+    if (arg == "--prompt-ids") {
       if (!takes(value && parseIdsArgument(value, options.prompt)))
-        return "--prompt takes token ids (\"1 2 3\", or @FILE holding them)";
+        return "--prompt-ids takes token ids (\"1 2 3\", or @FILE holding "
+               "them)";
+    } else if (arg == "--prompt") {
+      if (!takes(value != nullptr))
+        return "--prompt takes the prompt (text with --tokenizer, else ids)";
+      options.promptText = value;
     } else if (arg == "--force") {
       if (!takes(value && parseIdsArgument(value, options.forced) &&
                  !options.forced.empty()))
@@ -174,12 +208,14 @@ const char *parse(int argc, char **argv, Options &options) {
       if (!takes(value && end != value && !*end &&
                  options.sampling.temperature >= 0))
         return "--temperature takes a number >= 0";
-    } else if (arg == "--method" || arg == "--output" || arg == "--logits") {
+    } else if (arg == "--method" || arg == "--output" || arg == "--logits" ||
+               arg == "--tokenizer") {
       if (!takes(value != nullptr))
         return "an option lacks its value";
-      (arg == "--method"   ? options.method
-       : arg == "--output" ? options.output
-                           : options.logits) = value;
+      (arg == "--method"      ? options.method
+       : arg == "--output"    ? options.output
+       : arg == "--tokenizer" ? options.tokenizer
+                              : options.logits) = value;
     } else if (arg == "--ignore-eos") {
       options.ignoreEos = true;
     } else if (arg == "--warmup") {
@@ -196,8 +232,15 @@ const char *parse(int argc, char **argv, Options &options) {
   }
   if (options.program.empty())
     return "no program given";
-  if (options.prompt.empty())
-    return "--prompt with at least one token id is required";
+  if (options.promptText && !options.prompt.empty())
+    return "give --prompt or --prompt-ids, not both";
+  if (options.promptText && options.tokenizer.empty() &&
+      !parseIdsArgument(options.promptText->c_str(), options.prompt))
+    return "--prompt is text only with --tokenizer FILE; without one it takes "
+           "token ids (or use --prompt-ids)";
+  if (!options.promptText && options.prompt.empty())
+    return "--prompt-ids with at least one token id (or --tokenizer FILE "
+           "--prompt TEXT) is required";
   return nullptr;
 }
 
@@ -233,6 +276,32 @@ int main(int argc, char **argv) {
   Options options;
   if (const char *problem = parse(argc, argv, options))
     return usage(problem);
+  // The tokenizer first: a bad file is reported before the program loads.
+  std::unique_ptr<etch::llm::Tokenizer> tokenizer;
+  if (!options.tokenizer.empty()) {
+    etch::llm::TokenizerLoad load = etch::llm::loadTokenizer(options.tokenizer);
+    if (!load.tokenizer) {
+      std::fprintf(stderr, "et-llm: %s\n", load.error.c_str());
+      return 1;
+    }
+    tokenizer = std::move(load.tokenizer);
+    if (options.promptText) {
+      std::string text;
+      if (!readTextArgument(*options.promptText, text)) {
+        std::fprintf(stderr, "et-llm: cannot read %s\n",
+                     options.promptText->c_str() + 1);
+        return 1;
+      }
+      // The special tokens a tokenizer adds around a sequence (a BOS), as
+      // transformers' tokenizer(text) and llama.cpp do.
+      for (int32_t id : tokenizer->encode(text, /*addSpecial=*/true))
+        options.prompt.push_back(id);
+      if (options.prompt.empty()) {
+        std::fprintf(stderr, "et-llm: the prompt has no tokens\n");
+        return 1;
+      }
+    }
+  }
   captureErrors();
   registerAllBackends();
   if (options.threads)
@@ -315,7 +384,13 @@ int main(int argc, char **argv) {
   std::vector<int64_t> generated;
   std::vector<float> logits; // rows behind each generated token (--logits)
   int64_t agreed = 0;
-  bool progress = !options.quiet && isatty(STDERR_FILENO);
+  std::optional<etch::llm::TextStreamer> streamer;
+  if (tokenizer)
+    streamer.emplace(*tokenizer, [](std::string_view text) {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
+    });
+  bool progress = !options.quiet && !streamer && isatty(STDERR_FILENO);
   if (options.warmup) {
     Error warm = runner.feed(options.prompt.data(), prompt, 0);
     int64_t next = options.prompt.back();
@@ -346,6 +421,8 @@ int main(int argc, char **argv) {
     bool stop = !options.ignoreEos &&
                 std::find(options.eos.begin(), options.eos.end(), token) !=
                     options.eos.end();
+    if (streamer && !stop)
+      streamer->push(static_cast<int32_t>(token));
     if (stop || static_cast<int64_t>(generated.size()) == budget)
       break;
     uint64_t stepStart = nowNanoseconds();
@@ -359,6 +436,10 @@ int main(int argc, char **argv) {
   }
   if (progress)
     std::fprintf(stderr, "\n");
+  if (streamer) {
+    streamer->finish();
+    std::printf("\n");
+  }
   if (status != Error::Ok) {
     std::fprintf(stderr, "et-llm: %s: execution failed after %zu tokens (%s)%s\n",
                  path, generated.size(), errorName(status), cause().c_str());
