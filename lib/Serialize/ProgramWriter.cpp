@@ -81,6 +81,8 @@ public:
   LogicalResult addMethod(func::FuncOp func);
   /// Program metadata: the module's `etch.metadata` string entries.
   void setMetadata(DictionaryAttr metadata);
+  /// A file carried by name, in a segment of its own.
+  void addNamedData(const NamedData &data);
   void finish(raw_ostream &os);
 
 private:
@@ -113,6 +115,7 @@ private:
   fb::FlatBufferBuilder fbb{1 << 16};
   std::vector<fb::Offset<schema::Method>> methods;
   std::vector<fb::Offset<schema::Metadata>> metadata;
+  std::vector<fb::Offset<schema::NamedData>> namedData;
   std::vector<std::string> segments;
   llvm::DenseMap<Attribute, uint32_t> segmentIndex;
 };
@@ -530,6 +533,12 @@ void ProgramBuilder::setMetadata(DictionaryAttr entries) {
           fbb, entry.getName().str().c_str(), text.getValue().str().c_str()));
 }
 
+void ProgramBuilder::addNamedData(const NamedData &data) {
+  namedData.push_back(
+      schema::CreateNamedDataDirect(fbb, data.name.c_str(), segments.size()));
+  segments.push_back(data.bytes);
+}
+
 void ProgramBuilder::finish(raw_ostream &os) {
   std::vector<fb::Offset<schema::Segment>> segmentTable;
   uint64_t offset = 0;
@@ -540,7 +549,8 @@ void ProgramBuilder::finish(raw_ostream &os) {
   }
   auto program = schema::CreateProgramDirect(
       fbb, runtime::kProgramVersion, &methods, &segmentTable,
-      metadata.empty() ? nullptr : &metadata);
+      metadata.empty() ? nullptr : &metadata,
+      namedData.empty() ? nullptr : &namedData);
   schema::FinishProgramBuffer(fbb, program);
 
   runtime::FileHeader header;
@@ -571,10 +581,13 @@ void ProgramBuilder::finish(raw_ostream &os) {
 
 } // namespace
 
-LogicalResult writeProgram(ModuleOp module, raw_ostream &os) {
+LogicalResult writeProgram(ModuleOp module, raw_ostream &os,
+                           const std::vector<NamedData> &namedData) {
   ProgramBuilder builder;
   if (auto metadata = module->getAttrOfType<DictionaryAttr>("etch.metadata"))
     builder.setMetadata(metadata);
+  for (const NamedData &data : namedData)
+    builder.addNamedData(data);
   bool any = false;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())

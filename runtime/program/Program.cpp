@@ -334,6 +334,12 @@ Result<Program> Program::load(const void *data, size_t size) {
         return fail(Error::InvalidProgram,
                     "a data segment lies outside the file (truncated?)");
   }
+  if (const auto *entries = program->named_data())
+    for (const schema::NamedData *entry : *entries)
+      if (!program->segments() ||
+          entry->segment() >= program->segments()->size())
+        return fail(Error::InvalidProgram,
+                    "named data's segment index is out of range");
   if (!program->methods() || program->methods()->size() == 0)
     return fail(Error::InvalidProgram, "program has no methods");
   for (const schema::Method *method : *program->methods())
@@ -354,6 +360,14 @@ const char *Program::metadata(const char *key) const {
       if (std::strcmp(entry->key()->c_str(), key) == 0)
         return entry->value()->c_str();
   return nullptr;
+}
+
+Span<const uint8_t> Program::namedData(const char *name) const {
+  if (const auto *entries = program_->named_data())
+    for (const schema::NamedData *entry : *entries)
+      if (std::strcmp(entry->name()->c_str(), name) == 0)
+        return segment(entry->segment());
+  return Span<const uint8_t>(nullptr, 0);
 }
 
 Span<const uint8_t> Program::segment(uint32_t index) const {

@@ -23,6 +23,9 @@ public:
   const schema::Method *method(const char *name) const;
   /// The compile-time metadata entry \p key ("max_context", ...), or null.
   const char *metadata(const char *key) const;
+  /// The bytes of the named data \p name ("tokenizer", "chat_template"), or
+  /// an empty span with a null data() when the program has none.
+  Span<const uint8_t> namedData(const char *name) const;
   /// Bytes of segment \p index (bounds-checked at load).
   Span<const uint8_t> segment(uint32_t index) const;
 

@@ -14,6 +14,8 @@
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static bool enabled = (etch::llm::enableSentencePiece(), true);
+  (void)enabled;
   std::string_view bytes(reinterpret_cast<const char *>(data), size);
   etch::llm::TokenizerLoad load =
       etch::llm::loadTokenizerFromBytes(bytes, "fuzz-input");

@@ -15,6 +15,7 @@
 #include "etch/Target/Target.h"
 
 #include "CalibrationData.h"
+#include "TokenizerFiles.h"
 
 #include "etch/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -134,6 +135,20 @@ static cl::list<std::string> metadataEntries(
              "etch_metadata.json"),
     cl::value_desc("key=value"), cl::cat(etchOptions));
 
+static cl::opt<std::string> tokenizerPath(
+    "tokenizer",
+    cl::desc("A tokenizer the program carries (tokenizer.json, SentencePiece "
+             ".model or tiktoken file): et-llm then takes text. The chat "
+             "template of a tokenizer_config.json or chat_template.jinja "
+             "beside it comes along"),
+    cl::value_desc("file"), cl::cat(etchOptions));
+
+static cl::opt<std::string> chatTemplatePath(
+    "chat-template",
+    cl::desc("The chat template to carry: a tokenizer_config.json (its "
+             "chat_template) or a Jinja file; needs --tokenizer"),
+    cl::value_desc("file"), cl::cat(etchOptions));
+
 /// Adds --metadata entries to the module's `etch.metadata`; false after a
 /// message.
 static bool addMetadata(ModuleOp module) {
@@ -241,6 +256,21 @@ int main(int argc, char **argv) {
     llvm::errs() << "et-compile: no input file (see --help)\n";
     return 2;
   }
+  // The files the program carries: read (and checked) before compiling.
+  std::vector<etch::NamedData> carried;
+  if (!chatTemplatePath.empty() && tokenizerPath.empty()) {
+    llvm::errs() << "et-compile: --chat-template needs --tokenizer\n";
+    return 2;
+  }
+  if (!tokenizerPath.empty()) {
+    std::string error;
+    if (!etch::tools::readTokenizerFiles(tokenizerPath, chatTemplatePath,
+                                         carried, error)) {
+      llvm::errs() << "et-compile: " << error << "\n";
+      return 1;
+    }
+  }
+
   etch::registerEtchPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
@@ -389,7 +419,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (last == etch::Phase::Program) {
-    if (failed(etch::writeProgram(*module, output->os())))
+    if (failed(etch::writeProgram(*module, output->os(), carried)))
       return 1;
   } else {
     module->print(output->os());

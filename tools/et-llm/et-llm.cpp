@@ -44,6 +44,7 @@ namespace {
 struct Options {
   std::string program, method = "forward", output, logits, tokenizer;
   std::optional<std::string> promptText; // --prompt, before tokenizing
+  std::vector<std::string> stops;        // --stop strings
   std::vector<int64_t> prompt, forced;
   int64_t maxNewTokens = 64, maxContext = 0;
   std::vector<int64_t> eos;
@@ -55,7 +56,8 @@ struct Options {
 constexpr const char *kUsage =
     "usage: et-llm model.etp (--prompt-ids \"ID ID ...\" | --tokenizer FILE "
     "--prompt TEXT) "
-    "[--max-new-tokens N] [--temperature T] [--top-k K] [--seed S] "
+    "[--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] "
+    "[--min-p P] [--repetition-penalty R] [--stop TEXT] [--seed S] "
     "[--threads N] [--max-context N] [--eos ID] [--ignore-eos] "
     "[--method NAME] [--force \"ID ...\"] [--logits FILE.npy] "
     "[--output FILE] [--warmup] [--quiet]\n";
@@ -80,6 +82,13 @@ int help() {
       "  --max-new-tokens N    tokens to generate (64)\n"
       "  --temperature T       0 (default): greedy; else sample at T\n"
       "  --top-k K             sample among the K likeliest (0: all)\n"
+      "  --top-p P             ... among the likeliest holding mass P (1)\n"
+      "  --min-p P             ... among those at least P x the likeliest's\n"
+      "                        chance (0)\n"
+      "  --repetition-penalty R  divide the logits of tokens already seen\n"
+      "                        by R (1: off; greedy too)\n"
+      "  --stop TEXT           stop when the text holds TEXT (repeatable;\n"
+      "                        with a tokenizer; TEXT is not printed)\n"
       "  --seed S              sampling seed\n"
       "  --threads N           kernel threads (default: the cores)\n"
       "  --max-context N       stop at N positions (default: the program's)\n"
@@ -151,6 +160,15 @@ bool parseIds(const char *text, std::vector<int64_t> &ids) {
   return true;
 }
 
+bool parseFloat(const char *text, float low, float high, float &value) {
+  char *end = nullptr;
+  float parsed = text ? std::strtof(text, &end) : 0;
+  if (!text || end == text || *end || !(parsed >= low && parsed <= high))
+    return false;
+  value = parsed;
+  return true;
+}
+
 bool parseInteger(const char *text, int64_t low, int64_t &value) {
   char *end = nullptr;
   long long parsed = text ? std::strtoll(text, &end, 10) : 0;
@@ -203,11 +221,24 @@ const char *parse(int argc, char **argv, Options &options) {
         return "--eos takes a token id";
       options.eos.push_back(number);
     } else if (arg == "--temperature") {
-      char *end = nullptr;
-      options.sampling.temperature = value ? std::strtof(value, &end) : -1;
-      if (!takes(value && end != value && !*end &&
-                 options.sampling.temperature >= 0))
+      if (!takes(parseFloat(value, 0, INFINITY, options.sampling.temperature)))
         return "--temperature takes a number >= 0";
+    } else if (arg == "--top-p") {
+      if (!takes(parseFloat(value, 0, 1, options.sampling.topP) &&
+                 options.sampling.topP > 0))
+        return "--top-p takes a number in (0, 1]";
+    } else if (arg == "--min-p") {
+      if (!takes(parseFloat(value, 0, 1, options.sampling.minP)))
+        return "--min-p takes a number in [0, 1]";
+    } else if (arg == "--repetition-penalty") {
+      if (!takes(parseFloat(value, 0, INFINITY,
+                            options.sampling.repetitionPenalty) &&
+                 options.sampling.repetitionPenalty > 0))
+        return "--repetition-penalty takes a number > 0";
+    } else if (arg == "--stop") {
+      if (!takes(value && *value))
+        return "--stop takes a non-empty string";
+      options.stops.push_back(value);
     } else if (arg == "--method" || arg == "--output" || arg == "--logits" ||
                arg == "--tokenizer") {
       if (!takes(value != nullptr))
@@ -234,14 +265,43 @@ const char *parse(int argc, char **argv, Options &options) {
     return "no program given";
   if (options.promptText && !options.prompt.empty())
     return "give --prompt or --prompt-ids, not both";
-  if (options.promptText && options.tokenizer.empty() &&
-      !parseIdsArgument(options.promptText->c_str(), options.prompt))
-    return "--prompt is text only with --tokenizer FILE; without one it takes "
-           "token ids (or use --prompt-ids)";
   if (!options.promptText && options.prompt.empty())
     return "--prompt-ids with at least one token id (or --tokenizer FILE "
            "--prompt TEXT) is required";
   return nullptr;
+}
+
+/// Keeps a loaded tokenizer; false after printing why it did not load.
+bool takeTokenizer(etch::llm::TokenizerLoad load,
+                   std::unique_ptr<etch::llm::Tokenizer> &tokenizer) {
+  if (!load.tokenizer) {
+    std::fprintf(stderr, "et-llm: %s\n", load.error.c_str());
+    return false;
+  }
+  tokenizer = std::move(load.tokenizer);
+  return true;
+}
+
+/// Turns --prompt into ids: text through \p tokenizer (with the special
+/// tokens it adds around a sequence, a BOS, as transformers' tokenizer(text)
+/// and llama.cpp do), or ids when there is none. Null, or what is wrong.
+const char *resolvePrompt(Options &options,
+                          const etch::llm::Tokenizer *tokenizer) {
+  if (!options.promptText)
+    return nullptr;
+  const std::string &argument = *options.promptText;
+  if (!tokenizer)
+    return parseIdsArgument(argument.c_str(), options.prompt)
+               ? nullptr
+               : "--prompt is text only with a tokenizer (--tokenizer FILE, "
+                 "or one the program carries); without one it takes token "
+                 "ids (or use --prompt-ids)";
+  std::string text;
+  if (!readTextArgument(argument, text))
+    return "cannot read the --prompt file";
+  for (int32_t id : tokenizer->encode(text, /*addSpecial=*/true))
+    options.prompt.push_back(id);
+  return options.prompt.empty() ? "the prompt has no tokens" : nullptr;
 }
 
 /// The first error the runtime logged, for the one-line messages below.
@@ -267,6 +327,7 @@ double rate(int64_t tokens, uint64_t nanos) {
 } // namespace
 
 int main(int argc, char **argv) {
+  etch::llm::enableSentencePiece();
   if (argc > 1 && (std::strcmp(argv[1], "tokenize") == 0 ||
                    std::strcmp(argv[1], "detokenize") == 0))
     return etch::tools::runTokenizerCommand(argc - 1, argv + 1);
@@ -276,32 +337,11 @@ int main(int argc, char **argv) {
   Options options;
   if (const char *problem = parse(argc, argv, options))
     return usage(problem);
-  // The tokenizer first: a bad file is reported before the program loads.
+  // A tokenizer file first: a bad one is reported before the program loads.
   std::unique_ptr<etch::llm::Tokenizer> tokenizer;
-  if (!options.tokenizer.empty()) {
-    etch::llm::TokenizerLoad load = etch::llm::loadTokenizer(options.tokenizer);
-    if (!load.tokenizer) {
-      std::fprintf(stderr, "et-llm: %s\n", load.error.c_str());
-      return 1;
-    }
-    tokenizer = std::move(load.tokenizer);
-    if (options.promptText) {
-      std::string text;
-      if (!readTextArgument(*options.promptText, text)) {
-        std::fprintf(stderr, "et-llm: cannot read %s\n",
-                     options.promptText->c_str() + 1);
-        return 1;
-      }
-      // The special tokens a tokenizer adds around a sequence (a BOS), as
-      // transformers' tokenizer(text) and llama.cpp do.
-      for (int32_t id : tokenizer->encode(text, /*addSpecial=*/true))
-        options.prompt.push_back(id);
-      if (options.prompt.empty()) {
-        std::fprintf(stderr, "et-llm: the prompt has no tokens\n");
-        return 1;
-      }
-    }
-  }
+  if (!options.tokenizer.empty() &&
+      !takeTokenizer(etch::llm::loadTokenizer(options.tokenizer), tokenizer))
+    return 1;
   captureErrors();
   registerAllBackends();
   if (options.threads)
@@ -311,6 +351,25 @@ int main(int argc, char **argv) {
   if (!module.ok()) {
     std::fprintf(stderr, "et-llm: %s: cannot load program (%s)%s\n", path,
                  errorName(module.error()), cause().c_str());
+    return 1;
+  }
+  // Else the tokenizer the program carries (et-compile --tokenizer).
+  Span<const uint8_t> carried = (*module)->program().namedData("tokenizer");
+  if (!tokenizer && carried.data() &&
+      !takeTokenizer(
+          etch::llm::loadTokenizerFromBytes(
+              std::string_view(reinterpret_cast<const char *>(carried.data()),
+                               carried.size()),
+              options.program + " (its tokenizer)"),
+          tokenizer))
+    return 1;
+  if (!options.stops.empty() && !tokenizer) {
+    std::fprintf(stderr, "et-llm: --stop needs a tokenizer (--tokenizer FILE, "
+                         "or one the program carries)\n");
+    return 1;
+  }
+  if (const char *problem = resolvePrompt(options, tokenizer.get())) {
+    std::fprintf(stderr, "et-llm: %s\n", problem);
     return 1;
   }
   Result<std::unique_ptr<Method>> method =
@@ -380,16 +439,19 @@ int main(int argc, char **argv) {
     }
 
   TokenSampler sampler(options.sampling);
-  std::vector<float> scratch(runner.vocab());
+  std::vector<int64_t> seen = options.prompt; // for the repetition penalty
   std::vector<int64_t> generated;
   std::vector<float> logits; // rows behind each generated token (--logits)
   int64_t agreed = 0;
   std::optional<etch::llm::TextStreamer> streamer;
   if (tokenizer)
-    streamer.emplace(*tokenizer, [](std::string_view text) {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      std::fflush(stdout);
-    });
+    streamer.emplace(
+        *tokenizer,
+        [](std::string_view text) {
+          std::fwrite(text.data(), 1, text.size(), stdout);
+          std::fflush(stdout);
+        },
+        options.stops);
   bool progress = !options.quiet && !streamer && isatty(STDERR_FILENO);
   if (options.warmup) {
     Error warm = runner.feed(options.prompt.data(), prompt, 0);
@@ -408,8 +470,7 @@ int main(int argc, char **argv) {
   uint64_t prefillNanos = nowNanoseconds() - start, decodeNanos = 0;
   int64_t decodeSteps = 0;
   while (status == Error::Ok && static_cast<int64_t>(generated.size()) < budget) {
-    int64_t token = sampler.next(runner.logits(), runner.vocab(),
-                                 scratch.data());
+    int64_t token = sampler.next(runner.logits(), runner.vocab(), seen);
     if (!options.logits.empty())
       logits.insert(logits.end(), runner.logits(),
                     runner.logits() + runner.vocab());
@@ -418,11 +479,12 @@ int main(int argc, char **argv) {
       token = options.forced[generated.size()];
     }
     generated.push_back(token);
+    seen.push_back(token);
     bool stop = !options.ignoreEos &&
                 std::find(options.eos.begin(), options.eos.end(), token) !=
                     options.eos.end();
     if (streamer && !stop)
-      streamer->push(static_cast<int32_t>(token));
+      stop = streamer->push(static_cast<int32_t>(token)); // a stop string
     if (stop || static_cast<int64_t>(generated.size()) == budget)
       break;
     uint64_t stepStart = nowNanoseconds();

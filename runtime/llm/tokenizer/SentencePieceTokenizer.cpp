@@ -1,5 +1,6 @@
 #include "runtime/llm/tokenizer/SentencePieceTokenizer.h"
 
+#include "runtime/llm/tokenizer/TokenizerLoader.h"
 #include "runtime/llm/tokenizer/Utf8.h"
 
 #include <sentencepiece_processor.h>
@@ -23,6 +24,14 @@ SentencePieceTokenizer::read(std::string_view bytes, std::string &error) {
     return nullptr;
   }
   return tokenizer;
+}
+
+void enableSentencePiece() {
+  setBinaryTokenizerReader(
+      [](std::string_view bytes,
+         std::string &error) -> std::unique_ptr<Tokenizer> {
+        return SentencePieceTokenizer::read(bytes, error);
+      });
 }
 
 std::vector<int32_t> SentencePieceTokenizer::encode(std::string_view text,

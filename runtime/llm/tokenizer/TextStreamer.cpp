@@ -1,22 +1,55 @@
 #include "runtime/llm/tokenizer/TextStreamer.h"
 
+#include <algorithm>
+
 namespace etch::llm {
 
 namespace {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 }
 
-void TextStreamer::push(int32_t id) {
+bool TextStreamer::push(int32_t id) {
+  if (stopped_)
+    return true;
   ids_.push_back(id);
   emit(false);
+  return stopped_;
 }
 
-void TextStreamer::finish() { emit(true); }
+void TextStreamer::finish() {
+  if (!stopped_)
+    emit(true);
+}
+
+size_t TextStreamer::findStop(const std::string &text, size_t &held) const {
+  size_t first = std::string::npos;
+  held = 0;
+  for (const std::string &stop : stops_) {
+    if (stop.empty())
+      continue;
+    first = std::min(first, text.find(stop));
+    for (size_t length = std::min(stop.size() - 1, text.size()); length > held;
+         --length)
+      if (text.compare(text.size() - length, length, stop, 0, length) == 0) {
+        held = length;
+        break;
+      }
+  }
+  return first;
+}
 
 void TextStreamer::emit(bool all) {
   // Decoding the whole sequence again keeps decoders that look at
   // neighbours (byte fallback, a first token's prefix space) right.
   std::string decoded = tokenizer_.decode(ids_);
+  size_t held = 0, stop = findStop(decoded, held);
+  if (stop != std::string::npos) {
+    stopped_ = true;
+    decoded.resize(stop);
+    all = true;
+  } else if (!all) {
+    decoded.resize(decoded.size() - held);
+  }
   size_t stable = decoded.size();
   if (!all)
     while (stable >= kReplacement.size() &&

@@ -58,4 +58,15 @@ TokenizerLoad loadTokenizer(const std::string &path);
 TokenizerLoad loadTokenizerFromBytes(std::string_view bytes,
                                      const std::string &name);
 
+/// What a tokenizer file is, from its first bytes.
+enum class TokenizerFormat { Empty, Json, TiktokenRanks, Binary };
+TokenizerFormat tokenizerFormat(std::string_view bytes);
+
+/// Lets the loaders read SentencePiece models (library
+/// etch_tokenizer_sentencepiece). Separate because libsentencepiece carries
+/// its own protobuf runtime, which aborts in a process that also has
+/// libprotobuf (et-compile, through libonnx); without it a binary file is
+/// an error saying so.
+void enableSentencePiece();
+
 } // namespace etch::llm

@@ -1,7 +1,7 @@
 // Tells the tokenizer file's format from its bytes and builds it; every
 // failure becomes one line naming the file.
+#include "runtime/llm/tokenizer/TokenizerLoader.h"
 #include "runtime/llm/tokenizer/HfTokenizer.h"
-#include "runtime/llm/tokenizer/SentencePieceTokenizer.h"
 #include "runtime/llm/tokenizer/TiktokenTokenizer.h"
 
 #include <cerrno>
@@ -34,23 +34,47 @@ TokenizerLoad loadJson(std::string_view bytes, const std::string &name) {
 
 } // namespace
 
-TokenizerLoad loadTokenizerFromBytes(std::string_view bytes,
-                                     const std::string &name) {
+TokenizerFormat tokenizerFormat(std::string_view bytes) {
   size_t first = bytes.find_first_not_of(" \t\r\n");
   if (bytes.substr(0, 3) == "\xEF\xBB\xBF") // a byte-order mark
     first = bytes.find_first_not_of(" \t\r\n", 3);
   if (first == std::string_view::npos)
+    return TokenizerFormat::Empty;
+  if (bytes[first] == '{')
+    return TokenizerFormat::Json;
+  if (TiktokenTokenizer::looksLikeRanks(bytes))
+    return TokenizerFormat::TiktokenRanks;
+  return TokenizerFormat::Binary;
+}
+
+namespace {
+BinaryTokenizerReader readBinary = nullptr; // set by enableSentencePiece()
+} // namespace
+
+void setBinaryTokenizerReader(BinaryTokenizerReader reader) {
+  readBinary = reader;
+}
+
+TokenizerLoad loadTokenizerFromBytes(std::string_view bytes,
+                                     const std::string &name) {
+  std::string error;
+  switch (tokenizerFormat(bytes)) {
+  case TokenizerFormat::Empty:
     return failure(name, "empty file; expected a tokenizer.json, a tiktoken "
                          "rank file or a SentencePiece model");
-  if (bytes[first] == '{')
-    return loadJson(bytes.substr(first), name);
-  std::string error;
-  if (TiktokenTokenizer::looksLikeRanks(bytes)) {
+  case TokenizerFormat::Json:
+    return loadJson(bytes.substr(bytes.find('{')), name);
+  case TokenizerFormat::TiktokenRanks:
     if (auto tokenizer = TiktokenTokenizer::read(bytes, error))
       return {std::move(tokenizer), ""};
     return failure(name, "tiktoken rank file: " + error);
+  case TokenizerFormat::Binary:
+    break;
   }
-  if (auto tokenizer = SentencePieceTokenizer::read(bytes, error))
+  if (!readBinary)
+    return failure(name, "a SentencePiece model (or not a tokenizer), and "
+                         "this program reads no SentencePiece models");
+  if (auto tokenizer = readBinary(bytes, error))
     return {std::move(tokenizer), ""};
   // sentencepiece names its own source line when the protobuf does not parse.
   if (error.find("ParseFromArray") != std::string::npos)

@@ -66,3 +66,49 @@ TEST(TextStreamer, FinishPassesOnAnUnfinishedCharacter) {
 
 } // namespace
 } // namespace etch::llm
+
+namespace etch::llm {
+namespace {
+
+// A stop string ends the text before it, also when it spans tokens; text
+// that may begin one waits until it cannot.
+TEST(TextStreamer, StopStringsEndTheText) {
+  TokenizerLoad load =
+      loadTokenizer(std::string(ETCH_TEST_INPUTS) + "/byte_level_bpe.json");
+  ASSERT_TRUE(load.tokenizer) << load.error;
+  std::vector<int32_t> ids =
+      load.tokenizer->encode("Hello world, hello etch. The end", false);
+  std::vector<std::string> pieces;
+  TextStreamer streamer(
+      *load.tokenizer,
+      [&](std::string_view piece) { pieces.emplace_back(piece); },
+      {"hello et", "zzz"});
+  size_t pushed = 0;
+  for (int32_t id : ids) {
+    ++pushed;
+    if (streamer.push(id))
+      break;
+  }
+  EXPECT_LT(pushed, ids.size());
+  EXPECT_TRUE(streamer.push(ids.back())); // stays stopped
+  streamer.finish();
+  EXPECT_EQ(streamer.text(), "Hello world, ");
+  for (const std::string &piece : pieces) // never a part of "hello et"
+    EXPECT_EQ(piece.find('h'), std::string::npos) << piece;
+}
+
+TEST(TextStreamer, AHeldBackTailThatIsNoStopIsPassedOn) {
+  TokenizerLoad load =
+      loadTokenizer(std::string(ETCH_TEST_INPUTS) + "/byte_level_bpe.json");
+  ASSERT_TRUE(load.tokenizer) << load.error;
+  std::vector<int32_t> ids = load.tokenizer->encode("Hello wor", false);
+  TextStreamer streamer(*load.tokenizer, [](std::string_view) {}, {"world!"});
+  for (int32_t id : ids)
+    EXPECT_FALSE(streamer.push(id));
+  EXPECT_EQ(streamer.text(), "Hello "); // "wor" could begin "world!"
+  streamer.finish();
+  EXPECT_EQ(streamer.text(), "Hello wor");
+}
+
+} // namespace
+} // namespace etch::llm
