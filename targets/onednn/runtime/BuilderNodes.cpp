@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Builder.h"
 
+#include "runtime/program/VectorAlignment.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -43,7 +45,8 @@ Error Builder::buildNode(const Node &node) {
 
 bool Builder::pair(const flatbuffers::Vector<int64_t> *values, int64_t low,
                    int64_t offset, dnnl_dims_t out) {
-  if (!values || values->size() != 2)
+  // A vector of 64-bit values at a 4-byte boundary cannot be read in place.
+  if (!values || values->size() != 2 || !runtime::hasAlignedElements(values))
     return false;
   for (int i = 0; i < 2; ++i) {
     if (values->Get(i) < low || values->Get(i) > (int64_t(1) << 30))
