@@ -3,12 +3,13 @@
 #
 #   scripts/fuzz.sh [--seconds N] [target ...]
 #
-# Targets: program, blob-<target> (one per built target), pt2, onnx and
-# tokenizer; the default is all of them, N seconds each (default 60). Builds the sanitizer
-# configuration in ${ETCH_SANITIZE_BUILD_DIR:-build-asan} if needed, makes
-# seed corpora from the suite's own files, keeps each target's growing
-# corpus in that build folder, and fails when a target finds a crash, a
-# leak, a timeout or a sanitizer report: the input is then under
+# Targets: program, blob-<target> (one per built target), pt2, onnx,
+# tokenizer and chat-template; the default is all of them, N seconds each
+# (default 60). Builds the sanitizer configuration in
+# ${ETCH_SANITIZE_BUILD_DIR:-build-asan} if needed, makes seed corpora from
+# the suite's own files, keeps each target's growing corpus in that build
+# folder, and fails when a target finds a crash, a leak, a timeout or a
+# sanitizer report: the input is then under
 # <build>/fuzz/artifacts/<target>/; copy it into test/fuzz/regressions/.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,7 +19,7 @@ targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
   --seconds) seconds=$2; shift 2 ;;
-  -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
   *) targets+=("$1"); shift ;;
   esac
 done

@@ -8,6 +8,7 @@
 #   blob-<t>/   each compiled delegate with its border tensors
 #   tokenizer/  test/runtime/llm/tokenizer/Inputs and the suite's trained
 #               tokenizers when the corpus has them
+#   chat-template/  the chat templates of python/etch/chat_template_corpus.py
 # usage: make-seeds.sh BUILD_DIR OUT_DIR   (tools from BUILD_DIR/bin)
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -15,7 +16,15 @@ bin=$1/bin
 out=$2
 refpy=/usr/bin/python3
 rm -rf "$out"
-mkdir -p "$out"/{onnx,pt2,program,tokenizer} "$out/models"
+mkdir -p "$out"/{onnx,pt2,program,tokenizer,chat-template} "$out/models"
+"$refpy" - "$src/python/etch/chat_template_corpus.py" "$out/chat-template" <<'PY'
+import ast, sys
+tree = ast.parse(open(sys.argv[1]).read())
+for node in tree.body:
+    if isinstance(node, ast.Assign) and node.targets[0].id == "TEMPLATES":
+        for name, text in ast.literal_eval(node.value).items():
+            open("%s/%s.jinja" % (sys.argv[2], name), "w").write(text)
+PY
 
 cp "$src"/test/runtime/llm/tokenizer/Inputs/* "$out/tokenizer/"
 for file in "$1"/test/corpus/tokenizers/sid/tokenizers/*/tokenizer.*; do

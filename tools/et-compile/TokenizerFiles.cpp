@@ -1,9 +1,9 @@
 #include "TokenizerFiles.h"
 
+#include "runtime/llm/chat/ChatConfig.h"
 #include "runtime/llm/tokenizer/Tokenizer.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -20,51 +20,6 @@ bool readFile(const std::string &path, std::string &bytes, std::string &error) {
   }
   bytes = (*buffer)->getBuffer().str();
   return true;
-}
-
-/// The chat template in \p bytes: a tokenizer_config.json's
-/// "chat_template" (a string, or named templates of which "default" is
-/// taken), or the file itself when it is not a JSON object. Empty when a
-/// config has none.
-bool chatTemplateOf(const std::string &path, const std::string &bytes,
-                    std::string &text, std::string &error) {
-  llvm::StringRef trimmed = llvm::StringRef(bytes).ltrim();
-  if (!trimmed.starts_with("{")) {
-    text = bytes;
-    return true;
-  }
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(bytes);
-  if (!parsed) {
-    error = path + ": not valid JSON: " + llvm::toString(parsed.takeError());
-    return false;
-  }
-  const llvm::json::Object *config = parsed->getAsObject();
-  const llvm::json::Value *field =
-      config ? config->get("chat_template") : nullptr;
-  if (!field || field->getAsNull())
-    return true;
-  if (std::optional<llvm::StringRef> single = field->getAsString()) {
-    text = single->str();
-    return true;
-  }
-  if (const llvm::json::Array *named = field->getAsArray()) {
-    for (const llvm::json::Value &entry : *named) {
-      const llvm::json::Object *object = entry.getAsObject();
-      std::optional<llvm::StringRef> name =
-          object ? object->getString("name") : std::nullopt;
-      std::optional<llvm::StringRef> body =
-          object ? object->getString("template") : std::nullopt;
-      if (!name || !body)
-        break;
-      if (text.empty() || *name == "default")
-        text = body->str();
-    }
-    if (!text.empty())
-      return true;
-  }
-  error = path + ": chat_template: expected a string or a list of "
-                 "{\"name\", \"template\"} objects";
-  return false;
 }
 
 } // namespace
@@ -95,32 +50,41 @@ bool readTokenizerFiles(const std::string &tokenizerPath,
   }
   files.push_back({"tokenizer", std::move(bytes)});
 
-  std::string source = templatePath;
-  if (source.empty()) {
-    // What transformers writes beside tokenizer.json.
-    llvm::SmallString<256> folder(tokenizerPath);
-    llvm::sys::path::remove_filename(folder);
-    for (const char *name : {"chat_template.jinja", "tokenizer_config.json"}) {
-      llvm::SmallString<256> candidate(folder);
-      llvm::sys::path::append(candidate, name);
-      if (llvm::sys::fs::exists(candidate)) {
-        source = std::string(candidate);
-        break;
-      }
-    }
+  // transformers writes the template beside tokenizer.json, in
+  // chat_template.jinja or in tokenizer_config.json (which also names the
+  // special tokens a template may print).
+  llvm::SmallString<256> folder(tokenizerPath);
+  llvm::sys::path::remove_filename(folder);
+  auto beside = [&](const char *name) {
+    llvm::SmallString<256> path(folder);
+    llvm::sys::path::append(path, name);
+    return llvm::sys::fs::exists(path) ? std::string(path) : std::string();
+  };
+  etch::llm::ChatConfig config;
+  std::string configPath = beside("tokenizer_config.json"), otherBytes;
+  if (!configPath.empty() && readFile(configPath, otherBytes, error))
+    (void)etch::llm::readChatConfig(otherBytes, configPath, config, error);
+  std::string source = templatePath.empty() ? beside("chat_template.jinja")
+                                            : templatePath;
+  if (!source.empty()) {
+    etch::llm::ChatConfig given;
+    if (!readFile(source, otherBytes, error) ||
+        !etch::llm::readChatConfig(otherBytes, source, given, error))
+      return false;
+    config.chatTemplate = given.chatTemplate;
+    if (!given.specialTokens.empty())
+      config.specialTokens = given.specialTokens;
+  } else {
+    source = configPath;
   }
-  if (source.empty())
-    return true;
-  std::string templateBytes, text;
-  if (!readFile(source, templateBytes, error) ||
-      !chatTemplateOf(source, templateBytes, text, error))
-    return false;
-  if (text.empty() && !templatePath.empty()) {
-    error = source + ": has no chat_template";
+  if (config.chatTemplate.empty())
+    return true; // no template anywhere: the tokenizer alone
+  std::string parseError;
+  if (!etch::llm::ChatTemplate::parse(config.chatTemplate, parseError)) {
+    error = source + ": " + parseError;
     return false;
   }
-  if (!text.empty())
-    files.push_back({"chat_template", std::move(text)});
+  files.push_back({"chat_config", config.toJson()});
   return true;
 }
 

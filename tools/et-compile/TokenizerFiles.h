@@ -11,10 +11,11 @@ namespace etch::tools {
 
 /// Reads the tokenizer at \p tokenizerPath (checked by loading it) and the
 /// chat template: \p templatePath (a tokenizer_config.json, whose
-/// "chat_template" is taken, or a Jinja file), or when that is empty the
-/// tokenizer_config.json or chat_template.jinja beside the tokenizer, if
-/// any. Appends them as "tokenizer" and "chat_template"; false with
-/// \p error set on a file that cannot be used.
+/// "chat_template" and special tokens are taken, or a Jinja file), or when
+/// that is empty the chat_template.jinja or tokenizer_config.json beside the
+/// tokenizer, if any (checked by parsing it). Appends them as "tokenizer"
+/// and "chat_config" (readChatConfig's JSON); false with \p error set on a
+/// file that cannot be used.
 bool readTokenizerFiles(const std::string &tokenizerPath,
                         const std::string &templatePath,
                         std::vector<NamedData> &files, std::string &error);

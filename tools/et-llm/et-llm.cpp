@@ -19,9 +19,10 @@
 //===----------------------------------------------------------------------===//
 #include "LlmRunner.h"
 #include "TokenSampler.h"
-#include "TokenizerCommands.h"
+#include "TextCommands.h"
 #include "tools/et-run/Npy.h"
 
+#include "runtime/llm/chat/ChatConfig.h"
 #include "runtime/llm/tokenizer/TextStreamer.h"
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
@@ -45,6 +46,9 @@ struct Options {
   std::string program, method = "forward", output, logits, tokenizer;
   std::optional<std::string> promptText; // --prompt, before tokenizing
   std::vector<std::string> stops;        // --stop strings
+  bool chat = false;                     // --chat: the chat template wraps it
+  std::optional<std::string> system;     // --system
+  std::string chatTemplate;              // --chat-template FILE
   std::vector<int64_t> prompt, forced;
   int64_t maxNewTokens = 64, maxContext = 0;
   std::vector<int64_t> eos;
@@ -87,6 +91,12 @@ int help() {
       "                        chance (0)\n"
       "  --repetition-penalty R  divide the logits of tokens already seen\n"
       "                        by R (1: off; greedy too)\n"
+      "  --chat                wrap --prompt in the chat template (a user\n"
+      "                        turn and the assistant's prompt)\n"
+      "  --system TEXT         with --chat: a system message first\n"
+      "  --chat-template FILE  the template (tokenizer_config.json or Jinja)\n"
+      "                        instead of the program's\n"
+      "  et-llm chat-template --help         render a template alone\n"
       "  --stop TEXT           stop when the text holds TEXT (repeatable;\n"
       "                        with a tokenizer; TEXT is not printed)\n"
       "  --seed S              sampling seed\n"
@@ -247,6 +257,15 @@ const char *parse(int argc, char **argv, Options &options) {
        : arg == "--output"    ? options.output
        : arg == "--tokenizer" ? options.tokenizer
                               : options.logits) = value;
+    } else if (arg == "--chat") {
+      options.chat = true;
+    } else if (arg == "--system" || arg == "--chat-template") {
+      if (!takes(value != nullptr))
+        return "an option lacks its value";
+      if (arg == "--system")
+        options.system = value;
+      else
+        options.chatTemplate = value;
     } else if (arg == "--ignore-eos") {
       options.ignoreEos = true;
     } else if (arg == "--warmup") {
@@ -282,13 +301,46 @@ bool takeTokenizer(etch::llm::TokenizerLoad load,
   return true;
 }
 
+/// The chat template of --chat-template FILE or the program's; false after
+/// printing why there is none.
+bool loadChatConfig(const Options &options, const Program &program,
+                    std::optional<etch::llm::ChatConfig> &chat) {
+  std::string bytes, error;
+  std::string source = options.chatTemplate;
+  if (!source.empty()) {
+    if (!readTextArgument("@" + source, bytes)) {
+      std::fprintf(stderr, "et-llm: cannot read %s\n", source.c_str());
+      return false;
+    }
+  } else {
+    Span<const uint8_t> carried = program.namedData("chat_config");
+    if (!carried.data()) {
+      std::fprintf(stderr,
+                   "et-llm: --chat needs a chat template: the program carries "
+                   "none (et-compile --tokenizer FILE [--chat-template FILE]);"
+                   " give --chat-template FILE\n");
+      return false;
+    }
+    bytes.assign(reinterpret_cast<const char *>(carried.data()),
+                 carried.size());
+    source = options.program + " (its chat template)";
+  }
+  chat.emplace();
+  if (!etch::llm::readChatConfig(bytes, source, *chat, error)) {
+    std::fprintf(stderr, "et-llm: %s\n", error.c_str());
+    return false;
+  }
+  return true;
+}
+
 /// Turns --prompt into ids: text through \p tokenizer (with the special
 /// tokens it adds around a sequence, a BOS, as transformers' tokenizer(text)
 /// and llama.cpp do), or ids when there is none. Null, or what is wrong.
 const char *resolvePrompt(Options &options,
-                          const etch::llm::Tokenizer *tokenizer) {
+                          const etch::llm::Tokenizer *tokenizer,
+                          const etch::llm::ChatConfig *chat) {
   if (!options.promptText)
-    return nullptr;
+    return chat ? "--chat needs --prompt TEXT" : nullptr;
   const std::string &argument = *options.promptText;
   if (!tokenizer)
     return parseIdsArgument(argument.c_str(), options.prompt)
@@ -299,8 +351,28 @@ const char *resolvePrompt(Options &options,
   std::string text;
   if (!readTextArgument(argument, text))
     return "cannot read the --prompt file";
-  for (int32_t id : tokenizer->encode(text, /*addSpecial=*/true))
-    options.prompt.push_back(id);
+  if (chat) {
+    // The template writes the special tokens (a BOS) itself, so the text is
+    // encoded without them, as apply_chat_template(tokenize=True) does.
+    std::vector<etch::llm::ChatMessage> messages;
+    if (options.system)
+      messages.push_back({"system", *options.system});
+    messages.push_back({"user", text});
+    static std::string error;
+    std::unique_ptr<etch::llm::ChatTemplate> parsed =
+        etch::llm::ChatTemplate::parse(chat->chatTemplate, error);
+    std::string rendered;
+    if (!parsed ||
+        !parsed->renderJson(chat->context(messages, true), rendered, error)) {
+      error = "the chat template: " + error;
+      return error.c_str();
+    }
+    for (int32_t id : tokenizer->encode(rendered, /*addSpecial=*/false))
+      options.prompt.push_back(id);
+  } else {
+    for (int32_t id : tokenizer->encode(text, /*addSpecial=*/true))
+      options.prompt.push_back(id);
+  }
   return options.prompt.empty() ? "the prompt has no tokens" : nullptr;
 }
 
@@ -331,6 +403,8 @@ int main(int argc, char **argv) {
   if (argc > 1 && (std::strcmp(argv[1], "tokenize") == 0 ||
                    std::strcmp(argv[1], "detokenize") == 0))
     return etch::tools::runTokenizerCommand(argc - 1, argv + 1);
+  if (argc > 1 && std::strcmp(argv[1], "chat-template") == 0)
+    return etch::tools::runChatTemplateCommand(argc - 1, argv + 1);
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
       return help();
@@ -368,7 +442,16 @@ int main(int argc, char **argv) {
                          "or one the program carries)\n");
     return 1;
   }
-  if (const char *problem = resolvePrompt(options, tokenizer.get())) {
+  std::optional<etch::llm::ChatConfig> chat;
+  if (options.chat && !loadChatConfig(options, (*module)->program(), chat))
+    return 1;
+  if (chat && !tokenizer) {
+    std::fprintf(stderr, "et-llm: --chat needs a tokenizer (--tokenizer FILE, "
+                         "or one the program carries)\n");
+    return 1;
+  }
+  if (const char *problem =
+          resolvePrompt(options, tokenizer.get(), chat ? &*chat : nullptr)) {
     std::fprintf(stderr, "et-llm: %s\n", problem);
     return 1;
   }

@@ -1,4 +1,7 @@
-#include "TokenizerCommands.h"
+#include "TextCommands.h"
+
+#include "runtime/llm/chat/ChatConfig.h"
+#include "runtime/module/Module.h"
 
 #include "runtime/llm/tokenizer/Tokenizer.h"
 
@@ -154,6 +157,81 @@ int runTokenizerCommand(int argc, char **argv) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fputc('\n', stdout);
   }
+  return 0;
+}
+
+namespace {
+
+constexpr const char *kChatTemplateUsage =
+    "usage: et-llm chat-template (--template FILE | PROGRAM) --context "
+    "FILE.json\n"
+    "Renders the chat template of FILE (a tokenizer_config.json or a Jinja\n"
+    "file) or of PROGRAM (et-compile --chat-template) with the variables in\n"
+    "FILE.json ({\"messages\": [...], \"add_generation_prompt\": true, ...})\n"
+    "and prints the text as it is.\n";
+
+/// The chat config a program carries; false after a message.
+bool programChatConfig(const std::string &path, std::string &bytes) {
+  using namespace etch::runtime;
+  Result<std::unique_ptr<Module>> module = Module::open(path.c_str());
+  if (!module.ok()) {
+    std::fprintf(stderr, "et-llm: %s: cannot load program (%s)\n",
+                 path.c_str(), errorName(module.error()));
+    return false;
+  }
+  Span<const uint8_t> carried = (*module)->program().namedData("chat_config");
+  if (!carried.data()) {
+    std::fprintf(stderr,
+                 "et-llm: %s carries no chat template (et-compile "
+                 "--tokenizer FILE --chat-template FILE)\n",
+                 path.c_str());
+    return false;
+  }
+  bytes.assign(reinterpret_cast<const char *>(carried.data()), carried.size());
+  return true;
+}
+
+} // namespace
+
+int runChatTemplateCommand(int argc, char **argv) {
+  std::string templatePath, program, contextPath;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kChatTemplateUsage);
+      return 0;
+    }
+    if ((arg == "--template" || arg == "--context") && i + 1 < argc)
+      (arg == "--template" ? templatePath : contextPath) = argv[++i];
+    else if (!arg.empty() && arg[0] != '-' && program.empty())
+      program = arg;
+    else
+      return fail("unknown argument '" + arg + "' for chat-template", 2);
+  }
+  if (templatePath.empty() == program.empty() || contextPath.empty()) {
+    std::fprintf(stderr, "et-llm: chat-template needs --template FILE or a "
+                         "program, and --context FILE\n%s",
+                 kChatTemplateUsage);
+    return 2;
+  }
+  std::string bytes, context, error;
+  if (program.empty() ? !readArgument("@" + templatePath, bytes)
+                      : !programChatConfig(program, bytes))
+    return program.empty() ? fail("cannot read " + templatePath) : 1;
+  if (!readArgument("@" + contextPath, context))
+    return fail("cannot read " + contextPath);
+  etch::llm::ChatConfig config;
+  const std::string &source = program.empty() ? templatePath : program;
+  if (!etch::llm::readChatConfig(bytes, source, config, error))
+    return fail(error);
+  std::unique_ptr<etch::llm::ChatTemplate> chat =
+      etch::llm::ChatTemplate::parse(config.chatTemplate, error);
+  if (!chat)
+    return fail(source + ": " + error);
+  std::string text;
+  if (!chat->renderJson(context, text, error))
+    return fail(source + ": " + error);
+  std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }
 

@@ -1,0 +1,14 @@
+// et-llm tokenize / detokenize / chat-template: text to ids and back with
+// a tokenizer file, and a chat template rendered as transformers does.
+#pragma once
+
+namespace etch::tools {
+
+/// Runs `et-llm tokenize ...` or `et-llm detokenize ...`; \p argv[0] is the
+/// subcommand. Returns the exit status.
+int runTokenizerCommand(int argc, char **argv);
+
+/// Runs `et-llm chat-template (--template FILE | PROGRAM) --context FILE`.
+int runChatTemplateCommand(int argc, char **argv);
+
+} // namespace etch::tools
