@@ -17,8 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!parsed)
     return 0;
   std::vector<etch::llm::ChatMessage> messages = {
-      {"system", "Be brief."}, {"user", "Hi \xF0\x9F\x98\x80"},
-      {"assistant", "Hello!"}, {"user", " two\n"}};
+      {"system", "Be brief."},
+      {"user", "Hi \xF0\x9F\x98\x80"},
+      {"assistant", "Hello!"},
+      {"user", " two\n"}};
   for (bool generation : {false, true})
     (void)parsed->render(messages, generation, "<s>", "</s>", out, error);
   return 0;

@@ -64,8 +64,8 @@ bool readTokenizerFiles(const std::string &tokenizerPath,
   std::string configPath = beside("tokenizer_config.json"), otherBytes;
   if (!configPath.empty() && readFile(configPath, otherBytes, error))
     (void)etch::llm::readChatConfig(otherBytes, configPath, config, error);
-  std::string source = templatePath.empty() ? beside("chat_template.jinja")
-                                            : templatePath;
+  std::string source =
+      templatePath.empty() ? beside("chat_template.jinja") : templatePath;
   if (!source.empty()) {
     etch::llm::ChatConfig given;
     if (!readFile(source, otherBytes, error) ||

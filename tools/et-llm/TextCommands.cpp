@@ -33,21 +33,6 @@ int fail(const std::string &message, int status = 1) {
   return status;
 }
 
-/// The argument, or the contents of the file named after '@'.
-bool readArgument(const std::string &argument, std::string &text) {
-  if (argument.empty() || argument[0] != '@') {
-    text = argument;
-    return true;
-  }
-  std::ifstream file(argument.substr(1), std::ios::binary);
-  if (!file)
-    return false;
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  text = contents.str();
-  return !file.bad();
-}
-
 /// Whitespace- or comma-separated ids; false on anything else.
 bool parseIds(const std::string &text, std::vector<int32_t> &ids) {
   const char *at = text.c_str();
@@ -85,6 +70,21 @@ std::string jsonString(const std::string &text) {
 }
 
 } // namespace
+
+/// The argument, or the contents of the file named after '@'.
+bool readTextArgument(const std::string &argument, std::string &text) {
+  if (argument.empty() || argument[0] != '@') {
+    text = argument;
+    return true;
+  }
+  std::ifstream file(argument.substr(1), std::ios::binary);
+  if (!file)
+    return false;
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  text = contents.str();
+  return !file.bad();
+}
 
 int runTokenizerCommand(int argc, char **argv) {
   bool tokenize = std::strcmp(argv[0], "tokenize") == 0;
@@ -127,7 +127,7 @@ int runTokenizerCommand(int argc, char **argv) {
     // One line of ids per TEXT.
     for (const std::string &operand : operands) {
       std::string text;
-      if (!readArgument(operand, text))
+      if (!readTextArgument(operand, text))
         return fail("cannot read " + operand.substr(1));
       std::string line;
       for (int32_t id : tokenizer.encode(text, addSpecial))
@@ -139,7 +139,7 @@ int runTokenizerCommand(int argc, char **argv) {
   std::vector<std::vector<int32_t>> sequences(json ? operands.size() : 1);
   for (size_t i = 0; i < operands.size(); ++i) {
     std::string text;
-    if (!readArgument(operands[i], text))
+    if (!readTextArgument(operands[i], text))
       return fail("cannot read " + operands[i].substr(1));
     if (!parseIds(text, sequences[json ? i : 0]))
       return fail("'" + operands[i] + "' is not a list of token ids", 2);
@@ -175,8 +175,8 @@ bool programChatConfig(const std::string &path, std::string &bytes) {
   using namespace etch::runtime;
   Result<std::unique_ptr<Module>> module = Module::open(path.c_str());
   if (!module.ok()) {
-    std::fprintf(stderr, "et-llm: %s: cannot load program (%s)\n",
-                 path.c_str(), errorName(module.error()));
+    std::fprintf(stderr, "et-llm: %s: cannot load program (%s)\n", path.c_str(),
+                 errorName(module.error()));
     return false;
   }
   Span<const uint8_t> carried = (*module)->program().namedData("chat_config");
@@ -209,16 +209,17 @@ int runChatTemplateCommand(int argc, char **argv) {
       return fail("unknown argument '" + arg + "' for chat-template", 2);
   }
   if (templatePath.empty() == program.empty() || contextPath.empty()) {
-    std::fprintf(stderr, "et-llm: chat-template needs --template FILE or a "
-                         "program, and --context FILE\n%s",
+    std::fprintf(stderr,
+                 "et-llm: chat-template needs --template FILE or a "
+                 "program, and --context FILE\n%s",
                  kChatTemplateUsage);
     return 2;
   }
   std::string bytes, context, error;
-  if (program.empty() ? !readArgument("@" + templatePath, bytes)
+  if (program.empty() ? !readTextArgument("@" + templatePath, bytes)
                       : !programChatConfig(program, bytes))
     return program.empty() ? fail("cannot read " + templatePath) : 1;
-  if (!readArgument("@" + contextPath, context))
+  if (!readTextArgument("@" + contextPath, context))
     return fail("cannot read " + contextPath);
   etch::llm::ChatConfig config;
   const std::string &source = program.empty() ? templatePath : program;

@@ -2,7 +2,13 @@
 // a tokenizer file, and a chat template rendered as transformers does.
 #pragma once
 
+#include <string>
+
 namespace etch::tools {
+
+/// \p argument, or the contents of the file named after '@'; false when
+/// that file cannot be read.
+bool readTextArgument(const std::string &argument, std::string &text);
 
 /// Runs `et-llm tokenize ...` or `et-llm detokenize ...`; \p argv[0] is the
 /// subcommand. Returns the exit status.

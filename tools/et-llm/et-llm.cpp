@@ -119,23 +119,6 @@ int help() {
 
 bool parseIds(const char *text, std::vector<int64_t> &ids);
 
-/// The argument, or the contents of the file named after '@'.
-bool readTextArgument(const std::string &argument, std::string &text) {
-  if (argument.empty() || argument[0] != '@') {
-    text = argument;
-    return true;
-  }
-  FILE *file = std::fopen(argument.c_str() + 1, "rb");
-  if (!file)
-    return false;
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;)
-    text.append(buffer, n);
-  bool ok = !std::ferror(file);
-  std::fclose(file);
-  return ok;
-}
-
 /// Ids given on the command line, or in the file named after '@'.
 bool parseIdsArgument(const char *text, std::vector<int64_t> &ids) {
   if (text[0] != '@')
@@ -308,7 +291,7 @@ bool loadChatConfig(const Options &options, const Program &program,
   std::string bytes, error;
   std::string source = options.chatTemplate;
   if (!source.empty()) {
-    if (!readTextArgument("@" + source, bytes)) {
+    if (!etch::tools::readTextArgument("@" + source, bytes)) {
       std::fprintf(stderr, "et-llm: cannot read %s\n", source.c_str());
       return false;
     }
@@ -349,7 +332,7 @@ const char *resolvePrompt(Options &options,
                  "or one the program carries); without one it takes token "
                  "ids (or use --prompt-ids)";
   std::string text;
-  if (!readTextArgument(argument, text))
+  if (!etch::tools::readTextArgument(argument, text))
     return "cannot read the --prompt file";
   if (chat) {
     // The template writes the special tokens (a BOS) itself, so the text is

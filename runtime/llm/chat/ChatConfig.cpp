@@ -48,8 +48,13 @@ std::string ChatConfig::context(const std::vector<ChatMessage> &messages,
 
 bool readChatConfig(std::string_view bytes, const std::string &name,
                     ChatConfig &config, std::string &error) {
+  // A JSON object is a config; a template may begin with "{{", "{%", "{#".
   size_t first = bytes.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || bytes[first] != '{') {
+  bool isJson = first != std::string_view::npos && bytes[first] == '{' &&
+                (first + 1 >= bytes.size() ||
+                 (bytes[first + 1] != '{' && bytes[first + 1] != '%' &&
+                  bytes[first + 1] != '#'));
+  if (!isJson) {
     config.chatTemplate = std::string(bytes);
     if (config.chatTemplate.empty()) {
       error = name + ": empty chat template";

@@ -39,11 +39,11 @@ using ExprPtr = std::unique_ptr<Expr>;
 
 struct Node {
   enum class Kind {
-    Text,   // text
-    Output, // expr
-    If,     // branches (a null condition: else)
-    For,    // targets, expr (the iterable), filter, body, elseBody
-    Set,    // targets (a name, or namespace and attribute), expr
+    Text,     // text
+    Output,   // expr
+    If,       // branches (a null condition: else)
+    For,      // targets, expr (the iterable), filter, body, elseBody
+    Set,      // targets (a name, or namespace and attribute), expr
     Block,    // body ({% generation %}: rendered as it is)
     Break,    // {% break %} (jinja2.ext.loopcontrols, which transformers loads)
     Continue, // {% continue %}

@@ -40,7 +40,8 @@ int64_t needInteger(const Value &value, const char *what) {
 std::string mapCharacters(const std::string &text,
                           utf8proc_int32_t (*map)(utf8proc_int32_t)) {
   std::string out;
-  forEachChar(text, [&](char32_t c, size_t, size_t) { appendUtf8(out, map(c)); });
+  forEachChar(text,
+              [&](char32_t c, size_t, size_t) { appendUtf8(out, map(c)); });
   return out;
 }
 
@@ -168,8 +169,9 @@ List split(const std::string &text, const Value &separator, int64_t maxSplit) {
   if (sep.empty())
     fail("split(): empty separator");
   size_t pos = 0;
-  for (size_t at; (maxSplit < 0 || static_cast<int64_t>(parts.size()) < maxSplit) &&
-                  (at = text.find(sep, pos)) != std::string::npos;) {
+  for (size_t at;
+       (maxSplit < 0 || static_cast<int64_t>(parts.size()) < maxSplit) &&
+       (at = text.find(sep, pos)) != std::string::npos;) {
     parts.push_back(Value(text.substr(pos, at - pos)));
     pos = at + sep.size();
   }
@@ -178,10 +180,11 @@ List split(const std::string &text, const Value &separator, int64_t maxSplit) {
 }
 
 bool affix(const std::string &text, const Value &candidates, bool prefix) {
-  List options = candidates.is(Value::Kind::List) ? candidates.items()
-                                                  : List{candidates};
+  List options =
+      candidates.is(Value::Kind::List) ? candidates.items() : List{candidates};
   for (const Value &option : options) {
-    const std::string &a = needString(option, prefix ? "startswith" : "endswith");
+    const std::string &a =
+        needString(option, prefix ? "startswith" : "endswith");
     if (a.size() <= text.size() &&
         text.compare(prefix ? 0 : text.size() - a.size(), a.size(), a) == 0)
       return true;
@@ -193,50 +196,66 @@ using Method = Value (*)(const Value &self, const Arguments &,
                          const KeywordArguments &);
 
 const std::pair<const char *, Method> kStringMethods[] = {
-    {"strip", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"strip",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        return Value(strip(s.string(), argument(a, k, 0, "chars"), true, true));
      }},
-    {"lstrip", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"lstrip",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        return Value(strip(s.string(), argument(a, k, 0, "chars"), true, false));
      }},
-    {"rstrip", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"rstrip",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        return Value(strip(s.string(), argument(a, k, 0, "chars"), false, true));
      }},
-    {"upper", [](const Value &s, const Arguments &, const KeywordArguments &) {
+    {"upper",
+     [](const Value &s, const Arguments &, const KeywordArguments &) {
        return Value(upper(s.string()));
      }},
-    {"lower", [](const Value &s, const Arguments &, const KeywordArguments &) {
+    {"lower",
+     [](const Value &s, const Arguments &, const KeywordArguments &) {
        return Value(lower(s.string()));
      }},
-    {"title", [](const Value &s, const Arguments &, const KeywordArguments &) {
+    {"title",
+     [](const Value &s, const Arguments &, const KeywordArguments &) {
        return Value(title(s.string()));
      }},
-    {"capitalize", [](const Value &s, const Arguments &, const KeywordArguments &) {
+    {"capitalize",
+     [](const Value &s, const Arguments &, const KeywordArguments &) {
        return Value(capitalize(s.string()));
      }},
-    {"startswith", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"startswith",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        return Value(affix(s.string(), argument(a, k, 0, "prefix"), true));
      }},
-    {"endswith", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"endswith",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        return Value(affix(s.string(), argument(a, k, 0, "suffix"), false));
      }},
-    {"split", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"split",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        Value limit = argument(a, k, 1, "maxsplit", Value(-1));
        return Value::list(split(s.string(), argument(a, k, 0, "sep"),
                                 needInteger(limit, "split")));
      }},
-    {"replace", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
-       return Value(replace(s.string(), needString(argument(a, k, 0, "old"), "replace"),
-                            needString(argument(a, k, 1, "new"), "replace"),
-                            needInteger(argument(a, k, 2, "count", Value(-1)), "replace")));
+    {"replace",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+       return Value(replace(
+           s.string(), needString(argument(a, k, 0, "old"), "replace"),
+           needString(argument(a, k, 1, "new"), "replace"),
+           needInteger(argument(a, k, 2, "count", Value(-1)), "replace")));
      }},
-    {"find", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
-       size_t at = s.string().find(needString(argument(a, k, 0, "sub"), "find"));
+    {"find",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+       size_t at =
+           s.string().find(needString(argument(a, k, 0, "sub"), "find"));
        if (at == std::string::npos)
          return Value(-1);
-       return Value(static_cast<int64_t>(characters(s.string().substr(0, at)).size()));
+       return Value(
+           static_cast<int64_t>(characters(s.string().substr(0, at)).size()));
      }},
-    {"count", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"count",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        const std::string &sub = needString(argument(a, k, 0, "sub"), "count");
        if (sub.empty())
          return Value(static_cast<int64_t>(characters(s.string()).size() + 1));
@@ -246,14 +265,16 @@ const std::pair<const char *, Method> kStringMethods[] = {
          ++n;
        return Value(n);
      }},
-    {"join", [](const Value &s, const Arguments &a, const KeywordArguments &k) {
+    {"join",
+     [](const Value &s, const Arguments &a, const KeywordArguments &k) {
        std::string out;
        List parts = iterate(argument(a, k, 0, "iterable"));
        for (size_t i = 0; i < parts.size(); ++i)
          out += (i ? s.string() : "") + needString(parts[i], "join");
        return Value(out);
      }},
-    {"isdigit", [](const Value &s, const Arguments &, const KeywordArguments &) {
+    {"isdigit",
+     [](const Value &s, const Arguments &, const KeywordArguments &) {
        bool all = !s.string().empty();
        forEachChar(s.string(), [&](char32_t c, size_t, size_t) {
          all &= utf8proc_category(c) == UTF8PROC_CATEGORY_ND;
@@ -263,44 +284,52 @@ const std::pair<const char *, Method> kStringMethods[] = {
 };
 
 const std::pair<const char *, Method> kDictMethods[] = {
-    {"items", [](const Value &d, const Arguments &, const KeywordArguments &) {
+    {"items",
+     [](const Value &d, const Arguments &, const KeywordArguments &) {
        List out;
        for (const auto &[key, value] : d.entries())
          out.push_back(Value::list({Value(key), value}));
        return Value::list(out);
      }},
-    {"keys", [](const Value &d, const Arguments &, const KeywordArguments &) {
+    {"keys",
+     [](const Value &d, const Arguments &, const KeywordArguments &) {
        List out;
        for (const auto &entry : d.entries())
          out.push_back(Value(entry.first));
        return Value::list(out);
      }},
-    {"values", [](const Value &d, const Arguments &, const KeywordArguments &) {
+    {"values",
+     [](const Value &d, const Arguments &, const KeywordArguments &) {
        List out;
        for (const auto &entry : d.entries())
          out.push_back(entry.second);
        return Value::list(out);
      }},
-    {"get", [](const Value &d, const Arguments &a, const KeywordArguments &k) {
+    {"get",
+     [](const Value &d, const Arguments &a, const KeywordArguments &k) {
        Value key = argument(a, k, 0, "key");
-       Value *found = key.is(Value::Kind::String) ? d.find(key.string()) : nullptr;
+       Value *found =
+           key.is(Value::Kind::String) ? d.find(key.string()) : nullptr;
        return found ? *found : argument(a, k, 1, "default", Value::none());
      }},
 };
 
 const std::pair<const char *, Method> kListMethods[] = {
-    {"append", [](const Value &l, const Arguments &a, const KeywordArguments &k) {
+    {"append",
+     [](const Value &l, const Arguments &a, const KeywordArguments &k) {
        l.items().push_back(argument(a, k, 0, "object"));
        return Value::none();
      }},
-    {"index", [](const Value &l, const Arguments &a, const KeywordArguments &k) {
+    {"index",
+     [](const Value &l, const Arguments &a, const KeywordArguments &k) {
        Value wanted = argument(a, k, 0, "value");
        for (size_t i = 0; i < l.items().size(); ++i)
          if (l.items()[i] == wanted)
            return Value(static_cast<int64_t>(i));
        fail(wanted.repr() + " is not in list");
      }},
-    {"count", [](const Value &l, const Arguments &a, const KeywordArguments &k) {
+    {"count",
+     [](const Value &l, const Arguments &a, const KeywordArguments &k) {
        Value wanted = argument(a, k, 0, "value");
        return Value(static_cast<int64_t>(
            std::count(l.items().begin(), l.items().end(), wanted)));
@@ -340,7 +369,8 @@ Value attributePath(const Value &value, const std::string &path) {
   size_t pos = 0;
   while (pos <= path.size()) {
     size_t dot = path.find('.', pos);
-    std::string part = path.substr(pos, dot == std::string::npos ? dot : dot - pos);
+    std::string part =
+        path.substr(pos, dot == std::string::npos ? dot : dot - pos);
     current = item(current, Value(part));
     if (dot == std::string::npos)
       break;
@@ -358,11 +388,10 @@ Value selectByAttribute(const Value &input, const Arguments &args, bool keep) {
   List out;
   for (const Value &element : iterate(input)) {
     Value field = attributePath(element, path);
-    bool passes =
-        args.size() > 1
-            ? applyTest(needString(args[1], "selectattr"), field,
-                        Arguments(args.begin() + 2, args.end()))
-            : field.truthy();
+    bool passes = args.size() > 1
+                      ? applyTest(needString(args[1], "selectattr"), field,
+                                  Arguments(args.begin() + 2, args.end()))
+                      : field.truthy();
     if (passes == keep)
       out.push_back(element);
   }
@@ -372,197 +401,273 @@ Value selectByAttribute(const Value &input, const Arguments &args, bool keep) {
 using Filter = Value (*)(const Value &input, const Arguments &,
                          const KeywordArguments &);
 
-const std::pair<const char *, Filter> kFilters[] = {
-    {"trim", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       return Value(strip(needString(v, "trim"), argument(a, k, 0, "chars"), true, true));
-     }},
-    {"length", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value(length(v));
-     }},
-    {"count", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value(length(v));
-     }},
-    {"upper", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value(upper(v.str()));
-     }},
-    {"lower", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value(lower(v.str()));
-     }},
-    {"title", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value(title(v.str()));
-     }},
-    {"capitalize", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value(capitalize(v.str()));
-     }},
-    {"string", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value(v.str());
-     }},
-    {"safe", [](const Value &v, const Arguments &, const KeywordArguments &) { return v; }},
-    {"tojson", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       Value indent = argument(a, k, 0, "indent", Value::none());
-       return Value(v.json(indent.is(Value::Kind::None) ? -1
-                                                         : needInteger(indent, "tojson")));
-     }},
-    {"default", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       bool boolean = argument(a, k, 1, "boolean", Value(false)).truthy();
-       bool missing = v.is(Value::Kind::Undefined) || (boolean && !v.truthy());
-       return missing ? argument(a, k, 0, "default_value", Value("")) : v;
-     }},
-    {"first", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       List items = iterate(v);
-       return items.empty() ? Value() : items.front();
-     }},
-    {"last", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       List items = iterate(v);
-       return items.empty() ? Value() : items.back();
-     }},
-    {"join", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       std::string separator = argument(a, k, 0, "d", Value("")).str();
-       Value attributeName = argument(a, k, 1, "attribute");
-       std::string out;
-       List items = iterate(v);
-       for (size_t i = 0; i < items.size(); ++i) {
-         Value element = attributeName.is(Value::Kind::String)
-                             ? attributePath(items[i], attributeName.string())
-                             : items[i];
-         out += (i ? separator : "") + element.str();
-       }
-       return Value(out);
-     }},
-    {"replace", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       return Value(replace(v.str(), argument(a, k, 0, "old").str(),
-                            argument(a, k, 1, "new").str(),
-                            needInteger(argument(a, k, 2, "count", Value(-1)), "replace")));
-     }},
-    {"list", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       return Value::list(iterate(v));
-     }},
-    {"reverse", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       if (v.is(Value::Kind::String)) {
-         std::vector<std::string> chars = characters(v.string());
-         std::string out;
-         for (auto it = chars.rbegin(); it != chars.rend(); ++it)
-           out += *it;
-         return Value(out);
-       }
-       List items = iterate(v);
-       std::reverse(items.begin(), items.end());
-       return Value::list(items);
-     }},
-    {"items", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       if (!v.is(Value::Kind::Dict))
-         fail("items expects a dict");
-       return attribute(v, "items").callable()(a, k);
-     }},
-    {"int", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       if (v.is(Value::Kind::Float))
-         return Value(static_cast<int64_t>(v.number()));
-       if (v.is(Value::Kind::String)) {
-         char *end = nullptr;
-         long long parsed = std::strtoll(v.string().c_str(), &end, 10);
-         return Value(static_cast<int64_t>(*end ? 0 : parsed));
-       }
-       return Value(v.is(Value::Kind::Int) ? v.integer()
-                                           : static_cast<int64_t>(v.truthy()));
-     }},
-    {"float", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       if (v.is(Value::Kind::String))
-         return Value(std::strtod(v.string().c_str(), nullptr));
-       return Value(v.isNumber() ? v.number() : 0.0);
-     }},
-    {"abs", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       if (v.is(Value::Kind::Int))
-         return Value(v.integer() < 0 ? -v.integer() : v.integer());
-       if (!v.isNumber())
-         fail("abs expects a number");
-       return Value(std::fabs(v.number()));
-     }},
-    {"round", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       if (!v.isNumber())
-         fail("round expects a number");
-       double scale = std::pow(10.0, needInteger(argument(a, k, 0, "precision", Value(0)), "round"));
-       return Value(std::round(v.number() * scale) / scale);
-     }},
-    {"selectattr", [](const Value &v, const Arguments &a, const KeywordArguments &) {
-       return selectByAttribute(v, a, true);
-     }},
-    {"rejectattr", [](const Value &v, const Arguments &a, const KeywordArguments &) {
-       return selectByAttribute(v, a, false);
-     }},
-    {"map", [](const Value &v, const Arguments &a, const KeywordArguments &k) {
-       Value attributeName = argument(Arguments{}, k, 0, "attribute");
-       List out;
-       for (const Value &element : iterate(v)) {
-         if (attributeName.is(Value::Kind::String))
-           out.push_back(attributePath(element, attributeName.string()));
-         else if (!a.empty())
-           out.push_back(applyFilter(needString(a[0], "map"), element,
-                                     Arguments(a.begin() + 1, a.end()), {}));
-         else
-           fail("map needs a filter name or attribute=");
-       }
-       return Value::list(out);
-     }},
-    {"unique", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       List out;
-       for (const Value &element : iterate(v))
-         if (std::find(out.begin(), out.end(), element) == out.end())
-           out.push_back(element);
-       return Value::list(out);
-     }},
-    {"escape", [](const Value &v, const Arguments &, const KeywordArguments &) {
-       std::string out;
-       for (char c : v.str()) {
-         switch (c) {
-         case '&': out += "&amp;"; break;
-         case '<': out += "&lt;"; break;
-         case '>': out += "&gt;"; break;
-         case '"': out += "&#34;"; break;
-         case '\'': out += "&#39;"; break;
-         default: out += c;
-         }
-       }
-       return Value(out);
-     }},
+const std::pair<const char *, Filter> kFilters[] =
+    {
+        {"trim",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           return Value(strip(needString(v, "trim"), argument(a, k, 0, "chars"),
+                              true, true));
+         }},
+        {"length", [](const Value &v, const Arguments &,
+                      const KeywordArguments &) { return Value(length(v)); }},
+        {"count", [](const Value &v, const Arguments &,
+                     const KeywordArguments &) { return Value(length(v)); }},
+        {"upper",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           return Value(upper(v.str()));
+         }},
+        {"lower",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           return Value(lower(v.str()));
+         }},
+        {"title",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           return Value(title(v.str()));
+         }},
+        {"capitalize",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           return Value(capitalize(v.str()));
+         }},
+        {"string", [](const Value &v, const Arguments &,
+                      const KeywordArguments &) { return Value(v.str()); }},
+        {"safe", [](const Value &v, const Arguments &,
+                    const KeywordArguments &) { return v; }},
+        {"tojson",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           Value indent = argument(a, k, 0, "indent", Value::none());
+           return Value(v.json(indent.is(Value::Kind::None)
+                                   ? -1
+                                   : needInteger(indent, "tojson")));
+         }},
+        {"default",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           bool boolean = argument(a, k, 1, "boolean", Value(false)).truthy();
+           bool missing =
+               v.is(Value::Kind::Undefined) || (boolean && !v.truthy());
+           return missing ? argument(a, k, 0, "default_value", Value("")) : v;
+         }},
+        {"first",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           List items = iterate(v);
+           return items.empty() ? Value() : items.front();
+         }},
+        {"last",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           List items = iterate(v);
+           return items.empty() ? Value() : items.back();
+         }},
+        {"join",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           std::string separator = argument(a, k, 0, "d", Value("")).str();
+           Value attributeName = argument(a, k, 1, "attribute");
+           std::string out;
+           List items = iterate(v);
+           for (size_t i = 0; i < items.size(); ++i) {
+             Value element =
+                 attributeName.is(Value::Kind::String)
+                     ? attributePath(items[i], attributeName.string())
+                     : items[i];
+             out += (i ? separator : "") + element.str();
+           }
+           return Value(out);
+         }},
+        {"replace",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           return Value(replace(
+               v.str(), argument(a, k, 0, "old").str(),
+               argument(a, k, 1, "new").str(),
+               needInteger(argument(a, k, 2, "count", Value(-1)), "replace")));
+         }},
+        {"list",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           return Value::list(iterate(v));
+         }},
+        {"reverse",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           if (v.is(Value::Kind::String)) {
+             std::vector<std::string> chars = characters(v.string());
+             std::string out;
+             for (auto it = chars.rbegin(); it != chars.rend(); ++it)
+               out += *it;
+             return Value(out);
+           }
+           List items = iterate(v);
+           std::reverse(items.begin(), items.end());
+           return Value::list(items);
+         }},
+        {"items",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           if (!v.is(Value::Kind::Dict))
+             fail("items expects a dict");
+           return attribute(v, "items").callable()(a, k);
+         }},
+        {"int",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           if (v.is(Value::Kind::Float))
+             return Value(static_cast<int64_t>(v.number()));
+           if (v.is(Value::Kind::String)) {
+             char *end = nullptr;
+             long long parsed = std::strtoll(v.string().c_str(), &end, 10);
+             return Value(static_cast<int64_t>(*end ? 0 : parsed));
+           }
+           return Value(v.is(Value::Kind::Int)
+                            ? v.integer()
+                            : static_cast<int64_t>(v.truthy()));
+         }},
+        {"float",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           if (v.is(Value::Kind::String))
+             return Value(std::strtod(v.string().c_str(), nullptr));
+           return Value(v.isNumber() ? v.number() : 0.0);
+         }},
+        {"abs",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           if (v.is(Value::Kind::Int))
+             return Value(v.integer() < 0 ? -v.integer() : v.integer());
+           if (!v.isNumber())
+             fail("abs expects a number");
+           return Value(std::fabs(v.number()));
+         }},
+        {"round",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           if (!v.isNumber())
+             fail("round expects a number");
+           double scale = std::pow(
+               10.0,
+               needInteger(argument(a, k, 0, "precision", Value(0)), "round"));
+           return Value(std::round(v.number() * scale) / scale);
+         }},
+        {"selectattr",
+         [](const Value &v, const Arguments &a, const KeywordArguments &) {
+           return selectByAttribute(v, a, true);
+         }},
+        {"rejectattr",
+         [](const Value &v, const Arguments &a, const KeywordArguments &) {
+           return selectByAttribute(v, a, false);
+         }},
+        {"map",
+         [](const Value &v, const Arguments &a, const KeywordArguments &k) {
+           Value attributeName = argument(Arguments{}, k, 0, "attribute");
+           List out;
+           for (const Value &element : iterate(v)) {
+             if (attributeName.is(Value::Kind::String))
+               out.push_back(attributePath(element, attributeName.string()));
+             else if (!a.empty())
+               out.push_back(applyFilter(needString(a[0], "map"), element,
+                                         Arguments(a.begin() + 1, a.end()),
+                                         {}));
+             else
+               fail("map needs a filter name or attribute=");
+           }
+           return Value::list(out);
+         }},
+        {"unique",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           List out;
+           for (const Value &element : iterate(v))
+             if (std::find(out.begin(), out.end(), element) == out.end())
+               out.push_back(element);
+           return Value::list(out);
+         }},
+        {"escape",
+         [](const Value &v, const Arguments &, const KeywordArguments &) {
+           std::string out;
+           for (char c : v.str()) {
+             switch (c) {
+             case '&':
+               out += "&amp;";
+               break;
+             case '<':
+               out += "&lt;";
+               break;
+             case '>':
+               out += "&gt;";
+               break;
+             case '"':
+               out += "&#34;";
+               break;
+             case '\'':
+               out += "&#39;";
+               break;
+             default:
+               out += c;
+             }
+           }
+           return Value(out);
+         }},
 };
 
 using Test = bool (*)(const Value &input, const Arguments &);
 
 const std::pair<const char *, Test> kTests[] = {
-    {"defined", [](const Value &v, const Arguments &) { return !v.is(Value::Kind::Undefined); }},
-    {"undefined", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Undefined); }},
-    {"none", [](const Value &v, const Arguments &) { return v.is(Value::Kind::None); }},
-    {"string", [](const Value &v, const Arguments &) { return v.is(Value::Kind::String); }},
+    {"defined",
+     [](const Value &v, const Arguments &) {
+       return !v.is(Value::Kind::Undefined);
+     }},
+    {"undefined",
+     [](const Value &v, const Arguments &) {
+       return v.is(Value::Kind::Undefined);
+     }},
+    {"none",
+     [](const Value &v, const Arguments &) { return v.is(Value::Kind::None); }},
+    {"string", [](const Value &v,
+                  const Arguments &) { return v.is(Value::Kind::String); }},
     {"number", [](const Value &v, const Arguments &) { return v.isNumber(); }},
-    {"integer", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Int); }},
-    {"float", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Float); }},
-    {"boolean", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Bool); }},
-    {"true", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Bool) && v.boolean(); }},
-    {"false", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Bool) && !v.boolean(); }},
-    {"mapping", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Dict); }},
-    {"sequence", [](const Value &v, const Arguments &) {
-       return v.is(Value::Kind::List) || v.is(Value::Kind::String) || v.is(Value::Kind::Dict);
+    {"integer",
+     [](const Value &v, const Arguments &) { return v.is(Value::Kind::Int); }},
+    {"float", [](const Value &v,
+                 const Arguments &) { return v.is(Value::Kind::Float); }},
+    {"boolean",
+     [](const Value &v, const Arguments &) { return v.is(Value::Kind::Bool); }},
+    {"true",
+     [](const Value &v, const Arguments &) {
+       return v.is(Value::Kind::Bool) && v.boolean();
      }},
-    {"iterable", [](const Value &v, const Arguments &) {
-       return v.is(Value::Kind::List) || v.is(Value::Kind::String) || v.is(Value::Kind::Dict);
+    {"false",
+     [](const Value &v, const Arguments &) {
+       return v.is(Value::Kind::Bool) && !v.boolean();
      }},
-    {"callable", [](const Value &v, const Arguments &) { return v.is(Value::Kind::Function); }},
-    {"odd", [](const Value &v, const Arguments &) { return needInteger(v, "odd") % 2 != 0; }},
-    {"even", [](const Value &v, const Arguments &) { return needInteger(v, "even") % 2 == 0; }},
-    {"divisibleby", [](const Value &v, const Arguments &a) {
+    {"mapping",
+     [](const Value &v, const Arguments &) { return v.is(Value::Kind::Dict); }},
+    {"sequence",
+     [](const Value &v, const Arguments &) {
+       return v.is(Value::Kind::List) || v.is(Value::Kind::String) ||
+              v.is(Value::Kind::Dict);
+     }},
+    {"iterable",
+     [](const Value &v, const Arguments &) {
+       return v.is(Value::Kind::List) || v.is(Value::Kind::String) ||
+              v.is(Value::Kind::Dict);
+     }},
+    {"callable", [](const Value &v,
+                    const Arguments &) { return v.is(Value::Kind::Function); }},
+    {"odd", [](const Value &v,
+               const Arguments &) { return needInteger(v, "odd") % 2 != 0; }},
+    {"even", [](const Value &v,
+                const Arguments &) { return needInteger(v, "even") % 2 == 0; }},
+    {"divisibleby",
+     [](const Value &v, const Arguments &a) {
        int64_t divisor = a.empty() ? 0 : needInteger(a[0], "divisibleby");
        return divisor != 0 && needInteger(v, "divisibleby") % divisor == 0;
      }},
-    {"equalto", [](const Value &v, const Arguments &a) { return !a.empty() && v == a[0]; }},
-    {"eq", [](const Value &v, const Arguments &a) { return !a.empty() && v == a[0]; }},
-    {"==", [](const Value &v, const Arguments &a) { return !a.empty() && v == a[0]; }},
-    {"ne", [](const Value &v, const Arguments &a) { return !a.empty() && v != a[0]; }},
-    {"!=", [](const Value &v, const Arguments &a) { return !a.empty() && v != a[0]; }},
-    {"in", [](const Value &v, const Arguments &a) { return !a.empty() && contains(a[0], v); }},
-    {"lower", [](const Value &v, const Arguments &) {
+    {"equalto", [](const Value &v,
+                   const Arguments &a) { return !a.empty() && v == a[0]; }},
+    {"eq", [](const Value &v,
+              const Arguments &a) { return !a.empty() && v == a[0]; }},
+    {"==", [](const Value &v,
+              const Arguments &a) { return !a.empty() && v == a[0]; }},
+    {"ne", [](const Value &v,
+              const Arguments &a) { return !a.empty() && v != a[0]; }},
+    {"!=", [](const Value &v,
+              const Arguments &a) { return !a.empty() && v != a[0]; }},
+    {"in", [](const Value &v,
+              const Arguments &a) { return !a.empty() && contains(a[0], v); }},
+    {"lower",
+     [](const Value &v, const Arguments &) {
        return v.is(Value::Kind::String) && lower(v.string()) == v.string();
      }},
-    {"upper", [](const Value &v, const Arguments &) {
+    {"upper",
+     [](const Value &v, const Arguments &) {
        return v.is(Value::Kind::String) && upper(v.string()) == v.string();
      }},
 };
@@ -678,7 +783,8 @@ Value slice(const Value &object, const Value &startValue,
   } else if (object.is(Value::Kind::List)) {
     items = object.items();
   } else {
-    fail(std::string("'") + object.typeName() + "' object is not subscriptable");
+    fail(std::string("'") + object.typeName() +
+         "' object is not subscriptable");
   }
   int64_t size = static_cast<int64_t>(items.size());
   int64_t step = stepValue.is(Value::Kind::Int) ? stepValue.integer() : 1;
@@ -706,7 +812,9 @@ Value slice(const Value &object, const Value &startValue,
 
 Value applyFilter(const std::string &name, const Value &input,
                   const Arguments &args, const KeywordArguments &keywords) {
-  std::string canonical = name == "d" ? "default" : name == "e" ? "escape" : name;
+  std::string canonical = name == "d"   ? "default"
+                          : name == "e" ? "escape"
+                                        : name;
   for (const auto &[filterName, filter] : kFilters)
     if (canonical == filterName)
       return filter(input, args, keywords);
@@ -723,9 +831,10 @@ bool applyTest(const std::string &name, const Value &input,
 
 Value globalFunction(const std::string &name) {
   if (name == "raise_exception")
-    return Value::function([](const Arguments &a, const KeywordArguments &k) -> Value {
-      fail(argument(a, k, 0, "message", Value("")).str());
-    });
+    return Value::function(
+        [](const Arguments &a, const KeywordArguments &k) -> Value {
+          fail(argument(a, k, 0, "message", Value("")).str());
+        });
   if (name == "range")
     return Value::function([](const Arguments &a, const KeywordArguments &) {
       int64_t start = 0, stop = 0, step = 1;
@@ -764,7 +873,8 @@ Value globalFunction(const std::string &name) {
       char buffer[256];
       size_t length = std::strftime(
           buffer, sizeof buffer,
-          needString(argument(a, k, 0, "format"), "strftime_now").c_str(), &local);
+          needString(argument(a, k, 0, "format"), "strftime_now").c_str(),
+          &local);
       return Value(std::string(buffer, length));
     });
   return Value();

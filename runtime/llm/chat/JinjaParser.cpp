@@ -114,10 +114,9 @@ std::vector<Segment> segment(const std::string &source) {
       --codeEnd;
     }
     if (kind != '#')
-      segments.push_back({kind == '{' ? Segment::Kind::Output
-                                      : Segment::Kind::Statement,
-                          source.substr(inner, codeEnd - inner),
-                          lineAt(source, open)});
+      segments.push_back(
+          {kind == '{' ? Segment::Kind::Output : Segment::Kind::Statement,
+           source.substr(inner, codeEnd - inner), lineAt(source, open)});
     stripNext = stripAfter;
     trimNewline = block && !stripAfter && !keepNewline; // trim_blocks
     pos = end + 2;
@@ -135,8 +134,8 @@ struct Token {
 
 std::vector<Token> tokenize(const std::string &code, int line) {
   static const char *const kOperators[] = {
-      "**", "//", "==", "!=", "<=", ">=", "(", ")", "[", "]", "{", "}",
-      ",",  ".",  ":",  "|",  "~",  "+",  "-", "*", "/", "%", "<", ">", "="};
+      "**", "//", "==", "!=", "<=", ">=", "(", ")", "[", "]", "{", "}", ",",
+      ".",  ":",  "|",  "~",  "+",  "-",  "*", "/", "%", "<", ">", "="};
   std::vector<Token> tokens;
   size_t i = 0;
   while (i < code.size()) {
@@ -147,32 +146,37 @@ std::vector<Token> tokenize(const std::string &code, int line) {
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t start = i;
-      while (i < code.size() &&
-             (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_'))
+      while (
+          i < code.size() &&
+          (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_'))
         ++i;
       tokens.push_back({Token::Kind::Name, code.substr(start, i - start), {}});
       continue;
     }
     if (std::isdigit(static_cast<unsigned char>(c))) {
       size_t start = i;
-      while (i < code.size() && (std::isdigit(static_cast<unsigned char>(code[i])) ||
-                                 code[i] == '_'))
+      while (
+          i < code.size() &&
+          (std::isdigit(static_cast<unsigned char>(code[i])) || code[i] == '_'))
         ++i;
       bool isFloat = false;
       if (i + 1 < code.size() && code[i] == '.' &&
           std::isdigit(static_cast<unsigned char>(code[i + 1]))) {
         isFloat = true;
         ++i;
-        while (i < code.size() && std::isdigit(static_cast<unsigned char>(code[i])))
+        while (i < code.size() &&
+               std::isdigit(static_cast<unsigned char>(code[i])))
           ++i;
       }
       if (i < code.size() && (code[i] == 'e' || code[i] == 'E')) {
         size_t save = i++;
         if (i < code.size() && (code[i] == '+' || code[i] == '-'))
           ++i;
-        if (i < code.size() && std::isdigit(static_cast<unsigned char>(code[i]))) {
+        if (i < code.size() &&
+            std::isdigit(static_cast<unsigned char>(code[i]))) {
           isFloat = true;
-          while (i < code.size() && std::isdigit(static_cast<unsigned char>(code[i])))
+          while (i < code.size() &&
+                 std::isdigit(static_cast<unsigned char>(code[i])))
             ++i;
         } else {
           i = save;
@@ -183,11 +187,12 @@ std::vector<Token> tokenize(const std::string &code, int line) {
       for (char d : text)
         if (d != '_')
           digits += d;
-      tokens.push_back(isFloat ? Token{Token::Kind::Float, text,
-                                       Value(std::strtod(digits.c_str(), nullptr))}
-                               : Token{Token::Kind::Integer, text,
-                                       Value(static_cast<int64_t>(std::strtoll(
-                                           digits.c_str(), nullptr, 10)))});
+      tokens.push_back(isFloat
+                           ? Token{Token::Kind::Float, text,
+                                   Value(std::strtod(digits.c_str(), nullptr))}
+                           : Token{Token::Kind::Integer, text,
+                                   Value(static_cast<int64_t>(std::strtoll(
+                                       digits.c_str(), nullptr, 10)))});
       continue;
     }
     if (c == '\'' || c == '"') {
@@ -200,13 +205,26 @@ std::vector<Token> tokenize(const std::string &code, int line) {
         }
         char escaped = code[++j];
         switch (escaped) {
-        case 'n': text += '\n'; break;
-        case 't': text += '\t'; break;
-        case 'r': text += '\r'; break;
-        case '\\': text += '\\'; break;
-        case '\'': text += '\''; break;
-        case '"': text += '"'; break;
-        case '\n': break;
+        case 'n':
+          text += '\n';
+          break;
+        case 't':
+          text += '\t';
+          break;
+        case 'r':
+          text += '\r';
+          break;
+        case '\\':
+          text += '\\';
+          break;
+        case '\'':
+          text += '\'';
+          break;
+        case '"':
+          text += '"';
+          break;
+        case '\n':
+          break;
         default:
           text += '\\';
           text += escaped;
@@ -214,8 +232,8 @@ std::vector<Token> tokenize(const std::string &code, int line) {
       }
       if (j >= code.size())
         failAt(line, "a string literal is not closed");
-      tokens.push_back({Token::Kind::String, code.substr(i, j + 1 - i),
-                        Value(text)});
+      tokens.push_back(
+          {Token::Kind::String, code.substr(i, j + 1 - i), Value(text)});
       i = j + 1;
       continue;
     }
@@ -263,7 +281,8 @@ public:
     return peek().kind == Token::Kind::Operator && peek().text == op;
   }
   bool accept(const char *text) {
-    if ((peek().kind == Token::Kind::Operator || peek().kind == Token::Kind::Name) &&
+    if ((peek().kind == Token::Kind::Operator ||
+         peek().kind == Token::Kind::Name) &&
         peek().text == text) {
       ++pos_;
       return true;
@@ -430,8 +449,8 @@ private:
     if (accept(")"))
       return;
     do {
-      if (peek().kind == Token::Kind::Name && peek(1).kind == Token::Kind::Operator &&
-          peek(1).text == "=") {
+      if (peek().kind == Token::Kind::Name &&
+          peek(1).kind == Token::Kind::Operator && peek(1).text == "=") {
         std::string key = name();
         expect("=");
         call.keywords.emplace_back(key, expression());
@@ -445,9 +464,8 @@ private:
     for (;;) {
       if (accept(".")) {
         ExprPtr attribute = make(Expr::Kind::Attribute);
-        attribute->name = peek().kind == Token::Kind::Integer
-                              ? tokens_[pos_++].text
-                              : name();
+        attribute->name =
+            peek().kind == Token::Kind::Integer ? tokens_[pos_++].text : name();
         attribute->children.push_back(std::move(value));
         value = std::move(attribute);
       } else if (accept("[")) {
@@ -631,7 +649,8 @@ private:
     if (!ends.empty()) {
       std::string expected;
       for (const char *candidate : ends)
-        expected += (expected.empty() ? "'" : " or '") + std::string(candidate) + "'";
+        expected +=
+            (expected.empty() ? "'" : " or '") + std::string(candidate) + "'";
       failAt(openLine_, "the block is not closed (expected " + expected + ")");
     }
     return nodes;
@@ -710,8 +729,9 @@ private:
       node.kind = keyword == "break" ? Node::Kind::Break : Node::Kind::Continue;
       endTag(parser);
     } else {
-      failAt(line, "'" + keyword + "' blocks are not supported (etch renders "
-                   "if, for, set, break, continue and generation)");
+      failAt(line, "'" + keyword +
+                       "' blocks are not supported (etch renders "
+                       "if, for, set, break, continue and generation)");
     }
     openLine_ = outerLine;
     --depth_;

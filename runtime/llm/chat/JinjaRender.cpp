@@ -101,16 +101,17 @@ private:
         failAt(node.line, "the template renders too much (over a million "
                           "loop steps or 64 MiB)");
       bind(node, items[i]);
-      assign(scopes_.back(), "loop",
-             Value::dict({{"index", Value(i + 1)},
-                          {"index0", Value(i)},
-                          {"revindex", Value(count - i)},
-                          {"revindex0", Value(count - i - 1)},
-                          {"first", Value(i == 0)},
-                          {"last", Value(i == count - 1)},
-                          {"length", Value(count)},
-                          {"previtem", i > 0 ? items[i - 1] : Value()},
-                          {"nextitem", i + 1 < count ? items[i + 1] : Value()}}));
+      assign(
+          scopes_.back(), "loop",
+          Value::dict({{"index", Value(i + 1)},
+                       {"index0", Value(i)},
+                       {"revindex", Value(count - i)},
+                       {"revindex0", Value(count - i - 1)},
+                       {"first", Value(i == 0)},
+                       {"last", Value(i == count - 1)},
+                       {"length", Value(count)},
+                       {"previtem", i > 0 ? items[i - 1] : Value()},
+                       {"nextitem", i + 1 < count ? items[i + 1] : Value()}}));
       if (run(node.body, out) == Flow::Break)
         break;
     }
@@ -254,26 +255,36 @@ private:
     const std::string &op = expr.name;
     int order;
     if (left.isNumber() && right.isNumber())
-      order = left.number() < right.number() ? -1 : left.number() > right.number();
+      order =
+          left.number() < right.number() ? -1 : left.number() > right.number();
     else if (left.is(Value::Kind::String) && right.is(Value::Kind::String))
       order = left.string().compare(right.string());
     else
       failAt(expr.line, "'" + op + "' not supported between '" +
-                            left.typeName() + "' and '" + right.typeName() + "'");
-    return op == "<" ? order < 0 : op == ">" ? order > 0 : op == "<=" ? order <= 0
-                                                                      : order >= 0;
+                            left.typeName() + "' and '" + right.typeName() +
+                            "'");
+    return op == "<"    ? order < 0
+           : op == ">"  ? order > 0
+           : op == "<=" ? order <= 0
+                        : order >= 0;
   }
 
   Value arithmetic(const Expr &expr, const Value &left, const Value &right) {
     const std::string &op = expr.name;
-    if (op == "+" && left.is(Value::Kind::String) && right.is(Value::Kind::String))
+    if (op == "+" && left.is(Value::Kind::String) &&
+        right.is(Value::Kind::String))
       return Value(left.string() + right.string());
-    if (op == "+" && left.is(Value::Kind::List) && right.is(Value::Kind::List)) {
+    if (op == "+" && left.is(Value::Kind::List) &&
+        right.is(Value::Kind::List)) {
       List joined = left.items();
       joined.insert(joined.end(), right.items().begin(), right.items().end());
       return Value::list(joined);
     }
-    if (op == "*" && (left.is(Value::Kind::String) || left.is(Value::Kind::List)) &&
+    if (op == "*" && left.is(Value::Kind::Int) &&
+        (right.is(Value::Kind::String) || right.is(Value::Kind::List)))
+      return arithmetic(expr, right, left); // 3 * 'ab' is 'ab' * 3
+    if (op == "*" &&
+        (left.is(Value::Kind::String) || left.is(Value::Kind::List)) &&
         right.is(Value::Kind::Int)) {
       int64_t times = std::max<int64_t>(0, right.integer());
       if (times > 100000)
@@ -291,17 +302,22 @@ private:
     }
     if (!left.isNumber() || !right.isNumber())
       failAt(expr.line, "unsupported operand types for " + op + ": '" +
-                            left.typeName() + "' and '" + right.typeName() + "'");
+                            left.typeName() + "' and '" + right.typeName() +
+                            "'");
     bool integers = left.is(Value::Kind::Int) && right.is(Value::Kind::Int);
     double a = left.number(), b = right.number();
     if ((op == "/" || op == "//" || op == "%") && b == 0)
       failAt(expr.line, "division by zero");
     if (integers) {
       int64_t x = left.integer(), y = right.integer();
-      if (op == "+") return Value(x + y);
-      if (op == "-") return Value(x - y);
-      if (op == "*") return Value(x * y);
-      if (op == "//") return Value(static_cast<int64_t>(std::floor(a / b)));
+      if (op == "+")
+        return Value(x + y);
+      if (op == "-")
+        return Value(x - y);
+      if (op == "*")
+        return Value(x * y);
+      if (op == "//")
+        return Value(static_cast<int64_t>(std::floor(a / b)));
       if (op == "%") {
         int64_t r = x % y;
         return Value(r != 0 && ((r < 0) != (y < 0)) ? r + y : r);
@@ -313,13 +329,20 @@ private:
         return Value(result);
       }
     }
-    if (op == "+") return Value(a + b);
-    if (op == "-") return Value(a - b);
-    if (op == "*") return Value(a * b);
-    if (op == "/") return Value(a / b);
-    if (op == "//") return Value(std::floor(a / b));
-    if (op == "%") return Value(a - b * std::floor(a / b));
-    if (op == "**") return Value(std::pow(a, b));
+    if (op == "+")
+      return Value(a + b);
+    if (op == "-")
+      return Value(a - b);
+    if (op == "*")
+      return Value(a * b);
+    if (op == "/")
+      return Value(a / b);
+    if (op == "//")
+      return Value(std::floor(a / b));
+    if (op == "%")
+      return Value(a - b * std::floor(a / b));
+    if (op == "**")
+      return Value(std::pow(a, b));
     failAt(expr.line, "unknown operator '" + op + "'");
   }
 

@@ -320,7 +320,7 @@ bool Value::operator==(const Value &other) const {
                ? int_ == other.int_
                : number() == other.number();
   if ((kind_ == Kind::Bool || other.kind_ == Kind::Bool) &&
-      (isNumber() || other.isNumber()) ) {
+      (isNumber() || other.isNumber())) {
     // Python: True == 1.
     double left = kind_ == Kind::Bool ? bool_ : number();
     double right = other.kind_ == Kind::Bool ? other.bool_ : other.number();

@@ -30,7 +30,17 @@ struct TemplateError {
 
 class Value {
 public:
-  enum class Kind { Undefined, None, Bool, Int, Float, String, List, Dict, Function };
+  enum class Kind {
+    Undefined,
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    List,
+    Dict,
+    Function
+  };
 
   Value() = default; // undefined
   static Value none();

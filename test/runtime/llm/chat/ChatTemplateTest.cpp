@@ -1,8 +1,8 @@
 // The Jinja renderer's rules that the reference comparison
 // (reference-sid.test) does not pin down one by one, and every error path
 // with its message.
-#include "runtime/llm/chat/ChatConfig.h"
 #include "runtime/llm/chat/ChatTemplate.h"
+#include "runtime/llm/chat/ChatConfig.h"
 #include "runtime/llm/chat/JinjaValue.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,8 @@
 namespace etch::llm {
 namespace {
 
-std::string render(const std::string &source, const std::string &context = "{}") {
+std::string render(const std::string &source,
+                   const std::string &context = "{}") {
   std::string error, out;
   std::unique_ptr<ChatTemplate> parsed = ChatTemplate::parse(source, error);
   if (!parsed)
@@ -31,10 +32,12 @@ TEST(ChatTemplate, WhitespaceControl) {
 }
 
 TEST(ChatTemplate, PythonValuesPrintAsPythonDoes) {
-  EXPECT_EQ(render("{{ 1.0 }} {{ 0.1 + 0.2 }} {{ 1e16 }} {{ true }} {{ none }}"),
-            "1.0 0.30000000000000004 1e+16 True None");
-  EXPECT_EQ(render("{{ 1e15 }} {{ 0.00001 }} {{ 0.0001 }} {{ -2.5 }} {{ 7 / 7 }}"),
-            "1000000000000000.0 1e-05 0.0001 -2.5 1.0");
+  EXPECT_EQ(
+      render("{{ 1.0 }} {{ 0.1 + 0.2 }} {{ 1e16 }} {{ true }} {{ none }}"),
+      "1.0 0.30000000000000004 1e+16 True None");
+  EXPECT_EQ(
+      render("{{ 1e15 }} {{ 0.00001 }} {{ 0.0001 }} {{ -2.5 }} {{ 7 / 7 }}"),
+      "1000000000000000.0 1e-05 0.0001 -2.5 1.0");
   EXPECT_EQ(render("{{ ['a', \"it's\", 1, none] }}"),
             "['a', \"it's\", 1, None]");
   EXPECT_EQ(render("{{ {'k': [1, 2.5]} | tojson }}"), "{\"k\": [1, 2.5]}");
@@ -47,10 +50,10 @@ TEST(ChatTemplate, StringsIndexByCharacter) {
   EXPECT_EQ(render("{{ s[0] }}{{ s[-1] }}{{ s[1:3] }}{{ s|length }}",
                    R"({"s": "日本語!"})"),
             "日!本語4");
-  EXPECT_EQ(render("{{ s.split() }}{{ s.split(',', 1) }}",
-                   R"({"s": " a,b  c,d "})"),
-            "['a,b', 'c,d']"
-            "[' a', 'b  c,d ']");
+  EXPECT_EQ(
+      render("{{ s.split() }}{{ s.split(',', 1) }}", R"({"s": " a,b  c,d "})"),
+      "['a,b', 'c,d']"
+      "[' a', 'b  c,d ']");
 }
 
 TEST(ChatTemplate, Errors) {
@@ -91,7 +94,8 @@ TEST(ChatConfig, ReadsTokenizerConfigs) {
   ASSERT_EQ(config.specialTokens.size(), 2u);
   EXPECT_EQ(config.specialTokens[0].second, "<s>");
   ChatConfig none;
-  EXPECT_FALSE(readChatConfig(R"({"eos_token": "</s>"})", "c.json", none, error));
+  EXPECT_FALSE(
+      readChatConfig(R"({"eos_token": "</s>"})", "c.json", none, error));
   EXPECT_EQ(error, "c.json: has no chat_template (a string, or a list of "
                    "{\"name\", \"template\"} objects)");
   EXPECT_EQ(none.specialTokens.size(), 1u);
