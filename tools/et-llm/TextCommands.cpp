@@ -4,6 +4,7 @@
 #include "runtime/module/Module.h"
 
 #include "runtime/llm/tokenizer/Tokenizer.h"
+#include "runtime/llm/tokenizer/Utf8.h"
 
 #include <cctype>
 #include <cstdio>
@@ -49,24 +50,6 @@ bool parseIds(const std::string &text, std::vector<int32_t> &ids) {
     at = end;
   }
   return true;
-}
-
-/// \p text as a JSON string literal (UTF-8 kept, control bytes escaped).
-std::string jsonString(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 } // namespace
@@ -153,7 +136,7 @@ int runTokenizerCommand(int argc, char **argv) {
   for (const std::vector<int32_t> &ids : sequences) {
     std::string text = tokenizer.decode(ids);
     if (json)
-      text = jsonString(text);
+      text = etch::llm::jsonQuoted(text);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fputc('\n', stdout);
   }

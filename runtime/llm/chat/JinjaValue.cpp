@@ -160,44 +160,6 @@ std::string quoteRepr(const std::string &text) {
   return out + quote;
 }
 
-void appendJsonString(std::string &out, const std::string &text) {
-  out += '"';
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-        out += escaped;
-      } else {
-        out += c;
-      }
-    }
-  }
-  out += '"';
-}
-
 } // namespace
 
 std::string Value::str() const {
@@ -269,7 +231,7 @@ void Value::appendJson(std::string &out, int indent, int depth) const {
                                 : formatFloat(float_);
     return;
   case Kind::String:
-    appendJsonString(out, *string_);
+    out += jsonQuoted(*string_);
     return;
   case Kind::List:
     if (list_->empty()) {
@@ -296,7 +258,7 @@ void Value::appendJson(std::string &out, int indent, int depth) const {
       if (i)
         out += comma;
       newline(depth + 1);
-      appendJsonString(out, (*dict_)[i].first);
+      out += jsonQuoted((*dict_)[i].first);
       out += ": ";
       (*dict_)[i].second.appendJson(out, indent, depth + 1);
     }

@@ -23,6 +23,10 @@ std::string toValidUtf8(std::string_view text);
 /// boundary (an incomplete sequence at the end is left out).
 size_t completeUtf8Prefix(std::string_view text);
 
+/// \p text as a JSON string literal, as Python's json.dumps(text,
+/// ensure_ascii=False) writes it (UTF-8 kept, control characters escaped).
+std::string jsonQuoted(std::string_view text);
+
 /// Rust's char::is_whitespace (the White_Space property).
 bool isWhitespace(char32_t c);
 /// Rust's char::is_numeric (general categories Nd, Nl, No).
