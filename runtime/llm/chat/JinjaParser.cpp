@@ -17,13 +17,6 @@ struct Segment {
   int line;
 };
 
-int lineAt(const std::string &source, size_t pos) {
-  int line = 1;
-  for (size_t i = 0; i < pos && i < source.size(); ++i)
-    line += source[i] == '\n';
-  return line;
-}
-
 [[noreturn]] void failAt(int line, const std::string &message) {
   fail("chat template line " + std::to_string(line) + ": " + message);
 }
@@ -50,6 +43,14 @@ size_t findClose(const std::string &source, size_t pos, const char *close) {
 
 std::vector<Segment> segment(const std::string &source) {
   std::vector<Segment> segments;
+  // The line of each tag, counted on as the tags move forward.
+  size_t counted = 0;
+  int line = 1;
+  auto lineAt = [&](size_t pos) {
+    for (; counted < pos; ++counted)
+      line += source[counted] == '\n';
+    return line;
+  };
   size_t pos = 0;
   bool stripNext = false, trimNewline = false;
   auto addText = [&](std::string text) {
@@ -102,7 +103,7 @@ std::vector<Segment> segment(const std::string &source) {
     const char *close = kind == '{' ? "}}" : kind == '%' ? "%}" : "#}";
     size_t end = findClose(source, inner, close);
     if (end == std::string::npos)
-      failAt(lineAt(source, open),
+      failAt(lineAt(open),
              std::string("a tag is not closed (no '") + close + "')");
     size_t codeEnd = end;
     bool stripAfter = false, keepNewline = false;
@@ -116,7 +117,7 @@ std::vector<Segment> segment(const std::string &source) {
     if (kind != '#')
       segments.push_back(
           {kind == '{' ? Segment::Kind::Output : Segment::Kind::Statement,
-           source.substr(inner, codeEnd - inner), lineAt(source, open)});
+           source.substr(inner, codeEnd - inner), lineAt(open)});
     stripNext = stripAfter;
     trimNewline = block && !stripAfter && !keepNewline; // trim_blocks
     pos = end + 2;
@@ -641,7 +642,6 @@ private:
         if (keyword == candidate) {
           end = keyword;
           closer_ = std::move(parser);
-          closerLine_ = segment.line;
           return nodes;
         }
       nodes.push_back(statement(keyword, *parser, segment.line));
@@ -746,7 +746,7 @@ private:
   std::vector<Segment> segments_;
   size_t pos_ = 0;
   std::unique_ptr<ExpressionParser> closer_;
-  int closerLine_ = 0, openLine_ = 0, depth_ = 0;
+  int openLine_ = 0, depth_ = 0;
 };
 
 } // namespace

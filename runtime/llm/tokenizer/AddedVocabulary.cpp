@@ -19,6 +19,8 @@ void AddedVocabulary::read(const JsonField &field,
     matchText_.push_back(token.normalized && normalizer
                              ? normalizer(token.content)
                              : token.content);
+    if (!matchText_.back().empty())
+      firstByte_[static_cast<unsigned char>(matchText_.back()[0])] = true;
     byId_[token.id] = tokens_.size();
     maxId_ = std::max(maxId_, token.id);
     tokens_.push_back(std::move(token));
@@ -70,10 +72,12 @@ void AddedVocabulary::cut(std::vector<Segment> &segments,
                           segment.atStart && emitted == 0});
     };
     for (size_t pos = 0; pos < text.size();) {
-      // The longest token starting here (leftmost-longest).
+      // The longest token starting here (leftmost-longest); most positions
+      // start none, which the first byte tells.
       const Token *found = nullptr;
       size_t foundLength = 0;
-      for (size_t i = 0; i < tokens_.size(); ++i) {
+      bool candidate = firstByte_[static_cast<unsigned char>(text[pos])];
+      for (size_t i = 0; candidate && i < tokens_.size(); ++i) {
         const std::string &match = matchText_[i];
         if (tokens_[i].normalized != normalized ||
             match.size() <= foundLength ||

@@ -6,6 +6,7 @@
 
 #include "runtime/llm/tokenizer/Components.h"
 
+#include <array>
 #include <optional>
 #include <unordered_map>
 
@@ -45,6 +46,7 @@ private:
 
   std::vector<Token> tokens_;
   std::vector<std::string> matchText_; // per token: what is looked for
+  std::array<bool, 256> firstByte_{};  // bytes some token starts with
   std::unordered_map<int32_t, size_t> byId_;
   int32_t maxId_ = -1;
 };
