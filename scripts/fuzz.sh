@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [--seconds N] [target ...]
 #
 # Targets: program, blob-<target> (one per built target), pt2, onnx,
-# tokenizer and chat-template; the default is all of them, N seconds each
+# tokenizer, chat-template and openai-request; the default is all of them, N seconds each
 # (default 60). Builds the sanitizer configuration in
 # ${ETCH_SANITIZE_BUILD_DIR:-build-asan} if needed, makes seed corpora from
 # the suite's own files, keeps each target's growing corpus in that build

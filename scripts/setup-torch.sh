@@ -23,7 +23,7 @@ packages_for() {
   case "$1" in
   trixie) echo "$common" ;;
   sid) echo "$common python3-transformers python3-onnx python3-onnxruntime" \
-    "python3-tokenizers python3-sentencepiece python3-tiktoken" ;;
+    "python3-tokenizers python3-sentencepiece python3-tiktoken python3-openai" ;;
   *) echo "setup-torch: unknown suite '$1' (trixie or sid)" >&2; return 1 ;;
   esac
 }

@@ -14,6 +14,8 @@ PACKAGES=(
   libzip-dev zlib1g-dev
   # tokenizers (runtime/llm/tokenizer)
   libonig-dev libutf8proc-dev nlohmann-json3-dev libsentencepiece-dev
+  # et-llm serve (HTTP); curl speaks to it in the tests
+  libcpp-httplib-dev curl
   # targets
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libdnnl-dev ocl-icd-opencl-dev # oneDNN's CMake config needs OpenCL

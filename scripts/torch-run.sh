@@ -30,8 +30,9 @@ args=()
 for arg in "$@"; do
   if [ "${arg#@}" != "$arg" ]; then
     mkdir -p "$work/in"
-    cp "${arg#@}" "$work/in/" || { echo "torch-run: cannot read ${arg#@}" >&2; exit 2; }
-    arg=$inside/in/${arg##*/}
+    file=${arg#@}
+    cp "$file" "$work/in/" || { echo "torch-run: cannot read $file" >&2; exit 2; }
+    arg=$inside/in/${file##*/}
   fi
   args+=("$arg")
 done

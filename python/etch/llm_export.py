@@ -18,6 +18,15 @@ each model NAME:
     NAME_logits.npy       the logits behind each of those tokens
                           [new tokens, vocab] (one forward pass over the
                           prompt and the continuation: teacher forcing)
+    NAME_tokenizer.json   a byte-level BPE tokenizer for the model's
+                          vocabulary, trained here on the chroot's licence
+                          texts and Python sources (<unk> 0, <s> 1 added in
+                          front of a sequence, </s> 2: the config's ids)
+    NAME_tokenizer_config.json  its chat template and special tokens
+    NAME_text_prompt.txt  a text prompt; NAME_text_generate.txt and
+                          NAME_chat_generate.txt: generate()'s greedy
+                          continuation of its ids (tokenizer(text)), and of
+                          the chat template applied to it as a user turn
 
 Both .pt2 carry extra_files/etch_metadata.json (max_context, eos_token_id,
 bos_token_id, vocab_size), which et-compile stores in the program for
@@ -63,6 +72,13 @@ VARIANTS = {"": None, "_int8w": (8, None), "_int4w": (4, 32)}
 FORMS = {"": (True, 1), "_nonstrict": (False, 1), "_unbounded": (True, None),
          "_nonstrict_unbounded": (False, None)}
 SEED = 0
+TEXT_PROMPT = "Once upon a time, a small model said"
+# Zephyr's template shape: the roles as markers, every turn ended by EOS.
+CHAT_TEMPLATE = (
+    "{{ bos_token }}{% for message in messages %}"
+    "{{ '<|' + message['role'] + '|>\\n' + message['content'] | trim }}"
+    "{{ eos_token + '\\n' }}{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|assistant|>\\n' }}{% endif %}")
 
 
 def model_config(name):
@@ -167,6 +183,42 @@ def greedy_reference(model, prompt, new_tokens):
     return tokens, logits[0, prompt.shape[1] - 1:].float().numpy()
 
 
+def train_tokenizer(vocab_size):
+    """A tokenizer.json for a Llama config's ids, and its tokenizer_config."""
+    from tokenizers import processors
+    from tokenizer_corpus import byte_level_bpe, training_text
+    tok = byte_level_bpe(training_text(), vocab_size, ["<unk>", "<s>", "</s>"])
+    tok.post_processor = processors.TemplateProcessing(
+        single="<s> $A", pair="<s> $A <s> $B", special_tokens=[("<s>", 1)])
+    config = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
+              "chat_template": CHAT_TEMPLATE,
+              "tokenizer_class": "PreTrainedTokenizerFast"}
+    return tok, config
+
+
+def write_tokenizer(name, out, model, new_tokens):
+    """The tokenizer files beside the export, and generate()'s greedy
+    continuations of a text prompt, plain and as a chat turn."""
+    from transformers import PreTrainedTokenizerFast
+    tok, config = train_tokenizer(model.config.vocab_size)
+    assert tok.get_vocab_size() <= model.config.vocab_size
+    tok.save(os.path.join(out, f"{name}_tokenizer.json"))
+    with open(os.path.join(out, f"{name}_tokenizer_config.json"), "w") as file:
+        json.dump(config, file, indent=2)
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>",
+                                   eos_token="</s>", unk_token="<unk>")
+    fast.chat_template = CHAT_TEMPLATE
+    chat = fast.apply_chat_template([{"role": "user", "content": TEXT_PROMPT}],
+                                    tokenize=False, add_generation_prompt=True)
+    with open(os.path.join(out, f"{name}_text_prompt.txt"), "w") as file:
+        file.write(TEXT_PROMPT)
+    for kind, ids in (("text", fast(TEXT_PROMPT).input_ids),
+                      ("chat", fast(chat, add_special_tokens=False).input_ids)):
+        tokens, _ = greedy_reference(model, torch.tensor([ids]), new_tokens)
+        with open(os.path.join(out, f"{name}_{kind}_generate.txt"), "w") as file:
+            file.write(" ".join(map(str, tokens)) + "\n")
+
+
 def export_model(name, out, new_tokens, save_hf):
     from transformers.integrations.executorch import TorchExportableModuleForDecoderOnlyLM
     arguments, max_cache_len, prefill, prompt_length, quant, form = model_config(name)
@@ -179,6 +231,7 @@ def export_model(name, out, new_tokens, save_hf):
     generator = torch.Generator().manual_seed(SEED + 1)
     prompt = torch.randint(3, arguments["vocab_size"], (1, prompt_length), generator=generator)
     reference, logits = greedy_reference(model, prompt, new_tokens)
+    write_tokenizer(name, out, model, new_tokens)
 
     model.generation_config.cache_implementation = "static"
     exportable = TorchExportableModuleForDecoderOnlyLM(model, batch_size=1,

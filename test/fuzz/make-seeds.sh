@@ -9,6 +9,7 @@
 #   tokenizer/  test/runtime/llm/tokenizer/Inputs and the suite's trained
 #               tokenizers when the corpus has them
 #   chat-template/  the chat templates of python/etch/chat_template_corpus.py
+#   openai-request/ the request bodies of test/tools/et-llm-serve.test
 # usage: make-seeds.sh BUILD_DIR OUT_DIR   (tools from BUILD_DIR/bin)
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -16,7 +17,7 @@ bin=$1/bin
 out=$2
 refpy=/usr/bin/python3
 rm -rf "$out"
-mkdir -p "$out"/{onnx,pt2,program,tokenizer,chat-template} "$out/models"
+mkdir -p "$out"/{onnx,pt2,program,tokenizer,chat-template,openai-request} "$out/models"
 "$refpy" - "$src/python/etch/chat_template_corpus.py" "$out/chat-template" <<'PY'
 import ast, sys
 tree = ast.parse(open(sys.argv[1]).read())
@@ -24,6 +25,16 @@ for node in tree.body:
     if isinstance(node, ast.Assign) and node.targets[0].id == "TEMPLATES":
         for name, text in ast.literal_eval(node.value).items():
             open("%s/%s.jinja" % (sys.argv[2], name), "w").write(text)
+PY
+
+# Every JSON body the serve test posts (its split files, and -d arguments).
+"$refpy" - "$src/test/tools/et-llm-serve.test" "$out/openai-request" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+bodies = re.findall(r"^#--- \w+\.json\n(.*?)(?=^#---)", text, re.S | re.M)
+bodies += re.findall(r"'(\{.*\})'$", text, re.M)
+for index, body in enumerate(bodies):
+    open("%s/%d.json" % (sys.argv[2], index), "w").write(body)
 PY
 
 cp "$src"/test/runtime/llm/tokenizer/Inputs/* "$out/tokenizer/"

@@ -17,9 +17,10 @@
 // first touch of the weights' pages is not counted. Uses only the runtime.
 //
 //===----------------------------------------------------------------------===//
-#include "LlmRunner.h"
-#include "TokenSampler.h"
+#include "Generate.h"
+#include "LlmModel.h"
 #include "TextCommands.h"
+#include "serve/LlmServer.h"
 #include "tools/et-run/Npy.h"
 
 #include "runtime/llm/chat/ChatConfig.h"
@@ -36,25 +37,20 @@
 #include <vector>
 
 using namespace etch::runtime;
-using etch::tools::LlmRunner;
-using etch::tools::SamplingOptions;
-using etch::tools::TokenSampler;
+using namespace etch::tools;
 
 namespace {
 
 struct Options {
-  std::string program, method = "forward", output, logits, tokenizer;
+  ModelOptions model;
+  std::string output, logits;
   std::optional<std::string> promptText; // --prompt, before tokenizing
   std::vector<std::string> stops;        // --stop strings
-  bool chat = false;                     // --chat: the chat template wraps it
   std::optional<std::string> system;     // --system
-  std::string chatTemplate;              // --chat-template FILE
   std::vector<int64_t> prompt, forced;
-  int64_t maxNewTokens = 64, maxContext = 0;
-  std::vector<int64_t> eos;
-  bool ignoreEos = false, quiet = false, warmup = false;
+  int64_t maxNewTokens = 64;
+  bool quiet = false, warmup = false;
   SamplingOptions sampling;
-  int threads = 0;
 };
 
 constexpr const char *kUsage =
@@ -97,6 +93,7 @@ int help() {
       "  --chat-template FILE  the template (tokenizer_config.json or Jinja)\n"
       "                        instead of the program's\n"
       "  et-llm chat-template --help         render a template alone\n"
+      "  et-llm serve --help                 an OpenAI-compatible server\n"
       "  --stop TEXT           stop when the text holds TEXT (repeatable;\n"
       "                        with a tokenizer; TEXT is not printed)\n"
       "  --seed S              sampling seed\n"
@@ -117,8 +114,6 @@ int help() {
   return 0;
 }
 
-bool parseIds(const char *text, std::vector<int64_t> &ids);
-
 /// Ids given on the command line, or in the file named after '@'.
 bool parseIdsArgument(const char *text, std::vector<int64_t> &ids) {
   if (text[0] != '@')
@@ -134,186 +129,88 @@ bool parseIdsArgument(const char *text, std::vector<int64_t> &ids) {
   return parseIds(contents.c_str(), ids);
 }
 
-/// Whitespace- or comma-separated integers; false on anything else.
-bool parseIds(const char *text, std::vector<int64_t> &ids) {
-  const char *at = text;
-  while (*at) {
-    if (*at == ' ' || *at == ',' || *at == '\t' || *at == '\n' ||
-        *at == '\r') {
-      ++at;
-      continue;
-    }
-    char *end = nullptr;
-    long long value = std::strtoll(at, &end, 10);
-    if (end == at || value < 0)
-      return false;
-    ids.push_back(value);
-    at = end;
+/// et-llm's own options (OptionReader).
+const char *readOption(const std::string &arg, const char *value, int &i,
+                       Options &options) {
+  int64_t number = 0;
+  auto takes = [&](bool ok) {
+    ++i;
+    return ok;
+  };
+  if (arg == "--prompt-ids") {
+    if (!takes(value && parseIdsArgument(value, options.prompt)))
+      return "--prompt-ids takes token ids (\"1 2 3\", or @FILE holding "
+             "them)";
+  } else if (arg == "--prompt") {
+    if (!takes(value != nullptr))
+      return "--prompt takes the prompt (text with --tokenizer, else ids)";
+    options.promptText = value;
+  } else if (arg == "--force") {
+    if (!takes(value && parseIdsArgument(value, options.forced) &&
+               !options.forced.empty()))
+      return "--force takes token ids (\"1 2 3\", or @FILE holding them)";
+  } else if (arg == "--max-new-tokens") {
+    if (!takes(parseInteger(value, 0, options.maxNewTokens)))
+      return "--max-new-tokens takes a count";
+  } else if (arg == "--top-k") {
+    if (!takes(parseInteger(value, 0, options.sampling.topK)))
+      return "--top-k takes a count";
+  } else if (arg == "--seed") {
+    if (!takes(parseInteger(value, 0, number)))
+      return "--seed takes a non-negative integer";
+    options.sampling.seed = number;
+  } else if (arg == "--temperature") {
+    if (!takes(parseFloat(value, 0, INFINITY, options.sampling.temperature)))
+      return "--temperature takes a number >= 0";
+  } else if (arg == "--top-p") {
+    if (!takes(parseFloat(value, 0, 1, options.sampling.topP) &&
+               options.sampling.topP > 0))
+      return "--top-p takes a number in (0, 1]";
+  } else if (arg == "--min-p") {
+    if (!takes(parseFloat(value, 0, 1, options.sampling.minP)))
+      return "--min-p takes a number in [0, 1]";
+  } else if (arg == "--repetition-penalty") {
+    if (!takes(parseFloat(value, 0, INFINITY,
+                          options.sampling.repetitionPenalty) &&
+               options.sampling.repetitionPenalty > 0))
+      return "--repetition-penalty takes a number > 0";
+  } else if (arg == "--stop") {
+    if (!takes(value && *value))
+      return "--stop takes a non-empty string";
+    options.stops.push_back(value);
+  } else if (arg == "--output" || arg == "--logits") {
+    if (!takes(value != nullptr))
+      return "an option lacks its value";
+    (arg == "--output" ? options.output : options.logits) = value;
+  } else if (arg == "--chat") {
+    options.model.chat = ChatUse::Required;
+  } else if (arg == "--system") {
+    if (!takes(value != nullptr))
+      return "an option lacks its value";
+    options.system = value;
+  } else if (arg == "--warmup") {
+    options.warmup = true;
+  } else if (arg == "--quiet") {
+    options.quiet = true;
+  } else {
+    return kUnknownOption;
   }
-  return true;
-}
-
-bool parseFloat(const char *text, float low, float high, float &value) {
-  char *end = nullptr;
-  float parsed = text ? std::strtof(text, &end) : 0;
-  if (!text || end == text || *end || !(parsed >= low && parsed <= high))
-    return false;
-  value = parsed;
-  return true;
-}
-
-bool parseInteger(const char *text, int64_t low, int64_t &value) {
-  char *end = nullptr;
-  long long parsed = text ? std::strtoll(text, &end, 10) : 0;
-  if (!text || end == text || *end || parsed < low)
-    return false;
-  value = parsed;
-  return true;
+  return nullptr;
 }
 
 const char *parse(int argc, char **argv, Options &options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
-    int64_t number = 0;
-    auto takes = [&](bool ok) {
-      ++i;
-      return ok;
-    };
-    if (arg == "--prompt-ids") {
-      if (!takes(value && parseIdsArgument(value, options.prompt)))
-        return "--prompt-ids takes token ids (\"1 2 3\", or @FILE holding "
-               "them)";
-    } else if (arg == "--prompt") {
-      if (!takes(value != nullptr))
-        return "--prompt takes the prompt (text with --tokenizer, else ids)";
-      options.promptText = value;
-    } else if (arg == "--force") {
-      if (!takes(value && parseIdsArgument(value, options.forced) &&
-                 !options.forced.empty()))
-        return "--force takes token ids (\"1 2 3\", or @FILE holding them)";
-    } else if (arg == "--max-new-tokens") {
-      if (!takes(parseInteger(value, 0, options.maxNewTokens)))
-        return "--max-new-tokens takes a count";
-    } else if (arg == "--max-context") {
-      if (!takes(parseInteger(value, 1, options.maxContext)))
-        return "--max-context takes a positive count";
-    } else if (arg == "--top-k") {
-      if (!takes(parseInteger(value, 0, options.sampling.topK)))
-        return "--top-k takes a count";
-    } else if (arg == "--seed") {
-      if (!takes(parseInteger(value, 0, number)))
-        return "--seed takes a non-negative integer";
-      options.sampling.seed = number;
-    } else if (arg == "--threads") {
-      if (!takes(parseInteger(value, 1, number)))
-        return "--threads takes a positive count";
-      options.threads = number;
-    } else if (arg == "--eos") {
-      if (!takes(parseInteger(value, 0, number)))
-        return "--eos takes a token id";
-      options.eos.push_back(number);
-    } else if (arg == "--temperature") {
-      if (!takes(parseFloat(value, 0, INFINITY, options.sampling.temperature)))
-        return "--temperature takes a number >= 0";
-    } else if (arg == "--top-p") {
-      if (!takes(parseFloat(value, 0, 1, options.sampling.topP) &&
-                 options.sampling.topP > 0))
-        return "--top-p takes a number in (0, 1]";
-    } else if (arg == "--min-p") {
-      if (!takes(parseFloat(value, 0, 1, options.sampling.minP)))
-        return "--min-p takes a number in [0, 1]";
-    } else if (arg == "--repetition-penalty") {
-      if (!takes(parseFloat(value, 0, INFINITY,
-                            options.sampling.repetitionPenalty) &&
-                 options.sampling.repetitionPenalty > 0))
-        return "--repetition-penalty takes a number > 0";
-    } else if (arg == "--stop") {
-      if (!takes(value && *value))
-        return "--stop takes a non-empty string";
-      options.stops.push_back(value);
-    } else if (arg == "--method" || arg == "--output" || arg == "--logits" ||
-               arg == "--tokenizer") {
-      if (!takes(value != nullptr))
-        return "an option lacks its value";
-      (arg == "--method"      ? options.method
-       : arg == "--output"    ? options.output
-       : arg == "--tokenizer" ? options.tokenizer
-                              : options.logits) = value;
-    } else if (arg == "--chat") {
-      options.chat = true;
-    } else if (arg == "--system" || arg == "--chat-template") {
-      if (!takes(value != nullptr))
-        return "an option lacks its value";
-      if (arg == "--system")
-        options.system = value;
-      else
-        options.chatTemplate = value;
-    } else if (arg == "--ignore-eos") {
-      options.ignoreEos = true;
-    } else if (arg == "--warmup") {
-      options.warmup = true;
-    } else if (arg == "--quiet") {
-      options.quiet = true;
-    } else if (!arg.empty() && arg[0] != '-' && options.program.empty()) {
-      options.program = arg;
-    } else {
-      static std::string unknown;
-      unknown = "unknown argument '" + arg + "' (see --help)";
-      return unknown.c_str();
-    }
-  }
-  if (options.program.empty())
-    return "no program given";
+  if (const char *problem = parseCommandLine(
+          argc, argv, options.model,
+          [&](const std::string &arg, const char *value, int &i) {
+            return readOption(arg, value, i, options);
+          }))
+    return problem;
   if (options.promptText && !options.prompt.empty())
     return "give --prompt or --prompt-ids, not both";
   if (!options.promptText && options.prompt.empty())
     return "--prompt-ids with at least one token id (or --tokenizer FILE "
            "--prompt TEXT) is required";
   return nullptr;
-}
-
-/// Keeps a loaded tokenizer; false after printing why it did not load.
-bool takeTokenizer(etch::llm::TokenizerLoad load,
-                   std::unique_ptr<etch::llm::Tokenizer> &tokenizer) {
-  if (!load.tokenizer) {
-    std::fprintf(stderr, "et-llm: %s\n", load.error.c_str());
-    return false;
-  }
-  tokenizer = std::move(load.tokenizer);
-  return true;
-}
-
-/// The chat template of --chat-template FILE or the program's; false after
-/// printing why there is none.
-bool loadChatConfig(const Options &options, const Program &program,
-                    std::optional<etch::llm::ChatConfig> &chat) {
-  std::string bytes, error;
-  std::string source = options.chatTemplate;
-  if (!source.empty()) {
-    if (!etch::tools::readTextArgument("@" + source, bytes)) {
-      std::fprintf(stderr, "et-llm: cannot read %s\n", source.c_str());
-      return false;
-    }
-  } else {
-    Span<const uint8_t> carried = program.namedData("chat_config");
-    if (!carried.data()) {
-      std::fprintf(stderr,
-                   "et-llm: --chat needs a chat template: the program carries "
-                   "none (et-compile --tokenizer FILE [--chat-template FILE]);"
-                   " give --chat-template FILE\n");
-      return false;
-    }
-    bytes.assign(reinterpret_cast<const char *>(carried.data()),
-                 carried.size());
-    source = options.program + " (its chat template)";
-  }
-  chat.emplace();
-  if (!etch::llm::readChatConfig(bytes, source, *chat, error)) {
-    std::fprintf(stderr, "et-llm: %s\n", error.c_str());
-    return false;
-  }
-  return true;
 }
 
 /// Turns --prompt into ids: text through \p tokenizer (with the special
@@ -335,44 +232,19 @@ const char *resolvePrompt(Options &options,
   if (!etch::tools::readTextArgument(argument, text))
     return "cannot read the --prompt file";
   if (chat) {
-    // The template writes the special tokens (a BOS) itself, so the text is
-    // encoded without them, as apply_chat_template(tokenize=True) does.
     std::vector<etch::llm::ChatMessage> messages;
     if (options.system)
       messages.push_back({"system", *options.system});
     messages.push_back({"user", text});
     static std::string error;
-    std::unique_ptr<etch::llm::ChatTemplate> parsed =
-        etch::llm::ChatTemplate::parse(chat->chatTemplate, error);
-    std::string rendered;
-    if (!parsed ||
-        !parsed->renderJson(chat->context(messages, true), rendered, error)) {
-      error = "the chat template: " + error;
+    if (!etch::tools::encodeChat(*chat, *tokenizer, messages, options.prompt,
+                                 error))
       return error.c_str();
-    }
-    for (int32_t id : tokenizer->encode(rendered, /*addSpecial=*/false))
-      options.prompt.push_back(id);
   } else {
     for (int32_t id : tokenizer->encode(text, /*addSpecial=*/true))
       options.prompt.push_back(id);
   }
   return options.prompt.empty() ? "the prompt has no tokens" : nullptr;
-}
-
-/// The first error the runtime logged, for the one-line messages below.
-char firstError[512];
-void captureErrors() {
-  PlatformHooks hooks{};
-  hooks.log = [](LogLevel level, const char *, int, const char *message) {
-    if (level >= LogLevel::Error && !firstError[0])
-      std::snprintf(firstError, sizeof(firstError), "%s", message);
-  };
-  setPlatformHooks(hooks);
-}
-std::string cause() {
-  std::string text = firstError[0] ? std::string(": ") + firstError : "";
-  firstError[0] = 0;
-  return text;
 }
 
 double rate(int64_t tokens, uint64_t nanos) {
@@ -388,90 +260,31 @@ int main(int argc, char **argv) {
     return etch::tools::runTokenizerCommand(argc - 1, argv + 1);
   if (argc > 1 && std::strcmp(argv[1], "chat-template") == 0)
     return etch::tools::runChatTemplateCommand(argc - 1, argv + 1);
+  if (argc > 1 && std::strcmp(argv[1], "serve") == 0)
+    return etch::tools::runServeCommand(argc - 1, argv + 1);
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
       return help();
   Options options;
   if (const char *problem = parse(argc, argv, options))
     return usage(problem);
-  // A tokenizer file first: a bad one is reported before the program loads.
-  std::unique_ptr<etch::llm::Tokenizer> tokenizer;
-  if (!options.tokenizer.empty() &&
-      !takeTokenizer(etch::llm::loadTokenizer(options.tokenizer), tokenizer))
+  LlmModel model;
+  if (!openModel(options.model, model))
     return 1;
-  captureErrors();
-  registerAllBackends();
-  if (options.threads)
-    setPreferredThreadCount(options.threads);
-  const char *path = options.program.c_str();
-  Result<std::unique_ptr<Module>> module = Module::open(path);
-  if (!module.ok()) {
-    std::fprintf(stderr, "et-llm: %s: cannot load program (%s)%s\n", path,
-                 errorName(module.error()), cause().c_str());
-    return 1;
-  }
-  // Else the tokenizer the program carries (et-compile --tokenizer).
-  Span<const uint8_t> carried = (*module)->program().namedData("tokenizer");
-  if (!tokenizer && carried.data() &&
-      !takeTokenizer(
-          etch::llm::loadTokenizerFromBytes(
-              std::string_view(reinterpret_cast<const char *>(carried.data()),
-                               carried.size()),
-              options.program + " (its tokenizer)"),
-          tokenizer))
-    return 1;
-  if (!options.stops.empty() && !tokenizer) {
+  const char *path = options.model.program.c_str();
+  if (!options.stops.empty() && !model.tokenizer) {
     std::fprintf(stderr, "et-llm: --stop needs a tokenizer (--tokenizer FILE, "
                          "or one the program carries)\n");
     return 1;
   }
-  std::optional<etch::llm::ChatConfig> chat;
-  if (options.chat && !loadChatConfig(options, (*module)->program(), chat))
-    return 1;
-  if (chat && !tokenizer) {
-    std::fprintf(stderr, "et-llm: --chat needs a tokenizer (--tokenizer FILE, "
-                         "or one the program carries)\n");
-    return 1;
-  }
   if (const char *problem =
-          resolvePrompt(options, tokenizer.get(), chat ? &*chat : nullptr)) {
+          resolvePrompt(options, model.tokenizer.get(),
+                        model.chat ? &*model.chat : nullptr)) {
     std::fprintf(stderr, "et-llm: %s\n", problem);
     return 1;
   }
-  Result<std::unique_ptr<Method>> method =
-      (*module)->loadMethod(options.method.c_str());
-  if (!method.ok()) {
-    std::fprintf(stderr, "et-llm: %s: cannot load method '%s' (%s)%s\n", path,
-                 options.method.c_str(), errorName(method.error()),
-                 cause().c_str());
-    return 1;
-  }
-  LlmRunner runner;
-  std::string error;
-  if (!runner.bind(**method, error)) {
-    std::fprintf(stderr, "et-llm: %s: %s\n", path, error.c_str());
-    return 1;
-  }
-  // The context the cache holds: the program's metadata unless overridden.
-  const Program &program = (*module)->program();
-  int64_t context = options.maxContext;
-  if (!context && runner.cached()) {
-    const char *text = program.metadata("max_context");
-    if (!text || !parseInteger(text, 1, context)) {
-      std::fprintf(stderr,
-                   "et-llm: %s: the program does not say how many positions "
-                   "its cache holds (metadata max_context); pass "
-                   "--max-context N\n",
-                   path);
-      return 1;
-    }
-  }
-  if (!runner.cached())
-    context = context ? std::min(context, runner.maxChunk())
-                      : runner.maxChunk();
-  if (options.eos.empty() && !options.ignoreEos)
-    if (const char *text = program.metadata("eos_token_id"))
-      parseIds(text, options.eos);
+  LlmRunner &runner = model.runner;
+  int64_t context = model.context;
   int64_t prompt = options.prompt.size();
   if (prompt >= context) {
     std::fprintf(stderr,
@@ -483,8 +296,9 @@ int main(int argc, char **argv) {
   }
   for (int64_t token : options.prompt)
     if (token >= runner.vocab()) {
-      std::fprintf(stderr, "et-llm: prompt token %lld is outside the "
-                           "vocabulary of %lld\n",
+      std::fprintf(stderr,
+                   "et-llm: prompt token %lld is outside the "
+                   "vocabulary of %lld\n",
                    static_cast<long long>(token),
                    static_cast<long long>(runner.vocab()));
       return 1;
@@ -493,26 +307,25 @@ int main(int argc, char **argv) {
   if (!options.forced.empty()) {
     // Every forced token is generated (and scored) once.
     budget = std::min<int64_t>(options.forced.size(), context - prompt);
-    options.ignoreEos = true;
+    model.eos.clear();
   }
   for (int64_t token : options.forced)
     if (token >= runner.vocab()) {
-      std::fprintf(stderr, "et-llm: forced token %lld is outside the "
-                           "vocabulary of %lld\n",
+      std::fprintf(stderr,
+                   "et-llm: forced token %lld is outside the "
+                   "vocabulary of %lld\n",
                    static_cast<long long>(token),
                    static_cast<long long>(runner.vocab()));
       return 1;
     }
 
   TokenSampler sampler(options.sampling);
-  std::vector<int64_t> seen = options.prompt; // for the repetition penalty
-  std::vector<int64_t> generated;
   std::vector<float> logits; // rows behind each generated token (--logits)
-  int64_t agreed = 0;
+  int64_t agreed = 0, chosen = 0;
   std::optional<etch::llm::TextStreamer> streamer;
-  if (tokenizer)
+  if (model.tokenizer)
     streamer.emplace(
-        *tokenizer,
+        *model.tokenizer,
         [](std::string_view text) {
           std::fwrite(text.data(), 1, text.size(), stdout);
           std::fflush(stdout);
@@ -527,68 +340,62 @@ int main(int argc, char **argv) {
     runner.reset();
     if (warm != Error::Ok) {
       std::fprintf(stderr, "et-llm: %s: warming up failed (%s)%s\n", path,
-                   errorName(warm), cause().c_str());
+                   errorName(warm), runtimeCause().c_str());
       return 1;
     }
   }
-  uint64_t start = nowNanoseconds();
-  Error status = runner.feed(options.prompt.data(), prompt, 0);
-  uint64_t prefillNanos = nowNanoseconds() - start, decodeNanos = 0;
-  int64_t decodeSteps = 0;
-  while (status == Error::Ok && static_cast<int64_t>(generated.size()) < budget) {
-    int64_t token = sampler.next(runner.logits(), runner.vocab(), seen);
+  GenerationHooks hooks;
+  hooks.chosen = [&](int64_t &token) {
     if (!options.logits.empty())
       logits.insert(logits.end(), runner.logits(),
                     runner.logits() + runner.vocab());
     if (!options.forced.empty()) {
-      agreed += token == options.forced[generated.size()];
-      token = options.forced[generated.size()];
+      agreed += token == options.forced[chosen];
+      token = options.forced[chosen];
     }
-    generated.push_back(token);
-    seen.push_back(token);
-    bool stop = !options.ignoreEos &&
-                std::find(options.eos.begin(), options.eos.end(), token) !=
-                    options.eos.end();
-    if (streamer && !stop)
-      stop = streamer->push(static_cast<int32_t>(token)); // a stop string
-    if (stop || static_cast<int64_t>(generated.size()) == budget)
-      break;
-    uint64_t stepStart = nowNanoseconds();
-    status = runner.feed(&token, 1, prompt + generated.size() - 1);
-    decodeNanos += nowNanoseconds() - stepStart;
-    ++decodeSteps;
-    if (progress)
+    ++chosen;
+  };
+  if (streamer)
+    hooks.accepted = [&](int64_t token) {
+      return streamer->push(static_cast<int32_t>(token)); // a stop string
+    };
+  if (progress)
+    hooks.stepped = [&](size_t generated, int64_t steps, uint64_t nanos) {
       std::fprintf(stderr, "\r[et-llm] %zu/%lld tokens, %.1f tokens/s",
-                   generated.size(), static_cast<long long>(budget),
-                   rate(decodeSteps, decodeNanos));
-  }
+                   generated, static_cast<long long>(budget),
+                   rate(steps, nanos));
+    };
+  Generation result =
+      generate(runner, options.prompt, budget, model.eos, sampler, hooks);
   if (progress)
     std::fprintf(stderr, "\n");
   if (streamer) {
     streamer->finish();
     std::printf("\n");
   }
-  if (status != Error::Ok) {
-    std::fprintf(stderr, "et-llm: %s: execution failed after %zu tokens (%s)%s\n",
-                 path, generated.size(), errorName(status), cause().c_str());
+  if (result.status != Error::Ok) {
+    std::fprintf(
+        stderr, "et-llm: %s: execution failed after %zu tokens (%s)%s\n", path,
+        result.tokens.size(), errorName(result.status), runtimeCause().c_str());
     return 1;
   }
   std::string ids;
-  for (int64_t token : generated)
+  for (int64_t token : result.tokens)
     ids += (ids.empty() ? "" : " ") + std::to_string(token);
   std::printf("tokens: %s\n", ids.c_str());
   std::printf("prefill: %lld tokens in %.3f ms (%.1f tokens/s)\n",
-              static_cast<long long>(prompt), prefillNanos / 1e6,
-              rate(prompt, prefillNanos));
+              static_cast<long long>(prompt), result.prefillNanos / 1e6,
+              rate(prompt, result.prefillNanos));
   std::printf("decode: %lld tokens in %.3f ms (%.1f tokens/s)\n",
-              static_cast<long long>(decodeSteps), decodeNanos / 1e6,
-              rate(decodeSteps, decodeNanos));
+              static_cast<long long>(result.decodeSteps),
+              result.decodeNanos / 1e6,
+              rate(result.decodeSteps, result.decodeNanos));
   if (!options.forced.empty())
     std::printf("agreement: %lld of %zu forced tokens were the model's top "
                 "choice\n",
-                static_cast<long long>(agreed), generated.size());
+                static_cast<long long>(agreed), result.tokens.size());
   if (!options.logits.empty()) {
-    int64_t shape[2] = {static_cast<int64_t>(generated.size()),
+    int64_t shape[2] = {static_cast<int64_t>(result.tokens.size()),
                         runner.vocab()};
     std::string error;
     if (!etch::tools::writeNpy(options.logits, ScalarType::Float32, shape, 2,
