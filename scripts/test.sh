@@ -29,36 +29,38 @@ else
 fi
 
 status=0
+# Each stage's heading says when it starts (minutes:seconds into the run).
+stage() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 summary() { # lit's own summary (ctest runs lit as one test)
   local log="$1/Testing/Temporary/LastTest.log"
   [ -f "$log" ] && grep -E '^(Total Discovered Tests|  (Passed|Failed|Unsupported|Expectedly Failed|Unresolved)):' "$log" || true
 }
 
-echo "== build (compiler + runtime)"
+stage "build (compiler + runtime)"
 "$root/scripts/build.sh"
-echo "== tests (compiler + runtime)"
+stage "tests (compiler + runtime)"
 ctest --test-dir "$build" --output-on-failure -j2 || status=1
 summary "$build"
 
 # Most users' x86 CPUs have AVX2 and no AVX-512: keep those paths tested
 # wherever this runs (docs/reliability.md).
 if grep -qw avx512f /proc/cpuinfo; then
-  echo "== e2e capped to AVX2 (ETCH_CPU_ISA=avx2; portable, xnnpack, onednn)"
+  stage "e2e capped to AVX2 (ETCH_CPU_ISA=avx2; portable, xnnpack, onednn)"
   ETCH_CPU_ISA=avx2 ETCH_E2E_TARGETS=portable,xnnpack,onednn \
     python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test/E2E" || status=1
 else
-  echo "== e2e capped to AVX2: skipped (this CPU's widest ISA is AVX2; the run above covered it)"
+  stage "e2e capped to AVX2: skipped (this CPU's widest ISA is AVX2; the run above covered it)"
 fi
 
-echo "== build (runtime only, -DETCH_BUILD_COMPILER=OFF)"
+stage "build (runtime only, -DETCH_BUILD_COMPILER=OFF)"
 ETCH_BUILD_DIR="$build-runtime" "$root/scripts/build.sh" -DETCH_BUILD_COMPILER=OFF
-echo "== tests (runtime only)"
+stage "tests (runtime only)"
 ctest --test-dir "$build-runtime" --output-on-failure -j2 || status=1
 
-echo "== build (clang 19, ASan + UBSan)"
+stage "build (clang 19, ASan + UBSan)"
 ETCH_SANITIZE_BUILD_DIR="$sanitized" "$root/scripts/build-sanitized.sh" \
   -DETCH_CORPUS_DIR="$build/test/corpus"
-echo "== tests (ASan + UBSan)"
+stage "tests (ASan + UBSan)"
 # End-to-end runs on the CPU targets: lavapipe is not instrumented and takes
 # minutes per large model, and etch's Vulkan runtime runs under ASan in
 # test/Target/VULKAN. The largest models run in the release stage only
@@ -68,8 +70,9 @@ ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stac
   ctest --test-dir "$sanitized" --output-on-failure -j2 || status=1
 summary "$sanitized"
 
-echo "== fuzz (${ETCH_FUZZ_SECONDS:-15} s per target)"
+stage "fuzz (${ETCH_FUZZ_SECONDS:-15} s per target)"
 ETCH_SANITIZE_BUILD_DIR="$sanitized" "$root/scripts/fuzz.sh" \
   --seconds "${ETCH_FUZZ_SECONDS:-15}" || status=1
 
+stage "done: exit status $status"
 exit $status

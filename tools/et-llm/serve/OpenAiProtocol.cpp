@@ -318,7 +318,7 @@ bool parseCompletionRequest(std::string_view body, bool chat,
   json parsed;
   try {
     parsed = json::parse(body);
-  } catch (const json::parse_error &caught) {
+  } catch (const json::exception &caught) { // also out_of_range: 1E999
     error = {400,
              std::string("the request body is not valid JSON: ") +
                  caught.what(),

@@ -141,6 +141,11 @@ TEST(OpenAiProtocol, Rejections) {
   ApiError truncated = rejected(R"({"prompt": "a)", false);
   EXPECT_EQ(truncated.code, "invalid_json");
   EXPECT_NE(truncated.message.find("not valid JSON"), std::string::npos);
+  // A number past double's range is the parser's out_of_range error, not
+  // a parse_error (found by fuzzing).
+  ApiError huge = rejected(R"({"prompt": 1E999})", false);
+  EXPECT_EQ(huge.code, "invalid_json");
+  EXPECT_NE(huge.message.find("number overflow"), std::string::npos);
   EXPECT_EQ(rejected("null", false).message,
             "the request body must be a JSON object");
   EXPECT_EQ(rejected("", false).code, "invalid_json");
