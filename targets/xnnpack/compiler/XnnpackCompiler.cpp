@@ -3,6 +3,7 @@
 
 #include "BlobWriter.h"
 #include "Layout.h"
+#include "XnnpackInt8.h"
 #include "XnnpackRules.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 #include "targets/xnnpack/schema/QuantizationLimits.h"
@@ -24,10 +25,11 @@ namespace {
 
 /// XNNPACK's window: symmetric ATen padding (H, W), kernel, stride and
 /// dilation, plus extra bottom/right padding (ceil mode).
-std::unique_ptr<schema::Window2d>
-window2d(ArrayRef<int64_t> padding, ArrayRef<int64_t> kernel,
-         ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
-         ArrayRef<int64_t> extra = {0, 0}) {
+std::unique_ptr<schema::Window2d> window2d(ArrayRef<int64_t> padding,
+                                           ArrayRef<int64_t> kernel,
+                                           ArrayRef<int64_t> stride,
+                                           ArrayRef<int64_t> dilation,
+                                           ArrayRef<int64_t> extra = {0, 0}) {
   return std::make_unique<schema::Window2d>(
       uint32_t(padding[0]), uint32_t(padding[1] + extra[1]),
       uint32_t(padding[0] + extra[0]), uint32_t(padding[1]),
@@ -94,7 +96,7 @@ public:
         continue;
       auto quantized = int8Ops.find(&op);
       if (failed(quantized != int8Ops.end() ? lowerInt8(quantized->second)
-                                             : lower(&op)))
+                                            : lower(&op)))
         return failure();
     }
     for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
@@ -368,14 +370,12 @@ private:
     }
     if (auto linear = dyn_cast<LinearOp>(op)) {
       FailureOr<uint32_t> input = valueId(op, linear.getInput());
-      FailureOr<uint32_t> weight =
-          constantId(op, linear.getWeight(), {});
+      FailureOr<uint32_t> weight = constantId(op, linear.getWeight(), {});
       if (failed(input) || failed(weight))
         return failure();
       uint32_t bias = kAbsentTensor;
       if (Value b = linear.getBias()) {
-        FailureOr<uint32_t> id =
-            constantId(op, b, {});
+        FailureOr<uint32_t> id = constantId(op, b, {});
         if (failed(id))
           return failure();
         bias = *id;
@@ -394,12 +394,12 @@ private:
       Value mat1 = addmm ? addmm.getMat1() : cast<MmOp>(op).getSelf();
       FailureOr<std::vector<float>> values = floats(op, mat2);
       FailureOr<uint32_t> input = valueId(op, mat1);
-      FailureOr<uint32_t> bias =
-          addmm ? constantId(op, addmm.getSelf(), {})
-                : FailureOr<uint32_t>(kAbsentTensor);
+      FailureOr<uint32_t> bias = addmm ? constantId(op, addmm.getSelf(), {})
+                                       : FailureOr<uint32_t>(kAbsentTensor);
       if (failed(values) || failed(input) || failed(bias))
         return failure();
-      ArrayRef<int64_t> shape = cast<RankedTensorType>(mat2.getType()).getShape();
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(mat2.getType()).getShape();
       uint32_t filter =
           blob.addConstant({uint64_t(shape[1]), uint64_t(shape[0])},
                            permuteData<float>(*values, shape, {1, 0}));
@@ -446,9 +446,8 @@ private:
       ArrayRef<int64_t> kernel = pool.getKernelSize();
       ArrayRef<int64_t> stride =
           pool.getStride().empty() ? kernel : pool.getStride();
-      NodeRecord node{K::AveragePooling2d,
-                      {*input},
-                      {resultId(pool.getResult())}};
+      NodeRecord node{
+          K::AveragePooling2d, {*input}, {resultId(pool.getResult())}};
       schema::PoolingParamsT params;
       params.window = window2d({0, 0}, kernel, stride, {1, 1});
       node.params.Set(std::move(params));
@@ -523,8 +522,8 @@ private:
     ArrayRef<int64_t> w = conv.getWeight().getType().getShape();
     int64_t groups = conv.getGroups();
     int64_t inChannels = conv.getInput().getType().getDimSize(1);
-    auto window = window2d(conv.getPadding(), w.drop_front(2),
-                           conv.getStride(), conv.getDilation());
+    auto window = window2d(conv.getPadding(), w.drop_front(2), conv.getStride(),
+                           conv.getDilation());
     schema::NodeParamsUnion params;
     if (isDepthwise(conv)) {
       schema::DepthwiseConvolutionParamsT depthwise;
@@ -559,8 +558,7 @@ private:
       return failure();
     uint32_t bias = kAbsentTensor;
     if (Value b = conv.getBias()) {
-      FailureOr<uint32_t> id =
-          constantId(conv, b, {});
+      FailureOr<uint32_t> id = constantId(conv, b, {});
       if (failed(id))
         return failure();
       bias = *id;
@@ -578,107 +576,6 @@ private:
   // int8: dequantize -> op -> quantize as one XNNPACK int8 node
   //===--------------------------------------------------------------------===//
 
-  /// An int8 activation operand: a per-tensor qint8 value computed at run
-  /// time.
-  static bool isInt8Activation(const QuantizedOperand &operand) {
-    return operand.quantized && isQint8(operand.type) &&
-           !isConstant(operand.quantized);
-  }
-
-  /// Symmetric int8 weights: a quantized constant with zero points 0, per
-  /// tensor or (when \p perChannel) per index of dim 0.
-  static bool isInt8Weight(const QuantizedOperand &operand, bool perChannel) {
-    if (!operand.quantized || !operand.quantized.getDefiningOp<ConstantOp>() ||
-        !operand.type.isSigned() ||
-        operand.type.getStorageTypeIntegralWidth() != 8)
-      return false;
-    if (auto uniform = dyn_cast<quant::UniformQuantizedType>(operand.type))
-      return uniform.getZeroPoint() == 0;
-    auto perAxis = cast<quant::UniformQuantizedPerAxisType>(operand.type);
-    return perChannel && perAxis.getQuantizedDimension() == 0 &&
-           llvm::all_of(perAxis.getZeroPoints(),
-                        [](int64_t zeroPoint) { return zeroPoint == 0; });
-  }
-
-  /// Whether XNNPACK 2022 has the int8 node for \p q: conv/depthwise with
-  /// per-channel or per-tensor weights, fully connected with per-tensor
-  /// weights only, add, multiply, max pooling and reshapes/clamps that keep
-  /// their input's parameters, global average pooling. Everything else in
-  /// a quantized graph runs in fp32 between converts, in the same delegate.
-  static bool supportsInt8(const QuantizedOp &q) {
-    Operation *op = q.op;
-    if (!isQint8(q.outputType()))
-      return false;
-    auto activation = [&](size_t i) {
-      return i < q.operands.size() && isInt8Activation(q.operands[i]);
-    };
-    auto keepsParameters = [&] {
-      return activation(0) && q.operands[0].type == q.outputType();
-    };
-    auto constantBias = [](Value bias) { return !bias || isConstant(bias); };
-    if (auto conv = dyn_cast<ConvolutionOp>(op))
-      return !conv.getTransposed() && activation(0) &&
-             isInt8Weight(q.operands[1], /*perChannel=*/true) &&
-             constantBias(conv.getBias());
-    if (auto linear = dyn_cast<LinearOp>(op))
-      return activation(0) && isInt8Weight(q.operands[1], false) &&
-             constantBias(linear.getBias());
-    if (auto addmm = dyn_cast<AddmmOp>(op)) // bias, input, W^T
-      return activation(1) && isInt8Weight(q.operands[2], false) &&
-             constantBias(addmm.getSelf());
-    if (isa<MmOp>(op)) // input, W^T
-      return activation(0) && isInt8Weight(q.operands[1], false);
-    if (isa<AddOp, MulOp>(op))
-      return activation(0) && activation(1);
-    if (isa<AdaptiveAvgPool2dOp, MeanOp>(op))
-      return activation(0);
-    float low, high;
-    if (isa<MaxPool2dOp>(op) || isClampLike(op, low, high))
-      return keepsParameters();
-    if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op))
-      return keepsParameters() && !q.activation;
-    return false;
-  }
-
-  /// Whether XNNPACK's int8 node takes \p q's scales (QuantizationLimits.h,
-  /// in the f32 the blob stores); outside them \p q runs in fp32 between
-  /// converts. A pooling over dynamic extents is checked at run time.
-  static bool int8ScalesSupported(const QuantizedOp &q) {
-    Operation *op = q.op;
-    auto scale = [&](size_t i) {
-      return static_cast<float>(q.perTensor(i).getScale());
-    };
-    float out = static_cast<float>(
-        cast<quant::UniformQuantizedType>(q.outputType()).getScale());
-    auto weights = [&](size_t input, size_t weight) {
-      if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(
-              q.operands[weight].type))
-        return llvm::all_of(perAxis.getScales(), [&](double channel) {
-          return xnnpack::convolutionScalesSupported(
-              scale(input), static_cast<float>(channel), out);
-        });
-      return xnnpack::convolutionScalesSupported(scale(input), scale(weight),
-                                                 out);
-    };
-    if (isa<ConvolutionOp, LinearOp, MmOp>(op))
-      return weights(0, 1);
-    if (isa<AddmmOp>(op))
-      return weights(1, 2);
-    if (isa<AddOp>(op))
-      return xnnpack::addScalesSupported(scale(0), scale(1), out);
-    if (isa<MulOp>(op))
-      return xnnpack::multiplyScalesSupported(scale(0), scale(1), out);
-    if (isa<AdaptiveAvgPool2dOp, MeanOp>(op)) {
-      auto input = cast<ShapedType>(op->getOperand(0).getType());
-      if (input.getRank() != 4 || input.isDynamicDim(2) ||
-          input.isDynamicDim(3))
-        return true;
-      return xnnpack::globalAveragePoolingScalesSupported(
-          scale(0), out, uint64_t(input.getDimSize(2) * input.getDimSize(3)));
-    }
-    return true;
-  }
-
   /// Finds the int8 nodes; their activation and quantize fold into them.
   void planInt8(Block &body) {
     for (Operation &op : body) {
@@ -686,10 +583,9 @@ private:
       if (!q || !supportsInt8(*q) || !int8ScalesSupported(*q) ||
           returned.count(op.getResult(0)))
         continue;
-      if (q->activation &&
-          (returned.count(q->activation->getResult(0)) ||
-           // Only nodes with an output range absorb the clamp.
-           isa<ViewOp, SqueezeOp, UnsqueezeOp>(&op)))
+      if (q->activation && (returned.count(q->activation->getResult(0)) ||
+                            // Only nodes with an output range absorb the clamp.
+                            isa<ViewOp, SqueezeOp, UnsqueezeOp>(&op)))
         continue;
       if (q->activation)
         fused.insert(q->activation);
@@ -740,8 +636,8 @@ private:
       lowered = lowerInt8FullyConnected(q, linear.getInput(), 1,
                                         linear.getBias(), false);
     else if (auto addmm = dyn_cast<AddmmOp>(op))
-      lowered = lowerInt8FullyConnected(q, addmm.getMat1(), 2,
-                                        addmm.getSelf(), true);
+      lowered =
+          lowerInt8FullyConnected(q, addmm.getMat1(), 2, addmm.getSelf(), true);
     else if (auto mm = dyn_cast<MmOp>(op))
       lowered = lowerInt8FullyConnected(q, mm.getSelf(), 1, Value(), true);
     else
@@ -755,32 +651,10 @@ private:
     return lowered;
   }
 
-  /// The int8 storage of a quantized constant.
-  static std::vector<int8_t> storedInt8(Value quantized) {
-    SmallVector<char> storage;
-    auto constant = quantized.getDefiningOp<ConstantOp>();
-    std::optional<ArrayRef<char>> bytes =
-        getConstantBytes(constant.getValue(), storage);
-    if (!bytes)
-      return {};
-    return std::vector<int8_t>(bytes->begin(), bytes->end());
-  }
-
-  /// Per-output-channel scales of int8 weights (a per-tensor scale
-  /// repeated).
-  static std::vector<float> weightScales(quant::QuantizedType type,
-                                         int64_t channels) {
-    if (auto uniform = dyn_cast<quant::UniformQuantizedType>(type))
-      return std::vector<float>(channels, uniform.getScale());
-    auto scales = cast<quant::UniformQuantizedPerAxisType>(type).getScales();
-    return std::vector<float>(scales.begin(), scales.end());
-  }
-
   /// int32 bias at scale input_scale * weight_scale[c] (XNNPACK's rule),
   /// from the bias's float values (zeros when absent).
   FailureOr<uint32_t> int8Bias(Operation *op, Value bias, float inputScale,
-                               ArrayRef<float> weightScales,
-                               bool channelwise) {
+                               ArrayRef<float> weightScales, bool channelwise) {
     std::vector<float> real(weightScales.size(), 0.0f);
     if (bias) {
       FailureOr<std::vector<float>> values = floats(op, bias);
@@ -807,8 +681,7 @@ private:
     return id;
   }
 
-  LogicalResult lowerInt8Convolution(const QuantizedOp &q,
-                                     ConvolutionOp conv) {
+  LogicalResult lowerInt8Convolution(const QuantizedOp &q, ConvolutionOp conv) {
     using K = schema::NodeKind;
     bool depthwise = isDepthwise(conv);
     ArrayRef<int64_t> shape = conv.getWeight().getType().getShape(); // OIHW
@@ -861,8 +734,8 @@ private:
     uint32_t filter = blob.addData<int8_t>(dims, weights);
     blob.tensors[filter].datatype = schema::Datatype::Qint8;
     blob.tensors[filter].scale = weightScale;
-    size_t inputIndex = llvm::find(op->getOperands(), input) -
-                        op->getOperands().begin();
+    size_t inputIndex =
+        llvm::find(op->getOperands(), input) - op->getOperands().begin();
     FailureOr<uint32_t> biasId =
         int8Bias(op, bias, q.perTensor(inputIndex).getScale(), {weightScale},
                  /*channelwise=*/false);
@@ -885,7 +758,8 @@ private:
   LayoutBorderViews borderViews;
   llvm::DenseSet<Operation *> fused;
   llvm::DenseMap<Operation *, QuantizedOp> int8Ops;
-  llvm::DenseMap<Value, RankedTensorType> bounds; // of dynamically shaped values
+  llvm::DenseMap<Value, RankedTensorType>
+      bounds;               // of dynamically shaped values
   bool channelsLast = true; // rank-4 values NHWC (keepsChannelsLast)
 };
 
