@@ -1,0 +1,388 @@
+//===- CApi.cpp - The runtime's C API (include/etch/c/etch_runtime.h) -----===//
+//
+// A thin layer over Module / Program / Method. Each entry point runs with
+// the runtime's log captured: the first error logged during the call joins
+// the status message, as the tools print it. Built like the runtime (no
+// exceptions, no RTTI); allocations that fail are statuses.
+//
+//===----------------------------------------------------------------------===//
+#include "etch/c/etch_runtime.h"
+
+#include "runtime/backend/Backend.h"
+#include "runtime/executor/Method.h"
+#include "runtime/module/Module.h"
+#include "runtime/platform/Platform.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+using namespace etch::runtime;
+
+struct etch_status {
+  etch_code code;
+  std::string message;
+  bool owned = true; // false: the static out-of-memory status
+};
+
+struct etch_program {
+  // Exactly one of the two holds the bytes: a file mapping, or a copy.
+  std::unique_ptr<Module> module;
+  std::unique_ptr<uint8_t[], void (*)(uint8_t *)> copy{nullptr, nullptr};
+  std::unique_ptr<Program> loaded;
+  std::string name;
+  std::vector<const char *> methodNames;
+
+  const Program &program() const {
+    return module ? module->program() : *loaded;
+  }
+};
+
+struct etch_method {
+  std::unique_ptr<Method> method;
+};
+
+namespace {
+
+static_assert(ETCH_MAX_RANK == kMaxRank, "etch_runtime.h's rank bound");
+static_assert(static_cast<int>(ETCH_BOOL) == static_cast<int>(ScalarType::Bool),
+              "etch_dtype mirrors ScalarType");
+static_assert(static_cast<int>(ETCH_DELEGATE_MISSING) ==
+                  static_cast<int>(Error::DelegateMissing),
+              "etch_code mirrors Error");
+
+/// The first error the runtime logs while a C API call runs on this
+/// thread; other threads' messages go to the hook that was installed.
+thread_local std::string *capturing = nullptr;
+void (*previousLog)(LogLevel, const char *, int, const char *) = nullptr;
+
+void captureLog(LogLevel level, const char *file, int line,
+                const char *message) {
+  if (capturing) {
+    if (level >= LogLevel::Error && capturing->empty())
+      *capturing = message;
+    return;
+  }
+  if (previousLog)
+    previousLog(level, file, line, message);
+}
+
+void installCapture() {
+  static bool installed = [] {
+    previousLog = platformHooks().log;
+    PlatformHooks hooks{};
+    hooks.log = captureLog;
+    setPlatformHooks(hooks);
+    registerAllBackends();
+    return true;
+  }();
+  (void)installed;
+}
+
+/// Captures the runtime's first error for the scope of one call.
+class Capture {
+public:
+  Capture() {
+    installCapture();
+    capturing = &first_;
+  }
+  ~Capture() { capturing = nullptr; }
+  /// ": " and the first logged error, or "".
+  std::string cause() const { return first_.empty() ? "" : ": " + first_; }
+
+private:
+  std::string first_;
+};
+
+etch_status *status(etch_code code, std::string message) {
+  etch_status *made =
+      new (std::nothrow) etch_status{code, std::move(message), true};
+  // Out of memory for the status itself: a static one says so.
+  static etch_status outOfMemory{ETCH_MEMORY_ALLOCATION_FAILED,
+                                 "out of memory", false};
+  return made ? made : &outOfMemory;
+}
+
+etch_status *status(Error error, const std::string &what,
+                    const Capture &capture) {
+  return status(static_cast<etch_code>(error), what + " (" +
+                                                   errorName(error) + ")" +
+                                                   capture.cause());
+}
+
+etch_status *invalid(const std::string &message) {
+  return status(ETCH_INVALID_ARGUMENT, message);
+}
+
+void applyOptions(const etch_load_options *options) {
+  if (!options)
+    return;
+  if (options->threads)
+    setPreferredThreadCount(options->threads);
+  setDelegateProfiling(options->profile_delegates != 0);
+}
+
+etch_status *finishProgram(std::unique_ptr<etch_program> program,
+                           etch_program **out) {
+  const auto *methods = program->program().flatbuffer().methods();
+  for (const auto *method : *methods)
+    program->methodNames.push_back(method->name()->c_str());
+  *out = program.release();
+  return nullptr;
+}
+
+void fillInfo(const TensorView &tensor, const char *name,
+              etch_tensor_info *info) {
+  info->name = name ? name : "";
+  info->dtype = static_cast<etch_dtype>(tensor.scalarType());
+  info->rank = tensor.rank();
+  for (int d = 0; d < ETCH_MAX_RANK; ++d) {
+    int64_t size = d < tensor.rank() ? tensor.size(d) : 0;
+    info->sizes[d] = info->min_sizes[d] = info->max_sizes[d] = size;
+  }
+  info->nbytes = tensor.nbytes();
+}
+
+} // namespace
+
+extern "C" {
+
+etch_code etch_status_code(const etch_status *status) {
+  return status ? status->code : ETCH_OK;
+}
+
+const char *etch_status_message(const etch_status *status) {
+  return status ? status->message.c_str() : "";
+}
+
+void etch_status_free(etch_status *status) {
+  if (status && status->owned)
+    delete status;
+}
+
+const char *etch_dtype_name(etch_dtype dtype) {
+  if (static_cast<unsigned>(dtype) > kLastScalarType)
+    return "unknown";
+  return scalarTypeName(static_cast<ScalarType>(dtype));
+}
+
+size_t etch_dtype_size(etch_dtype dtype) {
+  if (static_cast<unsigned>(dtype) > kLastScalarType)
+    return 0;
+  return elementSize(static_cast<ScalarType>(dtype));
+}
+
+const char *etch_version(void) { return ETCH_VERSION; }
+
+void etch_load_options_init(etch_load_options *options) {
+  if (!options)
+    return;
+  std::memset(options, 0, sizeof *options);
+  options->struct_size = sizeof *options;
+}
+
+etch_status *etch_program_open(const char *path,
+                               const etch_load_options *options,
+                               etch_program **program) {
+  if (!path || !program)
+    return invalid("etch_program_open: path and program must not be NULL");
+  *program = nullptr;
+  Capture capture;
+  applyOptions(options);
+  Result<std::unique_ptr<Module>> module = Module::open(path);
+  if (!module.ok())
+    return status(module.error(), std::string(path) + ": cannot load program",
+                  capture);
+  auto made = std::unique_ptr<etch_program>(new (std::nothrow) etch_program());
+  if (!made)
+    return status(ETCH_MEMORY_ALLOCATION_FAILED, "out of memory");
+  made->module = std::move(*module);
+  made->name = path;
+  return finishProgram(std::move(made), program);
+}
+
+etch_status *etch_program_load(const void *data, size_t size,
+                               const char *name,
+                               const etch_load_options *options,
+                               etch_program **program) {
+  std::string shown = name ? name : "<memory>";
+  if (!program || (!data && size))
+    return invalid("etch_program_load: data and program must not be NULL");
+  *program = nullptr;
+  Capture capture;
+  applyOptions(options);
+  auto made = std::unique_ptr<etch_program>(new (std::nothrow) etch_program());
+  if (!made)
+    return status(ETCH_MEMORY_ALLOCATION_FAILED, "out of memory");
+  // Aligned as a mapping is: the program's segments start on 64-byte
+  // boundaries of the file.
+  made->copy = {static_cast<uint8_t *>(
+                    platformAllocate(size ? size : 1, 64)),
+                [](uint8_t *bytes) { platformDeallocate(bytes); }};
+  if (!made->copy)
+    return status(ETCH_MEMORY_ALLOCATION_FAILED,
+                  shown + ": cannot load program (MemoryAllocationFailed): " +
+                      std::to_string(size) + " bytes");
+  if (size)
+    std::memcpy(made->copy.get(), data, size);
+  Result<Program> loaded = Program::load(made->copy.get(), size);
+  if (!loaded.ok())
+    return status(loaded.error(), shown + ": cannot load program", capture);
+  made->loaded = std::make_unique<Program>(std::move(*loaded));
+  made->name = shown;
+  return finishProgram(std::move(made), program);
+}
+
+void etch_program_free(etch_program *program) { delete program; }
+
+size_t etch_program_method_count(const etch_program *program) {
+  return program ? program->methodNames.size() : 0;
+}
+
+const char *etch_program_method_name(const etch_program *program,
+                                     size_t index) {
+  if (!program || index >= program->methodNames.size())
+    return nullptr;
+  return program->methodNames[index];
+}
+
+const char *etch_program_metadata(const etch_program *program,
+                                  const char *key) {
+  return program && key ? program->program().metadata(key) : nullptr;
+}
+
+etch_status *etch_method_load(const etch_program *program, const char *name,
+                              etch_method **method) {
+  if (!program || !method)
+    return invalid("etch_method_load: program and method must not be NULL");
+  *method = nullptr;
+  const char *wanted = name ? name : "forward";
+  Capture capture;
+  Result<std::unique_ptr<Method>> loaded =
+      Method::load(program->program(), wanted);
+  if (!loaded.ok())
+    return status(loaded.error(),
+                  program->name + ": cannot load method '" + wanted + "'",
+                  capture);
+  auto *made = new (std::nothrow) etch_method{std::move(*loaded)};
+  if (!made)
+    return status(ETCH_MEMORY_ALLOCATION_FAILED, "out of memory");
+  *method = made;
+  return nullptr;
+}
+
+void etch_method_free(etch_method *method) { delete method; }
+
+size_t etch_method_input_count(const etch_method *method) {
+  return method ? method->method->inputCount() : 0;
+}
+
+size_t etch_method_output_count(const etch_method *method) {
+  return method ? method->method->outputCount() : 0;
+}
+
+etch_status *etch_method_input_info(const etch_method *method, size_t index,
+                                    etch_tensor_info *info) {
+  if (!method || !info)
+    return invalid("etch_method_input_info: method and info must not be NULL");
+  Method &m = *method->method;
+  if (index >= m.inputCount())
+    return status(ETCH_INDEX_OUT_OF_RANGE,
+                  "input " + std::to_string(index) +
+                      " does not exist (the method takes " +
+                      std::to_string(m.inputCount()) + ")");
+  fillInfo(m.input(index), m.inputName(index), info);
+  for (int d = 0; d < info->rank; ++d) {
+    info->min_sizes[d] = m.inputMinSize(index, d);
+    info->max_sizes[d] = m.inputMaxSize(index, d);
+  }
+  return nullptr;
+}
+
+etch_status *etch_method_output_info(const etch_method *method, size_t index,
+                                     etch_tensor_info *info) {
+  if (!method || !info)
+    return invalid(
+        "etch_method_output_info: method and info must not be NULL");
+  const Method &m = *method->method;
+  if (index >= m.outputCount())
+    return status(ETCH_INDEX_OUT_OF_RANGE,
+                  "output " + std::to_string(index) +
+                      " does not exist (the method has " +
+                      std::to_string(m.outputCount()) + ")");
+  fillInfo(m.output(index), m.outputName(index), info);
+  return nullptr;
+}
+
+etch_status *etch_method_set_input(etch_method *method, size_t index,
+                                   etch_dtype dtype, const int64_t *sizes,
+                                   int32_t rank, const void *data,
+                                   size_t nbytes) {
+  if (!method || (!sizes && rank > 0) || (!data && nbytes))
+    return invalid(
+        "etch_method_set_input: method, sizes and data must not be NULL");
+  if (static_cast<unsigned>(dtype) > kLastScalarType)
+    return status(ETCH_INVALID_TYPE,
+                  "input " + std::to_string(index) + ": dtype " +
+                      std::to_string(static_cast<int>(dtype)) +
+                      " is not an etch_dtype");
+  Capture capture;
+  Error error = method->method->setInput(index, static_cast<ScalarType>(dtype),
+                                         sizes, rank, data, nbytes);
+  if (error != Error::Ok)
+    return status(error, "cannot set input " + std::to_string(index), capture);
+  return nullptr;
+}
+
+etch_status *etch_method_execute(etch_method *method) {
+  if (!method)
+    return invalid("etch_method_execute: method must not be NULL");
+  Capture capture;
+  Error error = method->method->execute();
+  if (error != Error::Ok)
+    return status(error, "execution failed", capture);
+  return nullptr;
+}
+
+etch_status *etch_method_output_data(const etch_method *method, size_t index,
+                                     const void **data, size_t *nbytes) {
+  etch_tensor_info info;
+  if (!data || !nbytes)
+    return invalid(
+        "etch_method_output_data: data and nbytes must not be NULL");
+  if (etch_status *problem = etch_method_output_info(method, index, &info))
+    return problem;
+  *data = method->method->output(index).data();
+  *nbytes = info.nbytes;
+  return nullptr;
+}
+
+etch_status *etch_method_copy_output(const etch_method *method, size_t index,
+                                     void *buffer, size_t capacity) {
+  const void *data = nullptr;
+  size_t nbytes = 0;
+  if (etch_status *problem =
+          etch_method_output_data(method, index, &data, &nbytes))
+    return problem;
+  if (!buffer && nbytes)
+    return invalid("etch_method_copy_output: buffer must not be NULL");
+  if (capacity < nbytes)
+    return status(ETCH_INVALID_ARGUMENT,
+                  "output " + std::to_string(index) + " holds " +
+                      std::to_string(nbytes) + " bytes; the buffer has " +
+                      std::to_string(capacity));
+  if (nbytes)
+    std::memcpy(buffer, data, nbytes);
+  return nullptr;
+}
+
+void etch_method_reset_state(etch_method *method) {
+  if (method)
+    method->method->resetState();
+}
+
+} // extern "C"
