@@ -1,5 +1,6 @@
 // The filters, tests, methods and global functions chat templates call,
-// each a small handler in a table keyed by name (JinjaBuiltins.cpp).
+// each a small handler in a table keyed by name (JinjaBuiltins.cpp,
+// JinjaMethods.cpp; the string operations in JinjaStrings.cpp).
 #pragma once
 
 #include "runtime/llm/chat/JinjaValue.h"
