@@ -102,16 +102,30 @@ etch_status *status(etch_code code, std::string message) {
   etch_status *made =
       new (std::nothrow) etch_status{code, std::move(message), true};
   // Out of memory for the status itself: a static one says so.
-  static etch_status outOfMemory{ETCH_MEMORY_ALLOCATION_FAILED,
-                                 "out of memory", false};
+  static etch_status outOfMemory{ETCH_MEMORY_ALLOCATION_FAILED, "out of memory",
+                                 false};
   return made ? made : &outOfMemory;
 }
 
 etch_status *status(Error error, const std::string &what,
                     const Capture &capture) {
-  return status(static_cast<etch_code>(error), what + " (" +
-                                                   errorName(error) + ")" +
-                                                   capture.cause());
+  return status(static_cast<etch_code>(error),
+                what + " (" + errorName(error) + ")" + capture.cause());
+}
+
+/// A C caller may pass any int as an etch_dtype; reading one outside the
+/// enumerators through the enum type is undefined in C++, so its bytes are
+/// read as the int they are (through a reference: no enum load).
+int rawValue(const etch_dtype &dtype) {
+  static_assert(sizeof(etch_dtype) == sizeof(int), "C's enum is an int");
+  int value;
+  std::memcpy(&value, &dtype, sizeof value);
+  return value;
+}
+
+bool isDtype(const etch_dtype &dtype) {
+  int value = rawValue(dtype);
+  return value >= 0 && value <= kLastScalarType;
 }
 
 etch_status *invalid(const std::string &message) {
@@ -165,15 +179,15 @@ void etch_status_free(etch_status *status) {
 }
 
 const char *etch_dtype_name(etch_dtype dtype) {
-  if (static_cast<unsigned>(dtype) > kLastScalarType)
+  if (!isDtype(dtype))
     return "unknown";
-  return scalarTypeName(static_cast<ScalarType>(dtype));
+  return scalarTypeName(static_cast<ScalarType>(rawValue(dtype)));
 }
 
 size_t etch_dtype_size(etch_dtype dtype) {
-  if (static_cast<unsigned>(dtype) > kLastScalarType)
+  if (!isDtype(dtype))
     return 0;
-  return elementSize(static_cast<ScalarType>(dtype));
+  return elementSize(static_cast<ScalarType>(rawValue(dtype)));
 }
 
 const char *etch_version(void) { return ETCH_VERSION; }
@@ -205,8 +219,7 @@ etch_status *etch_program_open(const char *path,
   return finishProgram(std::move(made), program);
 }
 
-etch_status *etch_program_load(const void *data, size_t size,
-                               const char *name,
+etch_status *etch_program_load(const void *data, size_t size, const char *name,
                                const etch_load_options *options,
                                etch_program **program) {
   std::string shown = name ? name : "<memory>";
@@ -220,8 +233,7 @@ etch_status *etch_program_load(const void *data, size_t size,
     return status(ETCH_MEMORY_ALLOCATION_FAILED, "out of memory");
   // Aligned as a mapping is: the program's segments start on 64-byte
   // boundaries of the file.
-  made->copy = {static_cast<uint8_t *>(
-                    platformAllocate(size ? size : 1, 64)),
+  made->copy = {static_cast<uint8_t *>(platformAllocate(size ? size : 1, 64)),
                 [](uint8_t *bytes) { platformDeallocate(bytes); }};
   if (!made->copy)
     return status(ETCH_MEMORY_ALLOCATION_FAILED,
@@ -306,8 +318,7 @@ etch_status *etch_method_input_info(const etch_method *method, size_t index,
 etch_status *etch_method_output_info(const etch_method *method, size_t index,
                                      etch_tensor_info *info) {
   if (!method || !info)
-    return invalid(
-        "etch_method_output_info: method and info must not be NULL");
+    return invalid("etch_method_output_info: method and info must not be NULL");
   const Method &m = *method->method;
   if (index >= m.outputCount())
     return status(ETCH_INDEX_OUT_OF_RANGE,
@@ -325,14 +336,15 @@ etch_status *etch_method_set_input(etch_method *method, size_t index,
   if (!method || (!sizes && rank > 0) || (!data && nbytes))
     return invalid(
         "etch_method_set_input: method, sizes and data must not be NULL");
-  if (static_cast<unsigned>(dtype) > kLastScalarType)
-    return status(ETCH_INVALID_TYPE,
-                  "input " + std::to_string(index) + ": dtype " +
-                      std::to_string(static_cast<int>(dtype)) +
-                      " is not an etch_dtype");
+  if (!isDtype(dtype))
+    return status(ETCH_INVALID_TYPE, "input " + std::to_string(index) +
+                                         ": dtype " +
+                                         std::to_string(rawValue(dtype)) +
+                                         " is not an etch_dtype");
   Capture capture;
-  Error error = method->method->setInput(index, static_cast<ScalarType>(dtype),
-                                         sizes, rank, data, nbytes);
+  Error error =
+      method->method->setInput(index, static_cast<ScalarType>(rawValue(dtype)),
+                               sizes, rank, data, nbytes);
   if (error != Error::Ok)
     return status(error, "cannot set input " + std::to_string(index), capture);
   return nullptr;
@@ -352,8 +364,7 @@ etch_status *etch_method_output_data(const etch_method *method, size_t index,
                                      const void **data, size_t *nbytes) {
   etch_tensor_info info;
   if (!data || !nbytes)
-    return invalid(
-        "etch_method_output_data: data and nbytes must not be NULL");
+    return invalid("etch_method_output_data: data and nbytes must not be NULL");
   if (etch_status *problem = etch_method_output_info(method, index, &info))
     return problem;
   *data = method->method->output(index).data();
