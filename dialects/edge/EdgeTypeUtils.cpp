@@ -1,5 +1,6 @@
 #include "edge/EdgeTypeUtils.h"
 
+#include "runtime/core/ReductionShape.h"
 #include "runtime/core/WindowExtent.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -38,8 +39,8 @@ LogicalResult emitInferenceError(std::optional<Location> location,
 std::optional<int64_t> normalizeDim(std::optional<Location> location,
                                     StringRef opName, StringRef what,
                                     int64_t dim, int64_t rank) {
-  int64_t normalized = dim < 0 ? dim + rank : dim;
-  if (normalized < 0 || normalized >= rank) {
+  int64_t normalized = etch::runtime::normalizedDim(dim, rank);
+  if (normalized < 0) {
     (void)emitInferenceError(location, opName,
                              Twine(what) + " " + Twine(dim) +
                                  " is out of range for rank " + Twine(rank));

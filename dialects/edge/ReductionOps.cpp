@@ -1,11 +1,13 @@
 //===- ReductionOps.cpp - mean, sum, softmax, log_softmax -----------------===//
 #include "edge/EdgeDialect.h"
 
-#include "llvm/ADT/SmallBitVector.h"
+#include "runtime/core/ReductionShape.h"
 
 using namespace mlir;
 using namespace etch::edge;
 
+/// The reduction's result type by runtime/core/ReductionShape.h's rule,
+/// which the portable kernels check against too.
 static LogicalResult inferReductionShape(std::optional<Location> location,
                                          StringRef opName, Value self,
                                          std::optional<ArrayRef<int64_t>> dims,
@@ -13,26 +15,24 @@ static LogicalResult inferReductionShape(std::optional<Location> location,
                                          SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(self);
   int64_t rank = type.getRank();
-  llvm::SmallBitVector reduced(rank, !dims || dims->empty());
-  if (dims) {
-    for (int64_t dim : *dims) {
-      std::optional<int64_t> normalized =
-          normalizeDim(location, opName, "dim", dim, rank);
-      if (!normalized)
-        return failure();
-      if (reduced.test(*normalized))
-        return emitInferenceError(
-            location, opName, "dim " + Twine(dim) + " appears more than once");
-      reduced.set(*normalized);
-    }
+  ArrayRef<int64_t> named = dims ? *dims : ArrayRef<int64_t>();
+  SmallVector<bool, 8> reduced(rank);
+  size_t at = 0;
+  switch (etch::runtime::markReducedDims(named.data(), named.size(), rank,
+                                         reduced.data(), at)) {
+  case etch::runtime::ReducedDimsError::OutOfRange:
+    (void)normalizeDim(location, opName, "dim", named[at], rank);
+    return failure();
+  case etch::runtime::ReducedDimsError::Repeated:
+    return emitInferenceError(location, opName,
+                              "dim " + Twine(named[at]) +
+                                  " appears more than once");
+  case etch::runtime::ReducedDimsError::None:
+    break;
   }
-  SmallVector<int64_t> shape;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (!reduced.test(i))
-      shape.push_back(type.getDimSize(i));
-    else if (keepdim)
-      shape.push_back(1);
-  }
+  SmallVector<int64_t> shape(rank);
+  shape.resize(etch::runtime::reducedShape(
+      type.getShape().data(), rank, reduced.data(), keepdim, shape.data()));
   types.push_back(RankedTensorType::get(shape, type.getElementType()));
   return success();
 }

@@ -1,5 +1,7 @@
 #include "runtime/kernels/portable/KernelSupport.h"
 
+#include "runtime/core/ReductionShape.h"
+
 #include <cstdio>
 
 namespace etch::runtime::portable {
@@ -116,9 +118,7 @@ bool resolveSizeList(const KernelCall &call, Span<const int64_t> size,
 }
 
 int64_t normalizeDim(int64_t dim, int64_t rank) {
-  if (dim < 0)
-    dim += rank;
-  return dim < 0 || dim >= rank ? -1 : dim;
+  return normalizedDim(dim, rank);
 }
 
 bool broadcastStrides(const TensorView &in, const TensorView &out,

@@ -2,24 +2,32 @@
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
+#include "runtime/core/ReductionShape.h"
+
 #include <cstring>
 #include <limits>
 
 namespace etch::runtime::portable {
 namespace {
 
-/// Marks reduced dims; false on a bad or repeated dim.
+/// Marks reduced dims (ReductionShape.h); false on a bad or repeated dim.
 bool reducedDims(const KernelCall &call, int rank, bool *reduced) {
   Span<const int64_t> dims = call.intsAttr("dim");
-  for (int d = 0; d < rank; ++d)
-    reduced[d] = dims.empty();
-  for (int64_t dim : dims) {
-    int64_t d = normalizeDim(dim, rank);
-    if (d < 0 || reduced[d])
-      return false;
-    reduced[d] = true;
-  }
-  return true;
+  size_t at;
+  return markReducedDims(dims.data(), dims.size(), rank, reduced, at) ==
+         ReducedDimsError::None;
+}
+
+/// Checks the output of a reduction over \p in's dims the call names.
+Error checkReducedOutput(const KernelCall &call, const TensorView &in) {
+  bool reduced[kMaxRank];
+  if (!reducedDims(call, in.rank(), reduced))
+    return kernelError(call, Error::InvalidProgram, "bad or repeated dim");
+  int64_t expected[kMaxRank];
+  int64_t rank = reducedShape(in.sizes(), in.rank(), reduced,
+                              call.boolAttr("keepdim", false), expected);
+  return checkShape(call, call.outputs[0], "output", expected,
+                    static_cast<int>(rank));
 }
 
 Error validateReduction(const KernelCall &call, bool floatOnly) {
@@ -30,19 +38,7 @@ Error validateReduction(const KernelCall &call, bool floatOnly) {
     return kernelError(call, Error::NotSupported, "does not take %s",
                        scalarTypeName(type));
   ET_CHECK_OK(checkType(call, call.outputs[0], "output", type));
-  bool reduced[kMaxRank];
-  if (!reducedDims(call, in.rank(), reduced))
-    return kernelError(call, Error::InvalidProgram, "bad or repeated dim");
-  bool keep = call.boolAttr("keepdim", false);
-  int64_t expected[kMaxRank];
-  int rank = 0;
-  for (int d = 0; d < in.rank(); ++d) {
-    if (!reduced[d])
-      expected[rank++] = in.size(d);
-    else if (keep)
-      expected[rank++] = 1;
-  }
-  return checkShape(call, call.outputs[0], "output", expected, rank);
+  return checkReducedOutput(call, in);
 }
 
 enum class Reduce { Sum, Mean, Max, Min };
@@ -168,12 +164,12 @@ Error validateArgReduction(const KernelCall &call) {
     if (d < 0 || in.rank() == 0 || in.size(d) == 0)
       return kernelError(call, Error::InvalidProgram,
                          "bad dim or empty extent");
-    bool keep = call.boolAttr("keepdim", false);
-    for (int i = 0; i < in.rank(); ++i)
-      if (i != d)
-        expected[rank++] = in.size(i);
-      else if (keep)
-        expected[rank++] = 1;
+    bool reduced[kMaxRank];
+    size_t at;
+    markReducedDims(&d, 1, in.rank(), reduced, at);
+    rank = static_cast<int>(reducedShape(in.sizes(), in.rank(), reduced,
+                                         call.boolAttr("keepdim", false),
+                                         expected));
   } else if (in.numel() == 0) {
     return kernelError(call, Error::InvalidProgram,
                        "argmax of an empty tensor");
@@ -191,19 +187,7 @@ Error validateTruthReduction(const KernelCall &call) {
     return kernelError(call, Error::NotSupported, "does not take %s",
                        scalarTypeName(in.scalarType()));
   ET_CHECK_OK(checkType(call, call.outputs[0], "output", ScalarType::Bool));
-  bool reduced[kMaxRank];
-  if (!reducedDims(call, in.rank(), reduced))
-    return kernelError(call, Error::InvalidProgram, "bad or repeated dim");
-  bool keep = call.boolAttr("keepdim", false);
-  int64_t expected[kMaxRank];
-  int rank = 0;
-  for (int d = 0; d < in.rank(); ++d) {
-    if (!reduced[d])
-      expected[rank++] = in.size(d);
-    else if (keep)
-      expected[rank++] = 1;
-  }
-  return checkShape(call, call.outputs[0], "output", expected, rank);
+  return checkReducedOutput(call, in);
 }
 
 void truthReduce(const KernelCall &call, bool any) {
