@@ -153,16 +153,17 @@ bool promptIds(ServedModel &server, const CompletionRequest &request,
       ids.push_back(id);
   } else {
     ids = request.promptIds;
-    for (int64_t id : ids)
-      if (id >= server.model.runner.vocab()) {
-        error = {400,
-                 "prompt token " + std::to_string(id) +
-                     " is outside the vocabulary of " +
-                     std::to_string(server.model.runner.vocab()),
-                 "invalid_request_error", "prompt"};
-        return false;
-      }
   }
+  // Given ids, and a tokenizer with more tokens than the model has rows.
+  for (int64_t id : ids)
+    if (id >= server.model.runner.vocab()) {
+      error = {400,
+               "prompt token " + std::to_string(id) +
+                   " is outside the vocabulary of " +
+                   std::to_string(server.model.runner.vocab()),
+               "invalid_request_error", request.chat ? "messages" : "prompt"};
+      return false;
+    }
   if (ids.empty()) {
     error = {400, "the prompt has no tokens", "invalid_request_error",
              request.chat ? "messages" : "prompt"};
