@@ -21,8 +21,13 @@ add_library(etch_compiler_options INTERFACE)
 target_include_directories(etch_compiler_options SYSTEM INTERFACE
   ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
 target_include_directories(etch_compiler_options INTERFACE
-  ${ETCH_SOURCE_DIR} ${ETCH_SOURCE_DIR}/include ${ETCH_BINARY_DIR}/include
-  ${ETCH_SOURCE_DIR}/dialects ${ETCH_BINARY_DIR}/dialects)
+  $<BUILD_INTERFACE:${ETCH_SOURCE_DIR}> $<BUILD_INTERFACE:${ETCH_SOURCE_DIR}/include>
+  $<BUILD_INTERFACE:${ETCH_BINARY_DIR}/include>
+  $<BUILD_INTERFACE:${ETCH_SOURCE_DIR}/dialects>
+  $<BUILD_INTERFACE:${ETCH_BINARY_DIR}/dialects>
+  $<INSTALL_INTERFACE:${ETCH_SDK_HEADERS}>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+  $<INSTALL_INTERFACE:${ETCH_SDK_HEADERS}/dialects>)
 target_compile_definitions(etch_compiler_options INTERFACE ${LLVM_DEFINITIONS})
 if(NOT LLVM_ENABLE_RTTI)
   target_compile_options(etch_compiler_options INTERFACE -fno-rtti)

@@ -36,6 +36,7 @@ config.substitutions.append(("%etch_tools", config.etch_tools_dir))
 # inputs made at test time; and the build-tree cache for generated corpora.
 config.substitutions.append(("%refpy", "/usr/bin/python3"))
 config.substitutions.append(("%corpus", config.etch_corpus_dir))
+config.substitutions.append(("%etch_build", config.etch_binary_dir))
 config.substitutions.append(("%etch_lib", os.path.join(config.etch_binary_dir, "lib")))
 config.substitutions.append(("%etch_plugin", os.path.join(config.etch_binary_dir, "lib", "etch-test-plugin.so")))
 
