@@ -19,7 +19,7 @@ if [ -z "$mirror" ]; then
 fi
 
 packages_for() {
-  local common="python3-torch python3-torchvision python3-numpy"
+  local common="python3-torch python3-torchvision python3-numpy python3-venv python3-pytest"
   case "$1" in
   trixie) echo "$common" ;;
   sid) echo "$common python3-transformers python3-onnx python3-onnxruntime" \

@@ -16,6 +16,8 @@ PACKAGES=(
   libonig-dev libutf8proc-dev nlohmann-json3-dev libsentencepiece-dev
   # et-llm serve (HTTP); curl speaks to it in the tests
   libcpp-httplib-dev curl
+  # the Python wheel (scripts/build-wheel.sh) and its tests
+  patchelf python3-venv python3-pip python3-pytest
   # targets
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libdnnl-dev ocl-icd-opencl-dev # oneDNN's CMake config needs OpenCL

@@ -5,20 +5,23 @@ numpy arrays in and out, no compiled extension, any CPython 3.
     module = load("model.etp", library="build/lib/libetch.so", threads=2)
     outputs = module.run("forward", image)      # a list of numpy arrays
 
-Failures raise EtchError with the runtime's one-line message.
+Failures raise etch.Error (EtchError here) with the runtime's one-line
+message. etch.load (runtime.py) adds torch tensors and the wheel's library.
 """
 import ctypes
+import os
 
 import numpy as np
+
+from ._error import Error
 
 MAX_RANK = 8
 # etch_dtype -> numpy dtype (include/etch/c/etch_runtime.h)
 DTYPES = {0: np.float32, 1: np.float16, 2: np.float64, 4: np.int8, 5: np.uint8,
           6: np.int16, 7: np.int32, 8: np.int64, 9: np.bool_}
+ETCH_DTYPES = {np.dtype(numpy_type): code for code, numpy_type in DTYPES.items()}
 
-
-class EtchError(Exception):
-    """A failure the runtime reported, with its message."""
+EtchError = Error
 
 
 class TensorInfo(ctypes.Structure):
@@ -33,8 +36,20 @@ class LoadOptions(ctypes.Structure):
                 ("profile_delegates", ctypes.c_int32)]
 
 
+_LIBRARIES = {}
+
+
 def _bind(library):
-    lib = ctypes.CDLL(library)
+    """The C API in library, loaded once per path. RTLD_DEEPBIND: the
+    library's own dependencies (the wheel's XNNPACK, cpuinfo, ...) come
+    before any of the same name a process already holds (torch's)."""
+    if library in _LIBRARIES:
+        return _LIBRARIES[library]
+    mode = os.RTLD_LOCAL | getattr(os, "RTLD_DEEPBIND", 0)
+    try:
+        lib = ctypes.CDLL(library, mode=mode)
+    except OSError as error:
+        raise Error(f"cannot load the etch runtime: {error}") from None
     status = ctypes.c_void_p
     signatures = {
         "etch_status_message": (ctypes.c_char_p, [status]),
@@ -42,6 +57,9 @@ def _bind(library):
         "etch_version": (ctypes.c_char_p, []),
         "etch_load_options_init": (None, [ctypes.POINTER(LoadOptions)]),
         "etch_program_open": (status, [ctypes.c_char_p, ctypes.POINTER(LoadOptions),
+                                       ctypes.POINTER(ctypes.c_void_p)]),
+        "etch_program_load": (status, [ctypes.c_void_p, ctypes.c_size_t,
+                                       ctypes.c_char_p, ctypes.POINTER(LoadOptions),
                                        ctypes.POINTER(ctypes.c_void_p)]),
         "etch_program_free": (None, [ctypes.c_void_p]),
         "etch_program_method_count": (ctypes.c_size_t, [ctypes.c_void_p]),
@@ -65,6 +83,7 @@ def _bind(library):
     for name, (result, arguments) in signatures.items():
         function = getattr(lib, name)
         function.restype, function.argtypes = result, arguments
+    _LIBRARIES[library] = lib
     return lib
 
 
@@ -81,9 +100,13 @@ class Module:
         if status:
             message = self._lib.etch_status_message(status).decode()
             self._lib.etch_status_free(status)
-            raise EtchError(message)
+            raise Error(message)
 
     def _method(self, name):
+        if not self._program:
+            raise Error("the module is closed")
+        if not isinstance(name, str):
+            raise Error(f"a method name is a str, not a {type(name).__name__}")
         if name not in self._methods:
             method = ctypes.c_void_p()
             self._check(self._lib.etch_method_load(self._program, name.encode(),
@@ -95,18 +118,21 @@ class Module:
         lib, method = self._lib, self._method(method_name)
         count = lib.etch_method_input_count(method)
         if len(inputs) != count:
-            raise EtchError(f"method '{method_name}' takes {count} inputs, "
+            raise Error(f"method '{method_name}' takes {count} inputs, "
                             f"{len(inputs)} given")
-        info = TensorInfo()
         for index, array in enumerate(inputs):
-            self._check(lib.etch_method_input_info(method, index, ctypes.byref(info)))
-            array = np.ascontiguousarray(array, dtype=DTYPES[info.dtype])
+            # The array's own dtype: a mismatch is the runtime's error, as
+            # et-run reports it, never a silent conversion.
+            array = np.ascontiguousarray(array)
+            if array.dtype not in ETCH_DTYPES:
+                raise Error(f"input {index}: numpy dtype {array.dtype} has no etch "
+                            f"dtype (etch takes {', '.join(sorted(str(np.dtype(t)) for t in DTYPES.values()))})")
             sizes = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
             self._check(lib.etch_method_set_input(
-                method, index, info.dtype, sizes, array.ndim,
+                method, index, ETCH_DTYPES[array.dtype], sizes, array.ndim,
                 array.ctypes.data_as(ctypes.c_void_p), array.nbytes))
         self._check(lib.etch_method_execute(method))
-        outputs = []
+        outputs, info = [], TensorInfo()
         for index in range(lib.etch_method_output_count(method)):
             self._check(lib.etch_method_output_info(method, index, ctypes.byref(info)))
             out = np.empty(tuple(info.sizes[:info.rank]), dtype=DTYPES[info.dtype])
@@ -130,17 +156,28 @@ class Module:
         self.close()
 
 
-def load(path, library="libetch.so", threads=None):
-    """Opens the program at path with the runtime in library."""
+def load(path_or_bytes, library="libetch.so", threads=None, module_type=Module):
+    """Opens the program at a path, or held in bytes, with the runtime in
+    library."""
     lib = _bind(library)
     options = LoadOptions()
     lib.etch_load_options_init(ctypes.byref(options))
+    if threads is not None and (not isinstance(threads, int) or threads < 1):
+        raise Error(f"threads must be a positive int, not {threads!r}")
     options.threads = threads or 0
     program = ctypes.c_void_p()
-    status = lib.etch_program_open(str(path).encode(), ctypes.byref(options),
-                                   ctypes.byref(program))
+    if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+        data = bytes(path_or_bytes)  # the runtime copies them
+        status = lib.etch_program_load(data, len(data), None, ctypes.byref(options),
+                                       ctypes.byref(program))
+    elif isinstance(path_or_bytes, (str, os.PathLike)):
+        status = lib.etch_program_open(os.fsencode(path_or_bytes),
+                                       ctypes.byref(options), ctypes.byref(program))
+    else:
+        raise Error("etch.load takes a path or the program's bytes, not a "
+                    f"{type(path_or_bytes).__name__}")
     if status:
         message = lib.etch_status_message(status).decode()
         lib.etch_status_free(status)
-        raise EtchError(message)
-    return Module(lib, program)
+        raise Error(message)
+    return module_type(lib, program)

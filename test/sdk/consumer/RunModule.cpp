@@ -33,9 +33,9 @@ int main(int argc, char **argv) {
   std::ifstream input(argv[2], std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(input)), {});
   const TensorView &expected = forward.input(0);
-  if (Error error = forward.setInput(0, expected.scalarType(), expected.sizes(),
-                                     expected.rank(), bytes.data(),
-                                     bytes.size());
+  if (Error error =
+          forward.setInput(0, expected.scalarType(), expected.sizes(),
+                           expected.rank(), bytes.data(), bytes.size());
       error != Error::Ok)
     return fail("input 0", error);
   if (Error error = forward.execute(); error != Error::Ok)

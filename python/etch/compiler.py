@@ -1,0 +1,114 @@
+"""etch.compile and etch.Program: et-compile (the wheel's, or the build
+tree's) on a torch.export program, an nn.Module or a .pt2 / .onnx file."""
+import os
+import subprocess
+import tempfile
+
+from . import _native
+from ._error import Error
+
+
+class Program:
+    """A compiled program: buffer (its bytes, what et-compile writes),
+    summary (the partition summary: ops per target, delegates, fallbacks)."""
+
+    def __init__(self, buffer, summary):
+        self.buffer, self.summary = buffer, summary
+
+    def save(self, path):
+        with open(path, "wb") as file:
+            file.write(self.buffer)
+
+    def __repr__(self):
+        return f"<etch.Program, {len(self.buffer)} bytes>"
+
+
+def _save_torch(model, example_inputs, folder):
+    """Writes model (an ExportedProgram, or an nn.Module exported with
+    example_inputs) as a .pt2 file; None when it is neither."""
+    import sys
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    export = getattr(torch, "export", None)
+    if isinstance(model, torch.nn.Module) and export is None:
+        raise Error(f"etch.compile: torch {torch.__version__} has no torch.export; "
+                    "give a .pt2 written by torch 2.x or a .onnx file")
+    if isinstance(model, torch.nn.Module):
+        if example_inputs is None:
+            raise Error("etch.compile: an nn.Module needs example_inputs "
+                        "(a tuple of its inputs) to be exported")
+        if not isinstance(example_inputs, tuple):
+            example_inputs = tuple(example_inputs) if isinstance(example_inputs, list) \
+                else (example_inputs,)
+        try:
+            model = torch.export.export(model, example_inputs)
+        except Exception as error:  # torch's own message, as etch.Error
+            raise Error(f"etch.compile: torch.export.export failed: {error}") from error
+    if export is None or not isinstance(model, export.ExportedProgram):
+        return None
+    path = os.path.join(folder, "model.pt2")
+    torch.export.save(model, path)
+    return path
+
+
+def _write_calibration(samples, folder):
+    """One subfolder per sample, one .npy per input (et-compile's
+    --calibration-data layout)."""
+    import numpy as np
+    root = os.path.join(folder, "calibration")
+    for index, sample in enumerate(samples):
+        if not isinstance(sample, (tuple, list)):
+            sample = (sample,)
+        sample_folder = os.path.join(root, f"sample{index:06d}")
+        os.makedirs(sample_folder)
+        for position, value in enumerate(sample):
+            if hasattr(value, "detach"):
+                value = value.detach().cpu().numpy()
+            np.save(os.path.join(sample_folder, f"input{position:03d}.npy"),
+                    np.ascontiguousarray(value))
+    if not os.path.isdir(root):
+        raise Error("etch.compile: calibration_data holds no samples")
+    return root
+
+
+def compile(model, example_inputs=None, *, targets=None, quantize=None,
+            calibration_data=None, target_options=None):
+    """Compiles model -- a torch.export.ExportedProgram, an nn.Module
+    (exported with example_inputs) or the path of a .pt2 / .onnx file --
+    into an etch.Program. targets: target names in priority order (None:
+    et-compile's defaults); quantize: "int8", "int8-weight" or
+    "int4-weight", as et-compile --quantize; calibration_data: samples (an
+    input, or a tuple of inputs each) for int8; target_options:
+    "target:name=value" strings."""
+    with tempfile.TemporaryDirectory(prefix="etch-compile-") as folder:
+        if isinstance(model, (str, os.PathLike)):
+            path = os.fspath(model)
+        else:
+            path = _save_torch(model, example_inputs, folder)
+            if path is None:
+                raise Error(f"etch.compile: model is of type {type(model).__name__}; expected "
+                            "a torch.export.ExportedProgram, a torch.nn.Module or "
+                            "the path of a .pt2 or .onnx file")
+        output = os.path.join(folder, "program.etp")
+        command = [_native.tool("et-compile"), path, "-o", output,
+                   "--print-partition-summary"]
+        if targets is not None:
+            if isinstance(targets, str) or not targets:
+                raise Error("etch.compile: targets is a list of target names, "
+                            "like ['xnnpack', 'portable']")
+            command.append("--targets=" + ",".join(targets))
+        if quantize is not None:
+            command.append(f"--quantize={quantize}")
+        if calibration_data is not None:
+            command.append("--calibration-data=" +
+                           _write_calibration(calibration_data, folder))
+        for option in target_options or ():
+            command.append(f"--target-option={option}")
+        run = subprocess.run(command, capture_output=True, text=True)
+        if run.returncode != 0:
+            message = run.stderr.strip() or \
+                f"et-compile stopped with status {run.returncode} and no message"
+            raise Error(message)
+        with open(output, "rb") as file:
+            return Program(file.read(), run.stdout)

@@ -1,0 +1,249 @@
+"""The etch wheel from Python (pytest): export -> compile -> run -> compare
+for a CNN, a transformer layer and a two-input/two-output module, numpy and
+torch inputs, every error path, int8, an LLM and 1,000 runs with flat memory.
+
+Runs with the wheel installed in a venv (test/python/wheel-*.test). Without
+a torch that has torch.export (the host's Debian python: numpy only), only
+the tests that need no torch run. ETCH_TEST_DATA names a folder holding
+small_cnn.onnx and, when an LLM is to be checked, llm.etp with
+llm_prompt_ids.txt and llm_expected_ids.txt (what et-llm generates).
+"""
+import os
+
+import numpy as np
+import pytest
+
+import etch
+
+DATA = os.environ.get("ETCH_TEST_DATA", "")
+try:
+    import torch
+    HAS_EXPORT = hasattr(torch, "export") and hasattr(torch.export, "save")
+except ImportError:
+    torch, HAS_EXPORT = None, False
+needs_torch = pytest.mark.skipif(not HAS_EXPORT, reason="needs torch with torch.export")
+
+
+def rel_l2(actual, expected):
+    actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64)
+    return np.linalg.norm(actual - expected) / max(np.linalg.norm(expected), 1e-30)
+
+
+def test_package_comes_from_the_wheel():
+    assert isinstance(etch.__version__, str) and etch.__version__.count(".") == 2
+    assert issubclass(etch.Error, Exception)
+    assert os.path.isdir(os.path.join(os.path.dirname(etch.__file__), "_native"))
+
+
+@pytest.fixture(scope="module")
+def cnn_program():
+    return etch.compile(os.path.join(DATA, "small_cnn.onnx"), targets=["xnnpack", "portable"])
+
+
+def test_onnx_file_compiles_and_runs(cnn_program, tmp_path):
+    assert "partition summary" in cnn_program.summary
+    x = np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    module = etch.load(cnn_program.buffer, threads=1)
+    assert module.method_names == ["forward"]
+    first = module.forward(x)
+    path = tmp_path / "cnn.etp"
+    cnn_program.save(path)
+    again = etch.load(str(path)).run("forward", x)
+    assert len(first) == 1 and first[0].shape == (1, 10) and first[0].dtype == np.float32
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_allclose(first[0].sum(), 1.0, rtol=1e-5)  # softmax
+
+
+def expect_error(function, *fragments):
+    with pytest.raises(etch.Error) as caught:
+        function()
+    for fragment in fragments:
+        assert fragment in str(caught.value), str(caught.value)
+
+
+def test_error_paths(cnn_program, tmp_path):
+    module = etch.load(cnn_program.buffer)
+    x = np.zeros((1, 3, 32, 32), np.float32)
+    expect_error(lambda: module.forward(x.astype(np.float64)),
+                 "input 0 is float64, the method expects float32")
+    expect_error(lambda: module.forward(x[..., :31]), "dim 3 is 31, the method expects 32")
+    expect_error(lambda: module.forward(x[0]), "has 3 dims, the method expects 4")
+    expect_error(lambda: module.forward(), "takes 1 inputs, 0 given")
+    expect_error(lambda: module.forward(x, x), "takes 1 inputs, 2 given")
+    expect_error(lambda: module.forward(x.astype(np.complex64)), "complex64 has no etch dtype")
+    expect_error(lambda: module.run("decode", x), "no method 'decode'")
+    missing = str(tmp_path / "missing.etp")
+    expect_error(lambda: etch.load(missing), "missing.etp", "cannot open file")
+    expect_error(lambda: etch.load(b"not a program at all, not at all"), "cannot load program")
+    expect_error(lambda: etch.load(3), "takes a path or the program's bytes")
+    expect_error(lambda: etch.load(cnn_program.buffer, threads=0), "threads")
+    garbage = tmp_path / "garbage.pt2"
+    garbage.write_bytes(b"PK\x03\x04 this is no zip archive")
+    expect_error(lambda: etch.compile(str(garbage)), "garbage.pt2")
+    expect_error(lambda: etch.compile(str(tmp_path / "nope.onnx")), "nope.onnx")
+    expect_error(lambda: etch.compile(42), "model is of type int")
+    expect_error(lambda: etch.compile(os.path.join(DATA, "small_cnn.onnx"), targets=["nope"]),
+                 "nope")
+    expect_error(lambda: etch.compile(os.path.join(DATA, "small_cnn.onnx"), quantize="int3"),
+                 "int3")
+    module.close()
+    expect_error(lambda: module.forward(x), "closed")
+
+
+def test_damaged_programs_are_errors_not_crashes(cnn_program):
+    buffer = cnn_program.buffer
+    x = np.zeros((1, 3, 32, 32), np.float32)
+    for end in (0, 16, 31, 32, len(buffer) // 2, len(buffer) - 1):
+        expect_error(lambda: etch.load(buffer[:end]).forward(x), "cannot load")
+    header = bytearray(buffer)
+    header[0:4] = b"XXXX"
+    expect_error(lambda: etch.load(bytes(header)), "cannot load program")
+    rng = np.random.default_rng(7)
+    for _ in range(200):  # any byte: a clean load, or an etch.Error
+        damaged = bytearray(buffer)
+        for position in rng.integers(0, len(buffer), size=4):
+            damaged[position] ^= int(rng.integers(1, 256))
+        try:
+            etch.load(bytes(damaged)).forward(x)
+        except etch.Error:
+            pass
+
+
+def test_memory_stays_flat_over_1000_runs(cnn_program):
+    module = etch.load(cnn_program.buffer, threads=1)
+    x = np.random.default_rng(1).standard_normal((1, 3, 32, 32)).astype(np.float32)
+
+    def resident_bytes():
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    for _ in range(100):
+        module.forward(x)
+    before = resident_bytes()
+    for _ in range(1000):
+        module.forward(x)
+    growth = resident_bytes() - before
+    assert growth < 1 << 20, f"resident memory grew {growth} bytes over 1,000 runs"
+
+
+# --- torch -------------------------------------------------------------------
+class SmallCnn(torch.nn.Module if torch else object):
+    def __init__(self):
+        super().__init__()
+        self.features = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 16, 3, padding=1), torch.nn.BatchNorm2d(16), torch.nn.ReLU(),
+            torch.nn.MaxPool2d(2), torch.nn.Conv2d(16, 32, 3, stride=2), torch.nn.ReLU6(),
+            torch.nn.AdaptiveAvgPool2d(1))
+        self.head = torch.nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.head(torch.flatten(self.features(x), 1))
+
+
+class TwoInTwoOut(torch.nn.Module if torch else object):
+    def __init__(self):
+        super().__init__()
+        self.embedding = torch.nn.Embedding(50, 8)
+        self.linear = torch.nn.Linear(8, 8)
+
+    def forward(self, tokens, scale):
+        hidden = self.linear(self.embedding(tokens)) * scale
+        return hidden.relu(), hidden.sum(dim=-1)
+
+
+def made(module_type):
+    torch.manual_seed(0)
+    model = module_type().eval()
+    if module_type is SmallCnn:
+        with torch.no_grad():  # batch norm statistics that matter
+            model.features[1].running_mean.uniform_(-0.5, 0.5)
+            model.features[1].running_var.uniform_(0.5, 2.0)
+    return model
+
+
+@needs_torch
+@pytest.mark.parametrize("form", ["module", "exported", "pt2", "core_aten"])
+def test_cnn_every_model_form(form, tmp_path):
+    model, x = made(SmallCnn), torch.randn(2, 3, 32, 32, generator=torch.Generator().manual_seed(1))
+    if form == "module":
+        program = etch.compile(model, (x,))
+    else:
+        exported = torch.export.export(model, (x,))
+        if form == "core_aten":
+            exported = exported.run_decompositions()
+        if form == "pt2":
+            torch.export.save(exported, str(tmp_path / "cnn.pt2"))
+            exported = str(tmp_path / "cnn.pt2")
+        program = etch.compile(exported)
+    module = etch.load(program.buffer)
+    expected = model(x).detach()
+    out_torch = module.forward(x)
+    out_numpy = module.forward(x.numpy())
+    assert isinstance(out_torch[0], torch.Tensor) and isinstance(out_numpy[0], np.ndarray)
+    assert rel_l2(out_torch[0].numpy(), expected.numpy()) < 1e-5
+    np.testing.assert_array_equal(out_torch[0].numpy(), out_numpy[0])
+
+
+@needs_torch
+def test_transformer_layer():
+    torch.manual_seed(0)
+    model = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True).eval()
+    x = torch.randn(2, 7, 32)
+    program = etch.compile(model, (x,), targets=["xnnpack", "portable"])
+    with torch.no_grad():
+        expected = model(x)
+    actual = etch.load(program).forward(x)[0]
+    assert actual.shape == expected.shape
+    assert rel_l2(actual.numpy(), expected.numpy()) < 1e-5
+
+
+@needs_torch
+def test_two_inputs_two_outputs():
+    model = made(TwoInTwoOut)
+    tokens, scale = torch.tensor([[1, 7, 49], [0, 3, 3]]), torch.rand(2, 3, 1)
+    module = etch.load(etch.compile(model, (tokens, scale)))
+    relu, total = module.forward(tokens, scale)
+    expected_relu, expected_total = model(tokens, scale)
+    assert rel_l2(relu.numpy(), expected_relu.detach().numpy()) < 1e-6
+    assert rel_l2(total.numpy(), expected_total.detach().numpy()) < 1e-6
+    expect_error(lambda: module.forward(tokens.int(), scale), "int32", "int64")
+    expect_error(lambda: module.forward(tokens), "takes 2 inputs, 1 given")
+    expect_error(lambda: module.forward(tokens.to(torch.bfloat16), scale), "bfloat16")
+    expect_error(lambda: etch.compile(model), "needs example_inputs")
+    expect_error(lambda: etch.compile(model, (scale, tokens)), "torch.export.export failed")
+
+
+@needs_torch
+def test_int8_with_calibration():
+    model = made(SmallCnn)
+    generator = torch.Generator().manual_seed(3)
+    samples = [torch.randn(1, 3, 32, 32, generator=generator) for _ in range(8)]
+    program = etch.compile(model, (samples[0],), quantize="int8", calibration_data=samples)
+    float_module = etch.load(etch.compile(model, (samples[0],)))
+    module = etch.load(program)
+    for x in samples[:2]:
+        expected = model(x).detach().numpy()
+        error = rel_l2(module.forward(x)[0].numpy(), expected)
+        assert 1e-6 < error < 0.1  # quantized: near eager, not the float program
+        assert rel_l2(float_module.forward(x)[0].numpy(), expected) < 1e-5
+    expect_error(lambda: etch.compile(model, (samples[0],), quantize="int8",
+                                      calibration_data=[]), "no samples")
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(DATA, "llm.etp")),
+                    reason="no LLM program given")
+def test_llm_generate_matches_et_llm():
+    program = os.path.join(DATA, "llm.etp")
+    prompt = [int(t) for t in open(os.path.join(DATA, "llm_prompt_ids.txt")).read().split()]
+    expected = [int(t) for t in open(os.path.join(DATA, "llm_expected_ids.txt")).read().split()]
+    ids = etch.llm.generate(program, prompt_ids=prompt, max_new_tokens=len(expected),
+                            ignore_eos=True)
+    assert ids == expected
+    with open(program, "rb") as file:
+        assert etch.llm.generate(file.read(), prompt_ids=prompt, max_new_tokens=4,
+                                 ignore_eos=True) == expected[:4]
+    text = etch.llm.generate(program, "Hello", max_new_tokens=8, ignore_eos=True)
+    assert isinstance(text, str) and text
+    expect_error(lambda: etch.llm.generate(program, prompt_ids=[10 ** 9]), "vocabulary")
+    expect_error(lambda: etch.llm.generate(program), "give prompt")
+    expect_error(lambda: etch.llm.generate(program, "x", colour=3), "unknown option")
