@@ -76,6 +76,10 @@ def _bind(library):
         "etch_method_set_input": (status, [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
                                            ctypes.POINTER(ctypes.c_int64), ctypes.c_int32,
                                            ctypes.c_void_p, ctypes.c_size_t]),
+        "etch_method_bind_input": (status, [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
+                                            ctypes.POINTER(ctypes.c_int64), ctypes.c_int32,
+                                            ctypes.c_void_p, ctypes.c_size_t,
+                                            ctypes.POINTER(ctypes.c_int)]),
         "etch_method_execute": (status, [ctypes.c_void_p]),
         "etch_method_copy_output": (status, [ctypes.c_void_p, ctypes.c_size_t,
                                              ctypes.c_void_p, ctypes.c_size_t]),
@@ -120,6 +124,7 @@ class Module:
         if len(inputs) != count:
             raise Error(f"method '{method_name}' takes {count} inputs, "
                             f"{len(inputs)} given")
+        arrays = []
         for index, array in enumerate(inputs):
             # The array's own dtype: a mismatch is the runtime's error, as
             # et-run reports it, never a silent conversion.
@@ -128,9 +133,12 @@ class Module:
                 raise Error(f"input {index}: numpy dtype {array.dtype} has no etch "
                             f"dtype (etch takes {', '.join(sorted(str(np.dtype(t)) for t in DTYPES.values()))})")
             sizes = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
-            self._check(lib.etch_method_set_input(
+            # Bound in place where the method allows (kept alive in arrays
+            # until execute returns), else copied.
+            self._check(lib.etch_method_bind_input(
                 method, index, ETCH_DTYPES[array.dtype], sizes, array.ndim,
-                array.ctypes.data_as(ctypes.c_void_p), array.nbytes))
+                array.ctypes.data_as(ctypes.c_void_p), array.nbytes, None))
+            arrays.append(array)
         self._check(lib.etch_method_execute(method))
         outputs, info = [], TensorInfo()
         for index in range(lib.etch_method_output_count(method)):

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "etch/c/etch_runtime.h"
 
+#include "runtime/core/MemoryPlanner.h"
+
 #include "runtime/backend/Backend.h"
 #include "runtime/executor/Method.h"
 #include "runtime/module/Module.h"
@@ -49,6 +51,8 @@ struct etch_method {
 namespace {
 
 static_assert(ETCH_MAX_RANK == kMaxRank, "etch_runtime.h's rank bound");
+static_assert(ETCH_TENSOR_ALIGNMENT == kTensorAlignment,
+              "etch_runtime.h's tensor alignment");
 static_assert(static_cast<int>(ETCH_BOOL) == static_cast<int>(ScalarType::Bool),
               "etch_dtype mirrors ScalarType");
 static_assert(static_cast<int>(ETCH_DELEGATE_MISSING) ==
@@ -329,25 +333,48 @@ etch_status *etch_method_output_info(const etch_method *method, size_t index,
   return nullptr;
 }
 
-etch_status *etch_method_set_input(etch_method *method, size_t index,
-                                   etch_dtype dtype, const int64_t *sizes,
-                                   int32_t rank, const void *data,
-                                   size_t nbytes) {
+/// set_input and bind_input: the argument checks, then the method's.
+static etch_status *giveInput(const char *function, etch_method *method,
+                              size_t index, etch_dtype dtype,
+                              const int64_t *sizes, int32_t rank,
+                              const void *data, size_t nbytes, int *bound) {
   if (!method || (!sizes && rank > 0) || (!data && nbytes))
-    return invalid(
-        "etch_method_set_input: method, sizes and data must not be NULL");
+    return invalid(std::string(function) +
+                   ": method, sizes and data must not be NULL");
   if (!isDtype(dtype))
     return status(ETCH_INVALID_TYPE, "input " + std::to_string(index) +
                                          ": dtype " +
                                          std::to_string(rawValue(dtype)) +
                                          " is not an etch_dtype");
   Capture capture;
+  auto type = static_cast<ScalarType>(rawValue(dtype));
+  bool inPlace = false;
   Error error =
-      method->method->setInput(index, static_cast<ScalarType>(rawValue(dtype)),
-                               sizes, rank, data, nbytes);
+      bound ? method->method->bindInput(index, type, sizes, rank, data, nbytes,
+                                        &inPlace)
+            : method->method->setInput(index, type, sizes, rank, data, nbytes);
+  if (bound)
+    *bound = inPlace;
   if (error != Error::Ok)
     return status(error, "cannot set input " + std::to_string(index), capture);
   return nullptr;
+}
+
+etch_status *etch_method_set_input(etch_method *method, size_t index,
+                                   etch_dtype dtype, const int64_t *sizes,
+                                   int32_t rank, const void *data,
+                                   size_t nbytes) {
+  return giveInput("etch_method_set_input", method, index, dtype, sizes, rank,
+                   data, nbytes, nullptr);
+}
+
+etch_status *etch_method_bind_input(etch_method *method, size_t index,
+                                    etch_dtype dtype, const int64_t *sizes,
+                                    int32_t rank, const void *data,
+                                    size_t nbytes, int *bound) {
+  int ignored = 0;
+  return giveInput("etch_method_bind_input", method, index, dtype, sizes, rank,
+                   data, nbytes, bound ? bound : &ignored);
 }
 
 etch_status *etch_method_execute(etch_method *method) {

@@ -18,9 +18,14 @@ struct PlannedBuffer {
   uint64_t offset = 0;         // filled by plan()
 };
 
+/// Where every planned tensor starts: a multiple of this many bytes. The
+/// runtime binds caller memory in place of an input only at this alignment.
+inline constexpr uint64_t kTensorAlignment = 64;
+
 class MemoryPlanner {
 public:
-  explicit MemoryPlanner(uint64_t alignment = 64) : alignment(alignment) {}
+  explicit MemoryPlanner(uint64_t alignment = kTensorAlignment)
+      : alignment(alignment) {}
   /// Assigns every buffer's offset; returns the arena size.
   uint64_t plan(std::vector<PlannedBuffer> &buffers) const;
   /// The most bytes alive at any one instruction: no placement can do better.

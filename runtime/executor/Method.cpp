@@ -1,4 +1,5 @@
 #include "runtime/executor/Method.h"
+#include "runtime/core/MemoryPlanner.h"
 
 #include "runtime/platform/Platform.h"
 
@@ -248,6 +249,7 @@ Error Method::bind(const Program &program, const schema::Method &method) {
     }
     call.handle = *handle;
   }
+  findBindableInputs();
   return Error::Ok;
 }
 
@@ -271,8 +273,8 @@ const char *Method::outputName(size_t index) const {
   return names && index < names->size() ? names->Get(index)->c_str() : "";
 }
 
-Error Method::setInput(size_t index, ScalarType type, const int64_t *sizes,
-                       int rank, const void *bytes, size_t nbytes) {
+Error Method::acceptInput(size_t index, ScalarType type, const int64_t *sizes,
+                          int rank, size_t nbytes) {
   if (index >= inputs_.size()) {
     ET_LOG(Error, "input %zu does not exist (the method takes %zu)", index,
            inputs_.size());
@@ -318,8 +320,58 @@ Error Method::setInput(size_t index, ScalarType type, const int64_t *sizes,
            inputName(index), nbytes, input.nbytes());
     return Error::InvalidShape;
   }
+  return Error::Ok;
+}
+
+Error Method::setInput(size_t index, ScalarType type, const int64_t *sizes,
+                       int rank, const void *bytes, size_t nbytes) {
+  ET_CHECK_OK(acceptInput(index, type, sizes, rank, nbytes));
+  TensorView &input = *inputs_[index];
+  input.setData(inputArena_[index]); // it may have been bound before
   std::memcpy(input.data(), bytes, nbytes);
   return Error::Ok;
+}
+
+Error Method::bindInput(size_t index, ScalarType type, const int64_t *sizes,
+                        int rank, const void *bytes, size_t nbytes,
+                        bool *bound) {
+  bool inPlace = index < inputs_.size() && inputBindable_[index] &&
+                 reinterpret_cast<uintptr_t>(bytes) % kTensorAlignment == 0;
+  if (bound)
+    *bound = false;
+  if (!inPlace)
+    return setInput(index, type, sizes, rank, bytes, nbytes);
+  ET_CHECK_OK(acceptInput(index, type, sizes, rank, nbytes));
+  // Kernels only read it (findBindableInputs), so const is kept.
+  inputs_[index]->setData(const_cast<void *>(bytes));
+  if (bound)
+    *bound = true;
+  return Error::Ok;
+}
+
+void Method::findBindableInputs() {
+  inputArena_.clear();
+  inputBindable_.assign(inputs_.size(), true);
+  auto notBindable = [&](const TensorView *tensor) {
+    for (size_t i = 0; i < inputs_.size(); ++i)
+      if (inputs_[i] == tensor)
+        inputBindable_[i] = false;
+  };
+  for (TensorView *input : inputs_)
+    inputArena_.push_back(input->data());
+  for (const Call &call : calls_) {
+    for (TensorView *output : call.args.outputs)
+      notBindable(output);
+    if (call.backend) // a delegate binds its tensors' addresses at init
+      for (TensorView *input : call.args.inputs)
+        notBindable(input);
+  }
+  for (TensorView *output : outputs_)
+    notBindable(output);
+  for (const State &state : states_) {
+    notBindable(state.value);
+    notBindable(state.update);
+  }
 }
 
 int64_t Method::inputMinSize(size_t index, int dim) const {

@@ -37,6 +37,14 @@ public:
   /// method then prepares the new shapes before the next execute.
   Error setInput(size_t index, ScalarType type, const int64_t *sizes, int rank,
                  const void *bytes, size_t nbytes);
+  /// setInput without the copy where the method allows it: when only
+  /// kernels read input \p index (no delegate reads it, nothing writes it,
+  /// it is no output) and \p bytes is kTensorAlignment-aligned, the input
+  /// points at the caller's memory, which must stay valid and unchanged
+  /// until the next execute() returns. Else it copies, as setInput does.
+  /// \p bound (may be null) says whether it bound.
+  Error bindInput(size_t index, ScalarType type, const int64_t *sizes, int rank,
+                  const void *bytes, size_t nbytes, bool *bound);
   /// Bounds of input \p index's dimension \p dim (equal for static dims).
   int64_t inputMinSize(size_t index, int dim) const;
   int64_t inputMaxSize(size_t index, int dim) const;
@@ -90,6 +98,11 @@ private:
 
   Method() = default;
   Error bind(const Program &program, const schema::Method &method);
+  /// Type and shape checks of setInput; resizes a dynamic input.
+  Error acceptInput(size_t index, ScalarType type, const int64_t *sizes,
+                    int rank, size_t nbytes);
+  /// Which inputs bindInput may point at caller memory.
+  void findBindableInputs();
 
   const schema::Method *method_ = nullptr;
   std::vector<PlatformBlock> arenas_;
@@ -98,6 +111,8 @@ private:
   std::vector<QuantParams> quantParams_; // one per value; used when quantized
   std::vector<TensorView *> inputs_, outputs_;
   std::vector<InputBounds> inputBounds_;
+  std::vector<void *> inputArena_; // each input's planned place
+  std::vector<bool> inputBindable_;
   bool shapesChanged_ = false;
   std::vector<TensorView *> argumentPointers_;
   std::vector<NamedAttribute> attributes_;

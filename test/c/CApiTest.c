@@ -152,6 +152,79 @@ static int run(etch_method *method, const void *data, void **out,
   return 1;
 }
 
+/* Executes and checks output 0 against expected; 1 when equal. */
+static int outputEquals(etch_method *method, const void *expected,
+                        size_t expectedBytes) {
+  const void *view = NULL;
+  size_t viewBytes = 0;
+  return ok("execute", etch_method_execute(method)) &&
+         ok("output data",
+            etch_method_output_data(method, 0, &view, &viewBytes)) &&
+         viewBytes == expectedBytes &&
+         memcmp(view, expected, expectedBytes) == 0;
+}
+
+/* bind_input: the caller's memory itself where the method allows it (only
+ * kernels read the input), a copy where not (a delegate reads it) or where
+ * the memory is not aligned; the same output either way, and set_input
+ * after a bind copies into the method's own buffer, never the caller's. */
+static void bindChecks(etch_method *method, const etch_tensor_info *input,
+                       const void *data, const void *expected,
+                       size_t expectedBytes) {
+  size_t nbytes = input->nbytes;
+  unsigned char *storage = malloc(nbytes + 2 * ETCH_TENSOR_ALIGNMENT);
+  unsigned char *aligned = storage + (ETCH_TENSOR_ALIGNMENT -
+                                      (size_t)storage % ETCH_TENSOR_ALIGNMENT);
+  int bound = -1, misalignedBound = -1;
+  if (!storage)
+    return;
+  memcpy(aligned, data, nbytes);
+  if (ok("bind input",
+         etch_method_bind_input(method, 0, input->dtype, input->sizes,
+                                input->rank, aligned, nbytes, &bound)))
+    EXPECT(outputEquals(method, expected, expectedBytes));
+  printf("bind input: %s\n", bound == 1 ? "zero-copy" : "copied");
+  if (bound == 1) {
+    /* The method reads the caller's bytes at execute: changed bytes,
+     * changed output, with no call in between. */
+    memset(aligned, 0, nbytes);
+    EXPECT(!outputEquals(method, expected, expectedBytes));
+    memcpy(aligned, data, nbytes);
+    EXPECT(outputEquals(method, expected, expectedBytes));
+  }
+  /* set_input after a bind leaves the caller's memory alone. */
+  memset(aligned, 0x5a, nbytes);
+  if (ok("set input after bind",
+         etch_method_set_input(method, 0, input->dtype, input->sizes,
+                               input->rank, data, nbytes))) {
+    EXPECT(outputEquals(method, expected, expectedBytes));
+    EXPECT(aligned[0] == 0x5a && aligned[nbytes - 1] == 0x5a);
+  }
+  /* Misaligned memory is copied. */
+  memcpy(aligned + 4, data, nbytes);
+  if (ok("bind misaligned",
+         etch_method_bind_input(method, 0, input->dtype, input->sizes,
+                                input->rank, aligned + 4, nbytes,
+                                &misalignedBound)))
+    EXPECT(outputEquals(method, expected, expectedBytes));
+  EXPECT(misalignedBound == 0);
+  EXPECT(ok("bind without flag",
+            etch_method_bind_input(method, 0, input->dtype, input->sizes,
+                                   input->rank, data, nbytes, NULL)));
+  expectFailure("bind wrong dtype",
+                etch_method_bind_input(method, 0, ETCH_INT64, input->sizes,
+                                       input->rank, aligned, nbytes, &bound),
+                ETCH_INVALID_TYPE);
+  expectFailure("bind null data",
+                etch_method_bind_input(method, 0, input->dtype, input->sizes,
+                                       input->rank, NULL, nbytes, &bound),
+                ETCH_INVALID_ARGUMENT);
+  EXPECT(ok("set input",
+            etch_method_set_input(method, 0, input->dtype, input->sizes,
+                                  input->rank, data, nbytes)));
+  free(storage);
+}
+
 int main(int argc, char **argv) {
   etch_load_options options;
   etch_program *program = NULL, *fromMemory = NULL;
@@ -221,6 +294,7 @@ int main(int argc, char **argv) {
   inputErrors(method, &input, inputBytes);
   if (!run(method, inputBytes, &first, &firstBytes))
     return 1;
+  bindChecks(method, &input, inputBytes, first, firstBytes);
   for (i = 0; i < 20; ++i) { /* the same every time */
     void *repeat = NULL;
     size_t repeatBytes = 0;

@@ -148,6 +148,18 @@ etch_status *etch_method_set_input(etch_method *method, size_t index,
                                    etch_dtype dtype, const int64_t *sizes,
                                    int32_t rank, const void *data,
                                    size_t nbytes);
+/* etch_method_set_input without the copy where the method allows it: when
+ * only kernels read the input (no delegate reads it, no instruction writes
+ * it, it is no output) and data is ETCH_TENSOR_ALIGNMENT-aligned, the input
+ * points at data, which must stay valid and unchanged until the next
+ * etch_method_execute returns; else the bytes are copied. *bound (may be
+ * NULL) is 1 when it bound, 0 when it copied. The same checks and errors as
+ * etch_method_set_input. */
+#define ETCH_TENSOR_ALIGNMENT 64
+etch_status *etch_method_bind_input(etch_method *method, size_t index,
+                                    etch_dtype dtype, const int64_t *sizes,
+                                    int32_t rank, const void *data,
+                                    size_t nbytes, int *bound);
 /* Runs the method on the inputs set so far. */
 etch_status *etch_method_execute(etch_method *method);
 /* Output index's bytes, valid until the next execute or free. */
