@@ -41,9 +41,17 @@ void main() {
     int y0 = int((pixel / p.OW) * p.strideH) - int(p.padH);
     int x0 = int((pixel % p.OW) * p.strideW) - int(p.padW);
     uint taps = p.KH * p.KW, filterSize = groupIn * taps;
+    // Every loop over the block has the constant bound BLOCK, so that the
+    // sums can stay in registers (a bound of `live` indexes the array at
+    // run time: local memory; resnet18 on lavapipe 17.0 -> 14.5 s);
+    // channels past `live` read a valid filter and are not stored.
+    uint last = groupOut - 1u - block * BLOCK;
+    uint rows[BLOCK];
     float sums[BLOCK];
-    for (uint b = 0u; b < BLOCK; ++b)
-      sums[b] = p.hasBias != 0u && b < live ? float(bias[o0 + b]) : 0.0;
+    for (uint b = 0u; b < BLOCK; ++b) {
+      rows[b] = (o0 + min(b, last)) * filterSize;
+      sums[b] = p.hasBias != 0u ? float(bias[o0 + min(b, last)]) : 0.0;
+    }
     for (uint c = 0u; c < groupIn; ++c) {
       uint plane = (n * p.C + group * groupIn + c) * p.H;
       for (uint ky = 0u; ky < p.KH; ++ky) {
@@ -57,8 +65,8 @@ void main() {
             continue;
           float v = float(source[rowIn + uint(ix)]);
           uint tap = (c * p.KH + ky) * p.KW + kx;
-          for (uint b = 0u; b < live; ++b)
-            sums[b] += v * float(weight[(o0 + b) * filterSize + tap]);
+          for (uint b = 0u; b < BLOCK; ++b)
+            sums[b] += v * float(weight[rows[b] + tap]);
         }
       }
     }
