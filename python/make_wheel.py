@@ -6,7 +6,10 @@ already holds another copy (torch's) keeps its own, and found through
 $ORIGIN run paths. Pure Python over ctypes, so one wheel serves every
 CPython 3; the platform tag names the newest glibc symbol the parts use.
 
-    make_wheel.py BUILD_DIR OUT_DIR     (prints the wheel's path)
+    make_wheel.py BUILD_DIR OUT_DIR [--store]   (prints the wheel's path)
+
+--store writes the members uncompressed (the suite's tests: the same files
+in a second rather than 20; a 340 MB wheel).
 
 Needs patchelf and objdump. Standard library only.
 """
@@ -107,7 +110,7 @@ def record_line(path, data):
     return [path, "sha256=" + digest.decode(), str(len(data))]
 
 
-def pack(root, out, glibc, bundled):
+def pack(root, out, glibc, bundled, compression):
     name, tag = "etch", f"py3-none-manylinux_{glibc[0]}_{glibc[1]}_x86_64"
     dist_info = f"{name}-{version()}.dist-info"
     metadata = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version()}\n"
@@ -119,11 +122,11 @@ def pack(root, out, glibc, bundled):
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, f"{name}-{version()}-{tag}.whl")
     records = []
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+    with zipfile.ZipFile(path, "w", compression, compresslevel=6) as archive:
         def add(arcname, data, mode=0o644):
             info = zipfile.ZipInfo(arcname, date_time=(2026, 1, 1, 0, 0, 0))
             info.external_attr = (0o100000 | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = compression
             archive.writestr(info, data)
             records.append(record_line(arcname, data))
         for folder, _, files in sorted(os.walk(root)):
@@ -141,16 +144,18 @@ def pack(root, out, glibc, bundled):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: make_wheel.py BUILD_DIR OUT_DIR")
-    build, out = sys.argv[1:3]
+    arguments = [a for a in sys.argv[1:] if a != "--store"]
+    if len(arguments) != 2:
+        sys.exit("usage: make_wheel.py BUILD_DIR OUT_DIR [--store]")
+    build, out = arguments
+    compression = zipfile.ZIP_STORED if "--store" in sys.argv else zipfile.ZIP_DEFLATED
     root = os.path.join(out, "stage")
     shutil.rmtree(root, ignore_errors=True)
     glibc, bundled = stage(build, root)
     for old in os.listdir(out):
         if old.endswith(".whl"):
             os.remove(os.path.join(out, old))
-    path = pack(root, out, glibc, bundled)
+    path = pack(root, out, glibc, bundled, compression)
     shutil.rmtree(root)
     print(path)
 
