@@ -5,7 +5,8 @@
 // tap. Channel planes are split across the thread pool. This is the case
 // XNNPACK 2022 leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps,
 // and other sizes (ConvNeXt's 7x7) would run there as a GEMM per channel.
-// Every other convolution runs the portable kernel.
+// Every other convolution runs the portable kernel's loops, its output
+// planes split across the pool (the same sums, in the same order).
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
@@ -180,14 +181,23 @@ bool isDepthwise(const ConvShape &s) {
 
 void runConvolution(const KernelCall &call) {
   ConvShape s = convShape(call);
-  if (!isDepthwise(s)) {
-    portable::runConvolution(call);
-    return;
-  }
   const float *in = call.inputs[0]->data<float>();
   const float *weight = call.inputs[1]->data<float>();
   const TensorView *bias = call.input(2);
   float *out = call.outputs[0]->data<float>();
+  if (s.transposed) {
+    portable::runConvolution(call);
+    return;
+  }
+  if (!isDepthwise(s)) {
+    const float *biasData = bias ? bias->data<float>() : nullptr;
+    ThreadPool::shared().parallelFor(
+        s.n * s.oc, 1, [&](int64_t first, int64_t last) {
+          portable::convolutionPlanes(s, in, weight, biasData, out, first,
+                                      last);
+        });
+    return;
+  }
   int64_t inPlane = s.h * s.w, outPlane = s.oh * s.ow, taps = s.kh * s.kw;
   PlaneFn kernel = planeKernel();
   auto planes = [&](int64_t first, int64_t last) {

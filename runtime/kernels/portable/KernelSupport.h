@@ -80,6 +80,12 @@ struct ConvShape {
   bool transposed;
 };
 ConvShape convShape(const KernelCall &call);
+/// A convolution's (not transposed) output planes [first, last) of the
+/// s.n * s.oc planes, each summed in the same order whatever the range: the
+/// optimized kernel splits the planes among threads.
+void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
+                       const float *bias, float *out, int64_t first,
+                       int64_t last);
 
 /// scaled_dot_product_attention's extents, shared by its kernels.
 struct AttentionShape {

@@ -6,42 +6,41 @@
 #include <cstring>
 
 namespace etch::runtime::portable {
-namespace {
 
-void convDirect(const ConvShape &s, const float *in, const float *weight,
-                const float *bias, float *out) {
+void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
+                       const float *bias, float *out, int64_t first,
+                       int64_t last) {
   int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
-  for (int64_t n = 0; n < s.n; ++n) {
-    for (int64_t oc = 0; oc < s.oc; ++oc) {
-      float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
-      std::fill(plane, plane + s.oh * s.ow, bias ? bias[oc] : 0.0f);
-      int64_t group = oc / ocPerGroup;
-      for (int64_t icg = 0; icg < icPerGroup; ++icg) {
-        int64_t ic = group * icPerGroup + icg;
-        const float *src = in + (n * s.c + ic) * s.h * s.w;
-        const float *kernel = weight + (oc * icPerGroup + icg) * s.kh * s.kw;
-        for (int64_t ky = 0; ky < s.kh; ++ky) {
-          for (int64_t kx = 0; kx < s.kw; ++kx) {
-            float k = kernel[ky * s.kw + kx];
-            // Output columns whose input column lies inside the image.
-            int64_t offset = kx * s.dw - s.pw;
-            int64_t owLo = offset >= 0 ? 0 : (-offset + s.sw - 1) / s.sw;
-            int64_t owHi = s.w - 1 - offset < 0
-                               ? 0
-                               : std::min(s.ow, (s.w - 1 - offset) / s.sw + 1);
-            for (int64_t oy = 0; oy < s.oh; ++oy) {
-              int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-              if (iy < 0 || iy >= s.h)
-                continue;
-              const float *row = src + iy * s.w + offset;
-              float *dst = plane + oy * s.ow;
-              if (s.sw == 1) {
-                for (int64_t ox = owLo; ox < owHi; ++ox)
-                  dst[ox] += k * row[ox];
-              } else {
-                for (int64_t ox = owLo; ox < owHi; ++ox)
-                  dst[ox] += k * row[ox * s.sw];
-              }
+  for (int64_t index = first; index < last; ++index) {
+    int64_t n = index / s.oc, oc = index % s.oc;
+    float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
+    std::fill(plane, plane + s.oh * s.ow, bias ? bias[oc] : 0.0f);
+    int64_t group = oc / ocPerGroup;
+    for (int64_t icg = 0; icg < icPerGroup; ++icg) {
+      int64_t ic = group * icPerGroup + icg;
+      const float *src = in + (n * s.c + ic) * s.h * s.w;
+      const float *kernel = weight + (oc * icPerGroup + icg) * s.kh * s.kw;
+      for (int64_t ky = 0; ky < s.kh; ++ky) {
+        for (int64_t kx = 0; kx < s.kw; ++kx) {
+          float k = kernel[ky * s.kw + kx];
+          // Output columns whose input column lies inside the image.
+          int64_t offset = kx * s.dw - s.pw;
+          int64_t owLo = offset >= 0 ? 0 : (-offset + s.sw - 1) / s.sw;
+          int64_t owHi = s.w - 1 - offset < 0
+                             ? 0
+                             : std::min(s.ow, (s.w - 1 - offset) / s.sw + 1);
+          for (int64_t oy = 0; oy < s.oh; ++oy) {
+            int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+            if (iy < 0 || iy >= s.h)
+              continue;
+            const float *row = src + iy * s.w + offset;
+            float *dst = plane + oy * s.ow;
+            if (s.sw == 1) {
+              for (int64_t ox = owLo; ox < owHi; ++ox)
+                dst[ox] += k * row[ox];
+            } else {
+              for (int64_t ox = owLo; ox < owHi; ++ox)
+                dst[ox] += k * row[ox * s.sw];
             }
           }
         }
@@ -49,6 +48,8 @@ void convDirect(const ConvShape &s, const float *in, const float *weight,
     }
   }
 }
+
+namespace {
 
 void convTransposed(const ConvShape &s, const float *in, const float *weight,
                     const float *bias, float *out) {
@@ -177,8 +178,9 @@ void runConvolution(const KernelCall &call) {
                    call.inputs[1]->data<float>(), biasData,
                    call.outputs[0]->data<float>());
   else
-    convDirect(s, call.inputs[0]->data<float>(), call.inputs[1]->data<float>(),
-               biasData, call.outputs[0]->data<float>());
+    convolutionPlanes(s, call.inputs[0]->data<float>(),
+                      call.inputs[1]->data<float>(), biasData,
+                      call.outputs[0]->data<float>(), 0, s.n * s.oc);
 }
 
 /// \p a (named \p aName) times mat2 \p b: both 2-D, the contraction sizes

@@ -11,6 +11,7 @@
 
 #include "runtime/kernels/optimized/Gemm.h"
 #include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/optimized/Transpose.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -323,7 +324,7 @@ TEST(OptimizedKernels, SoftmaxOverTheLastDimAndElsewhere) {
 TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
   // ConvNeXt's 7x7 (padding 3), strides and dilation that leave ragged
   // edges, a 1-wide map, no bias; grouped and ordinary convolutions take
-  // the portable kernel.
+  // the portable kernel's loops.
   struct Case {
     int64_t n, c, h, w, kh, kw, sh, sw, ph, pw, dh, dw;
     bool bias;
@@ -360,6 +361,50 @@ TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
   plain.ints("stride", {1, 1}).ints("padding", {1, 1}).ints("dilation", {1, 1});
   checkAgainstPortable("edge.convolution", {&x.view, &dense.view}, {1, 3, 6, 6},
                        plain);
+}
+
+TEST(OptimizedKernels, DenseConvolutionOnThreadsMatchesPortableBytewise) {
+  // Output planes split across 3 threads: each plane's sums in the portable
+  // kernel's order, so every byte equals it (batches, strides, dilation,
+  // groups, padding wider than the window's reach, no bias).
+  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
+  size_t before = pool.threads();
+  pool.resize(3);
+  struct Case {
+    int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dh, dw, groups;
+    bool bias;
+  };
+  for (const Case &c :
+       std::vector<Case>{{1, 16, 14, 14, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                         {3, 4, 9, 11, 7, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},
+                         {2, 6, 10, 13, 9, 5, 3, 1, 3, 2, 0, 2, 1, 3, false},
+                         {1, 8, 7, 7, 5, 1, 1, 1, 1, 0, 0, 1, 1, 1, true},
+                         {1, 3, 4, 4, 2, 3, 3, 1, 1, 4, 4, 1, 1, 1, true}}) {
+    OwnedTensor x = randomFloat({c.n, c.c, c.h, c.w});
+    OwnedTensor weight = randomFloat({c.oc, c.c / c.groups, c.kh, c.kw});
+    OwnedTensor bias = randomFloat({c.oc});
+    int64_t oh = (c.h + 2 * c.ph - c.dh * (c.kh - 1) - 1) / c.sh + 1;
+    int64_t ow = (c.w + 2 * c.pw - c.dw * (c.kw - 1) - 1) / c.sw + 1;
+    Attributes attributes;
+    attributes.ints("stride", {c.sh, c.sw})
+        .ints("padding", {c.ph, c.pw})
+        .ints("dilation", {c.dh, c.dw})
+        .i("groups", c.groups);
+    std::vector<TensorView *> inputs = {&x.view, &weight.view};
+    if (c.bias)
+      inputs.push_back(&bias.view);
+    OwnedTensor fast(ScalarType::Float32, {c.n, c.oc, oh, ow});
+    OwnedTensor reference(ScalarType::Float32, {c.n, c.oc, oh, ow});
+    ASSERT_EQ(runRegisteredKernel("edge.convolution", inputs, {&fast.view},
+                                  attributes),
+              Error::Ok);
+    ASSERT_EQ(
+        runKernel("edge.convolution", inputs, {&reference.view}, attributes),
+        Error::Ok);
+    EXPECT_EQ(std::memcmp(fast.f(), reference.f(), fast.view.nbytes()), 0)
+        << "case with " << c.oc << " output channels";
+  }
+  pool.resize(before);
 }
 
 TEST(OptimizedKernels, UpsampleMatchesPortableBytewise) {
