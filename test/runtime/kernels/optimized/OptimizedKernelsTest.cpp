@@ -321,46 +321,49 @@ TEST(OptimizedKernels, SoftmaxOverTheLastDimAndElsewhere) {
     EXPECT_TRUE(std::isnan(y.f()[k])) << k;
 }
 
-TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
-  // ConvNeXt's 7x7 (padding 3), strides and dilation that leave ragged
-  // edges, a 1-wide map, no bias; grouped and ordinary convolutions take
-  // the portable kernel's loops.
-  struct Case {
-    int64_t n, c, h, w, kh, kw, sh, sw, ph, pw, dh, dw;
-    bool bias;
-  };
-  for (const Case &c : std::vector<Case>{{1, 8, 14, 14, 7, 7, 1, 1, 3, 3, 1, 1, true},
-                                         {2, 5, 9, 11, 3, 3, 2, 2, 1, 1, 1, 1, true},
-                                         {1, 3, 10, 13, 5, 3, 1, 3, 2, 0, 1, 1, false},
-                                         {1, 4, 12, 12, 3, 3, 1, 1, 2, 2, 2, 2, true},
-                                         {1, 2, 5, 1, 3, 1, 1, 1, 1, 0, 1, 1, true},
-                                         {1, 6, 8, 8, 1, 1, 1, 1, 0, 0, 1, 1, false}}) {
-    OwnedTensor x = randomFloat({c.n, c.c, c.h, c.w});
-    OwnedTensor weight = randomFloat({c.c, 1, c.kh, c.kw});
-    OwnedTensor bias = randomFloat({c.c});
-    int64_t oh = (c.h + 2 * c.ph - c.dh * (c.kh - 1) - 1) / c.sh + 1;
-    int64_t ow = (c.w + 2 * c.pw - c.dw * (c.kw - 1) - 1) / c.sw + 1;
-    Attributes attributes;
+/// A convolution's extents and the tensors and attributes of its call.
+struct ConvCase {
+  int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dh, dw, groups;
+  bool bias;
+};
+struct ConvCall {
+  explicit ConvCall(const ConvCase &c)
+      : x(randomFloat({c.n, c.c, c.h, c.w})),
+        weight(randomFloat({c.oc, c.c / c.groups, c.kh, c.kw})),
+        bias(randomFloat({c.oc})) {
     attributes.ints("stride", {c.sh, c.sw})
         .ints("padding", {c.ph, c.pw})
         .ints("dilation", {c.dh, c.dw})
-        .i("groups", c.c);
-    std::vector<TensorView *> inputs = {&x.view, &weight.view};
+        .i("groups", c.groups);
+    inputs = {&x.view, &weight.view};
     if (c.bias)
       inputs.push_back(&bias.view);
-    checkAgainstPortable("edge.convolution", inputs, {c.n, c.c, oh, ow},
-                         attributes);
+    outShape = {c.n, c.oc, (c.h + 2 * c.ph - c.dh * (c.kh - 1) - 1) / c.sh + 1,
+                (c.w + 2 * c.pw - c.dw * (c.kw - 1) - 1) / c.sw + 1};
   }
-  OwnedTensor x = randomFloat({1, 4, 6, 6});
-  OwnedTensor grouped = randomFloat({4, 2, 3, 3}), dense = randomFloat({3, 4, 3, 3});
-  Attributes groups2;
-  groups2.ints("stride", {1, 1}).ints("padding", {0, 0}).ints("dilation", {1, 1}).i("groups", 2);
-  checkAgainstPortable("edge.convolution", {&x.view, &grouped.view}, {1, 4, 4, 4},
-                       groups2);
-  Attributes plain;
-  plain.ints("stride", {1, 1}).ints("padding", {1, 1}).ints("dilation", {1, 1});
-  checkAgainstPortable("edge.convolution", {&x.view, &dense.view}, {1, 3, 6, 6},
-                       plain);
+  ConvCall(const ConvCall &) = delete;
+  OwnedTensor x, weight, bias;
+  Attributes attributes;
+  std::vector<TensorView *> inputs;
+  std::vector<int64_t> outShape;
+};
+
+TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
+  // ConvNeXt's 7x7 (padding 3), strides and dilation that leave ragged
+  // edges, a 1-wide map, no bias; then a grouped and an ordinary one.
+  for (const ConvCase &c : std::vector<ConvCase>{
+           {1, 8, 14, 14, 8, 7, 7, 1, 1, 3, 3, 1, 1, 8, true},
+           {2, 5, 9, 11, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5, true},
+           {1, 3, 10, 13, 3, 5, 3, 1, 3, 2, 0, 1, 1, 3, false},
+           {1, 4, 12, 12, 4, 3, 3, 1, 1, 2, 2, 2, 2, 4, true},
+           {1, 2, 5, 1, 2, 3, 1, 1, 1, 1, 0, 1, 1, 2, true},
+           {1, 6, 8, 8, 6, 1, 1, 1, 1, 0, 0, 1, 1, 6, false},
+           {1, 4, 6, 6, 4, 3, 3, 1, 1, 0, 0, 1, 1, 2, false},
+           {1, 4, 6, 6, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, false}}) {
+    ConvCall call(c);
+    checkAgainstPortable("edge.convolution", call.inputs, call.outShape,
+                         call.attributes);
+  }
 }
 
 TEST(OptimizedKernels, DenseConvolutionOnThreadsMatchesPortableBytewise) {
@@ -370,37 +373,21 @@ TEST(OptimizedKernels, DenseConvolutionOnThreadsMatchesPortableBytewise) {
   optimized::ThreadPool &pool = optimized::ThreadPool::shared();
   size_t before = pool.threads();
   pool.resize(3);
-  struct Case {
-    int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dh, dw, groups;
-    bool bias;
-  };
-  for (const Case &c :
-       std::vector<Case>{{1, 16, 14, 14, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
-                         {3, 4, 9, 11, 7, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},
-                         {2, 6, 10, 13, 9, 5, 3, 1, 3, 2, 0, 2, 1, 3, false},
-                         {1, 8, 7, 7, 5, 1, 1, 1, 1, 0, 0, 1, 1, 1, true},
-                         {1, 3, 4, 4, 2, 3, 3, 1, 1, 4, 4, 1, 1, 1, true}}) {
-    OwnedTensor x = randomFloat({c.n, c.c, c.h, c.w});
-    OwnedTensor weight = randomFloat({c.oc, c.c / c.groups, c.kh, c.kw});
-    OwnedTensor bias = randomFloat({c.oc});
-    int64_t oh = (c.h + 2 * c.ph - c.dh * (c.kh - 1) - 1) / c.sh + 1;
-    int64_t ow = (c.w + 2 * c.pw - c.dw * (c.kw - 1) - 1) / c.sw + 1;
-    Attributes attributes;
-    attributes.ints("stride", {c.sh, c.sw})
-        .ints("padding", {c.ph, c.pw})
-        .ints("dilation", {c.dh, c.dw})
-        .i("groups", c.groups);
-    std::vector<TensorView *> inputs = {&x.view, &weight.view};
-    if (c.bias)
-      inputs.push_back(&bias.view);
-    OwnedTensor fast(ScalarType::Float32, {c.n, c.oc, oh, ow});
-    OwnedTensor reference(ScalarType::Float32, {c.n, c.oc, oh, ow});
-    ASSERT_EQ(runRegisteredKernel("edge.convolution", inputs, {&fast.view},
-                                  attributes),
+  for (const ConvCase &c : std::vector<ConvCase>{
+           {1, 16, 14, 14, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
+           {3, 4, 9, 11, 7, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},
+           {2, 6, 10, 13, 9, 5, 3, 1, 3, 2, 0, 2, 1, 3, false},
+           {1, 8, 7, 7, 5, 1, 1, 1, 1, 0, 0, 1, 1, 1, true},
+           {1, 3, 4, 4, 2, 3, 3, 1, 1, 4, 4, 1, 1, 1, true}}) {
+    ConvCall call(c);
+    OwnedTensor fast(ScalarType::Float32, call.outShape);
+    OwnedTensor reference(ScalarType::Float32, call.outShape);
+    ASSERT_EQ(runRegisteredKernel("edge.convolution", call.inputs, {&fast.view},
+                                  call.attributes),
               Error::Ok);
-    ASSERT_EQ(
-        runKernel("edge.convolution", inputs, {&reference.view}, attributes),
-        Error::Ok);
+    ASSERT_EQ(runKernel("edge.convolution", call.inputs, {&reference.view},
+                        call.attributes),
+              Error::Ok);
     EXPECT_EQ(std::memcmp(fast.f(), reference.f(), fast.view.nbytes()), 0)
         << "case with " << c.oc << " output channels";
   }
