@@ -1,5 +1,6 @@
 //===- ProgramWriter.cpp - Planned Edge IR -> .etp program file -----------===//
 #include "etch/Serialize/ProgramWriter.h"
+#include "DebugHandles.h"
 
 #include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
@@ -78,6 +79,7 @@ fb::Offset<schema::Quantization> quantization(fb::FlatBufferBuilder &fbb,
 /// Builds the flatbuffer and collects constant segments.
 class ProgramBuilder {
 public:
+  explicit ProgramBuilder(bool debugHandles) : debugHandles(debugHandles) {}
   LogicalResult addMethod(func::FuncOp func);
   /// Program metadata: the module's `etch.metadata` string entries.
   void setMetadata(DictionaryAttr metadata);
@@ -113,6 +115,7 @@ private:
   uint32_t segmentFor(ElementsAttr constant, ArrayRef<char> bytes);
 
   fb::FlatBufferBuilder fbb{1 << 16};
+  bool debugHandles;
   std::vector<fb::Offset<schema::Method>> methods;
   std::vector<fb::Offset<schema::Metadata>> metadata;
   std::vector<fb::Offset<schema::NamedData>> namedData;
@@ -365,6 +368,7 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
   auto mutations = func->getAttrOfType<ArrayAttr>("etch.buffer_mutations");
   size_t userResults = func.getNumResults() - (mutations ? mutations.size() : 0);
   std::vector<fb::Offset<schema::Instruction>> instructions;
+  std::vector<fb::Offset<schema::InstructionDebug>> debug;
   std::vector<fb::Offset<schema::MutableBuffer>> mutableBuffers;
   for (Operation &op : func.getBody().front()) {
     if (isa<edge::ConstantOp>(op))
@@ -393,6 +397,8 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
     if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {
       if (failed(addDelegateCall(state, delegate, instructions)))
         return failure();
+      if (debugHandles)
+        debug.push_back(instructionDebug(fbb, delegate));
       continue;
     }
     if (auto custom = dyn_cast<edge::CustomOp>(op)) {
@@ -477,6 +483,8 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
                                                shapeOnly);
     instructions.push_back(schema::CreateInstruction(
         fbb, schema::InstructionKind::KernelCall, call.Union()));
+    if (debugHandles)
+      debug.push_back(instructionDebug(fbb, &op));
   }
   std::vector<uint64_t> arenaSizes = {
       static_cast<uint64_t>(arenaSize.getInt())};
@@ -485,7 +493,8 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
       &inputNames, &outputNames, &instructions, &state.operators,
       &state.delegates, &arenaSizes,
       inputBounds.empty() ? nullptr : &inputBounds,
-      mutableBuffers.empty() ? nullptr : &mutableBuffers));
+      mutableBuffers.empty() ? nullptr : &mutableBuffers,
+      debugHandles ? &debug : nullptr));
   return success();
 }
 
@@ -582,8 +591,9 @@ void ProgramBuilder::finish(raw_ostream &os) {
 } // namespace
 
 LogicalResult writeProgram(ModuleOp module, raw_ostream &os,
-                           const std::vector<NamedData> &namedData) {
-  ProgramBuilder builder;
+                           const std::vector<NamedData> &namedData,
+                           bool debugHandles) {
+  ProgramBuilder builder(debugHandles);
   if (auto metadata = module->getAttrOfType<DictionaryAttr>("etch.metadata"))
     builder.setMetadata(metadata);
   for (const NamedData &data : namedData)

@@ -17,6 +17,7 @@ etch::matchFoldableConvolution(Value value, Operation *user,
     return rewriter.notifyMatchFailure(user, "weight is not static f32");
   FoldableConvolution folded;
   folded.conv = conv;
+  folded.absorbed = user->getLoc();
   folded.channels = weightType.getDimSize(0);
   std::optional<SmallVector<float>> weight =
       getConstantFloats(conv.getWeight());
@@ -33,7 +34,8 @@ etch::matchFoldableConvolution(Value value, Operation *user,
 Value etch::rebuildConvolution(const FoldableConvolution &folded,
                                StringRef nameHint, PatternRewriter &rewriter) {
   ConvolutionOp conv = folded.conv;
-  Location loc = conv.getLoc();
+  // Both producers' nodes stay on the result (debug handles name them).
+  Location loc = rewriter.getFusedLoc({conv.getLoc(), *folded.absorbed});
   auto biasType =
       RankedTensorType::get({folded.channels}, rewriter.getF32Type());
   Value weight = rewriter.create<ConstantOp>(

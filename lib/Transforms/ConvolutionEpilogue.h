@@ -13,6 +13,8 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+
 namespace etch {
 
 /// A convolution whose parameters a folding pass may rewrite.
@@ -20,6 +22,7 @@ struct FoldableConvolution {
   edge::ConvolutionOp conv;
   int64_t channels = 0;                  // output channels
   llvm::SmallVector<float> weight, bias; // bias is 0 where the conv has none
+  std::optional<mlir::Location> absorbed; // of the op folded into it
 };
 
 /// The convolution producing \p value when it can absorb a per-channel affine

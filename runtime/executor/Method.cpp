@@ -263,6 +263,44 @@ void Method::resetState() {
   }
 }
 
+/// The debug entry of instruction \p index, or null: none in the program,
+/// or a list that does not match the instructions.
+static const schema::InstructionDebug *debugEntry(const schema::Method &method,
+                                                  size_t index) {
+  const auto *debug = method.debug();
+  if (!debug || debug->size() != method.instructions()->size() ||
+      index >= debug->size())
+    return nullptr;
+  return debug->Get(index);
+}
+
+/// Entry \p op of one of an InstructionDebug's string lists, "" past it.
+static const char *debugString(
+    const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>> *list,
+    size_t op) {
+  return list && op < list->size() ? list->Get(op)->c_str() : "";
+}
+
+size_t Method::debugOpCount(size_t index) const {
+  const schema::InstructionDebug *entry = debugEntry(*method_, index);
+  return entry && entry->ops() ? entry->ops()->size() : 0;
+}
+
+const char *Method::debugOp(size_t index, size_t op) const {
+  const schema::InstructionDebug *entry = debugEntry(*method_, index);
+  return entry ? debugString(entry->ops(), op) : "";
+}
+
+const char *Method::debugNode(size_t index, size_t op) const {
+  const schema::InstructionDebug *entry = debugEntry(*method_, index);
+  return entry ? debugString(entry->nodes(), op) : "";
+}
+
+const char *Method::debugSource(size_t index, size_t op) const {
+  const schema::InstructionDebug *entry = debugEntry(*method_, index);
+  return entry ? debugString(entry->sources(), op) : "";
+}
+
 const char *Method::inputName(size_t index) const {
   const auto *names = method_->input_names();
   return names && index < names->size() ? names->Get(index)->c_str() : "";
@@ -415,7 +453,8 @@ size_t Method::delegateEvents(size_t index, Span<DelegateEvent> out) const {
   return call.backend ? call.backend->profile(call.handle, out) : 0;
 }
 
-Error Method::execute(uint64_t *instructionNanos) {
+Error Method::execute(uint64_t *instructionNanos,
+                      const InstructionObserver *observer) {
   if (shapesChanged_)
     ET_CHECK_OK(prepare());
   for (size_t i = 0; i < calls_.size(); ++i) {
@@ -433,6 +472,8 @@ Error Method::execute(uint64_t *instructionNanos) {
     }
     if (instructionNanos)
       instructionNanos[i] += nowNanoseconds() - start;
+    if (observer)
+      observer->after(observer->context, *this, i);
   }
   // New contents of mutable buffers the compiler could not plan in place.
   for (State &state : states_)

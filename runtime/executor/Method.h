@@ -56,9 +56,16 @@ public:
   /// needed; call it first to keep that work out of the timed execute.
   Error prepare();
 
+  /// Called after each instruction (et-run --dump-intermediates).
+  struct InstructionObserver {
+    void (*after)(void *context, const Method &method, size_t instruction);
+    void *context;
+  };
   /// Runs every instruction. With \p instructionNanos (one slot per
-  /// instruction), adds each instruction's time to its slot.
-  Error execute(uint64_t *instructionNanos = nullptr);
+  /// instruction), adds each instruction's time to its slot; with
+  /// \p observer, calls it after each.
+  Error execute(uint64_t *instructionNanos = nullptr,
+                const InstructionObserver *observer = nullptr);
 
   /// Mutable buffers: state the method keeps between executions (KV
   /// caches). Each execute reads them and leaves their new contents.
@@ -73,6 +80,18 @@ public:
   /// "edge.convolution", or "delegate:<target>".
   const char *instructionName(size_t index) const { return calls_[index].name; }
   uint64_t arenaBytes() const { return arenaBytes_; }
+  /// The tensors instruction \p index writes (a delegate: its outputs).
+  Span<TensorView *const> instructionOutputs(size_t index) const {
+    const Span<TensorView *> &outputs = calls_[index].args.outputs;
+    return Span<TensorView *const>(outputs.data(), outputs.size());
+  }
+  /// Debug handles (InstructionDebug): how many Edge ops instruction
+  /// \p index runs (0 when the program has no debug handles), and each
+  /// op's name, the producer's node and source line ("" where unknown).
+  size_t debugOpCount(size_t index) const;
+  const char *debugOp(size_t index, size_t op) const;
+  const char *debugNode(size_t index, size_t op) const;
+  const char *debugSource(size_t index, size_t op) const;
   /// The steps delegate instruction \p index timed itself (delegate
   /// profiling on at load): the first \p out.size() are written; returns
   /// how many there are, 0 for a kernel call.

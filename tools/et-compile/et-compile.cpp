@@ -65,6 +65,12 @@ static cl::list<std::string> targetOptions(
     cl::desc("A setting of a target's code generator, e.g. "
              "vulkan:storage=fp16 (repeatable; docs/targets.md lists them)"),
     cl::value_desc("target:name=value"), cl::cat(etchOptions));
+static cl::opt<bool> stripDebug(
+    "strip-debug",
+    cl::desc("Leave out the debug handles (each instruction's Edge ops, "
+             "producer nodes and source lines; et-run --dump-intermediates "
+             "names values with them)"),
+    cl::cat(etchOptions));
 static cl::opt<bool> printPartitionSummary(
     "print-partition-summary",
     cl::desc(
@@ -419,7 +425,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (last == etch::Phase::Program) {
-    if (failed(etch::writeProgram(*module, output->os(), carried)))
+    if (failed(etch::writeProgram(*module, output->os(), carried,
+                                  /*debugHandles=*/!stripDebug)))
       return 1;
   } else {
     module->print(output->os());

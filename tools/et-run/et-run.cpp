@@ -13,6 +13,7 @@
 // in D/0/, D/1/, ...: an evaluation over many inputs without reloading.
 //
 //===----------------------------------------------------------------------===//
+#include "Intermediates.h"
 #include "Npy.h"
 
 #include "runtime/module/Module.h"
@@ -41,6 +42,7 @@ struct Options {
   std::vector<std::string> inputs;
   std::string inputSets; // a file: one line of .npy paths per execute
   std::string outputDir;
+  std::string dumpDir; // --dump-intermediates
   std::string method = "forward";
   int iterations = 1;
   bool profile = false;
@@ -79,7 +81,7 @@ private:
 constexpr const char *kUsage =
     "usage: et-run model.etp [--input x.npy ... | --input-sets LIST] "
     "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
-    "[--seed S] [--threads N] [--keep-state]\n";
+    "[--seed S] [--threads N] [--keep-state] [--dump-intermediates D]\n";
 
 int usage(const char *message) {
   std::fprintf(stderr, "et-run: %s\n%s", message, kUsage);
@@ -104,6 +106,10 @@ int help() {
       "  --seed S           seed of the generated inputs (0)\n"
       "  --threads N        kernel threads (default: the cores)\n"
       "  --keep-state       keep state buffers between iterations\n"
+      "  --dump-intermediates D  write every value the method computes (the\n"
+      "                     last iteration) as D/NNNN_<node>_K.npy, with\n"
+      "                     D/index.json: instruction, op(s), producer\n"
+      "                     node(s), source line(s), dtype, shape\n"
       "  --help, -h         this text\n",
       kUsage);
   return 0;
@@ -130,6 +136,11 @@ bool parse(int argc, char **argv, Options &options) {
       if (!path)
         return false;
       options.outputDir = path;
+    } else if (arg == "--dump-intermediates") {
+      const char *path = value();
+      if (!path)
+        return false;
+      options.dumpDir = path;
     } else if (arg == "--iterations") {
       const char *count = value();
       if (!count || (options.iterations = std::atoi(count)) < 1)
@@ -158,9 +169,11 @@ bool parse(int argc, char **argv, Options &options) {
       return false;
     }
   }
-  // Input sets name their own inputs and need somewhere to put outputs.
+  // Input sets name their own inputs and need somewhere to put outputs;
+  // a dump holds one execute's values.
   if (!options.inputSets.empty() &&
-      (!options.inputs.empty() || options.outputDir.empty()))
+      (!options.inputs.empty() || options.outputDir.empty() ||
+       !options.dumpDir.empty()))
     return false;
   return !options.program.empty();
 }
@@ -327,11 +340,13 @@ bool prepare(Method &method, const Options &options) {
   return true;
 }
 
-/// One timed execute, its time appended to \p times.
+/// One timed execute, its time appended to \p times; \p observer sees
+/// each instruction.
 bool execute(Method &method, const Options &options, uint64_t *profile,
-             std::vector<double> &times) {
+             std::vector<double> &times,
+             const Method::InstructionObserver *observer = nullptr) {
   uint64_t start = nowNanoseconds();
-  Error status = method.execute(profile);
+  Error status = method.execute(profile, observer);
   times.push_back((nowNanoseconds() - start) / 1e6);
   if (status != Error::Ok) {
     std::fprintf(stderr, "et-run: %s: execution failed (%s)%s\n",
@@ -480,9 +495,22 @@ int main(int argc, char **argv) {
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     if (iteration > 0 && !options.keepState)
       method.resetState();
-    if (!execute(method, options, options.profile ? profile.data() : nullptr,
-                 times))
+    bool last = iteration + 1 == options.iterations;
+    etch::tools::IntermediateDump dump;
+    Method::InstructionObserver observer = dump.observer();
+    std::string error;
+    if (last && !options.dumpDir.empty() &&
+        !dump.begin(options.dumpDir, method, error)) {
+      std::fprintf(stderr, "et-run: --dump-intermediates: %s\n", error.c_str());
       return 1;
+    }
+    if (!execute(method, options, options.profile ? profile.data() : nullptr,
+                 times, last && !options.dumpDir.empty() ? &observer : nullptr))
+      return 1;
+    if (last && !options.dumpDir.empty() && !dump.finish(error)) {
+      std::fprintf(stderr, "et-run: --dump-intermediates: %s\n", error.c_str());
+      return 1;
+    }
   }
   if (!writeOutputs(method, options.outputDir, /*print=*/true))
     return 1;

@@ -19,8 +19,11 @@ struct NamedData {
 /// (runtime/schema/program.fbs). Functions must be memory planned
 /// (etch-memory-plan); an op without a runtime kernel (edge.custom, ...) is
 /// an error at its location. \p namedData go into the program as they are.
+/// \p debugHandles: each instruction's Edge ops and the producer's nodes
+/// and source lines (InstructionDebug; et-compile --strip-debug drops them).
 mlir::LogicalResult writeProgram(mlir::ModuleOp module, llvm::raw_ostream &os,
-                                 const std::vector<NamedData> &namedData = {});
+                                 const std::vector<NamedData> &namedData = {},
+                                 bool debugHandles = true);
 
 } // namespace etch
 

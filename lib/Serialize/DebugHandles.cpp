@@ -1,0 +1,68 @@
+//===- DebugHandles.cpp - An instruction's producer nodes for the program ===//
+#include "DebugHandles.h"
+
+#include "edge/EdgeDialect.h"
+
+#include "mlir/IR/Location.h"
+
+#include <vector>
+
+using namespace mlir;
+namespace fb = flatbuffers;
+
+namespace etch {
+
+static void collect(Location loc, OpOrigin &origin) {
+  if (auto named = dyn_cast<NameLoc>(loc)) {
+    if (!origin.node.empty())
+      origin.node += "+";
+    origin.node += named.getName().str();
+    // The child is where the node is, not another node.
+    OpOrigin inner;
+    collect(named.getChildLoc(), inner);
+    if (origin.source.empty())
+      origin.source = inner.source;
+  } else if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    // Line 0 is the model file itself (an ONNX node, a constant).
+    if (origin.source.empty() && file.getLine() > 0)
+      origin.source =
+          file.getFilename().str() + ":" + std::to_string(file.getLine());
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location part : fused.getLocations())
+      collect(part, origin);
+  } else if (auto call = dyn_cast<CallSiteLoc>(loc)) {
+    collect(call.getCallee(), origin);
+  }
+}
+
+OpOrigin opOrigin(Location loc) {
+  OpOrigin origin;
+  collect(loc, origin);
+  return origin;
+}
+
+fb::Offset<schema::InstructionDebug>
+instructionDebug(fb::FlatBufferBuilder &fbb, Operation *op) {
+  std::vector<Operation *> ops;
+  if (auto delegate = dyn_cast<edge::DelegateOp>(op))
+    delegate.getBody().walk([&](Operation *inner) {
+      if (!isa<edge::ConstantOp, edge::DelegateReturnOp>(inner))
+        ops.push_back(inner);
+    });
+  else
+    ops.push_back(op);
+  std::vector<std::string> names, nodes, sources;
+  for (Operation *each : ops) {
+    OpOrigin origin = opOrigin(each->getLoc());
+    names.push_back(each->getName().getStringRef().str());
+    nodes.push_back(std::move(origin.node));
+    sources.push_back(std::move(origin.source));
+  }
+  auto opsVector = fbb.CreateVectorOfStrings(names);
+  auto nodesVector = fbb.CreateVectorOfStrings(nodes);
+  auto sourcesVector = fbb.CreateVectorOfStrings(sources);
+  return schema::CreateInstructionDebug(fbb, opsVector, nodesVector,
+                                        sourcesVector);
+}
+
+} // namespace etch

@@ -1,0 +1,142 @@
+#include "Intermediates.h"
+#include "Npy.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace etch::tools {
+
+using runtime::Method;
+using runtime::TensorView;
+
+namespace {
+
+/// \p text as a JSON string literal.
+std::string quoted(const char *text) {
+  std::string out = "\"";
+  for (const char *c = text; *c; ++c) {
+    unsigned char byte = static_cast<unsigned char>(*c);
+    if (byte == '"' || byte == '\\') {
+      out += '\\';
+      out += *c;
+    } else if (byte < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
+      out += escape;
+    } else {
+      out += *c;
+    }
+  }
+  return out + "\"";
+}
+
+/// A node name as a file name part: letters, digits, '-' and '_' kept.
+std::string fileSafe(const char *name) {
+  std::string out;
+  for (const char *c = name; *c && out.size() < 48; ++c)
+    out +=
+        std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' || *c == '_'
+            ? *c
+            : '_';
+  return out;
+}
+
+/// "[1, 3, 32, 32]".
+std::string shapeList(const TensorView &tensor) {
+  std::string out = "[";
+  for (int d = 0; d < tensor.rank(); ++d)
+    out += (d ? ", " : "") + std::to_string(tensor.size(d));
+  return out + "]";
+}
+
+/// The ops, nodes and sources of instruction \p i as JSON lists.
+std::string debugFields(const Method &method, size_t i) {
+  std::string ops, nodes, sources;
+  for (size_t k = 0; k < method.debugOpCount(i); ++k) {
+    const char *separator = k ? ", " : "";
+    ops += separator + quoted(method.debugOp(i, k));
+    nodes += separator + quoted(method.debugNode(i, k));
+    sources += separator + quoted(method.debugSource(i, k));
+  }
+  return "\"ops\": [" + ops + "], \"nodes\": [" + nodes + "], \"sources\": [" +
+         sources + "]";
+}
+
+} // namespace
+
+bool IntermediateDump::begin(const std::string &dir, const Method &method,
+                             std::string &error) {
+  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    error = "cannot create " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  dir_ = dir;
+  for (size_t i = 0; i < method.inputCount(); ++i) {
+    const TensorView &input = const_cast<Method &>(method).input(i);
+    write(input, "input" + std::to_string(i) + ".npy",
+          "\"kind\": \"input\", \"input\": " + std::to_string(i) +
+              ", \"name\": " + quoted(method.inputName(i)));
+  }
+  error = error_;
+  return error_.empty();
+}
+
+void IntermediateDump::after(void *self, const Method &method,
+                             size_t instruction) {
+  auto &dump = *static_cast<IntermediateDump *>(self);
+  const char *name = method.instructionName(instruction);
+  // A kernel call is named by its producer node (else its op), a delegate
+  // by its target: it holds many nodes.
+  bool delegate = std::strncmp(name, "edge.", 5) != 0;
+  const char *node =
+      method.debugOpCount(instruction) ? method.debugNode(instruction, 0) : "";
+  std::string label =
+      delegate ? "delegate-" + fileSafe(name) : fileSafe(*node ? node : name);
+  char prefix[16];
+  std::snprintf(prefix, sizeof prefix, "%04zu_", instruction);
+  runtime::Span<TensorView *const> outputs =
+      method.instructionOutputs(instruction);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (!outputs[k])
+      continue;
+    dump.write(*outputs[k], prefix + label + "_" + std::to_string(k) + ".npy",
+               "\"kind\": \"instruction\", \"instruction\": " +
+                   std::to_string(instruction) + ", \"call\": " + quoted(name) +
+                   ", \"output\": " + std::to_string(k) + ", " +
+                   debugFields(method, instruction));
+  }
+}
+
+void IntermediateDump::write(const TensorView &tensor, const std::string &file,
+                             std::string entry) {
+  std::string error;
+  if (!writeNpy(dir_ + "/" + file, tensor.scalarType(), tensor.sizes(),
+                tensor.rank(), tensor.data(), tensor.nbytes(), error)) {
+    if (error_.empty())
+      error_ = error;
+    return;
+  }
+  index_ += std::string(entries_++ ? ",\n" : "") +
+            "  {\"file\": " + quoted(file.c_str()) + ", \"dtype\": " +
+            quoted(runtime::scalarTypeName(tensor.scalarType())) +
+            ", \"shape\": " + shapeList(tensor) + ", " + entry + "}";
+}
+
+bool IntermediateDump::finish(std::string &error) {
+  std::string path = dir_ + "/index.json";
+  FILE *file = std::fopen(path.c_str(), "w");
+  bool written = file && std::fprintf(file, "[\n%s\n]\n", index_.c_str()) >= 0;
+  if (file)
+    written &= std::fclose(file) == 0;
+  if (!written) {
+    error = "cannot write " + path;
+    return false;
+  }
+  error = error_;
+  return error_.empty();
+}
+
+} // namespace etch::tools
