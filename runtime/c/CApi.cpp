@@ -333,9 +333,11 @@ etch_status *etch_method_output_info(const etch_method *method, size_t index,
   return nullptr;
 }
 
-/// set_input and bind_input: the argument checks, then the method's.
+/// set_input and bind_input: the argument checks, then the method's. dtype
+/// by reference: an out-of-range value from C is read through its bytes
+/// (rawValue), never loaded as an enum.
 static etch_status *giveInput(const char *function, etch_method *method,
-                              size_t index, etch_dtype dtype,
+                              size_t index, const etch_dtype &dtype,
                               const int64_t *sizes, int32_t rank,
                               const void *data, size_t nbytes, int *bound) {
   if (!method || (!sizes && rank > 0) || (!data && nbytes))
