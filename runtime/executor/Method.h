@@ -27,6 +27,7 @@ public:
   size_t inputCount() const { return inputs_.size(); }
   /// Input tensors live in the arena; fill them before execute().
   TensorView &input(size_t index) { return *inputs_[index]; }
+  const TensorView &input(size_t index) const { return *inputs_[index]; }
   const char *inputName(size_t index) const;
   size_t outputCount() const { return outputs_.size(); }
   const TensorView &output(size_t index) const { return *outputs_[index]; }

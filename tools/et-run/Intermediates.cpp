@@ -75,7 +75,7 @@ bool IntermediateDump::begin(const std::string &dir, const Method &method,
   }
   dir_ = dir;
   for (size_t i = 0; i < method.inputCount(); ++i) {
-    const TensorView &input = const_cast<Method &>(method).input(i);
+    const TensorView &input = method.input(i);
     write(input, "input" + std::to_string(i) + ".npy",
           "\"kind\": \"input\", \"input\": " + std::to_string(i) +
               ", \"name\": " + quoted(method.inputName(i)));
