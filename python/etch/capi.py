@@ -91,6 +91,14 @@ def _bind(library):
     return lib
 
 
+def _check(lib, status):
+    """Raises a failed call's status as etch.Error (freeing the status)."""
+    if status:
+        message = lib.etch_status_message(status).decode()
+        lib.etch_status_free(status)
+        raise Error(message)
+
+
 class Module:
     """A loaded program; methods load on first use."""
 
@@ -101,10 +109,7 @@ class Module:
                              for i in range(count)]
 
     def _check(self, status):
-        if status:
-            message = self._lib.etch_status_message(status).decode()
-            self._lib.etch_status_free(status)
-            raise Error(message)
+        _check(self._lib, status)
 
     def _method(self, name):
         if not self._program:
@@ -184,8 +189,5 @@ def load(path_or_bytes, library="libetch.so", threads=None, module_type=Module):
     else:
         raise Error("etch.load takes a path or the program's bytes, not a "
                     f"{type(path_or_bytes).__name__}")
-    if status:
-        message = lib.etch_status_message(status).decode()
-        lib.etch_status_free(status)
-        raise Error(message)
+    _check(lib, status)
     return module_type(lib, program)
