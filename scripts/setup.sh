@@ -26,6 +26,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev clang-19 libclang-rt-19-dev debootstrap
   # reference numerics (Debian's torch 1.13, no PyPI)
   python3 python3-numpy python3-torch python3-torchvision python3-onnx
+  # ONNX's backend node tests (test/Import/Onnx/NodeSuite)
+  libonnx-testdata
 )
 
 missing=()

@@ -173,9 +173,10 @@ def Edge_DivOp : Edge_BinaryOp<"div", "aten::div"> {
 }
 
 def Edge_PowOp : Edge_BinaryOp<"pow", "aten::pow"> {
-  let summary = "self ** exponent (float)";
+  let summary = "self ** exponent (integers as torch: a negative exponent "
+                "gives 1, -1 or 0)";
   let promotedOperands = "self,exponent";
-  let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$exponent);
+  let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$exponent);
 }
 
 def Edge_RemainderOp : Edge_BinaryOp<"remainder", "aten::remainder"> {

@@ -65,6 +65,11 @@ MODELS = {
                                                        init_weights=False), IMAGE),
     "densenet121": (lambda: torchvision.models.densenet121(weights=None), IMAGE),
     "encoder_block": (encoder_block, (2, 16, 64)),
+    # A small ViT: class token expanded by ConstantOfShape/Where shape
+    # arithmetic, multi-head attention, layer norms.
+    "vit_small": (lambda: torchvision.models.VisionTransformer(
+        image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=32,
+        mlp_dim=64, num_classes=10), (1, 3, 32, 32)),
     "upsample_block": (UpsampleBlock, (1, 3, 10, 12)),
 }
 

@@ -1,6 +1,7 @@
 // IEEE 754 binary16 <-> binary32, as the float16 storage of GPU delegates
 // needs them on both sides: the compiler packs constants, the runtime
-// converts delegate inputs and outputs. Round to nearest, ties to even;
+// converts delegate inputs and outputs (and the portable kernels read and
+// write float16 and bfloat16 through them). Round to nearest, ties to even;
 // subnormals, infinities and NaN (quieted, sign kept) are exact.
 #pragma once
 
@@ -65,6 +66,24 @@ inline float halfToFloat(uint16_t half) {
   float value;
   std::memcpy(&value, &bits, 4);
   return value;
+}
+
+/// bfloat16 is float32's top half: rounded to nearest, ties to even (as
+/// torch), NaN kept a NaN.
+inline uint16_t floatToBFloat16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((bits >> 16) | 0x0040u);
+  bits += 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+inline float bfloat16ToFloat(uint16_t value) {
+  uint32_t bits = static_cast<uint32_t>(value) << 16;
+  float result;
+  std::memcpy(&result, &bits, 4);
+  return result;
 }
 
 } // namespace etch::runtime

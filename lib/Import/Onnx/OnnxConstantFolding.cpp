@@ -25,6 +25,11 @@ bool isInteger(OnnxDataType type) {
   return type == OnnxDataType::Int64 || type == OnnxDataType::Int32;
 }
 
+/// Shape arithmetic reads integers and the masks Equal makes of them.
+bool isFoldable(OnnxDataType type) {
+  return isInteger(type) || type == OnnxDataType::Bool;
+}
+
 OnnxTensor toTensor(const IntTensor &input, const std::string &name,
                     OnnxDataType type) {
   OnnxTensor tensor;
@@ -35,6 +40,8 @@ OnnxTensor toTensor(const IntTensor &input, const std::string &name,
     if (type == OnnxDataType::Int32) {
       int32_t narrow = static_cast<int32_t>(value);
       tensor.bytes.append(reinterpret_cast<const char *>(&narrow), 4);
+    } else if (type == OnnxDataType::Bool) {
+      tensor.bytes.push_back(value != 0 ? 1 : 0);
     } else {
       tensor.bytes.append(reinterpret_cast<const char *>(&value), 8);
     }
@@ -46,12 +53,41 @@ int64_t normalize(int64_t index, int64_t extent) {
   return index < 0 ? index + extent : index;
 }
 
+/// \p fn over inputs that are scalars or of one shape (what shape arithmetic
+/// uses; no general broadcasting); false when they are neither.
+template <typename Fn>
+bool elementwise(const std::vector<IntTensor> &inputs, IntTensor &result,
+                 Fn fn) {
+  size_t n = 1;
+  for (const IntTensor &input : inputs)
+    if (input.values.size() > n) {
+      n = input.values.size();
+      result.dims = input.dims;
+    }
+  if (n == 1)
+    result.dims = inputs[0].dims;
+  for (const IntTensor &input : inputs)
+    if (input.values.size() != n && input.values.size() != 1)
+      return false;
+  std::vector<int64_t> operands(inputs.size());
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t k = 0; k < inputs.size(); ++k)
+      operands[k] = inputs[k].values[inputs[k].values.size() == 1 ? 0 : i];
+    std::optional<int64_t> value = fn(operands);
+    if (!value)
+      return false;
+    result.values.push_back(*value);
+  }
+  return true;
+}
+
 } // namespace
 
 bool OnnxImporter::foldConstantNode(const OnnxNode &node) {
-  static const char *kFoldable[] = {"Gather", "Unsqueeze", "Squeeze", "Concat",
-                                    "Add",    "Sub",       "Mul",     "Div",
-                                    "Cast",   "Slice",     "Reshape"};
+  static const char *kFoldable[] = {
+      "Gather",  "Unsqueeze", "Squeeze", "Concat",         "Add",
+      "Sub",     "Mul",       "Div",     "Cast",           "Slice",
+      "Reshape", "Equal",     "Where",   "ConstantOfShape"};
   if (std::none_of(std::begin(kFoldable), std::end(kFoldable),
                    [&](const char *op) { return node.opType == op; }) ||
       node.outputs.size() != 1 || node.inputs.empty())
@@ -64,7 +100,7 @@ bool OnnxImporter::foldConstantNode(const OnnxNode &node) {
       continue;
     }
     const OnnxTensor *tensor = constantInput(node, i);
-    if (!tensor || !isInteger(tensor->elementType) ||
+    if (!tensor || !isFoldable(tensor->elementType) ||
         tensor->numElements() > kMaxFoldedElements)
       return false;
     std::optional<std::vector<int64_t>> values = constantInts(*tensor);
@@ -77,26 +113,50 @@ bool OnnxImporter::foldConstantNode(const OnnxNode &node) {
   const IntTensor &x = inputs[0];
   IntTensor result;
   const std::string &op = node.opType;
-  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
-    if (inputs.size() != 2)
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
+      op == "Equal") {
+    if (inputs.size() != 2 || !isInteger(type))
       return false;
-    const IntTensor &y = inputs[1];
-    // Scalars and equal-length vectors: what shape arithmetic uses.
-    size_t n = std::max(x.values.size(), y.values.size());
-    if ((x.values.size() != n && x.values.size() != 1) ||
-        (y.values.size() != n && y.values.size() != 1))
-      return false;
-    result.dims = x.values.size() >= y.values.size() ? x.dims : y.dims;
-    for (size_t i = 0; i < n; ++i) {
-      int64_t a = x.values[x.values.size() == 1 ? 0 : i];
-      int64_t b = y.values[y.values.size() == 1 ? 0 : i];
+    if (op == "Equal")
+      type = OnnxDataType::Bool;
+    auto apply = [&](const std::vector<int64_t> &v) -> std::optional<int64_t> {
+      int64_t a = v[0], b = v[1];
       if (op == "Div" && b == 0)
-        return false;
-      result.values.push_back(op == "Add"   ? a + b
-                              : op == "Sub" ? a - b
-                              : op == "Mul" ? a * b
-                                            : a / b);
-    }
+        return std::nullopt;
+      return op == "Add"   ? a + b
+             : op == "Sub" ? a - b
+             : op == "Mul" ? a * b
+             : op == "Div" ? a / b
+                           : int64_t(a == b);
+    };
+    if (!elementwise(inputs, result, apply))
+      return false;
+  } else if (op == "Where") {
+    // condition ? x : y, typed as x.
+    const OnnxTensor *chosen = constantInput(node, 1);
+    if (inputs.size() != 3 || !chosen || !isInteger(chosen->elementType))
+      return false;
+    type = chosen->elementType;
+    if (!elementwise(
+            inputs, result,
+            [](const std::vector<int64_t> &v) -> std::optional<int64_t> {
+              return v[0] ? v[1] : v[2];
+            }))
+      return false;
+  } else if (op == "ConstantOfShape") {
+    auto value = node.attributes.find("value");
+    if (value == node.attributes.end() ||
+        !isInteger(value->second.t.elementType) || x.dims.size() != 1)
+      return false;
+    std::optional<std::vector<int64_t>> fill = constantInts(value->second.t);
+    int64_t count = 1;
+    for (int64_t extent : x.values)
+      count *= extent >= 0 ? extent : kMaxFoldedElements + 1;
+    if (!fill || fill->size() != 1 || count > kMaxFoldedElements)
+      return false;
+    type = value->second.t.elementType;
+    result.dims = x.values;
+    result.values.assign(count, fill->front());
   } else if (op == "Gather") {
     if (inputs.size() != 2 || x.dims.size() != 1 ||
         intAttr(node, "axis", 0) != 0)

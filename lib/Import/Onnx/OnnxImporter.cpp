@@ -1,5 +1,5 @@
 //===- OnnxImporter.cpp - Driver: values, constants, unmapped ops ---------===//
-#include "OnnxImporter.h"
+#include "OnnxCompose.h"
 
 #include "edge/EdgeDialect.h"
 #include "etch/Import/Import.h"
@@ -57,7 +57,6 @@ OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
       {"Floor", &OnnxImporter::convertUnary},
       {"Ceil", &OnnxImporter::convertUnary},
       {"Round", &OnnxImporter::convertUnary},
-      {"Pow", &OnnxImporter::convertBinary},
       {"Equal", &OnnxImporter::convertCompare},
       {"Less", &OnnxImporter::convertCompare},
       {"LessOrEqual", &OnnxImporter::convertCompare},
@@ -70,8 +69,12 @@ OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
       {"Resize", &OnnxImporter::convertResize},
       {"QuantizeLinear", &OnnxImporter::convertQuantizeLinear},
       {"DequantizeLinear", &OnnxImporter::convertDequantizeLinear},
-      {"Max", &OnnxImporter::convertBinary},
-      {"Min", &OnnxImporter::convertBinary},
+      {"And", &OnnxImporter::convertBinary},
+      {"Or", &OnnxImporter::convertBinary},
+      {"Xor", &OnnxImporter::convertBinary},
+      {"Mod", &OnnxImporter::convertBinary},
+      {"Not", &OnnxImporter::convertUnary},
+      {"Size", &OnnxImporter::convertShape},
       {"HardSigmoid", &OnnxImporter::convertHardSigmoid},
       {"LeakyRelu", &OnnxImporter::convertLeakyReluOrElu},
       {"Elu", &OnnxImporter::convertLeakyReluOrElu},
@@ -93,12 +96,13 @@ OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
       {"ArgMax", &OnnxImporter::convertArgReduce},
       {"ArgMin", &OnnxImporter::convertArgReduce},
       {"Identity", &OnnxImporter::convertIdentity},
-      {"Dropout", &OnnxImporter::convertIdentity},
       {"Constant", &OnnxImporter::convertConstant},
       {"Shape", &OnnxImporter::convertShape},
       {"Gelu", &OnnxImporter::convertGelu},
       {"Erf", &OnnxImporter::convertErf},
   };
+  for (const auto &entry : composedOps())
+    converters.try_emplace(entry.getKey(), &OnnxImporter::convertComposed);
 }
 
 Location OnnxImporter::locationOf(const OnnxNode &node) {
@@ -220,6 +224,9 @@ OnnxImporter::constantInts(const OnnxTensor &tensor) {
   case OnnxDataType::Int16: read(int16_t()); break;
   case OnnxDataType::Int8: read(int8_t()); break;
   case OnnxDataType::Uint8: read(uint8_t()); break;
+  case OnnxDataType::Bool:
+    read(uint8_t());
+    break;
   default: return std::nullopt;
   }
   return result;
@@ -318,8 +325,6 @@ LogicalResult OnnxImporter::convertIdentity(const OnnxNode &node) {
   Value value = input(node, 0);
   if (!value)
     return failure();
-  if (node.opType == "Dropout" && failed(requireUnused(node, 1)))
-    return failure();
   values[node.outputs.front()] = value;
   return success();
 }
@@ -378,15 +383,22 @@ LogicalResult OnnxImporter::convertShape(const OnnxNode &node) {
     return failure();
   RankedTensorType type = rankedTypeOf(value);
   if (!type.hasStaticShape())
-    return nodeError(node) << "Shape of a dynamically shaped tensor (" << type
-                           << ") is not supported";
+    return nodeError(node) << node.opType << " of a dynamically shaped tensor ("
+                           << type << ") is not supported";
+  auto tensor = std::make_unique<OnnxTensor>();
+  tensor->name = node.outputs.front();
+  tensor->elementType = OnnxDataType::Int64;
+  if (node.opType == "Size") {
+    int64_t elements = type.getNumElements();
+    tensor->bytes.append(reinterpret_cast<const char *>(&elements), 8);
+    constants[node.outputs.front()] = tensor.get();
+    ownedConstants.push_back(std::move(tensor));
+    return success();
+  }
   int64_t rank = type.getRank();
   int64_t start = intAttr(node, "start", 0), end = intAttr(node, "end", rank);
   start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
   end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
-  auto tensor = std::make_unique<OnnxTensor>();
-  tensor->name = node.outputs.front();
-  tensor->elementType = OnnxDataType::Int64;
   tensor->dims = {std::max<int64_t>(end - start, 0)};
   for (int64_t i = start; i < end; ++i) {
     int64_t extent = type.getDimSize(i);
@@ -486,10 +498,17 @@ LogicalResult OnnxImporter::convertNode(const OnnxNode &node) {
 LogicalResult OnnxImporter::run() {
   MLIRContext *context = builder.getContext();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
-  if (graph.opsetVersion < 13 || graph.opsetVersion > 17)
+  if (graph.opsetVersion == 0)
+    return emitError(fileLoc) << "the model imports no opset of the default "
+                                 "ONNX domain (ai.onnx), the only one etch "
+                                 "reads";
+  if (graph.opsetVersion < kOldestImportedOpset ||
+      graph.opsetVersion > kNewestImportedOpset)
     return emitError(fileLoc)
            << "ONNX opset " << graph.opsetVersion
-           << " is not supported (etch reads opsets 13 to 17)";
+           << " is not supported (etch reads opsets 1 to "
+           << kNewestImportedOpset << ", converting those before "
+           << kOldestImportedOpset << ")";
 
   for (const OnnxTensor &initializer : graph.initializers)
     constants[initializer.name] = &initializer;
@@ -516,7 +535,17 @@ LogicalResult OnnxImporter::run() {
   SmallVector<Type> argumentTypes;
   for (const auto &[name, type] : graph.inputs) {
     Type element = elementType(type.elementType);
-    if (!element || !type.hasShape)
+    if (type.elementType == OnnxDataType::Undefined)
+      return emitError(fileLoc) << "graph input '" << name
+                                << "' is not a tensor (sequences, maps and "
+                                   "optionals are not supported)";
+    if (!element)
+      return emitError(fileLoc)
+             << "graph input '" << name << "' has element type "
+             << onnxTypeName(type.elementType)
+             << ", which etch does not support (it reads float, double, "
+                "float16, bfloat16, int8, uint8, int16, int32, int64, bool)";
+    if (!type.hasShape)
       return emitError(fileLoc) << "graph input '" << name
                                 << "' needs a tensor type with a known rank";
     SmallVector<int64_t> dims;

@@ -62,6 +62,8 @@ public:
   mlir::LogicalResult convertResize(const OnnxNode &node);
   mlir::LogicalResult convertQuantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
+  /// The operators written as several Edge ops (OnnxComposedOps.cpp).
+  mlir::LogicalResult convertComposed(const OnnxNode &node);
   mlir::Type elementTypeOf(OnnxDataType type) { return elementType(type); }
 
   // Helpers shared by converters.

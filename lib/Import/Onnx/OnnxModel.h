@@ -81,9 +81,15 @@ struct OnnxNode {
   std::map<std::string, OnnxAttribute> attributes;
 };
 
+/// The opsets of the default domain the importer reads directly; older ones
+/// are converted to the oldest of these at load.
+constexpr int64_t kOldestImportedOpset = 13;
+constexpr int64_t kNewestImportedOpset = 17;
+
 struct OnnxGraph {
   std::string name;
-  int64_t opsetVersion = 0; // of the default (ai.onnx) domain
+  int64_t opsetVersion = 0;       // of the default (ai.onnx) domain
+  int64_t convertedFromOpset = 0; // the file's opset when it was converted
   std::vector<std::pair<std::string, OnnxValueType>> inputs; // no initializers
   std::vector<std::pair<std::string, OnnxValueType>> outputs;
   std::vector<OnnxTensor> initializers;
@@ -103,6 +109,8 @@ std::optional<OnnxGraph> loadOnnxModelFromBytes(const std::string &bytes,
 
 /// Bytes per element of \p type, 0 for types without a fixed size.
 int64_t onnxElementSize(OnnxDataType type);
+/// ONNX's name of \p type ("float", "uint16", ...), for messages.
+const char *onnxTypeName(OnnxDataType type);
 
 } // namespace etch::onnx_import
 

@@ -8,12 +8,14 @@
 
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+#include <onnx/version_converter/convert.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <sys/stat.h>
 #include <fcntl.h>
+#include <iterator>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,6 +48,15 @@ int64_t onnxElementSize(OnnxDataType type) {
   default:
     return 0;
   }
+}
+
+const char *onnxTypeName(OnnxDataType type) {
+  static const char *const names[] = {
+      "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
+      "int32",     "int64",  "string",    "bool",       "float16", "double",
+      "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
+  auto index = static_cast<size_t>(type);
+  return index < std::size(names) ? names[index] : "an unknown element type";
 }
 
 namespace {
@@ -258,10 +269,13 @@ bool writeAll(int fd, const std::string &bytes) {
 }
 
 /// Fills value_info (and missing graph output types) by libonnx's shape
-/// inference, run in a child process: libonnx trusts its input in places
-/// (ranks of a convolution's operands, for one), so a crafted model can make
-/// it read out of bounds, and that must end in an error, not take etch down.
-bool inferShapesIsolated(onnx::ModelProto &model, std::string &error) {
+/// inference, after converting the model to opset `convertTo` with libonnx's
+/// version converter when that is non-zero. Both run in a child process:
+/// libonnx trusts its input in places (ranks of a convolution's operands, for
+/// one), so a crafted model can make it read out of bounds, and that must end
+/// in an error, not take etch down.
+bool prepareModelIsolated(onnx::ModelProto &model, int64_t convertTo,
+                          std::string &error) {
   int fds[2];
   if (::pipe(fds) != 0) {
     error = "cannot run ONNX shape inference (pipe failed)";
@@ -286,15 +300,30 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &error) {
     for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
       std::signal(signal, SIG_DFL);
     // One status byte, then the inferred types or libonnx's message.
+    // A converted model comes back whole; otherwise only the types.
     std::string message;
+    const char *stage = "ONNX shape inference failed: ";
     try {
+      if (convertTo) {
+        // Some adapters (Softmax 12 -> 13) need the input shapes.
+        onnx::shape_inference::InferShapes(model);
+        stage = "cannot convert the model to ONNX opset 13 (libonnx's "
+                "version converter): ";
+        model = onnx::version_conversion::ConvertVersion(
+            model, static_cast<int>(convertTo));
+        stage = "ONNX shape inference failed: ";
+      }
       onnx::shape_inference::InferShapes(model);
-      onnx::GraphProto types;
-      *types.mutable_value_info() = model.graph().value_info();
-      *types.mutable_output() = model.graph().output();
-      message = "0" + types.SerializeAsString();
+      if (convertTo) {
+        message = "0" + model.SerializeAsString();
+      } else {
+        onnx::GraphProto types;
+        *types.mutable_value_info() = model.graph().value_info();
+        *types.mutable_output() = model.graph().output();
+        message = "0" + types.SerializeAsString();
+      }
     } catch (const std::exception &exception) {
-      message = std::string("1") + exception.what();
+      message = std::string("1") + stage + exception.what();
     }
     _exit(writeAll(fds[1], message) ? 0 : 1);
   }
@@ -313,7 +342,10 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &error) {
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status) || reply.empty()) {
-    error = "ONNX shape inference (libonnx) crashed on this model" +
+    error = std::string(convertTo ? "ONNX version conversion or shape "
+                                    "inference (libonnx)"
+                                  : "ONNX shape inference (libonnx)") +
+            " crashed on this model" +
             (WIFSIGNALED(status)
                  ? " (signal " + std::to_string(WTERMSIG(status)) + ")"
                  : std::string()) +
@@ -321,8 +353,15 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &error) {
     return false;
   }
   if (reply[0] != '0') {
-    error = "ONNX shape inference failed: " + reply.substr(1);
+    error = reply.substr(1);
     return false;
+  }
+  if (convertTo) {
+    if (!model.ParseFromString(reply.substr(1))) {
+      error = "cannot read ONNX version conversion's result";
+      return false;
+    }
+    return true;
   }
   onnx::GraphProto types;
   if (!types.ParseFromString(reply.substr(1))) {
@@ -399,24 +438,42 @@ std::optional<OnnxGraph> loadOnnxModelFromBytes(const std::string &bytes,
   }
 
   OnnxGraph graph;
-  for (const auto &opset : model.opset_import())
-    if (opset.domain().empty() || opset.domain() == "ai.onnx")
-      graph.opsetVersion = opset.version();
+  auto readOpset = [&] {
+    for (const auto &opset : model.opset_import())
+      if (opset.domain().empty() || opset.domain() == "ai.onnx")
+        graph.opsetVersion = opset.version();
+  };
+  readOpset();
+  auto readInitializers = [&] {
+    graph.initializers.clear();
+    for (const auto &initializer : model.graph().initializer()) {
+      OnnxTensor tensor;
+      if (!convertTensor(initializer, modelDir, tensor, error))
+        return false;
+      graph.initializers.push_back(std::move(tensor));
+    }
+    return true;
+  };
 
   // Initializers first: libonnx's shape inference trusts their dims, and a
   // damaged one (dims that disagree with its data) can crash it.
-  const onnx::GraphProto &proto = model.graph();
-  for (const auto &initializer : proto.initializer()) {
-    OnnxTensor tensor;
-    if (!convertTensor(initializer, modelDir, tensor, error))
+  if (!readInitializers() || !validateWindowAttributes(model.graph(), error))
+    return std::nullopt;
+  // Older opsets are brought to the first one the importer reads by onnx's
+  // own converter, which knows every operator's changes in between.
+  int64_t convertTo =
+      graph.opsetVersion > 0 && graph.opsetVersion < kOldestImportedOpset
+          ? kOldestImportedOpset
+          : 0;
+  if (!prepareModelIsolated(model, convertTo, error))
+    return std::nullopt;
+  if (convertTo) {
+    graph.convertedFromOpset = graph.opsetVersion;
+    readOpset();
+    if (!readInitializers())
       return std::nullopt;
-    graph.initializers.push_back(std::move(tensor));
   }
-
-  if (!validateWindowAttributes(proto, error))
-    return std::nullopt;
-  if (!inferShapesIsolated(model, error))
-    return std::nullopt;
+  const onnx::GraphProto &proto = model.graph();
 
   graph.name = proto.name();
   std::map<std::string, bool> isInitializer;

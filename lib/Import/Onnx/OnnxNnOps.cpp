@@ -1,9 +1,10 @@
 //===- OnnxNnOps.cpp - Conv, Gemm, MatMul, normalization, pooling ---------===//
-#include "OnnxImporter.h"
+#include "OnnxCompose.h"
 
 #include "edge/EdgeDialect.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -13,16 +14,22 @@ namespace {
 /// ONNX 2-D window attributes resolved to ATen's symmetric form.
 struct Window {
   SmallVector<int64_t, 2> kernel, stride, padding, dilation;
+  /// Padding the window op cannot take (asymmetric, or more than half the
+  /// kernel for pooling), applied before it by constant_pad_nd: ATen's
+  /// order, [left, right, top, bottom]. Empty when there is none.
+  SmallVector<int64_t, 4> explicitPad;
 };
 } // namespace
 
 /// Reads kernel_shape/strides/pads/dilations/auto_pad for a 2-D window over
-/// an NCHW input. ATen (and so Edge) pads symmetrically; asymmetric padding
-/// is reported, never silently changed.
+/// an NCHW input. ATen (and so Edge) pads symmetrically, a pooling window by
+/// at most half the kernel: other padding becomes Window::explicitPad where
+/// \p explicitPadding allows, else an error (never silently changed).
 static FailureOr<Window> resolveWindow(OnnxImporter &importer,
                                        const OnnxNode &node,
                                        RankedTensorType input,
-                                       ArrayRef<int64_t> kernel) {
+                                       ArrayRef<int64_t> kernel,
+                                       bool explicitPadding, bool pooling) {
   Window window;
   window.kernel.assign(kernel.begin(), kernel.end());
   auto ints = [&](StringRef name, int64_t fallback, size_t count) {
@@ -40,6 +47,11 @@ static FailureOr<Window> resolveWindow(OnnxImporter &importer,
            << "only 2-D windows are supported (strides/dilations of 2 and "
               "pads of 4 entries)";
   std::string autoPad = importer.stringAttr(node, "auto_pad", "NOTSET");
+  if ((autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") &&
+      node.opType == "ConvTranspose")
+    return importer.nodeError(node)
+           << "auto_pad " << autoPad
+           << " is not supported for ConvTranspose; give pads";
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (int i = 0; i < 2; ++i) {
       int64_t extent = input.getDimSize(2 + i);
@@ -59,14 +71,33 @@ static FailureOr<Window> resolveWindow(OnnxImporter &importer,
   } else if (autoPad != "NOTSET") {
     return importer.nodeError(node) << "unknown auto_pad '" << autoPad << "'";
   }
-  if (pads[0] != pads[2] || pads[1] != pads[3])
-    return importer.nodeError(node)
-           << "asymmetric pads [" << pads[0] << ", " << pads[1] << ", "
-           << pads[2] << ", " << pads[3] << "] are not supported";
   window.stride.assign(strides.begin(), strides.end());
   window.dilation.assign(dilations.begin(), dilations.end());
-  window.padding = {pads[0], pads[1]};
+  bool symmetric = pads[0] == pads[2] && pads[1] == pads[3];
+  bool fits =
+      !pooling || (2 * pads[0] <= kernel[0] && 2 * pads[1] <= kernel[1]);
+  if (symmetric && fits) {
+    window.padding = {pads[0], pads[1]};
+    return window;
+  }
+  if (!explicitPadding)
+    return importer.nodeError(node)
+           << "pads [" << pads[0] << ", " << pads[1] << ", " << pads[2] << ", "
+           << pads[3]
+           << "] are not supported (asymmetric, or more than half the kernel)";
+  window.padding = {0, 0};
+  window.explicitPad = {pads[1], pads[3], pads[0], pads[2]};
   return window;
+}
+
+static FailureOr<Value> padExplicitly(OnnxImporter &importer, Location loc,
+                                      Value x, ArrayRef<int64_t> pad,
+                                      double value) {
+  OpBuilder &builder = importer.builder;
+  return importer.edge.create<edge::ConstantPadNdOp>(
+      loc, x,
+      {builder.getNamedAttr("pad", builder.getDenseI64ArrayAttr(pad)),
+       builder.getNamedAttr("value", builder.getF64FloatAttr(value))});
 }
 
 LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
@@ -79,11 +110,19 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
                               "is supported";
   SmallVector<int64_t> kernel = {weightType.getDimSize(2),
                                  weightType.getDimSize(3)};
-  FailureOr<Window> window =
-      resolveWindow(*this, node, rankedTypeOf(x), kernel);
+  bool transposed = node.opType == "ConvTranspose";
+  FailureOr<Window> window = resolveWindow(*this, node, rankedTypeOf(x), kernel,
+                                           /*explicitPadding=*/!transposed,
+                                           /*pooling=*/false);
   if (failed(window))
     return failure();
-  bool transposed = node.opType == "ConvTranspose";
+  if (!window->explicitPad.empty()) {
+    FailureOr<Value> padded =
+        padExplicitly(*this, locationOf(node), x, window->explicitPad, 0.0);
+    if (failed(padded))
+      return failure();
+    x = *padded;
+  }
   if (transposed && node.attributes.count("output_shape"))
     return nodeError(node) << "output_shape is not supported; give pads and "
                               "output_padding instead";
@@ -235,9 +274,13 @@ LogicalResult OnnxImporter::convertBatchNormalization(const OnnxNode &node) {
 }
 
 LogicalResult OnnxImporter::convertLayerNormalization(const OnnxNode &node) {
+  // The mean and inverse standard deviation outputs are composed.
   for (size_t output = 1; output < node.outputs.size(); ++output)
-    if (failed(requireUnused(node, output)))
-      return failure();
+    if (!node.outputs[output].empty() &&
+        useCounts.lookup(node.outputs[output])) {
+      Compose compose(*this, node);
+      return composeLayerNormWithStatistics(compose);
+    }
   Value x = input(node, 0);
   if (!x)
     return failure();
@@ -285,10 +328,45 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
   std::optional<std::vector<int64_t>> kernel = intsAttr(node, "kernel_shape");
   if (!kernel || kernel->size() != 2 || type.getRank() != 4)
     return nodeError(node) << "only 2-D pooling over NCHW input is supported";
-  FailureOr<Window> window = resolveWindow(*this, node, type, *kernel);
+  FailureOr<Window> window = resolveWindow(*this, node, type, *kernel,
+                                           /*explicitPadding=*/true,
+                                           /*pooling=*/true);
   if (failed(window))
     return failure();
   bool ceilMode = intAttr(node, "ceil_mode", 0) != 0;
+  bool maxPool = node.opType == "MaxPool";
+  bool countPads = intAttr(node, "count_include_pad", 0) != 0;
+  Location loc = locationOf(node);
+  // Padding outside the window op: -inf for max; for an average that does
+  // not count pads, the padded sum over the count of real elements, i.e.
+  // avg(pad(x)) / avg(pad(ones)).
+  Value divisor;
+  if (!window->explicitPad.empty()) {
+    if (ceilMode)
+      return nodeError(node) << "ceil_mode=1 with pads that are asymmetric "
+                                "or more than half the kernel is not supported";
+    double fill = maxPool ? -std::numeric_limits<double>::infinity() : 0.0;
+    FailureOr<Value> padded =
+        padExplicitly(*this, loc, x, window->explicitPad, fill);
+    if (failed(padded))
+      return failure();
+    if (!maxPool && !countPads) {
+      Compose compose(*this, node);
+      SmallVector<int64_t> shape(type.getShape());
+      Value ones = compose.op<edge::FullOp>(
+          {}, {compose.attr("size", ArrayRef(shape)),
+               compose.attr("fill_value", 1.0),
+               builder.getNamedAttr("dtype",
+                                    TypeAttr::get(type.getElementType()))});
+      FailureOr<Value> paddedOnes =
+          ones ? padExplicitly(*this, loc, ones, window->explicitPad, 0.0)
+               : FailureOr<Value>(failure());
+      if (failed(paddedOnes))
+        return failure();
+      divisor = *paddedOnes;
+    }
+    x = *padded;
+  }
   SmallVector<NamedAttribute> attributes = {
       builder.getNamedAttr("kernel_size",
                            builder.getDenseI64ArrayAttr(window->kernel)),
@@ -297,7 +375,7 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
       builder.getNamedAttr("padding",
                            builder.getDenseI64ArrayAttr(window->padding)),
       builder.getNamedAttr("ceil_mode", builder.getBoolAttr(ceilMode))};
-  if (node.opType == "MaxPool") {
+  if (maxPool) {
     if (intAttr(node, "storage_order", 0) != 0)
       return nodeError(node) << "storage_order=1 is not supported";
     attributes.push_back(builder.getNamedAttr(
@@ -307,11 +385,17 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
   }
   if (window->dilation != SmallVector<int64_t, 2>{1, 1})
     return nodeError(node) << "AveragePool with dilations is not supported";
-  attributes.push_back(builder.getNamedAttr(
-      "count_include_pad",
-      builder.getBoolAttr(intAttr(node, "count_include_pad", 0) != 0)));
+  attributes.push_back(builder.getNamedAttr("count_include_pad",
+                                            builder.getBoolAttr(countPads)));
+  FailureOr<Value> average = edge.create<edge::AvgPool2dOp>(loc, x, attributes);
+  if (failed(average) || !divisor)
+    return bind(node, average);
+  FailureOr<Value> share =
+      edge.create<edge::AvgPool2dOp>(loc, divisor, attributes);
+  if (failed(share))
+    return failure();
   return bind(node,
-              edge.create<edge::AvgPool2dOp>(locationOf(node), x, attributes));
+              edge.create<edge::DivOp>(loc, ValueRange{*average, *share}));
 }
 
 LogicalResult OnnxImporter::convertGlobalPool(const OnnxNode &node) {

@@ -1,5 +1,5 @@
 //===- OnnxTensorOps.cpp - Elementwise, activation and shape ops ----------===//
-#include "OnnxImporter.h"
+#include "OnnxCompose.h"
 
 #include "edge/EdgeDialect.h"
 
@@ -23,15 +23,21 @@ LogicalResult OnnxImporter::convertBinary(const OnnxNode &node) {
     return bind(node, edge.create<edge::SubOp>(loc, ValueRange{lhs, rhs}));
   if (op == "Mul")
     return bind(node, edge.create<edge::MulOp>(loc, ValueRange{lhs, rhs}));
-  if (op == "Pow")
-    return bind(node, edge.create<edge::PowOp>(loc, ValueRange{lhs, rhs}));
-  if (op == "Max" || op == "Min") {
-    if (node.inputs.size() != 2)
-      return nodeError(node) << "only the two-input form is supported";
-    if (op == "Max")
-      return bind(node,
-                  edge.create<edge::MaximumOp>(loc, ValueRange{lhs, rhs}));
-    return bind(node, edge.create<edge::MinimumOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "And")
+    return bind(node,
+                edge.create<edge::LogicalAndOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "Or")
+    return bind(node,
+                edge.create<edge::LogicalOrOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "Xor")
+    return bind(node,
+                edge.create<edge::LogicalXorOp>(loc, ValueRange{lhs, rhs}));
+  // Mod takes the divisor's sign (Python's %) unless fmod=1 (C's fmod).
+  if (op == "Mod") {
+    if (intAttr(node, "fmod", 0) != 0)
+      return bind(node, edge.create<edge::FmodOp>(loc, ValueRange{lhs, rhs}));
+    return bind(node,
+                edge.create<edge::RemainderOp>(loc, ValueRange{lhs, rhs}));
   }
   // ONNX integer division truncates; float division is true division.
   SmallVector<NamedAttribute> attributes;
@@ -74,22 +80,11 @@ LogicalResult OnnxImporter::convertUnary(const OnnxNode &node) {
           .Case("Floor", edge::FloorOp::getOperationName())
           .Case("Ceil", edge::CeilOp::getOperationName())
           .Case("Round", edge::RoundOp::getOperationName())
+          .Case("Not", edge::LogicalNotOp::getOperationName())
           .Default("");
   if (opName.empty())
     return nodeError(node) << "internal: no unary mapping for " << node.opType;
   return bind(node, edge.create(locationOf(node), opName, x));
-}
-
-LogicalResult OnnxImporter::convertHardSigmoid(const OnnxNode &node) {
-  // ATen's hardsigmoid is ONNX HardSigmoid with alpha = 1/6, beta = 1/2.
-  float alpha = floatAttr(node, "alpha", 0.2f),
-        beta = floatAttr(node, "beta", 0.5f);
-  if (std::fabs(alpha - 1.0f / 6.0f) > 1e-6f || std::fabs(beta - 0.5f) > 1e-6f)
-    return convertCustom(node);
-  Value x = input(node, 0);
-  if (!x)
-    return failure();
-  return bind(node, edge.create<edge::HardsigmoidOp>(locationOf(node), x));
 }
 
 LogicalResult OnnxImporter::convertLeakyReluOrElu(const OnnxNode &node) {
@@ -115,6 +110,19 @@ LogicalResult OnnxImporter::convertClip(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
+  // Bounds known only at run time are maximum/minimum with those tensors.
+  bool runtimeBound = false;
+  for (size_t index : {1, 2})
+    runtimeBound |= hasInput(node, index) && !constantInput(node, index);
+  if (runtimeBound) {
+    Compose compose(*this, node);
+    Value result = x;
+    if (hasInput(node, 1))
+      result = compose.op<edge::MaximumOp>({result, compose.in(1)});
+    if (hasInput(node, 2))
+      result = compose.op<edge::MinimumOp>({result, compose.in(2)});
+    return compose.bind(result);
+  }
   auto bound = [&](size_t index) -> FailureOr<std::optional<double>> {
     if (!hasInput(node, index))
       return std::optional<double>();
@@ -122,8 +130,7 @@ LogicalResult OnnxImporter::convertClip(const OnnxNode &node) {
     std::optional<std::vector<double>> values =
         tensor ? constantDoubles(*tensor) : std::nullopt;
     if (!values || values->size() != 1)
-      return nodeError(node)
-             << "input #" << index << " must be a constant scalar";
+      return nodeError(node) << "input #" << index << " must be a scalar";
     return std::optional<double>(values->front());
   };
   FailureOr<std::optional<double>> low = bound(1), high = bound(2);
@@ -275,7 +282,8 @@ LogicalResult OnnxImporter::convertGather(const OnnxNode &node) {
     return bind(node,
                 edge.create<edge::EmbeddingOp>(loc, ValueRange{data, indices}));
   }
-  return convertCustom(node);
+  Compose compose(*this, node);
+  return composeGather(compose);
 }
 
 /// Axes come from an attribute before opset 13 and from input #1 after.
@@ -399,8 +407,10 @@ LogicalResult OnnxImporter::convertArgReduce(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
-  if (intAttr(node, "select_last_index", 0) != 0)
-    return nodeError(node) << "select_last_index=1 is not supported";
+  if (intAttr(node, "select_last_index", 0) != 0) {
+    Compose compose(*this, node);
+    return composeArgReduceLast(compose);
+  }
   SmallVector<NamedAttribute> attributes = {
       builder.getNamedAttr("dim",
                            builder.getI64IntegerAttr(intAttr(node, "axis", 0))),

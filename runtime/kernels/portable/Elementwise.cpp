@@ -151,24 +151,45 @@ Error validateBinary(const KernelCall &call) {
   const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
   const TensorView &out = *call.outputs[0];
   ScalarType type = out.scalarType();
-  if (type != ScalarType::Float32 && type != ScalarType::Int64 &&
-      type != ScalarType::Int32)
+  if (type == ScalarType::Bool || !isConvertible(type))
     return kernelError(call, Error::NotSupported,
-                       "supports float32, int64 and int32, not %s",
+                       "supports floating-point and integer types, not %s",
                        scalarTypeName(type));
   ET_CHECK_OK(checkType(call, &a, "self", type));
   ET_CHECK_OK(checkType(call, &b, "other", type));
   return checkBroadcastOutput(call, 0);
 }
 
+/// float16 and bfloat16 compute in float32, rounding each result back.
+void runBinaryWidened(const KernelCall &call, BinaryKind kind) {
+  const TensorView *inputs[] = {call.inputs[0], call.inputs[1]};
+  TensorView &out = *call.outputs[0];
+  auto alpha = static_cast<float>(call.doubleAttr("alpha", 1.0));
+  broadcastWalk(out, inputs, 2, [&](int64_t i, const int64_t *offsets) {
+    auto a = static_cast<float>(loadAsDouble(*inputs[0], offsets[0]));
+    auto b = static_cast<float>(loadAsDouble(*inputs[1], offsets[1]));
+    storeFromDouble(out, i, applyBinary(kind, a, b, alpha, 0));
+  });
+}
+
 void runBinary(const KernelCall &call, BinaryKind kind) {
   switch (call.outputs[0]->scalarType()) {
   case ScalarType::Float32:
     return runBinaryTyped<float>(call, kind);
+  case ScalarType::Float64:
+    return runBinaryTyped<double>(call, kind);
   case ScalarType::Int64:
     return runBinaryTyped<int64_t>(call, kind);
-  default:
+  case ScalarType::Int32:
     return runBinaryTyped<int32_t>(call, kind);
+  case ScalarType::Int16:
+    return runBinaryTyped<int16_t>(call, kind);
+  case ScalarType::Int8:
+    return runBinaryTyped<int8_t>(call, kind);
+  case ScalarType::UInt8:
+    return runBinaryTyped<uint8_t>(call, kind);
+  default:
+    return runBinaryWidened(call, kind);
   }
 }
 
@@ -207,10 +228,7 @@ ETCH_BINARY_KERNEL(Minimum, Minimum)
 ETCH_BINARY_KERNEL(Remainder, Remainder)
 ETCH_BINARY_KERNEL(Fmod, Fmod)
 
-Error validatePow(const KernelCall &call) {
-  ET_CHECK_OK(validateBinary(call));
-  return checkType(call, call.outputs[0], "output", ScalarType::Float32);
-}
+Error validatePow(const KernelCall &call) { return validateBinary(call); }
 void runPow(const KernelCall &call) { runBinary(call, BinaryKind::Pow); }
 #undef ETCH_BINARY_KERNEL
 

@@ -1,5 +1,6 @@
 #include "runtime/kernels/portable/KernelSupport.h"
 
+#include "runtime/core/Half.h"
 #include "runtime/core/ReductionShape.h"
 
 #include <cstdio>
@@ -150,6 +151,10 @@ double loadAsDouble(const TensorView &t, int64_t i) {
     return t.data<float>()[i];
   case ScalarType::Float64:
     return t.data<double>()[i];
+  case ScalarType::Float16:
+    return halfToFloat(t.data<uint16_t>()[i]);
+  case ScalarType::BFloat16:
+    return bfloat16ToFloat(t.data<uint16_t>()[i]);
   case ScalarType::Int64:
     return static_cast<double>(t.data<int64_t>()[i]);
   case ScalarType::Int32:
@@ -173,6 +178,12 @@ void storeFromDouble(TensorView &t, int64_t i, double value) {
     break;
   case ScalarType::Float64:
     t.data<double>()[i] = value;
+    break;
+  case ScalarType::Float16:
+    t.data<uint16_t>()[i] = floatToHalf(static_cast<float>(value));
+    break;
+  case ScalarType::BFloat16:
+    t.data<uint16_t>()[i] = floatToBFloat16(static_cast<float>(value));
     break;
   case ScalarType::Int64:
     t.data<int64_t>()[i] = saturatingCast<int64_t>(value);
@@ -198,7 +209,21 @@ void storeFromDouble(TensorView &t, int64_t i, double value) {
 }
 
 bool isConvertible(ScalarType type) {
-  return type != ScalarType::Float16 && type != ScalarType::BFloat16;
+  switch (type) {
+  case ScalarType::Float32:
+  case ScalarType::Float64:
+  case ScalarType::Float16:
+  case ScalarType::BFloat16:
+  case ScalarType::Int64:
+  case ScalarType::Int32:
+  case ScalarType::Int16:
+  case ScalarType::Int8:
+  case ScalarType::UInt8:
+  case ScalarType::Bool:
+    return true;
+  default:
+    return false;
+  }
 }
 
 ConvShape convShape(const KernelCall &call) {

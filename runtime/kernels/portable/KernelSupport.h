@@ -124,7 +124,8 @@ double loadAsDouble(const TensorView &t, int64_t i);
 /// Stores \p value as element \p i: integers truncate toward zero and
 /// saturate, bool is `!= 0`.
 void storeFromDouble(TensorView &t, int64_t i, double value);
-/// Whether loadAsDouble/storeFromDouble handle \p type (not fp16/bf16).
+/// Whether loadAsDouble/storeFromDouble handle \p type (every dtype but
+/// the quantized ones).
 bool isConvertible(ScalarType type);
 
 /// Walks the output in row-major order with per-input broadcast offsets

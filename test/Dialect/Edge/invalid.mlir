@@ -718,10 +718,10 @@ func.func @round_int(%a: tensor<3xi32>) {
 
 // -----
 
-// pow is float-only.
-func.func @pow_int(%a: tensor<3xi64>) {
-  // expected-error @+1 {{'edge.pow' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi64>'}}
-  %0 = edge.pow %a, %a : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+// pow takes floats and signless integers.
+func.func @pow_index(%a: tensor<3xindex>) {
+  // expected-error @+1 {{'edge.pow' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xindex>'}}
+  %0 = edge.pow %a, %a : (tensor<3xindex>, tensor<3xindex>) -> tensor<3xindex>
   return
 }
 

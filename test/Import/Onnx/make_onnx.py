@@ -200,7 +200,7 @@ def extremes():
 
 def bad_opset():
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
-                 [vi("x", [2])], [vi("y", [2])], opset=11)
+                 [vi("x", [2])], [vi("y", [2])], opset=23)
 
 
 def asymmetric_pads():
@@ -208,6 +208,53 @@ def asymmetric_pads():
         [helper.make_node("Conv", ["x", "w"], ["y"], name="lopsided",
                           pads=[0, 0, 1, 1])],
         [vi("x", [1, 2, 8, 8])], [vi("y", [1, 3, 8, 8])], [weight("w", 3, 2, 2, 2)])
+
+
+def transposed_asymmetric_pads():
+    return model(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="lopsided_up",
+                          pads=[0, 0, 1, 1])],
+        [vi("x", [1, 2, 8, 8])], [vi("y", [1, 3, 8, 8])], [weight("w", 2, 3, 2, 2)])
+
+
+def transposed_same():
+    return model(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="same_up",
+                          auto_pad="SAME_UPPER", strides=[2, 2])],
+        [vi("x", [1, 2, 3, 3])], [vi("y", [1, 3, 6, 6])], [weight("w", 2, 3, 3, 3)])
+
+
+def training_dropout():
+    return model(
+        [helper.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="drop")],
+        [vi("x", [2, 3]), vi("training", [], TensorProto.BOOL)], [vi("y", [2, 3])],
+        [floats("ratio", 0.5)])
+
+
+def scatter_multiply():
+    return model(
+        [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter",
+                          reduction="mul")],
+        [vi("x", [4])], [vi("y", [4])],
+        [ints("i", [[1], [2]]), floats("u", [2.0, 3.0])])
+
+
+def runtime_depth():
+    return model(
+        [helper.make_node("OneHot", ["i", "depth", "values"], ["y"], name="hot")],
+        [vi("i", [3], TensorProto.INT64), vi("depth", [], TensorProto.INT64)],
+        [vi("y", [3, None])], [floats("values", [0.0, 1.0])])
+
+
+def sequence_input():
+    seq = helper.make_tensor_sequence_value_info("seq", F, [2])
+    return model([helper.make_node("SequenceLength", ["seq"], ["n"], name="len")],
+                 [seq], [vi("n", [], TensorProto.INT64)])
+
+
+def uint16_input():
+    return model([helper.make_node("Identity", ["x"], ["y"], name="id")],
+                 [vi("x", [2], TensorProto.UINT16)], [vi("y", [2], TensorProto.UINT16)])
 
 
 def dynamic_reshape():
@@ -296,6 +343,9 @@ def qdq_float_input():
 CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axis_extent,
                                  qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
+                                 transposed_asymmetric_pads, transposed_same,
+                                 training_dropout, scatter_multiply, runtime_depth,
+                                 sequence_input, uint16_input,
                                  dynamic_reshape, undefined_input, shape_mismatch,
                                  no_output, no_op_type]}
 

@@ -222,8 +222,54 @@ TEST(PortableBinary, PowMaximumMinimumBroadcast) {
   EXPECT_EQ(k.i64()[0], 4);
   EXPECT_EQ(k.i64()[1], 5);
   EXPECT_EQ(k.i64()[2], -3);
-  EXPECT_EQ(runKernel("edge.pow", {&i.view, &j.view}, {&k.view}),
+  // Integer powers are exact; a negative exponent gives 1, -1 or 0 (torch).
+  int64_t bases[] = {3, -2, 7}, exponents[] = {4, 3, -1};
+  std::memcpy(i.i64(), bases, sizeof(bases));
+  std::memcpy(j.i64(), exponents, sizeof(exponents));
+  ASSERT_EQ(runKernel("edge.pow", {&i.view, &j.view}, {&k.view}), Error::Ok);
+  EXPECT_EQ(k.i64()[0], 81);
+  EXPECT_EQ(k.i64()[1], -8);
+  EXPECT_EQ(k.i64()[2], 0);
+  OwnedTensor f(ScalarType::Float32, {3});
+  EXPECT_EQ(runKernel("edge.pow", {&i.view, &j.view}, {&f.view}),
             Error::InvalidType);
+}
+
+// Every other numeric type: float64 and the narrow integers natively,
+// float16/bfloat16 through float32 (rounded back per element).
+TEST(PortableBinary, NarrowAndWideTypes) {
+  OwnedTensor d(ScalarType::Float64, {3}), e(ScalarType::Float64, {1}),
+      dOut(ScalarType::Float64, {3});
+  double dv[] = {1.5, -2.25, 1e300};
+  std::memcpy(d.view.data<double>(), dv, sizeof(dv));
+  e.view.data<double>()[0] = 2.0;
+  ASSERT_EQ(runKernel("edge.mul", {&d.view, &e.view}, {&dOut.view}), Error::Ok);
+  EXPECT_EQ(dOut.view.data<double>()[0], 3.0);
+  EXPECT_EQ(dOut.view.data<double>()[1], -4.5);
+  EXPECT_EQ(dOut.view.data<double>()[2], 2e300); // beyond float32's range
+  OwnedTensor i8(ScalarType::Int8, {3}), j8(ScalarType::Int8, {3}),
+      k8(ScalarType::Int8, {3});
+  int8_t left[] = {-7, 100, -128}, right[] = {3, -3, 5};
+  std::memcpy(i8.view.data<int8_t>(), left, 3);
+  std::memcpy(j8.view.data<int8_t>(), right, 3);
+  ASSERT_EQ(runKernel("edge.remainder", {&i8.view, &j8.view}, {&k8.view}),
+            Error::Ok);
+  int8_t remainders[] = {2, -2, 2};
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(k8.view.data<int8_t>()[i], remainders[i]) << i;
+  ASSERT_EQ(runKernel("edge.maximum", {&i8.view, &j8.view}, {&k8.view}),
+            Error::Ok);
+  EXPECT_EQ(k8.view.data<int8_t>()[1], 100);
+  EXPECT_EQ(k8.view.data<int8_t>()[2], 5);
+  OwnedTensor h(ScalarType::Float16, {2}), hOut(ScalarType::Float16, {2});
+  uint16_t halves[] = {0x3c00 /* 1 */, 0x4000 /* 2 */};
+  std::memcpy(h.view.data<uint16_t>(), halves, sizeof(halves));
+  ASSERT_EQ(runKernel("edge.add", {&h.view, &h.view}, {&hOut.view}), Error::Ok);
+  EXPECT_EQ(hOut.view.data<uint16_t>()[0], 0x4000); // 2
+  EXPECT_EQ(hOut.view.data<uint16_t>()[1], 0x4400); // 4
+  OwnedTensor flags(ScalarType::Bool, {2});
+  EXPECT_EQ(runKernel("edge.add", {&flags.view, &flags.view}, {&flags.view}),
+            Error::NotSupported);
 }
 
 TEST(PortableActivations, HardtanhAndClamp) {

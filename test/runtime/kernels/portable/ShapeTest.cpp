@@ -3,6 +3,7 @@
 #include "KernelTestSupport.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 
@@ -201,6 +202,27 @@ TEST(PortableConversion, CompareWhereCastPad) {
   EXPECT_EQ(ints.i64()[0], 2); // toward zero, as ATen
   EXPECT_EQ(ints.i64()[1], -2);
   EXPECT_EQ(ints.i64()[2], 0);
+  // float16 and bfloat16 round to nearest even; NaN and infinities survive.
+  OwnedTensor wide(ScalarType::Float32, {5}), half(ScalarType::Float16, {5}),
+      brain(ScalarType::BFloat16, {5}), back(ScalarType::Float64, {5});
+  float specials[] = {1.0f + 1.0f / 4096, 1.0f + 3.0f / 4096, 65504.0f,
+                      -INFINITY, NAN};
+  std::memcpy(wide.f(), specials, sizeof(specials));
+  ASSERT_EQ(runKernel("edge.to_copy", {&wide.view}, {&half.view}), Error::Ok);
+  uint16_t halfBits[] = {0x3c00, 0x3c01, 0x7bff, 0xfc00};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(half.view.data<uint16_t>()[i], halfBits[i]) << i;
+  ASSERT_EQ(runKernel("edge.to_copy", {&half.view}, {&back.view}), Error::Ok);
+  EXPECT_EQ(back.view.data<double>()[2], 65504.0);
+  EXPECT_TRUE(std::isnan(back.view.data<double>()[4]));
+  ASSERT_EQ(runKernel("edge.to_copy", {&wide.view}, {&brain.view}), Error::Ok);
+  uint16_t brainBits[] = {0x3f80, 0x3f80, 0x4780, 0xff80};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(brain.view.data<uint16_t>()[i], brainBits[i]) << i;
+  ASSERT_EQ(runKernel("edge.to_copy", {&brain.view}, {&back.view}), Error::Ok);
+  EXPECT_EQ(back.view.data<double>()[0], 1.0);
+  EXPECT_EQ(back.view.data<double>()[3], -INFINITY);
+  EXPECT_TRUE(std::isnan(back.view.data<double>()[4]));
   OwnedTensor padded(ScalarType::Float32, {3, 6});
   Attributes pad;
   pad.ints("pad", {1, 2, 0, 1}).d("value", -1.0);

@@ -1,0 +1,78 @@
+//===- OnnxCompose.h - ONNX ops written as several Edge ops -----*- C++ -*-===//
+//
+// An ONNX operator with no Edge op of its own is often a few Edge ops in a
+// row (Softsign is x / (1 + |x|)). Compose builds such a row at the node's
+// location: a null operand (an earlier step failed, its diagnostic already
+// emitted) makes every later step null, so a composition is written straight
+// through and checked once, when its result is bound.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ETCH_LIB_IMPORT_ONNX_ONNXCOMPOSE_H
+#define ETCH_LIB_IMPORT_ONNX_ONNXCOMPOSE_H
+
+#include "OnnxImporter.h"
+
+namespace etch::onnx_import {
+
+class Compose {
+public:
+  Compose(OnnxImporter &importer, const OnnxNode &node)
+      : importer(importer), node(node), loc(importer.locationOf(node)) {}
+
+  template <typename OpTy>
+  mlir::Value op(mlir::ValueRange operands,
+                 llvm::ArrayRef<mlir::NamedAttribute> attributes = {}) {
+    if (llvm::any_of(operands, [](mlir::Value value) { return !value; }))
+      return {};
+    mlir::FailureOr<mlir::Value> result =
+        importer.edge.create<OpTy>(loc, operands, attributes);
+    return mlir::succeeded(result) ? *result : mlir::Value();
+  }
+
+  /// A one-element constant of \p like's element type (or \p element).
+  mlir::Value scalar(mlir::Value like, double value);
+  mlir::Value scalarOf(mlir::Type element, double value);
+  /// A constant of i64 values with \p shape.
+  mlir::Value int64s(llvm::ArrayRef<int64_t> shape,
+                     llvm::ArrayRef<int64_t> values);
+  /// \p value reversed along \p dim (index_select with a reversed index).
+  mlir::Value flip(mlir::Value value, int64_t dim);
+  /// \p index + extent where it is negative (ONNX's wrapped indices).
+  mlir::Value wrapNegative(mlir::Value index, int64_t extent);
+  mlir::Value view(mlir::Value value, llvm::ArrayRef<int64_t> shape);
+  mlir::Value permute(mlir::Value value, llvm::ArrayRef<int64_t> dims);
+  mlir::Value cast(mlir::Value value, mlir::Type element);
+
+  mlir::NamedAttribute attr(llvm::StringRef name, int64_t value);
+  mlir::NamedAttribute attr(llvm::StringRef name, double value);
+  mlir::NamedAttribute boolAttr(llvm::StringRef name, bool value);
+  mlir::NamedAttribute attr(llvm::StringRef name,
+                            llvm::ArrayRef<int64_t> values);
+
+  /// Input \p index, null (with an error) when missing.
+  mlir::Value in(size_t index) { return importer.input(node, index); }
+  mlir::RankedTensorType typeOf(mlir::Value value) {
+    return importer.rankedTypeOf(value);
+  }
+  mlir::LogicalResult bind(mlir::Value value, size_t output = 0);
+
+  OnnxImporter &importer;
+  const OnnxNode &node;
+  mlir::Location loc;
+};
+
+/// Builds one ONNX operator from Edge ops and binds its outputs.
+using Composition = mlir::LogicalResult (*)(Compose &);
+/// Every composed operator by ONNX op type (OnnxComposedOps.cpp).
+const llvm::StringMap<Composition> &composedOps();
+/// Gather with indices of any shape (OnnxTensorOps.cpp keeps the forms with
+/// an Edge op of their own).
+mlir::LogicalResult composeGather(Compose &c);
+/// LayerNormalization with its Mean and InvStdDev outputs.
+mlir::LogicalResult composeLayerNormWithStatistics(Compose &c);
+/// ArgMax/ArgMin with select_last_index=1.
+mlir::LogicalResult composeArgReduceLast(Compose &c);
+
+} // namespace etch::onnx_import
+
+#endif // ETCH_LIB_IMPORT_ONNX_ONNXCOMPOSE_H

@@ -1,0 +1,1008 @@
+//===- OnnxComposedOps.cpp - ONNX ops written as several Edge ops ---------===//
+//
+// One small handler per ONNX operator that has no Edge op of its own but is a
+// short row of Edge ops; `composedOps()` is the table the importer reads.
+//
+//===----------------------------------------------------------------------===//
+#include "OnnxCompose.h"
+
+#include "edge/EdgeDialect.h"
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+
+namespace etch::onnx_import {
+
+//===----------------------------------------------------------------------===//
+// Compose
+//===----------------------------------------------------------------------===//
+
+Value Compose::scalar(Value like, double value) {
+  return like ? scalarOf(typeOf(like).getElementType(), value) : Value();
+}
+
+Value Compose::scalarOf(Type element, double value) {
+  return importer.edge.scalarConstant(loc, element, value);
+}
+
+Value Compose::int64s(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, importer.builder.getI64Type());
+  return importer.edge.constantFromBytes(
+      loc, type,
+      ArrayRef<char>(reinterpret_cast<const char *>(values.data()),
+                     values.size() * sizeof(int64_t)),
+      "");
+}
+
+Value Compose::flip(Value value, int64_t dim) {
+  if (!value)
+    return {};
+  int64_t extent = typeOf(value).getDimSize(dim);
+  std::vector<int64_t> reversed(extent);
+  std::iota(reversed.rbegin(), reversed.rend(), 0);
+  return op<edge::IndexSelectOp>({value, int64s({extent}, reversed)},
+                                 {attr("dim", dim)});
+}
+
+Value Compose::wrapNegative(Value index, int64_t extent) {
+  if (!index)
+    return {};
+  Value negative = op<edge::LtOp>({index, scalar(index, 0)});
+  Value wrapped = op<edge::AddOp>({index, scalar(index, extent)});
+  return op<edge::WhereOp>({negative, wrapped, index});
+}
+
+Value Compose::view(Value value, ArrayRef<int64_t> shape) {
+  return op<edge::ViewOp>(value, {attr("size", shape)});
+}
+
+Value Compose::permute(Value value, ArrayRef<int64_t> dims) {
+  return op<edge::PermuteOp>(value, {attr("dims", dims)});
+}
+
+Value Compose::cast(Value value, Type element) {
+  if (!value || typeOf(value).getElementType() == element)
+    return value;
+  return op<edge::ToCopyOp>(
+      value, {importer.builder.getNamedAttr("dtype", TypeAttr::get(element))});
+}
+
+NamedAttribute Compose::attr(StringRef name, int64_t value) {
+  return importer.builder.getNamedAttr(
+      name, importer.builder.getI64IntegerAttr(value));
+}
+
+NamedAttribute Compose::attr(StringRef name, double value) {
+  return importer.builder.getNamedAttr(name,
+                                       importer.builder.getF64FloatAttr(value));
+}
+
+NamedAttribute Compose::boolAttr(StringRef name, bool value) {
+  return importer.builder.getNamedAttr(name,
+                                       importer.builder.getBoolAttr(value));
+}
+
+NamedAttribute Compose::attr(StringRef name, ArrayRef<int64_t> values) {
+  return importer.builder.getNamedAttr(
+      name, importer.builder.getDenseI64ArrayAttr(values));
+}
+
+LogicalResult Compose::bind(Value value, size_t output) {
+  if (!value)
+    return failure();
+  return importer.bind(node, value, output);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Activations and predicates
+//===----------------------------------------------------------------------===//
+
+double floatAttr(Compose &c, StringRef name, double fallback) {
+  return c.importer.floatAttr(c.node, name, static_cast<float>(fallback));
+}
+
+LogicalResult softplus(Compose &c) {
+  return c.bind(c.op<edge::Log1pOp>(c.op<edge::ExpOp>(c.in(0))));
+}
+
+LogicalResult softsign(Compose &c) {
+  Value x = c.in(0);
+  Value denominator = c.op<edge::AddOp>({c.op<edge::AbsOp>(x), c.scalar(x, 1)});
+  return c.bind(c.op<edge::DivOp>({x, denominator}));
+}
+
+LogicalResult selu(Compose &c) {
+  return c.bind(c.op<edge::EluOp>(
+      c.in(0),
+      {c.attr("alpha", floatAttr(c, "alpha", 1.67326319217681884765625)),
+       c.attr("scale", floatAttr(c, "gamma", 1.05070102214813232421875))}));
+}
+
+LogicalResult celu(Compose &c) {
+  double alpha = floatAttr(c, "alpha", 1.0);
+  return c.bind(c.op<edge::EluOp>(
+      c.in(0), {c.attr("alpha", alpha), c.attr("input_scale", 1.0 / alpha)}));
+}
+
+LogicalResult thresholdedRelu(Compose &c) {
+  Value x = c.in(0);
+  Value above = c.op<edge::GtOp>({x, c.scalar(x, floatAttr(c, "alpha", 1.0))});
+  return c.bind(c.op<edge::WhereOp>({above, x, c.scalar(x, 0)}));
+}
+
+LogicalResult mish(Compose &c) {
+  Value x = c.in(0);
+  Value softplus = c.op<edge::Log1pOp>(c.op<edge::ExpOp>(x));
+  return c.bind(c.op<edge::MulOp>({x, c.op<edge::TanhOp>(softplus)}));
+}
+
+LogicalResult shrink(Compose &c) {
+  Value x = c.in(0);
+  double lambd = floatAttr(c, "lambd", 0.5), bias = floatAttr(c, "bias", 0.0);
+  Value below = c.op<edge::LtOp>({x, c.scalar(x, -lambd)});
+  Value above = c.op<edge::GtOp>({x, c.scalar(x, lambd)});
+  Value upper = c.op<edge::WhereOp>(
+      {above, c.op<edge::SubOp>({x, c.scalar(x, bias)}), c.scalar(x, 0)});
+  return c.bind(c.op<edge::WhereOp>(
+      {below, c.op<edge::AddOp>({x, c.scalar(x, bias)}), upper}));
+}
+
+LogicalResult prelu(Compose &c) {
+  Value x = c.in(0), slope = c.in(1);
+  Value negative = c.op<edge::LtOp>({x, c.scalar(x, 0)});
+  return c.bind(
+      c.op<edge::WhereOp>({negative, c.op<edge::MulOp>({x, slope}), x}));
+}
+
+LogicalResult hardSigmoid(Compose &c) {
+  Value x = c.in(0);
+  double alpha = floatAttr(c, "alpha", 0.2), beta = floatAttr(c, "beta", 0.5);
+  Value line = c.op<edge::AddOp>(
+      {c.op<edge::MulOp>({x, c.scalar(x, alpha)}), c.scalar(x, beta)});
+  return c.bind(
+      c.op<edge::ClampOp>(line, {c.attr("min", 0.0), c.attr("max", 1.0)}));
+}
+
+LogicalResult isNaN(Compose &c) {
+  Value x = c.in(0);
+  return c.bind(c.op<edge::NeOp>({x, x}));
+}
+
+LogicalResult isInf(Compose &c) {
+  Value x = c.in(0);
+  bool positive = c.importer.intAttr(c.node, "detect_positive", 1) != 0;
+  bool negative = c.importer.intAttr(c.node, "detect_negative", 1) != 0;
+  double inf = std::numeric_limits<double>::infinity();
+  Value isPositive = c.op<edge::EqOp>({x, c.scalar(x, inf)});
+  Value isNegative = c.op<edge::EqOp>({x, c.scalar(x, -inf)});
+  if (positive && negative)
+    return c.bind(c.op<edge::LogicalOrOp>({isPositive, isNegative}));
+  if (positive || negative)
+    return c.bind(positive ? isPositive : isNegative);
+  return c.bind(c.op<edge::LogicalAndOp>({isPositive, isNegative}));
+}
+
+//===----------------------------------------------------------------------===//
+// Variadic elementwise
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> Value foldInputs(Compose &c) {
+  Value result = c.in(0);
+  for (size_t i = 1; i < c.node.inputs.size(); ++i)
+    result = c.op<OpTy>({result, c.in(i)});
+  return result;
+}
+
+LogicalResult sum(Compose &c) { return c.bind(foldInputs<edge::AddOp>(c)); }
+LogicalResult max(Compose &c) { return c.bind(foldInputs<edge::MaximumOp>(c)); }
+LogicalResult min(Compose &c) { return c.bind(foldInputs<edge::MinimumOp>(c)); }
+
+LogicalResult mean(Compose &c) {
+  Value total = foldInputs<edge::AddOp>(c);
+  return c.bind(c.op<edge::DivOp>(
+      {total, c.scalar(total, static_cast<double>(c.node.inputs.size()))}));
+}
+
+LogicalResult castLike(Compose &c) {
+  Value x = c.in(0), like = c.in(1);
+  return c.bind(like ? c.cast(x, c.typeOf(like).getElementType()) : Value());
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions written through sum, max and elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// The reduce attributes of the node (axes from the attribute or a constant
+/// input #1), or failure after an error.
+FailureOr<SmallVector<NamedAttribute>> reduceAttributes(Compose &c,
+                                                        bool keepdim) {
+  SmallVector<NamedAttribute> attributes = {c.boolAttr("keepdim", keepdim)};
+  std::optional<std::vector<int64_t>> axes =
+      c.importer.intsAttr(c.node, "axes");
+  if (!axes && c.importer.hasInput(c.node, 1)) {
+    const OnnxTensor *tensor = c.importer.constantInput(c.node, 1);
+    axes = tensor ? c.importer.constantInts(*tensor) : std::nullopt;
+    if (!axes)
+      return c.importer.nodeError(c.node) << "axes must be constant";
+  }
+  if (axes && !axes->empty())
+    attributes.push_back(c.attr("dim", ArrayRef<int64_t>(*axes)));
+  else if (c.importer.intAttr(c.node, "noop_with_empty_axes", 0) != 0)
+    return c.importer.nodeError(c.node)
+           << "noop_with_empty_axes=1 with no axes is not supported";
+  return attributes;
+}
+
+bool keepdims(Compose &c) {
+  return c.importer.intAttr(c.node, "keepdims", 1) != 0;
+}
+
+Value reduceSum(Compose &c, Value x, bool keepdim) {
+  FailureOr<SmallVector<NamedAttribute>> attributes =
+      reduceAttributes(c, keepdim);
+  return failed(attributes) ? Value() : c.op<edge::SumOp>(x, *attributes);
+}
+
+LogicalResult reduceSumSquare(Compose &c) {
+  Value x = c.in(0);
+  return c.bind(reduceSum(c, c.op<edge::MulOp>({x, x}), keepdims(c)));
+}
+
+LogicalResult reduceL1(Compose &c) {
+  return c.bind(reduceSum(c, c.op<edge::AbsOp>(c.in(0)), keepdims(c)));
+}
+
+LogicalResult reduceL2(Compose &c) {
+  Value x = c.in(0);
+  return c.bind(
+      c.op<edge::SqrtOp>(reduceSum(c, c.op<edge::MulOp>({x, x}), keepdims(c))));
+}
+
+LogicalResult reduceLogSum(Compose &c) {
+  return c.bind(c.op<edge::LogOp>(reduceSum(c, c.in(0), keepdims(c))));
+}
+
+LogicalResult reduceLogSumExp(Compose &c) {
+  // log(sum(exp(x - m))) + m with m the maximum: no overflow in exp.
+  Value x = c.in(0);
+  FailureOr<SmallVector<NamedAttribute>> kept = reduceAttributes(c, true);
+  if (failed(kept))
+    return failure();
+  Value peak = c.op<edge::AmaxOp>(x, *kept);
+  Value shifted = c.op<edge::ExpOp>(c.op<edge::SubOp>({x, peak}));
+  Value result =
+      c.op<edge::AddOp>({c.op<edge::LogOp>(reduceSum(c, shifted, true)), peak});
+  if (keepdims(c) || !result)
+    return c.bind(result);
+  // The same reduction without keepdim gives the shape to view as.
+  Value reference = reduceSum(c, x, false);
+  return c.bind(reference ? c.view(result, c.typeOf(reference).getShape())
+                          : Value());
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing and layout
+//===----------------------------------------------------------------------===//
+
+int64_t normalizedAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+FailureOr<int64_t> checkedAxis(Compose &c, int64_t axis, int64_t rank) {
+  int64_t normalized = normalizedAxis(axis, rank);
+  if (normalized < 0 || normalized >= rank)
+    return c.importer.nodeError(c.node)
+           << "axis " << axis << " is out of range for rank " << rank;
+  return normalized;
+}
+
+/// Indices as i64 with negative ones wrapped by \p extent.
+Value indices(Compose &c, Value index, int64_t extent) {
+  if (!index)
+    return {};
+  index = c.cast(index, c.importer.builder.getI64Type());
+  if (ShapedType::isDynamic(extent))
+    return index;
+  return c.wrapNegative(index, extent);
+}
+
+LogicalResult gatherElements(Compose &c) {
+  Value data = c.in(0), index = c.in(1);
+  if (!data || !index)
+    return failure();
+  FailureOr<int64_t> axis = checkedAxis(
+      c, c.importer.intAttr(c.node, "axis", 0), c.typeOf(data).getRank());
+  if (failed(axis))
+    return failure();
+  Value wrapped = indices(c, index, c.typeOf(data).getDimSize(*axis));
+  return c.bind(c.op<edge::GatherOp>({data, wrapped}, {c.attr("dim", *axis)}));
+}
+
+} // namespace
+
+/// ONNX Gather in general: index_select on the flattened indices, viewed as
+/// data[:axis] + indices + data[axis+1:].
+LogicalResult composeGather(Compose &c) {
+  Value data = c.in(0), index = c.in(1);
+  if (!data || !index)
+    return failure();
+  RankedTensorType dataType = c.typeOf(data), indexType = c.typeOf(index);
+  FailureOr<int64_t> axis =
+      checkedAxis(c, c.importer.intAttr(c.node, "axis", 0), dataType.getRank());
+  if (failed(axis))
+    return failure();
+  if (!indexType.hasStaticShape())
+    return c.importer.nodeError(c.node)
+           << "indices of unknown shape " << indexType << " are not supported";
+  Value flat = c.view(indices(c, index, dataType.getDimSize(*axis)),
+                      {indexType.getNumElements()});
+  Value picked =
+      c.op<edge::IndexSelectOp>({data, flat}, {c.attr("dim", *axis)});
+  SmallVector<int64_t> shape(dataType.getShape().take_front(*axis));
+  llvm::append_range(shape, indexType.getShape());
+  llvm::append_range(shape, dataType.getShape().drop_front(*axis + 1));
+  for (int64_t &extent : shape)
+    if (ShapedType::isDynamic(extent))
+      extent = -1;
+  return c.bind(c.view(picked, shape));
+}
+
+namespace {
+
+std::optional<std::vector<int64_t>> constantInts(Compose &c, size_t index) {
+  const OnnxTensor *tensor = c.importer.constantInput(c.node, index);
+  return tensor ? c.importer.constantInts(*tensor) : std::nullopt;
+}
+
+/// [0, 1, ..., extent-1] laid along dimension \p dim of a rank-\p rank
+/// tensor whose other extents are 1.
+Value positions(Compose &c, int64_t extent, int64_t dim, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[dim] = extent;
+  std::vector<int64_t> values(extent);
+  std::iota(values.begin(), values.end(), 0);
+  return c.int64s(shape, values);
+}
+
+LogicalResult trilu(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  bool upper = c.importer.intAttr(c.node, "upper", 1) != 0;
+  int64_t k = 0;
+  if (c.importer.hasInput(c.node, 1)) {
+    std::optional<std::vector<int64_t>> diagonal = constantInts(c, 1);
+    if (!diagonal) {
+      // k known only at run time: keep where column - row compares with k.
+      RankedTensorType type = c.typeOf(x);
+      int64_t rank = type.getRank();
+      if (rank < 2 || type.isDynamicDim(rank - 1) ||
+          type.isDynamicDim(rank - 2))
+        return c.importer.nodeError(c.node)
+               << "expected static matrix extents, got " << type;
+      Value offset = c.op<edge::SubOp>(
+          {positions(c, type.getDimSize(rank - 1), rank - 1, rank),
+           positions(c, type.getDimSize(rank - 2), rank - 2, rank)});
+      Value diagonalK = c.cast(c.in(1), c.importer.builder.getI64Type());
+      Value keep = upper ? c.op<edge::GeOp>({offset, diagonalK})
+                         : c.op<edge::LeOp>({offset, diagonalK});
+      return c.bind(c.op<edge::WhereOp>({keep, x, c.scalar(x, 0)}));
+    }
+    if (diagonal->size() != 1)
+      return c.importer.nodeError(c.node) << "k must be a scalar";
+    k = diagonal->front();
+  }
+  if (upper)
+    return c.bind(c.op<edge::TriuOp>(x, {c.attr("diagonal", k)}));
+  return c.bind(c.op<edge::TrilOp>(x, {c.attr("diagonal", k)}));
+}
+
+/// The components of ONNX's index tuples ([..., k] -> k tensors [...]),
+/// each wrapped by its dimension's extent in \p data.
+FailureOr<SmallVector<Value>> indexComponents(Compose &c, Value data,
+                                              Value index, int64_t first) {
+  RankedTensorType indexType = c.typeOf(index);
+  int64_t last = indexType.getRank() - 1;
+  int64_t k = last < 0 ? ShapedType::kDynamic : indexType.getDimSize(last);
+  if (ShapedType::isDynamic(k) || first + k > c.typeOf(data).getRank())
+    return c.importer.nodeError(c.node)
+           << "indices " << indexType << " need a static last extent of at "
+           << "most the data's rank " << c.typeOf(data).getRank();
+  SmallVector<Value> components;
+  for (int64_t j = 0; j < k; ++j)
+    components.push_back(indices(
+        c,
+        c.op<edge::SelectOp>(index, {c.attr("dim", last), c.attr("index", j)}),
+        c.typeOf(data).getDimSize(first + j)));
+  return components;
+}
+
+LogicalResult gatherND(Compose &c) {
+  Value data = c.in(0), index = c.in(1);
+  if (!data || !index)
+    return failure();
+  int64_t batch = c.importer.intAttr(c.node, "batch_dims", 0);
+  RankedTensorType indexType = c.typeOf(index);
+  if (batch < 0 || batch >= indexType.getRank() || !indexType.hasStaticShape())
+    return c.importer.nodeError(c.node)
+           << "batch_dims " << batch << " does not fit indices " << indexType;
+  FailureOr<SmallVector<Value>> components =
+      indexComponents(c, data, index, batch);
+  if (failed(components))
+    return failure();
+  // Batch dimensions are indexed by their own position.
+  int64_t gridRank = indexType.getRank() - 1;
+  SmallVector<Value> all;
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < batch; ++d) {
+    all.push_back(positions(c, indexType.getDimSize(d), d, gridRank));
+    dims.push_back(d);
+  }
+  for (auto [j, component] : llvm::enumerate(*components)) {
+    all.push_back(component);
+    dims.push_back(batch + static_cast<int64_t>(j));
+  }
+  SmallVector<Value> operands = {data};
+  llvm::append_range(operands, all);
+  return c.bind(
+      c.op<edge::IndexOp>(operands, {c.attr("indexed_dims", ArrayRef(dims))}));
+}
+
+/// index_put of \p updates at the index tuples; add accumulates.
+FailureOr<bool> scatterAccumulates(Compose &c) {
+  std::string reduction = c.importer.stringAttr(c.node, "reduction", "none");
+  if (reduction == "none" || reduction == "add")
+    return reduction == "add";
+  return c.importer.nodeError(c.node)
+         << "reduction '" << reduction << "' is not supported (none, add)";
+}
+
+LogicalResult scatterND(Compose &c) {
+  Value data = c.in(0), index = c.in(1), updates = c.in(2);
+  FailureOr<bool> accumulate = scatterAccumulates(c);
+  if (!data || !index || !updates || failed(accumulate))
+    return failure();
+  FailureOr<SmallVector<Value>> components = indexComponents(c, data, index, 0);
+  if (failed(components))
+    return failure();
+  SmallVector<int64_t> dims;
+  for (size_t j = 0; j < components->size(); ++j)
+    dims.push_back(static_cast<int64_t>(j));
+  SmallVector<Value> operands = {data, updates};
+  llvm::append_range(operands, *components);
+  return c.bind(c.op<edge::IndexPutOp>(
+      operands, {c.attr("indexed_dims", ArrayRef(dims)),
+                 c.boolAttr("accumulate", *accumulate)}));
+}
+
+LogicalResult scatterElements(Compose &c) {
+  Value data = c.in(0), index = c.in(1), updates = c.in(2);
+  FailureOr<bool> accumulate = scatterAccumulates(c);
+  if (!data || !index || !updates || failed(accumulate))
+    return failure();
+  RankedTensorType indexType = c.typeOf(index);
+  int64_t rank = c.typeOf(data).getRank();
+  FailureOr<int64_t> axis =
+      checkedAxis(c, c.importer.intAttr(c.node, "axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  if (!indexType.hasStaticShape() || indexType.getRank() != rank)
+    return c.importer.nodeError(c.node)
+           << "indices " << indexType << " must be static and of rank " << rank;
+  // Element (i0, .., in) of updates goes to the same place but along axis.
+  SmallVector<Value> operands = {data, updates};
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    operands.push_back(d == *axis
+                           ? indices(c, index, c.typeOf(data).getDimSize(d))
+                           : positions(c, indexType.getDimSize(d), d, rank));
+    dims.push_back(d);
+  }
+  return c.bind(c.op<edge::IndexPutOp>(
+      operands, {c.attr("indexed_dims", ArrayRef(dims)),
+                 c.boolAttr("accumulate", *accumulate)}));
+}
+
+LogicalResult hardmax(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  FailureOr<int64_t> axis =
+      checkedAxis(c, c.importer.intAttr(c.node, "axis", -1), type.getRank());
+  if (failed(axis))
+    return failure();
+  if (type.isDynamicDim(*axis))
+    return c.importer.nodeError(c.node)
+           << "needs a static extent along the axis, got " << type;
+  Value first = c.op<edge::ArgmaxOp>(
+      x, {c.attr("dim", *axis), c.boolAttr("keepdim", true)});
+  Value hot = c.op<edge::EqOp>(
+      {first, positions(c, type.getDimSize(*axis), *axis, type.getRank())});
+  return c.bind(c.cast(hot, type.getElementType()));
+}
+
+LogicalResult eyeLike(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  if (type.getRank() != 2 || !type.hasStaticShape())
+    return c.importer.nodeError(c.node)
+           << "expected a static 2-d input, got " << type;
+  Type element = type.getElementType();
+  auto dtype = c.node.attributes.find("dtype");
+  if (dtype != c.node.attributes.end() &&
+      !(element = c.importer.elementTypeOf(
+            static_cast<OnnxDataType>(dtype->second.i))))
+    return c.importer.nodeError(c.node)
+           << "unsupported dtype " << dtype->second.i;
+  int64_t k = c.importer.intAttr(c.node, "k", 0);
+  Value offset = c.op<edge::SubOp>({positions(c, type.getDimSize(1), 1, 2),
+                                    positions(c, type.getDimSize(0), 0, 2)});
+  return c.bind(c.cast(
+      c.op<edge::EqOp>({offset, c.scalarOf(c.importer.builder.getI64Type(),
+                                           static_cast<double>(k))}),
+      element));
+}
+
+LogicalResult instanceNormalization(Compose &c) {
+  Value x = c.in(0), scale = c.in(1), bias = c.in(2);
+  if (!x || !scale || !bias)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  int64_t rank = type.getRank();
+  if (rank < 3 || type.isDynamicDim(1))
+    return c.importer.nodeError(c.node)
+           << "expected [N, C, ...] with a static C, got " << type;
+  SmallVector<int64_t> spatial, perChannel(rank, 1);
+  for (int64_t d = 2; d < rank; ++d)
+    spatial.push_back(d);
+  perChannel[1] = type.getDimSize(1);
+  SmallVector<NamedAttribute> over = {c.attr("dim", ArrayRef(spatial)),
+                                      c.boolAttr("keepdim", true)};
+  Value centered = c.op<edge::SubOp>({x, c.op<edge::MeanOp>(x, over)});
+  Value variance =
+      c.op<edge::MeanOp>(c.op<edge::MulOp>({centered, centered}), over);
+  Value invStdDev = c.op<edge::RsqrtOp>(c.op<edge::AddOp>(
+      {variance, c.scalar(variance, floatAttr(c, "epsilon", 1e-5))}));
+  Value y = c.op<edge::MulOp>(
+      {c.op<edge::MulOp>({centered, invStdDev}), c.view(scale, perChannel)});
+  return c.bind(c.op<edge::AddOp>({y, c.view(bias, perChannel)}));
+}
+
+/// Inference Dropout: the data unchanged and a mask of ones; training mode
+/// (random) only when the ratio is zero.
+LogicalResult dropout(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  if (c.importer.hasInput(c.node, 2)) {
+    std::optional<std::vector<int64_t>> training = constantInts(c, 2);
+    std::optional<std::vector<double>> ratio;
+    if (c.importer.hasInput(c.node, 1))
+      if (const OnnxTensor *tensor = c.importer.constantInput(c.node, 1))
+        ratio = c.importer.constantDoubles(*tensor);
+    bool zeroRatio = ratio && ratio->size() == 1 && ratio->front() == 0.0;
+    if (!training || training->size() != 1 ||
+        (training->front() != 0 && !zeroRatio))
+      return c.importer.nodeError(c.node)
+             << "training_mode must be a constant false (etch runs "
+                "inference; random dropout is not supported)";
+  }
+  if (failed(c.bind(x)))
+    return failure();
+  if (c.node.outputs.size() < 2 || c.node.outputs[1].empty())
+    return success();
+  SmallVector<int64_t> shape(c.typeOf(x).getShape());
+  Value ones = c.op<edge::FullOp>(
+      {}, {c.attr("size", ArrayRef(shape)), c.attr("fill_value", 1.0),
+           c.importer.builder.getNamedAttr(
+               "dtype", TypeAttr::get(c.importer.builder.getI64Type()))});
+  return c.bind(c.cast(ones, c.importer.builder.getI1Type()), 1);
+}
+
+/// Pow in any mix of types, the result of the base's type: the exponent
+/// takes the base's type, except a float exponent of an integer base, which
+/// computes in float32 and truncates.
+LogicalResult pow(Compose &c) {
+  Value base = c.in(0), exponent = c.in(1);
+  if (!base || !exponent)
+    return failure();
+  Type baseElement = c.typeOf(base).getElementType();
+  if (isa<FloatType>(baseElement) ||
+      !isa<FloatType>(c.typeOf(exponent).getElementType()))
+    return c.bind(c.op<edge::PowOp>({base, c.cast(exponent, baseElement)}));
+  Type wide = c.importer.builder.getF32Type();
+  Value power = c.op<edge::PowOp>({c.cast(base, wide), c.cast(exponent, wide)});
+  return c.bind(c.cast(power, baseElement));
+}
+
+LogicalResult expand(Compose &c) {
+  Value x = c.in(0);
+  std::optional<std::vector<int64_t>> shape = constantInts(c, 1);
+  if (!x)
+    return failure();
+  if (!shape)
+    return c.importer.nodeError(c.node) << "the shape must be a constant";
+  // Numpy broadcasting of the input's shape with the given one.
+  ArrayRef<int64_t> from = c.typeOf(x).getShape();
+  size_t rank = std::max(from.size(), shape->size());
+  SmallVector<int64_t> size(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = i < rank - from.size() ? 1 : from[i - (rank - from.size())];
+    int64_t b =
+        i < rank - shape->size() ? 1 : (*shape)[i - (rank - shape->size())];
+    if (ShapedType::isDynamic(a))
+      a = -1;
+    if (a != 1 && b != 1 && a != b && a != -1)
+      return c.importer.nodeError(c.node)
+             << "shape " << b << " does not broadcast with " << c.typeOf(x);
+    size[i] = b == 1 ? a : b;
+  }
+  return c.bind(c.op<edge::ExpandOp>(x, {c.attr("size", ArrayRef(size))}));
+}
+
+LogicalResult tile(Compose &c) {
+  Value x = c.in(0);
+  std::optional<std::vector<int64_t>> repeats = constantInts(c, 1);
+  if (!x)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  if (!repeats || static_cast<int64_t>(repeats->size()) != type.getRank())
+    return c.importer.nodeError(c.node)
+           << "repeats must be a constant with one entry per dimension";
+  if (!type.hasStaticShape())
+    return c.importer.nodeError(c.node) << "the input's shape must be static";
+  // [d0, d1] -> [1, d0, 1, d1] -> [r0, d0, r1, d1] -> [r0*d0, r1*d1]
+  SmallVector<int64_t> spread, expanded, tiled;
+  for (auto [extent, repeat] : llvm::zip(type.getShape(), *repeats)) {
+    spread.append({1, extent});
+    expanded.append({repeat, extent});
+    tiled.push_back(repeat * extent);
+  }
+  Value wide = c.op<edge::ExpandOp>(c.view(x, spread),
+                                    {c.attr("size", ArrayRef(expanded))});
+  return c.bind(c.view(wide, tiled));
+}
+
+/// The static NCHW input and blocksize of DepthToSpace (\p toSpace: the
+/// channels divide by blocksize^2) or SpaceToDepth (height and width divide
+/// by blocksize); failure after an error.
+FailureOr<std::pair<Value, int64_t>> blockedInput(Compose &c, bool toSpace) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  int64_t b = c.importer.intAttr(c.node, "blocksize", 0);
+  bool fits =
+      type.getRank() == 4 && type.hasStaticShape() && b > 0 &&
+      (toSpace ? type.getDimSize(1) % (b * b) == 0
+               : type.getDimSize(2) % b == 0 && type.getDimSize(3) % b == 0);
+  if (!fits)
+    return c.importer.nodeError(c.node)
+           << "expected a static 4-d input whose "
+           << (toSpace ? "channels divide by blocksize^2"
+                       : "height and width divide by blocksize")
+           << ", got " << type << " and blocksize " << b;
+  return std::make_pair(x, b);
+}
+
+LogicalResult depthToSpace(Compose &c) {
+  FailureOr<std::pair<Value, int64_t>> input = blockedInput(c, true);
+  if (failed(input))
+    return failure();
+  auto [x, b] = *input;
+  ArrayRef<int64_t> shape = c.typeOf(x).getShape();
+  int64_t n = shape[0], ch = shape[1] / (b * b), h = shape[2], w = shape[3];
+  bool crd = c.importer.stringAttr(c.node, "mode", "DCR") == "CRD";
+  Value blocks =
+      crd ? c.permute(c.view(x, {n, ch, b, b, h, w}), {0, 1, 4, 2, 5, 3})
+          : c.permute(c.view(x, {n, b, b, ch, h, w}), {0, 3, 4, 1, 5, 2});
+  return c.bind(c.view(blocks, {n, ch, h * b, w * b}));
+}
+
+LogicalResult spaceToDepth(Compose &c) {
+  FailureOr<std::pair<Value, int64_t>> input = blockedInput(c, false);
+  if (failed(input))
+    return failure();
+  auto [x, b] = *input;
+  ArrayRef<int64_t> shape = c.typeOf(x).getShape();
+  int64_t n = shape[0], ch = shape[1], h = shape[2] / b, w = shape[3] / b;
+  Value blocks = c.permute(c.view(x, {n, ch, h, b, w, b}), {0, 3, 5, 1, 2, 4});
+  return c.bind(c.view(blocks, {n, ch * b * b, h, w}));
+}
+
+LogicalResult constantOfShape(Compose &c) {
+  std::optional<std::vector<int64_t>> shape = constantInts(c, 0);
+  if (!shape)
+    return c.importer.nodeError(c.node) << "the shape must be a constant";
+  Type element = c.importer.builder.getF32Type();
+  double fill = 0;
+  auto it = c.node.attributes.find("value");
+  if (it != c.node.attributes.end()) {
+    const OnnxTensor &value = it->second.t;
+    element = c.importer.elementTypeOf(value.elementType);
+    std::optional<std::vector<double>> values =
+        c.importer.constantDoubles(value);
+    if (!element || !values || values->size() != 1)
+      return c.importer.nodeError(c.node)
+             << "value must be a one-element tensor of a supported type";
+    fill = values->front();
+  }
+  return c.bind(c.op<edge::FullOp>(
+      {},
+      {c.attr("size", ArrayRef<int64_t>(*shape)), c.attr("fill_value", fill),
+       c.importer.builder.getNamedAttr("dtype", TypeAttr::get(element))}));
+}
+
+LogicalResult cumSum(Compose &c) {
+  Value x = c.in(0);
+  std::optional<std::vector<int64_t>> axisValues = constantInts(c, 1);
+  if (!x)
+    return failure();
+  if (!axisValues || axisValues->size() != 1)
+    return c.importer.nodeError(c.node) << "axis must be a constant scalar";
+  FailureOr<int64_t> axis =
+      checkedAxis(c, axisValues->front(), c.typeOf(x).getRank());
+  if (failed(axis))
+    return failure();
+  bool reverse = c.importer.intAttr(c.node, "reverse", 0) != 0;
+  bool exclusive = c.importer.intAttr(c.node, "exclusive", 0) != 0;
+  if (reverse && c.typeOf(x).isDynamicDim(*axis))
+    return c.importer.nodeError(c.node)
+           << "reverse=1 needs a static extent along the axis";
+  Value ordered = reverse ? c.flip(x, *axis) : x;
+  Value sums = c.op<edge::CumsumOp>(ordered, {c.attr("dim", *axis)});
+  if (exclusive)
+    sums = c.op<edge::SubOp>({sums, ordered});
+  return c.bind(reverse ? c.flip(sums, *axis) : sums);
+}
+
+LogicalResult oneHot(Compose &c) {
+  Value index = c.in(0), values = c.in(2);
+  std::optional<std::vector<double>> depthValues;
+  if (const OnnxTensor *tensor = c.importer.constantInput(c.node, 1))
+    depthValues = c.importer.constantDoubles(*tensor);
+  if (!index || !values)
+    return failure();
+  if (!depthValues || depthValues->size() != 1 || depthValues->front() < 1)
+    return c.importer.nodeError(c.node)
+           << "depth must be a positive constant scalar";
+  auto depth = static_cast<int64_t>(depthValues->front());
+  int64_t outRank = c.typeOf(index).getRank() + 1;
+  FailureOr<int64_t> axis =
+      checkedAxis(c, c.importer.intAttr(c.node, "axis", -1), outRank);
+  if (failed(axis))
+    return failure();
+  // indices[..., None, ...] == arange(depth) laid along the axis.
+  Value wrapped = indices(c, index, depth);
+  Value spread = c.op<edge::UnsqueezeOp>(wrapped, {c.attr("dim", *axis)});
+  SmallVector<int64_t> classShape(outRank, 1);
+  classShape[*axis] = depth;
+  std::vector<int64_t> classes(depth);
+  std::iota(classes.begin(), classes.end(), 0);
+  Value hot = c.op<edge::EqOp>({spread, c.int64s(classShape, classes)});
+  Value off = c.op<edge::SelectOp>(
+      values, {c.attr("dim", int64_t{0}), c.attr("index", int64_t{0})});
+  Value on = c.op<edge::SelectOp>(
+      values, {c.attr("dim", int64_t{0}), c.attr("index", int64_t{1})});
+  return c.bind(c.op<edge::WhereOp>({hot, on, off}));
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+/// NegativeLogLikelihoodLoss over log-probabilities [N, C, d...] and targets
+/// [N, d...]: -log_prob[n, target, d] * weight[target], zero where the target
+/// is ignore_index, then reduced (mean: divided by the summed weights).
+Value negativeLogLikelihood(Compose &c, Value logProb, Value target,
+                            Value weight) {
+  if (!logProb || !target)
+    return {};
+  auto ignored = c.node.attributes.find("ignore_index");
+  Value keep;
+  Value safeTarget = c.cast(target, c.importer.builder.getI64Type());
+  if (ignored != c.node.attributes.end()) {
+    keep = c.op<edge::NeOp>(
+        {safeTarget,
+         c.scalar(safeTarget, static_cast<double>(ignored->second.i))});
+    safeTarget =
+        c.op<edge::WhereOp>({keep, safeTarget, c.scalar(safeTarget, 0)});
+  }
+  Value picked = c.op<edge::SqueezeOp>(
+      c.op<edge::GatherOp>(
+          {logProb,
+           c.op<edge::UnsqueezeOp>(safeTarget, {c.attr("dim", int64_t{1})})},
+          {c.attr("dim", int64_t{1})}),
+      {c.attr("dim", ArrayRef<int64_t>{1})});
+  Value loss = c.op<edge::NegOp>(picked);
+  Value weights;
+  if (weight) {
+    RankedTensorType targetType = c.typeOf(safeTarget);
+    if (!targetType || !targetType.hasStaticShape()) {
+      c.importer.nodeError(c.node) << "weights need targets of static shape";
+      return {};
+    }
+    Value flat = c.view(safeTarget, {targetType.getNumElements()});
+    weights = c.view(
+        c.op<edge::IndexSelectOp>({weight, flat}, {c.attr("dim", int64_t{0})}),
+        targetType.getShape());
+    loss = c.op<edge::MulOp>({loss, weights});
+  }
+  if (keep) {
+    loss = c.op<edge::WhereOp>({keep, loss, c.scalar(loss, 0)});
+    if (!weights)
+      weights =
+          c.op<edge::WhereOp>({keep, c.scalar(loss, 1), c.scalar(loss, 0)});
+    else
+      weights = c.op<edge::WhereOp>({keep, weights, c.scalar(loss, 0)});
+  }
+  std::string reduction = c.importer.stringAttr(c.node, "reduction", "mean");
+  if (reduction == "none")
+    return loss;
+  Value total = c.op<edge::SumOp>(loss);
+  if (reduction == "sum")
+    return total;
+  if (!weights)
+    return c.op<edge::MeanOp>(loss);
+  return c.op<edge::DivOp>({total, c.op<edge::SumOp>(weights)});
+}
+
+bool checkReduction(Compose &c) {
+  std::string reduction = c.importer.stringAttr(c.node, "reduction", "mean");
+  if (reduction == "none" || reduction == "sum" || reduction == "mean")
+    return true;
+  c.importer.nodeError(c.node)
+      << "reduction '" << reduction << "' is not one of none, sum, mean";
+  return false;
+}
+
+Value optionalInput(Compose &c, size_t index) {
+  return c.importer.hasInput(c.node, index) ? c.in(index) : Value();
+}
+
+LogicalResult nllLoss(Compose &c) {
+  if (!checkReduction(c))
+    return failure();
+  return c.bind(
+      negativeLogLikelihood(c, c.in(0), c.in(1), optionalInput(c, 2)));
+}
+
+LogicalResult softmaxCrossEntropyLoss(Compose &c) {
+  if (!checkReduction(c))
+    return failure();
+  Value logProb =
+      c.op<edge::LogSoftmaxOp>(c.in(0), {c.attr("dim", int64_t{1})});
+  if (failed(c.bind(
+          negativeLogLikelihood(c, logProb, c.in(1), optionalInput(c, 2)))))
+    return failure();
+  return c.bind(logProb, 1);
+}
+
+} // namespace
+
+LogicalResult composeLayerNormWithStatistics(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  int64_t rank = c.typeOf(x).getRank();
+  FailureOr<int64_t> axis =
+      checkedAxis(c, c.importer.intAttr(c.node, "axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> dims;
+  for (int64_t d = *axis; d < rank; ++d)
+    dims.push_back(d);
+  SmallVector<NamedAttribute> over = {c.attr("dim", ArrayRef(dims)),
+                                      c.boolAttr("keepdim", true)};
+  Value mean = c.op<edge::MeanOp>(x, over);
+  Value centered = c.op<edge::SubOp>({x, mean});
+  Value variance =
+      c.op<edge::MeanOp>(c.op<edge::MulOp>({centered, centered}), over);
+  double epsilon = floatAttr(c, "epsilon", 1e-5);
+  Value invStdDev = c.op<edge::RsqrtOp>(
+      c.op<edge::AddOp>({variance, c.scalar(variance, epsilon)}));
+  Value y = c.op<edge::MulOp>({centered, invStdDev});
+  y = c.op<edge::MulOp>({y, c.in(1)});
+  if (c.importer.hasInput(c.node, 2))
+    y = c.op<edge::AddOp>({y, c.in(2)});
+  if (failed(c.bind(y)) || failed(c.bind(mean, 1)))
+    return failure();
+  return c.bind(invStdDev, 2);
+}
+
+LogicalResult composeArgReduceLast(Compose &c) {
+  // The last extreme is the first one of the reversed axis.
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  FailureOr<int64_t> axis = checkedAxis(
+      c, c.importer.intAttr(c.node, "axis", 0), c.typeOf(x).getRank());
+  if (failed(axis))
+    return failure();
+  int64_t extent = c.typeOf(x).getDimSize(*axis);
+  if (ShapedType::isDynamic(extent))
+    return c.importer.nodeError(c.node)
+           << "select_last_index=1 needs a static extent along the axis";
+  SmallVector<NamedAttribute> attributes = {
+      c.attr("dim", *axis),
+      c.boolAttr("keepdim", c.importer.intAttr(c.node, "keepdims", 1) != 0)};
+  Value reversed = c.flip(x, *axis);
+  Value index = c.node.opType == "ArgMax"
+                    ? c.op<edge::ArgmaxOp>(reversed, attributes)
+                    : c.op<edge::ArgminOp>(reversed, attributes);
+  return c.bind(c.op<edge::SubOp>({c.scalar(index, extent - 1), index}));
+}
+
+const llvm::StringMap<Composition> &composedOps() {
+  static const llvm::StringMap<Composition> table = {
+      {"Softplus", softplus},
+      {"Softsign", softsign},
+      {"Selu", selu},
+      {"Celu", celu},
+      {"ThresholdedRelu", thresholdedRelu},
+      {"Mish", mish},
+      {"Shrink", shrink},
+      {"PRelu", prelu},
+      {"HardSigmoid", hardSigmoid},
+      {"IsNaN", isNaN},
+      {"IsInf", isInf},
+      {"Sum", sum},
+      {"Mean", mean},
+      {"Max", max},
+      {"Min", min},
+      {"CastLike", castLike},
+      {"ReduceSumSquare", reduceSumSquare},
+      {"ReduceL1", reduceL1},
+      {"ReduceL2", reduceL2},
+      {"ReduceLogSum", reduceLogSum},
+      {"ReduceLogSumExp", reduceLogSumExp},
+      {"GatherElements", gatherElements},
+      {"Trilu", trilu},
+      {"Hardmax", hardmax},
+      {"GatherND", gatherND},
+      {"ScatterND", scatterND},
+      {"ScatterElements", scatterElements},
+      {"Scatter", scatterElements},
+      {"EyeLike", eyeLike},
+      {"InstanceNormalization", instanceNormalization},
+      {"Dropout", dropout},
+      {"Pow", pow},
+      {"Expand", expand},
+      {"Tile", tile},
+      {"DepthToSpace", depthToSpace},
+      {"SpaceToDepth", spaceToDepth},
+      {"ConstantOfShape", constantOfShape},
+      {"CumSum", cumSum},
+      {"OneHot", oneHot},
+      {"NegativeLogLikelihoodLoss", nllLoss},
+      {"SoftmaxCrossEntropyLoss", softmaxCrossEntropyLoss},
+  };
+  return table;
+}
+
+LogicalResult OnnxImporter::convertComposed(const OnnxNode &node) {
+  Compose compose(*this, node);
+  return composedOps().lookup(node.opType)(compose);
+}
+
+LogicalResult OnnxImporter::convertHardSigmoid(const OnnxNode &node) {
+  // ATen's hardsigmoid is ONNX HardSigmoid with alpha = 1/6, beta = 1/2.
+  float alpha = floatAttr(node, "alpha", 0.2f),
+        beta = floatAttr(node, "beta", 0.5f);
+  if (std::fabs(alpha - 1.0f / 6.0f) > 1e-6f || std::fabs(beta - 0.5f) > 1e-6f)
+    return convertComposed(node);
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  return bind(node, edge.create<edge::HardsigmoidOp>(locationOf(node), x));
+}
+
+} // namespace etch::onnx_import
