@@ -47,6 +47,17 @@ class UpsampleBlock(torch.nn.Module):
                                                align_corners=True)
 
 
+def conv1d_block():
+    """An audio-style 1-D stack: strided, dilated and transposed convolutions,
+    max and average pooling over [N, C, W]."""
+    return torch.nn.Sequential(
+        torch.nn.Conv1d(2, 8, 5, stride=2, padding=2), torch.nn.ReLU(),
+        torch.nn.MaxPool1d(3, stride=2, padding=1),
+        torch.nn.Conv1d(8, 8, 3, dilation=2, padding=2, groups=2), torch.nn.GELU(),
+        torch.nn.AvgPool1d(2),
+        torch.nn.ConvTranspose1d(8, 4, 4, stride=2, padding=1))
+
+
 IMAGE = (1, 3, 224, 224)
 # name -> (constructor, input shape)
 MODELS = {
@@ -71,6 +82,7 @@ MODELS = {
         image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=32,
         mlp_dim=64, num_classes=10), (1, 3, 32, 32)),
     "upsample_block": (UpsampleBlock, (1, 3, 10, 12)),
+    "conv1d_block": (conv1d_block, (2, 2, 64)),
 }
 
 

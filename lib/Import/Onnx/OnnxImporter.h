@@ -64,6 +64,8 @@ public:
   mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
   /// The operators written as several Edge ops (OnnxComposedOps.cpp).
   mlir::LogicalResult convertComposed(const OnnxNode &node);
+  /// A 1-D window op through its 2-D converter (OnnxNnOps.cpp).
+  mlir::LogicalResult convertAs2d(const OnnxNode &node, NodeConverter convert);
   mlir::Type elementTypeOf(OnnxDataType type) { return elementType(type); }
 
   // Helpers shared by converters.

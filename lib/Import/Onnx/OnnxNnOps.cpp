@@ -100,14 +100,66 @@ static FailureOr<Value> padExplicitly(OnnxImporter &importer, Location loc,
        builder.getNamedAttr("value", builder.getF64FloatAttr(value))});
 }
 
+/// A 1-D window node (Conv, ConvTranspose, MaxPool, AveragePool over
+/// [N, C, W]) converted as the 2-D node over [N, C, 1, W]: the data (and a
+/// convolution's weight) gain a unit height, the window attributes a unit
+/// first entry, and the result loses the height again.
+LogicalResult OnnxImporter::convertAs2d(const OnnxNode &node,
+                                        NodeConverter convert) {
+  Location loc = locationOf(node);
+  auto unitHeight = [&](size_t index) -> FailureOr<std::string> {
+    Value value = input(node, index);
+    if (!value)
+      return failure();
+    FailureOr<Value> raised = edge.create<edge::UnsqueezeOp>(
+        loc, value,
+        {builder.getNamedAttr("dim", builder.getI64IntegerAttr(2))});
+    if (failed(raised))
+      return failure();
+    std::string name = node.inputs[index] + "#2d";
+    values[name] = *raised;
+    return name;
+  };
+  OnnxNode planar = node;
+  size_t raisedInputs = node.opType.find("Conv") == 0 ? 2 : 1;
+  for (size_t index = 0; index < raisedInputs; ++index) {
+    FailureOr<std::string> name = unitHeight(index);
+    if (failed(name))
+      return failure();
+    planar.inputs[index] = *name;
+  }
+  auto prepend = [&](const char *attribute, int64_t unit) {
+    auto it = planar.attributes.find(attribute);
+    if (it != planar.attributes.end())
+      it->second.ints.insert(it->second.ints.begin(), unit);
+  };
+  prepend("kernel_shape", 1);
+  prepend("strides", 1);
+  prepend("dilations", 1);
+  prepend("output_padding", 0);
+  if (auto pads = planar.attributes.find("pads");
+      pads != planar.attributes.end() && pads->second.ints.size() == 2)
+    pads->second.ints = {0, pads->second.ints[0], 0, pads->second.ints[1]};
+  planar.outputs[0] = node.outputs[0] + "#2d";
+  if (failed((this->*convert)(planar)))
+    return failure();
+  return bind(
+      node,
+      edge.create<edge::SqueezeOp>(
+          loc, values.lookup(planar.outputs[0]),
+          {builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr({2}))}));
+}
+
 LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
   Value x = input(node, 0), w = input(node, 1);
   if (!x || !w)
     return failure();
+  if (rankedTypeOf(x).getRank() == 3)
+    return convertAs2d(node, &OnnxImporter::convertConv);
   RankedTensorType weightType = rankedTypeOf(w);
   if (weightType.getRank() != 4 || rankedTypeOf(x).getRank() != 4)
-    return nodeError(node) << "only 2-D convolution (rank-4 input and weight) "
-                              "is supported";
+    return nodeError(node) << "only 1-D and 2-D convolution (rank-3 or rank-4 "
+                              "input and weight) is supported";
   SmallVector<int64_t> kernel = {weightType.getDimSize(2),
                                  weightType.getDimSize(3)};
   bool transposed = node.opType == "ConvTranspose";
@@ -322,12 +374,15 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
+  if (rankedTypeOf(x).getRank() == 3)
+    return convertAs2d(node, &OnnxImporter::convertPool);
   if (failed(requireUnused(node, 1)))
     return failure();
   RankedTensorType type = rankedTypeOf(x);
   std::optional<std::vector<int64_t>> kernel = intsAttr(node, "kernel_shape");
   if (!kernel || kernel->size() != 2 || type.getRank() != 4)
-    return nodeError(node) << "only 2-D pooling over NCHW input is supported";
+    return nodeError(node)
+           << "only 1-D and 2-D pooling over NCW/NCHW input is supported";
   FailureOr<Window> window = resolveWindow(*this, node, type, *kernel,
                                            /*explicitPadding=*/true,
                                            /*pooling=*/true);
