@@ -58,6 +58,24 @@ def conv1d_block():
         torch.nn.ConvTranspose1d(8, 4, 4, stride=2, padding=1))
 
 
+class EinsumBlock(torch.nn.Module):
+    """Einsum equations as attention and mixers write them: batched
+    contractions, outer products, ellipses, implicit outputs, sums."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(8, 6))
+        self.v = torch.nn.Parameter(torch.randn(5))
+
+    def forward(self, x):  # x: [2, 3, 5, 8]
+        scores = torch.einsum("bhqd,bhkd->bhqk", x, x)          # [2, 3, 5, 5]
+        mixed = torch.einsum("bhqk,bhkd->bqhd", scores, x)      # [2, 5, 3, 8]
+        projected = torch.einsum("...d,de->...e", mixed, self.w)  # [2, 5, 3, 6]
+        outer = torch.einsum("bqhe,q->bhqe", projected, self.v)
+        total = torch.einsum("bhqe->be", outer)                 # [2, 6]
+        return torch.einsum("be,bf", total, total)              # implicit: [e, f]
+
+
 IMAGE = (1, 3, 224, 224)
 # name -> (constructor, input shape)
 MODELS = {
@@ -83,6 +101,7 @@ MODELS = {
         mlp_dim=64, num_classes=10), (1, 3, 32, 32)),
     "upsample_block": (UpsampleBlock, (1, 3, 10, 12)),
     "conv1d_block": (conv1d_block, (2, 2, 64)),
+    "einsum_block": (EinsumBlock, (2, 3, 5, 8)),
 }
 
 

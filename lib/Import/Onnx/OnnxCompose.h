@@ -70,6 +70,8 @@ const llvm::StringMap<Composition> &composedOps();
 mlir::LogicalResult composeGather(Compose &c);
 /// LayerNormalization with its Mean and InvStdDev outputs.
 mlir::LogicalResult composeLayerNormWithStatistics(Compose &c);
+/// Einsum (OnnxEinsum.cpp).
+mlir::LogicalResult composeEinsum(Compose &c);
 /// ArgMax/ArgMin with select_last_index=1.
 mlir::LogicalResult composeArgReduceLast(Compose &c);
 

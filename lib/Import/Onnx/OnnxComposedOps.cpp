@@ -967,6 +967,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"GatherElements", gatherElements},
       {"Trilu", trilu},
       {"Hardmax", hardmax},
+      {"Einsum", composeEinsum},
       {"GatherND", gatherND},
       {"ScatterND", scatterND},
       {"ScatterElements", scatterElements},

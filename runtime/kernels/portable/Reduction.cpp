@@ -34,7 +34,9 @@ Error validateReduction(const KernelCall &call, bool floatOnly) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0];
   ScalarType type = in.scalarType();
-  if (type != ScalarType::Float32 && (floatOnly || type != ScalarType::Int64))
+  bool isFloat = type == ScalarType::Float32 || type == ScalarType::Float64;
+  bool isInteger = type == ScalarType::Int64 || type == ScalarType::Int32;
+  if (!isFloat && (floatOnly || !isInteger))
     return kernelError(call, Error::NotSupported, "does not take %s",
                        scalarTypeName(type));
   ET_CHECK_OK(checkType(call, call.outputs[0], "output", type));
@@ -93,17 +95,28 @@ template <typename T> void reduce(const KernelCall &call, Reduce kind) {
 Error validateMean(const KernelCall &call) {
   return validateReduction(call, true);
 }
-void runMean(const KernelCall &call) { reduce<float>(call, Reduce::Mean); }
+void runMean(const KernelCall &call) {
+  if (call.inputs[0]->scalarType() == ScalarType::Float64)
+    reduce<double>(call, Reduce::Mean);
+  else
+    reduce<float>(call, Reduce::Mean);
+}
 
 Error validateSum(const KernelCall &call) {
   return validateReduction(call, false);
 }
 namespace {
 void reduceAny(const KernelCall &call, Reduce kind) {
-  if (call.inputs[0]->scalarType() == ScalarType::Float32)
-    reduce<float>(call, kind);
-  else
-    reduce<int64_t>(call, kind);
+  switch (call.inputs[0]->scalarType()) {
+  case ScalarType::Float32:
+    return reduce<float>(call, kind);
+  case ScalarType::Float64:
+    return reduce<double>(call, kind);
+  case ScalarType::Int32:
+    return reduce<int32_t>(call, kind);
+  default:
+    return reduce<int64_t>(call, kind);
+  }
 }
 
 /// Index of the first extreme value along `dim` (or the flattened tensor).

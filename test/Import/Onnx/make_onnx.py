@@ -257,6 +257,18 @@ def uint16_input():
                  [vi("x", [2], TensorProto.UINT16)], [vi("y", [2], TensorProto.UINT16)])
 
 
+def einsum_diagonal():
+    return model([helper.make_node("Einsum", ["x"], ["y"], name="trace",
+                                   equation="ii->i")],
+                 [vi("x", [3, 3])], [vi("y", [3])])
+
+
+def einsum_mismatch():
+    return model([helper.make_node("Einsum", ["a", "b"], ["y"], name="mm",
+                                   equation="ij,jk->ik")],
+                 [vi("a", [2, 3]), vi("b", [4, 5])], [vi("y", [2, 5])])
+
+
 def dynamic_reshape():
     return model(
         [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape_by_input")],
@@ -345,7 +357,8 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  transposed_asymmetric_pads, transposed_same,
                                  training_dropout, scatter_multiply, runtime_depth,
-                                 sequence_input, uint16_input,
+                                 sequence_input, uint16_input, einsum_diagonal,
+                                 einsum_mismatch,
                                  dynamic_reshape, undefined_input, shape_mismatch,
                                  no_output, no_op_type]}
 

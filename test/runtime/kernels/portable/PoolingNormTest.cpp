@@ -3,6 +3,7 @@
 #include "KernelTestSupport.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 using namespace etch::runtime;
@@ -236,6 +237,31 @@ TEST(PortableReduction, AmaxAminArgmaxArgmin) {
     if (x.f()[i] < x.f()[globalMin])
       globalMin = i;
   EXPECT_EQ(argminAll.i64()[0], globalMin);
+}
+
+// float64 keeps its precision; int32 sums wrap as int32.
+TEST(PortableReduction, Float64AndInt32) {
+  OwnedTensor d(ScalarType::Float64, {2, 2}), dSum(ScalarType::Float64, {2}),
+      dMax(ScalarType::Float64, {}), dMean(ScalarType::Float64, {2});
+  double dv[] = {1e300, 1.0, 1e-300, -3.0};
+  std::memcpy(d.view.data<double>(), dv, sizeof(dv));
+  Attributes rows;
+  rows.ints("dim", {1});
+  ASSERT_EQ(runKernel("edge.sum", {&d.view}, {&dSum.view}, rows), Error::Ok);
+  ASSERT_EQ(runKernel("edge.amax", {&d.view}, {&dMax.view}), Error::Ok);
+  ASSERT_EQ(runKernel("edge.mean", {&d.view}, {&dMean.view}, rows), Error::Ok);
+  EXPECT_EQ(dSum.view.data<double>()[0], 1e300);
+  EXPECT_EQ(dSum.view.data<double>()[1], 1e-300 - 3.0);
+  EXPECT_EQ(dMax.view.data<double>()[0], 1e300);
+  EXPECT_EQ(dMean.view.data<double>()[1], (1e-300 - 3.0) / 2);
+  OwnedTensor i(ScalarType::Int32, {3}), iSum(ScalarType::Int32, {});
+  int32_t iv[] = {2147483647, 1, 5};
+  std::memcpy(i.view.data<int32_t>(), iv, sizeof(iv));
+  ASSERT_EQ(runKernel("edge.sum", {&i.view}, {&iSum.view}), Error::Ok);
+  EXPECT_EQ(iSum.view.data<int32_t>()[0], -2147483648 + 5);
+  OwnedTensor iMean(ScalarType::Int32, {});
+  EXPECT_EQ(runKernel("edge.mean", {&i.view}, {&iMean.view}),
+            Error::NotSupported);
 }
 
 } // namespace
