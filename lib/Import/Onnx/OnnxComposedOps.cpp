@@ -576,6 +576,52 @@ LogicalResult instanceNormalization(Compose &c) {
   return c.bind(c.op<edge::AddOp>({y, c.view(bias, perChannel)}));
 }
 
+LogicalResult meanVarianceNormalization(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  std::vector<int64_t> axes = c.importer.intsAttr(c.node, "axes")
+                                  .value_or(std::vector<int64_t>{0, 2, 3});
+  SmallVector<NamedAttribute> over = {c.attr("dim", ArrayRef<int64_t>(axes)),
+                                      c.boolAttr("keepdim", true)};
+  Value centered = c.op<edge::SubOp>({x, c.op<edge::MeanOp>(x, over)});
+  Value variance =
+      c.op<edge::MeanOp>(c.op<edge::MulOp>({centered, centered}), over);
+  // ONNX's definition divides by the plain standard deviation (no epsilon).
+  return c.bind(c.op<edge::DivOp>({centered, c.op<edge::SqrtOp>(variance)}));
+}
+
+/// Local response normalization across channels: x / (bias + alpha *
+/// mean of squares over `size` channels)^beta, the mean an average pool
+/// over [N, 1, C, rest] with the channel window padded as ONNX centres it.
+LogicalResult lrn(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  int64_t size = c.importer.intAttr(c.node, "size", 0);
+  if (type.getRank() < 3 || !type.hasStaticShape() || size < 1)
+    return c.importer.nodeError(c.node)
+           << "expected a static [N, C, ...] input and a positive size, got "
+           << type << " and size " << size;
+  int64_t n = type.getDimSize(0), channels = type.getDimSize(1);
+  int64_t rest = type.getNumElements() / std::max<int64_t>(n * channels, 1);
+  Value squares = c.view(c.op<edge::MulOp>({x, x}), {n, 1, channels, rest});
+  Value padded = c.op<edge::ConstantPadNdOp>(
+      squares,
+      {c.attr("pad", ArrayRef<int64_t>{0, 0, (size - 1) / 2, size / 2})});
+  Value mean = c.op<edge::AvgPool2dOp>(
+      padded, {c.attr("kernel_size", ArrayRef<int64_t>{size, 1}),
+               c.attr("stride", ArrayRef<int64_t>{1, 1}),
+               c.attr("padding", ArrayRef<int64_t>{0, 0})});
+  double alpha = floatAttr(c, "alpha", 1e-4), beta = floatAttr(c, "beta", 0.75),
+         bias = floatAttr(c, "bias", 1.0);
+  Value base = c.op<edge::AddOp>(
+      {c.op<edge::MulOp>({mean, c.scalar(mean, alpha)}), c.scalar(mean, bias)});
+  Value scale = c.op<edge::PowOp>({base, c.scalar(base, beta)});
+  return c.bind(c.op<edge::DivOp>({x, c.view(scale, type.getShape())}));
+}
+
 /// Inference Dropout: the data unchanged and a mask of ones; training mode
 /// (random) only when the ratio is zero.
 LogicalResult dropout(Compose &c) {
@@ -974,6 +1020,8 @@ const llvm::StringMap<Composition> &composedOps() {
       {"Scatter", scatterElements},
       {"EyeLike", eyeLike},
       {"InstanceNormalization", instanceNormalization},
+      {"LRN", lrn},
+      {"MeanVarianceNormalization", meanVarianceNormalization},
       {"Dropout", dropout},
       {"Pow", pow},
       {"Expand", expand},
