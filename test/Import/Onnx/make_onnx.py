@@ -269,6 +269,16 @@ def einsum_mismatch():
                  [vi("a", [2, 3]), vi("b", [4, 5])], [vi("y", [2, 5])])
 
 
+def unranked_custom():
+    graph = helper.make_graph(
+        [helper.make_node("Mystery", ["x"], ["m"], name="mystery", domain="com.example"),
+         helper.make_node("Relu", ["m"], ["y"], name="relu")],
+        "test", [vi("x", [2])], [vi("y", [2])],
+        value_info=[helper.make_tensor_value_info("m", F, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                   helper.make_opsetid("com.example", 1)])
+
+
 def dynamic_reshape():
     return model(
         [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape_by_input")],
@@ -358,7 +368,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  transposed_asymmetric_pads, transposed_same,
                                  training_dropout, scatter_multiply, runtime_depth,
                                  sequence_input, uint16_input, einsum_diagonal,
-                                 einsum_mismatch,
+                                 einsum_mismatch, unranked_custom,
                                  dynamic_reshape, undefined_input, shape_mismatch,
                                  no_output, no_op_type]}
 
