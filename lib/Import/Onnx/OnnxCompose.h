@@ -70,6 +70,10 @@ const llvm::StringMap<Composition> &composedOps();
 mlir::LogicalResult composeGather(Compose &c);
 /// LayerNormalization with its Mean and InvStdDev outputs.
 mlir::LogicalResult composeLayerNormWithStatistics(Compose &c);
+/// Resize of \p x to \p outSizes, axis by axis in any mode (OnnxResize.cpp).
+mlir::LogicalResult composeResize(Compose &c, mlir::Value x,
+                                  llvm::ArrayRef<int64_t> outSizes,
+                                  llvm::ArrayRef<double> scales);
 /// Einsum (OnnxEinsum.cpp).
 mlir::LogicalResult composeEinsum(Compose &c);
 /// ArgMax/ArgMin with select_last_index=1.

@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <csignal>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace etch::onnx_import {
@@ -268,6 +269,22 @@ bool writeAll(int fd, const std::string &bytes) {
   return true;
 }
 
+void listInitializersAsInputs(onnx::GraphProto &graph) {
+  std::set<std::string> listed;
+  for (const auto &input : graph.input())
+    listed.insert(input.name());
+  for (const auto &initializer : graph.initializer()) {
+    if (listed.count(initializer.name()))
+      continue;
+    onnx::ValueInfoProto *input = graph.add_input();
+    input->set_name(initializer.name());
+    auto *tensor = input->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(initializer.data_type());
+    for (int64_t dim : initializer.dims())
+      tensor->mutable_shape()->add_dim()->set_dim_value(dim);
+  }
+}
+
 /// Fills value_info (and missing graph output types) by libonnx's shape
 /// inference, after converting the model to opset `convertTo` with libonnx's
 /// version converter when that is non-zero. Both run in a child process:
@@ -305,7 +322,10 @@ bool prepareModelIsolated(onnx::ModelProto &model, int64_t convertTo,
     const char *stage = "ONNX shape inference failed: ";
     try {
       if (convertTo) {
-        // Some adapters (Softmax 12 -> 13) need the input shapes.
+        // libonnx's converter looks initializers up among the graph inputs
+        // (as IR version 3 required); some adapters (Softmax 12 -> 13) need
+        // the input shapes.
+        listInitializersAsInputs(*model.mutable_graph());
         onnx::shape_inference::InferShapes(model);
         stage = "cannot convert the model to ONNX opset 13 (libonnx's "
                 "version converter): ";

@@ -220,11 +220,16 @@ LogicalResult OnnxImporter::convertGemm(const OnnxNode &node) {
 
   // The common case (nn.Linear) maps to edge.linear directly.
   if (!transA && transB && alpha == 1.0 && (beta == 1.0 || !c)) {
+    // A bias of one per output feature is linear's; any other broadcast
+    // (one element, a matrix) is added after.
     SmallVector<Value> operands = {a, b};
-    if (c && rankedTypeOf(c).getRank() == 1)
+    bool featureBias =
+        c && rankedTypeOf(c).getRank() == 1 &&
+        rankedTypeOf(c).getDimSize(0) == rankedTypeOf(b).getDimSize(0);
+    if (featureBias)
       operands.push_back(c);
     FailureOr<Value> linear = edge.create<edge::LinearOp>(loc, operands);
-    if (succeeded(linear) && c && rankedTypeOf(c).getRank() != 1)
+    if (succeeded(linear) && c && !featureBias)
       linear = edge.create<edge::AddOp>(loc, ValueRange{*linear, c});
     return bind(node, linear);
   }
@@ -478,16 +483,17 @@ LogicalResult OnnxImporter::convertGlobalPool(const OnnxNode &node) {
                                 {type.getDimSize(2), type.getDimSize(3)}))}));
 }
 
-/// Resize as torch.onnx writes it: nearest (asymmetric, floor) and linear
-/// (half_pixel / pytorch_half_pixel, or align_corners) over H and W.
+/// Resize: the forms torch exports (nearest asymmetric/floor, linear
+/// half_pixel / pytorch_half_pixel / align_corners over H and W) map to the
+/// upsample ops; every other mode and layout is composed (OnnxResize.cpp).
 LogicalResult OnnxImporter::convertResize(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
   RankedTensorType type = rankedTypeOf(x);
-  if (type.getRank() != 4 || !type.hasStaticShape())
-    return nodeError(node) << "only static NCHW input is supported, got "
-                           << type;
+  int64_t rank = type.getRank();
+  if (!type.hasStaticShape())
+    return nodeError(node) << "only static input is supported, got " << type;
   std::string mode = stringAttr(node, "mode", "nearest");
   std::string transform =
       stringAttr(node, "coordinate_transformation_mode", "half_pixel");
@@ -502,18 +508,45 @@ LogicalResult OnnxImporter::convertResize(const OnnxNode &node) {
       sizes = *values;
   if (scales.empty() && sizes.empty())
     return nodeError(node) << "scales or sizes must be constants";
-  if ((!scales.empty() && scales.size() != 4) ||
-      (!sizes.empty() && sizes.size() != 4))
-    return nodeError(node) << "scales/sizes must have 4 entries";
-  if (!scales.empty() && (scales[0] != 1.0 || scales[1] != 1.0))
-    return nodeError(node) << "only H and W can be resized";
-  SmallVector<int64_t> outputSize;
-  for (int d = 2; d < 4; ++d)
-    outputSize.push_back(!sizes.empty() ? sizes[d]
-                                        : static_cast<int64_t>(std::floor(
-                                              type.getDimSize(d) * scales[d])));
+  if ((!scales.empty() && static_cast<int64_t>(scales.size()) != rank) ||
+      (!sizes.empty() && static_cast<int64_t>(sizes.size()) != rank))
+    return nodeError(node) << "scales/sizes must have " << rank << " entries";
+  // Sizes imply scales, scales sizes (rounded down).
+  std::vector<int64_t> outSizes(rank);
+  std::vector<double> axisScales(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t in = type.getDimSize(d);
+    outSizes[d] = !sizes.empty()
+                      ? sizes[d]
+                      : static_cast<int64_t>(std::floor(in * scales[d]));
+    axisScales[d] =
+        !sizes.empty() ? static_cast<double>(sizes[d]) / in : scales[d];
+  }
+  // What torch exports (NCHW, H and W only) keeps its upsample ops; every
+  // other mode and layout is resized axis by axis (OnnxResize.cpp).
+  bool planar = rank == 4 && outSizes[0] == type.getDimSize(0) &&
+                outSizes[1] == type.getDimSize(1) && axisScales[0] == 1.0 &&
+                axisScales[1] == 1.0;
+  bool torchNearest =
+      mode == "nearest" && transform == "asymmetric" && nearest == "floor";
+  // upsample_bilinear2d differs from ONNX where an output extent is 1
+  // (pytorch_half_pixel reads position 0) and where align_corners meets a
+  // scale that does not give a whole extent (ONNX divides by in * scale - 1).
+  bool wholeExtents = true, unitExtent = false;
+  for (int64_t d = 2; d < rank; ++d) {
+    wholeExtents &= type.getDimSize(d) * axisScales[d] == outSizes[d];
+    unitExtent |= outSizes[d] == 1;
+  }
+  bool torchLinear =
+      mode == "linear" && ((transform == "align_corners" && wholeExtents) ||
+                           transform == "half_pixel" ||
+                           (transform == "pytorch_half_pixel" && !unitExtent));
+  if (!planar || !(torchNearest || torchLinear)) {
+    Compose compose(*this, node);
+    return composeResize(compose, x, outSizes, axisScales);
+  }
   SmallVector<NamedAttribute> attributes = {builder.getNamedAttr(
-      "output_size", builder.getDenseI64ArrayAttr(outputSize))};
+      "output_size", builder.getDenseI64ArrayAttr({outSizes[2], outSizes[3]}))};
   if (!scales.empty() && transform != "align_corners") {
     attributes.push_back(
         builder.getNamedAttr("scales_h", builder.getF64FloatAttr(scales[2])));
@@ -521,28 +554,13 @@ LogicalResult OnnxImporter::convertResize(const OnnxNode &node) {
         builder.getNamedAttr("scales_w", builder.getF64FloatAttr(scales[3])));
   }
   Location loc = locationOf(node);
-  if (mode == "nearest") {
-    if (transform != "asymmetric" || nearest != "floor")
-      return nodeError(node)
-             << "nearest resize needs asymmetric coordinates and "
-                "floor rounding (as torch exports it), got "
-             << transform << "/" << nearest;
+  if (torchNearest)
     return bind(node,
                 edge.create<edge::UpsampleNearest2dOp>(loc, x, attributes));
-  }
-  if (mode == "linear") {
-    bool align = transform == "align_corners";
-    if (!align && transform != "half_pixel" &&
-        transform != "pytorch_half_pixel")
-      return nodeError(node)
-             << "linear resize with coordinate_transformation_mode '"
-             << transform << "' is not supported";
-    attributes.push_back(
-        builder.getNamedAttr("align_corners", builder.getBoolAttr(align)));
-    return bind(node,
-                edge.create<edge::UpsampleBilinear2dOp>(loc, x, attributes));
-  }
-  return nodeError(node) << "resize mode '" << mode << "' is not supported";
+  attributes.push_back(builder.getNamedAttr(
+      "align_corners", builder.getBoolAttr(transform == "align_corners")));
+  return bind(node,
+              edge.create<edge::UpsampleBilinear2dOp>(loc, x, attributes));
 }
 
 } // namespace etch::onnx_import

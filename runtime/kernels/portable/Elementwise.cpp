@@ -369,10 +369,11 @@ void runElu(const KernelCall &call) {
 Error validateClamp(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   ScalarType type = call.inputs[0]->scalarType();
-  if (type != ScalarType::Float32 && type != ScalarType::Int64)
+  if (type == ScalarType::Bool || !isConvertible(type))
     return kernelError(call, Error::NotSupported,
-                       "supports float32 and int64, not %s",
+                       "supports floating-point and integer types, not %s",
                        scalarTypeName(type));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", type));
   return checkSameShape(call, call.inputs[0], call.outputs[0], "output");
 }
 
@@ -395,15 +396,36 @@ void runClamp(const KernelCall &call) {
     }
     return;
   }
-  const int64_t *src = in.data<int64_t>();
-  int64_t *dst = call.outputs[0]->data<int64_t>();
+  if (in.scalarType() == ScalarType::Int64) {
+    const int64_t *src = in.data<int64_t>();
+    int64_t *dst = call.outputs[0]->data<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t x = src[i];
+      if (hasLow && x < low)
+        x = saturatingCast<int64_t>(std::ceil(low));
+      if (hasHigh && x > high)
+        x = saturatingCast<int64_t>(std::floor(high));
+      dst[i] = x;
+    }
+    return;
+  }
+  // Every other type through double (exact for all but int64); integer
+  // bounds round inward.
+  bool integral = in.scalarType() != ScalarType::Float64 &&
+                  in.scalarType() != ScalarType::Float16 &&
+                  in.scalarType() != ScalarType::BFloat16;
+  if (integral) {
+    low = std::ceil(low);
+    high = std::floor(high);
+  }
+  TensorView &out = *call.outputs[0];
   for (int64_t i = 0; i < n; ++i) {
-    int64_t x = src[i];
+    double x = loadAsDouble(in, i);
     if (hasLow && x < low)
-      x = saturatingCast<int64_t>(std::ceil(low));
+      x = low;
     if (hasHigh && x > high)
-      x = saturatingCast<int64_t>(std::floor(high));
-    dst[i] = x;
+      x = high;
+    storeFromDouble(out, i, x);
   }
 }
 

@@ -195,10 +195,12 @@ std::string whyUnsupported(Operation *op) {
     return constantWeights(linear.getWeight(), linear.getBias());
   }
   if (auto addmm = dyn_cast<AddmmOp>(op)) {
+    auto bias = cast<RankedTensorType>(addmm.getSelf().getType());
+    auto weight = cast<RankedTensorType>(addmm.getMat2().getType());
     if (addmm.getBeta().convertToDouble() != 1.0 ||
-        addmm.getAlpha().convertToDouble() != 1.0 ||
-        rankOf(addmm.getSelf()) != 1)
-      return "beta or alpha != 1, or a bias of rank != 1";
+        addmm.getAlpha().convertToDouble() != 1.0 || bias.getRank() != 1 ||
+        bias.getDimSize(0) != weight.getDimSize(1))
+      return "beta or alpha != 1, or a bias that is not one value per output";
     return constantWeights(addmm.getMat2(), addmm.getSelf());
   }
   if (auto mm = dyn_cast<MmOp>(op))

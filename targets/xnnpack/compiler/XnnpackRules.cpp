@@ -246,8 +246,10 @@ std::string whyUnsupported(Operation *op) {
       return "beta or alpha != 1";
     if (isWeightOnly(addmm.getMat1(), addmm.getMat2()))
       return kWeightOnly;
+    auto bias = cast<RankedTensorType>(addmm.getSelf().getType());
+    auto weight = cast<RankedTensorType>(addmm.getMat2().getType());
     if (!isConstant(addmm.getMat2()) || !isConstant(addmm.getSelf()) ||
-        rankOf(addmm.getSelf()) != 1)
+        bias.getRank() != 1 || bias.getDimSize(0) != weight.getDimSize(1))
       return "needs a constant mat2 and a constant 1-D bias";
     return "";
   }

@@ -267,6 +267,13 @@ TEST(PortableBinary, NarrowAndWideTypes) {
   ASSERT_EQ(runKernel("edge.add", {&h.view, &h.view}, {&hOut.view}), Error::Ok);
   EXPECT_EQ(hOut.view.data<uint16_t>()[0], 0x4000); // 2
   EXPECT_EQ(hOut.view.data<uint16_t>()[1], 0x4400); // 4
+  // clamp in a narrow integer type: bounds round inward.
+  Attributes bounds;
+  bounds.d("min", -2.5).d("max", 99.5);
+  ASSERT_EQ(runKernel("edge.clamp", {&i8.view}, {&k8.view}, bounds), Error::Ok);
+  int8_t clamped[] = {-2, 99, -2};
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(k8.view.data<int8_t>()[i], clamped[i]) << i;
   OwnedTensor flags(ScalarType::Bool, {2});
   EXPECT_EQ(runKernel("edge.add", {&flags.view, &flags.view}, {&flags.view}),
             Error::NotSupported);
