@@ -530,17 +530,14 @@ LogicalResult OnnxImporter::convertResize(const OnnxNode &node) {
   bool torchNearest =
       mode == "nearest" && transform == "asymmetric" && nearest == "floor";
   // upsample_bilinear2d differs from ONNX where an output extent is 1
-  // (pytorch_half_pixel reads position 0) and where align_corners meets a
-  // scale that does not give a whole extent (ONNX divides by in * scale - 1).
-  bool wholeExtents = true, unitExtent = false;
-  for (int64_t d = 2; d < rank; ++d) {
-    wholeExtents &= type.getDimSize(d) * axisScales[d] == outSizes[d];
+  // (pytorch_half_pixel reads position 0 there).
+  bool unitExtent = false;
+  for (int64_t d = 2; d < rank; ++d)
     unitExtent |= outSizes[d] == 1;
-  }
   bool torchLinear =
-      mode == "linear" && ((transform == "align_corners" && wholeExtents) ||
-                           transform == "half_pixel" ||
-                           (transform == "pytorch_half_pixel" && !unitExtent));
+      mode == "linear" &&
+      (transform == "align_corners" || transform == "half_pixel" ||
+       (transform == "pytorch_half_pixel" && !unitExtent));
   if (!planar || !(torchNearest || torchLinear)) {
     Compose compose(*this, node);
     return composeResize(compose, x, outSizes, axisScales);

@@ -25,13 +25,14 @@ struct Taps {
   std::vector<double> weight;
 };
 
-/// Where output position \p i reads along an axis of \p in positions. As
-/// onnx's reference, align_corners divides by in * scale - 1 (not rounded).
+/// Where output position \p i reads along an axis of \p in positions.
+/// align_corners divides by the whole output extent less one, as torch and
+/// onnxruntime do (onnx 1.12's reference divides by in * scale - 1).
 double sourceCoordinate(const std::string &transform, int64_t i, double scale,
                         int64_t in, int64_t out) {
   double x = static_cast<double>(i);
   if (transform == "align_corners")
-    return out == 1 ? 0.0 : x * (in - 1) / (in * scale - 1);
+    return out == 1 ? 0.0 : x * (in - 1) / (out - 1);
   if (transform == "asymmetric")
     return x / scale;
   if (transform == "tf_half_pixel_for_nn")
