@@ -63,9 +63,8 @@ double cubicWeight(double d, double a) {
   return 0;
 }
 
-Taps tapsAt(const OnnxImporter &, const std::string &mode,
-            const std::string &nearest, double x, int64_t in, double cubicA,
-            bool excludeOutside) {
+Taps tapsAt(const std::string &mode, const std::string &nearest, double x,
+            int64_t in, double cubicA, bool excludeOutside) {
   auto clampIndex = [&](int64_t i) {
     return std::clamp<int64_t>(i, 0, in - 1);
   };
@@ -155,10 +154,9 @@ LogicalResult composeResize(Compose &c, Value x, ArrayRef<int64_t> outSizes,
     // Taps per output position, then one index_select per tap slot.
     std::vector<Taps> perPosition;
     for (int64_t i = 0; i < out; ++i)
-      perPosition.push_back(
-          tapsAt(c.importer, mode, nearest,
-                 sourceCoordinate(transform, i, scales[axis], in, out), in,
-                 cubicA, excludeOutside));
+      perPosition.push_back(tapsAt(
+          mode, nearest, sourceCoordinate(transform, i, scales[axis], in, out),
+          in, cubicA, excludeOutside));
     Value sum;
     for (size_t t = 0; t < perPosition.front().index.size(); ++t) {
       std::vector<int64_t> index;
