@@ -70,6 +70,10 @@ const llvm::StringMap<Composition> &composedOps();
 mlir::LogicalResult composeGather(Compose &c);
 /// LayerNormalization with its Mean and InvStdDev outputs.
 mlir::LogicalResult composeLayerNormWithStatistics(Compose &c);
+/// Axes from the attribute (before opset 13) or constant input
+/// \p inputIndex (after); std::nullopt when neither (OnnxTensorOps.cpp).
+std::optional<std::vector<int64_t>>
+axesOf(OnnxImporter &importer, const OnnxNode &node, size_t inputIndex);
 /// Resize of \p x to \p outSizes, axis by axis in any mode (OnnxResize.cpp).
 mlir::LogicalResult composeResize(Compose &c, mlir::Value x,
                                   llvm::ArrayRef<int64_t> outSizes,

@@ -56,11 +56,15 @@ Value Compose::wrapNegative(Value index, int64_t extent) {
 }
 
 Value Compose::view(Value value, ArrayRef<int64_t> shape) {
-  return op<edge::ViewOp>(value, {attr("size", shape)});
+  FailureOr<Value> result =
+      value ? importer.view(loc, value, shape) : FailureOr<Value>(failure());
+  return succeeded(result) ? *result : Value();
 }
 
 Value Compose::permute(Value value, ArrayRef<int64_t> dims) {
-  return op<edge::PermuteOp>(value, {attr("dims", dims)});
+  FailureOr<Value> result =
+      value ? importer.permute(loc, value, dims) : FailureOr<Value>(failure());
+  return succeeded(result) ? *result : Value();
 }
 
 Value Compose::cast(Value value, Type element) {
@@ -106,9 +110,11 @@ double floatAttr(Compose &c, StringRef name, double fallback) {
   return c.importer.floatAttr(c.node, name, static_cast<float>(fallback));
 }
 
-LogicalResult softplus(Compose &c) {
-  return c.bind(c.op<edge::Log1pOp>(c.op<edge::ExpOp>(c.in(0))));
+Value softplusOf(Compose &c, Value x) {
+  return c.op<edge::Log1pOp>(c.op<edge::ExpOp>(x));
 }
+
+LogicalResult softplus(Compose &c) { return c.bind(softplusOf(c, c.in(0))); }
 
 LogicalResult softsign(Compose &c) {
   Value x = c.in(0);
@@ -137,8 +143,7 @@ LogicalResult thresholdedRelu(Compose &c) {
 
 LogicalResult mish(Compose &c) {
   Value x = c.in(0);
-  Value softplus = c.op<edge::Log1pOp>(c.op<edge::ExpOp>(x));
-  return c.bind(c.op<edge::MulOp>({x, c.op<edge::TanhOp>(softplus)}));
+  return c.bind(c.op<edge::MulOp>({x, c.op<edge::TanhOp>(softplusOf(c, x))}));
 }
 
 LogicalResult shrink(Compose &c) {
@@ -222,20 +227,19 @@ LogicalResult castLike(Compose &c) {
 FailureOr<SmallVector<NamedAttribute>> reduceAttributes(Compose &c,
                                                         bool keepdim) {
   SmallVector<NamedAttribute> attributes = {c.boolAttr("keepdim", keepdim)};
-  std::optional<std::vector<int64_t>> axes =
-      c.importer.intsAttr(c.node, "axes");
-  if (!axes && c.importer.hasInput(c.node, 1)) {
-    const OnnxTensor *tensor = c.importer.constantInput(c.node, 1);
-    axes = tensor ? c.importer.constantInts(*tensor) : std::nullopt;
-    if (!axes)
-      return c.importer.nodeError(c.node) << "axes must be constant";
-  }
+  std::optional<std::vector<int64_t>> axes = axesOf(c.importer, c.node, 1);
+  if (!axes && c.importer.hasInput(c.node, 1))
+    return c.importer.nodeError(c.node) << "axes must be constant";
   if (axes && !axes->empty())
     attributes.push_back(c.attr("dim", ArrayRef<int64_t>(*axes)));
   else if (c.importer.intAttr(c.node, "noop_with_empty_axes", 0) != 0)
     return c.importer.nodeError(c.node)
            << "noop_with_empty_axes=1 with no axes is not supported";
   return attributes;
+}
+
+int64_t normalizedAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
 }
 
 bool keepdims(Compose &c) {
@@ -279,19 +283,24 @@ LogicalResult reduceLogSumExp(Compose &c) {
       c.op<edge::AddOp>({c.op<edge::LogOp>(reduceSum(c, shifted, true)), peak});
   if (keepdims(c) || !result)
     return c.bind(result);
-  // The same reduction without keepdim gives the shape to view as.
-  Value reference = reduceSum(c, x, false);
-  return c.bind(reference ? c.view(result, c.typeOf(reference).getShape())
-                          : Value());
+  // Drop the reduced dims (every dim when no axes are given).
+  std::optional<std::vector<int64_t>> axes = axesOf(c.importer, c.node, 1);
+  int64_t rank = c.typeOf(x).getRank();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool reduced =
+        !axes || axes->empty() || llvm::any_of(*axes, [&](int64_t axis) {
+          return normalizedAxis(axis, rank) == d;
+        });
+    if (!reduced)
+      shape.push_back(c.typeOf(x).getDimSize(d));
+  }
+  return c.bind(c.view(result, shape));
 }
 
 //===----------------------------------------------------------------------===//
 // Indexing and layout
 //===----------------------------------------------------------------------===//
-
-int64_t normalizedAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
-}
 
 FailureOr<int64_t> checkedAxis(Compose &c, int64_t axis, int64_t rank) {
   int64_t normalized = normalizedAxis(axis, rank);

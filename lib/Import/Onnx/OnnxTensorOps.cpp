@@ -286,8 +286,7 @@ LogicalResult OnnxImporter::convertGather(const OnnxNode &node) {
   return composeGather(compose);
 }
 
-/// Axes come from an attribute before opset 13 and from input #1 after.
-static std::optional<std::vector<int64_t>>
+std::optional<std::vector<int64_t>>
 axesOf(OnnxImporter &importer, const OnnxNode &node, size_t inputIndex) {
   if (auto axes = importer.intsAttr(node, "axes"))
     return axes;
