@@ -127,14 +127,33 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
         group = groups[group].mergedInto;
       return group;
     };
+    // A group becomes one delegate op: whatever depends on one member
+    // depends on all of the group's inputs. So dependence is followed group
+    // to group (through what every member reads), not only op to op: x
+    // reading group A, whose later member reads B, depends on B too.
+    std::vector<std::set<int>> groupInputs; // by group id, ids as recorded
+    auto reaches = [&](const std::set<int> &deps, int group) {
+      SmallVector<int> pending;
+      llvm::DenseSet<int> seen;
+      for (int dep : deps)
+        pending.push_back(live(dep));
+      while (!pending.empty()) {
+        int next = pending.pop_back_val();
+        if (next == group)
+          return true;
+        if (!seen.insert(next).second)
+          continue;
+        for (int dep : groupInputs[next])
+          if (live(dep) != next)
+            pending.push_back(live(dep));
+      }
+      return false;
+    };
     auto dependsOnGroup = [&](Operation *op, int group) {
-      return llvm::any_of(dependsOn[op],
-                          [&](int dep) { return live(dep) == group; });
+      return reaches(dependsOn[op], group);
     };
     auto groupDependsOn = [&](int group, int other) {
-      return llvm::any_of(groups[group].ops, [&](Operation *op) {
-        return dependsOnGroup(op, other);
-      });
+      return reaches(groupInputs[group], other);
     };
     for (Operation &op : block) {
       if (isa<func::ReturnOp, edge::DelegateOp>(op) || isWeight(&op))
@@ -210,12 +229,16 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
             into.layout = groups[other].layout;
           groups[other].ops.clear();
           groups[other].mergedInto = chosen;
+          groupInputs[chosen].insert(groupInputs[other].begin(),
+                                     groupInputs[other].end());
         }
         if (chosen < 0) {
           chosen = groups.size();
           groups.push_back({target, {}});
+          groupInputs.emplace_back();
         }
         groups[chosen].ops.push_back(&op);
+        groupInputs[chosen].insert(deps.begin(), deps.end());
         if (layout)
           groups[chosen].layout = layout;
         groupOf[&op] = chosen;

@@ -78,6 +78,25 @@ class EinsumBlock(torch.nn.Module):
 
 IMAGE = (1, 3, 224, 224)
 # name -> (constructor, input shape)
+class RecurrentBlock(torch.nn.Module):
+    """Sequence models as torch exports them: a two-layer bidirectional
+    LSTM (reverse directions), a bidirectional GRU (linear_before_reset) and
+    a ReLU RNN, every final state read."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(6, 8, num_layers=2, batch_first=True, bidirectional=True)
+        self.gru = torch.nn.GRU(16, 5, batch_first=True, bidirectional=True)
+        self.rnn = torch.nn.RNN(10, 4, nonlinearity="relu", batch_first=True)
+
+    def forward(self, x):  # x: [2, 7, 6]
+        y, (h, c) = self.lstm(x)
+        z, hg = self.gru(y)
+        w, hr = self.rnn(z)
+        states = [s.permute(1, 0, 2).flatten(1) for s in (h, c, hg, hr)]
+        return torch.cat([w.flatten(1)] + states, 1)
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), IMAGE),
     "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(weights=None), IMAGE),
@@ -102,6 +121,7 @@ MODELS = {
     "upsample_block": (UpsampleBlock, (1, 3, 10, 12)),
     "conv1d_block": (conv1d_block, (2, 2, 64)),
     "einsum_block": (EinsumBlock, (2, 3, 5, 8)),
+    "recurrent_block": (RecurrentBlock, (2, 7, 6)),
 }
 
 

@@ -68,6 +68,8 @@ const llvm::StringMap<Composition> &composedOps();
 /// Gather with indices of any shape (OnnxTensorOps.cpp keeps the forms with
 /// an Edge op of their own).
 mlir::LogicalResult composeGather(Compose &c);
+/// RNN, GRU and LSTM unrolled over their static sequence (OnnxRecurrent.cpp).
+mlir::LogicalResult composeRecurrent(Compose &c);
 /// LayerNormalization with its Mean and InvStdDev outputs.
 mlir::LogicalResult composeLayerNormWithStatistics(Compose &c);
 /// Axes from the attribute (before opset 13) or constant input

@@ -8,6 +8,8 @@
 
 #include "edge/EdgeDialect.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -50,6 +52,17 @@ Value Compose::flip(Value value, int64_t dim) {
 Value Compose::wrapNegative(Value index, int64_t extent) {
   if (!index)
     return {};
+  // Constant indices (most models') wrap here rather than at run time.
+  DenseIntElementsAttr known;
+  RankedTensorType type = typeOf(index);
+  if (matchPattern(index, m_Constant(&known)) && type.hasStaticShape() &&
+      type.getElementType().isInteger(64)) {
+    std::vector<int64_t> wrapped;
+    for (const APInt &value : known.getValues<APInt>())
+      wrapped.push_back(value.getSExtValue() < 0 ? value.getSExtValue() + extent
+                                                 : value.getSExtValue());
+    return int64s(type.getShape(), wrapped);
+  }
   Value negative = op<edge::LtOp>({index, scalar(index, 0)});
   Value wrapped = op<edge::AddOp>({index, scalar(index, extent)});
   return op<edge::WhereOp>({negative, wrapped, index});
@@ -1023,6 +1036,9 @@ const llvm::StringMap<Composition> &composedOps() {
       {"Trilu", trilu},
       {"Hardmax", hardmax},
       {"Einsum", composeEinsum},
+      {"RNN", composeRecurrent},
+      {"GRU", composeRecurrent},
+      {"LSTM", composeRecurrent},
       {"GatherND", gatherND},
       {"ScatterND", scatterND},
       {"ScatterElements", scatterElements},

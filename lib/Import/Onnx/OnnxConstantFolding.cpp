@@ -58,14 +58,15 @@ int64_t normalize(int64_t index, int64_t extent) {
 template <typename Fn>
 bool elementwise(const std::vector<IntTensor> &inputs, IntTensor &result,
                  Fn fn) {
-  size_t n = 1;
+  // The result takes the dims of the largest input, and among one-element
+  // inputs the highest rank: Sub(rank, [1]) is [rank - 1], not a scalar.
+  size_t n = 0;
   for (const IntTensor &input : inputs)
-    if (input.values.size() > n) {
+    if (input.values.size() > n ||
+        (input.values.size() == n && input.dims.size() > result.dims.size())) {
       n = input.values.size();
       result.dims = input.dims;
     }
-  if (n == 1)
-    result.dims = inputs[0].dims;
   for (const IntTensor &input : inputs)
     if (input.values.size() != n && input.values.size() != 1)
       return false;
@@ -85,9 +86,9 @@ bool elementwise(const std::vector<IntTensor> &inputs, IntTensor &result,
 
 bool OnnxImporter::foldConstantNode(const OnnxNode &node) {
   static const char *kFoldable[] = {
-      "Gather",  "Unsqueeze", "Squeeze", "Concat",         "Add",
-      "Sub",     "Mul",       "Div",     "Cast",           "Slice",
-      "Reshape", "Equal",     "Where",   "ConstantOfShape"};
+      "Gather", "Unsqueeze", "Squeeze", "Concat", "Add",     "Sub",
+      "Mul",    "Div",       "Cast",    "Slice",  "Reshape", "Equal",
+      "Where",  "Neg",       "Max",     "Min",    "Range",   "ConstantOfShape"};
   if (std::none_of(std::begin(kFoldable), std::end(kFoldable),
                    [&](const char *op) { return node.opType == op; }) ||
       node.outputs.size() != 1 || node.inputs.empty())
@@ -131,6 +132,35 @@ bool OnnxImporter::foldConstantNode(const OnnxNode &node) {
     };
     if (!elementwise(inputs, result, apply))
       return false;
+  } else if (op == "Neg" || op == "Max" || op == "Min") {
+    if (!isInteger(type) || (op == "Neg" && inputs.size() != 1))
+      return false;
+    auto apply = [&](const std::vector<int64_t> &v) -> std::optional<int64_t> {
+      if (op == "Neg")
+        return -v[0];
+      return op == "Max" ? *std::max_element(v.begin(), v.end())
+                         : *std::min_element(v.begin(), v.end());
+    };
+    if (!elementwise(inputs, result, apply))
+      return false;
+  } else if (op == "Range") {
+    // Positions from sizes: Range(0, Gather(Shape(x)), 1).
+    if (inputs.size() != 3 || !isInteger(type))
+      return false;
+    for (const IntTensor &input : inputs)
+      if (input.values.size() != 1)
+        return false;
+    int64_t start = x.values[0], limit = inputs[1].values[0],
+            delta = inputs[2].values[0];
+    if (delta == 0)
+      return false;
+    int64_t count = std::max<int64_t>(
+        (limit - start + delta - (delta > 0 ? 1 : -1)) / delta, 0);
+    if (count > kMaxFoldedElements)
+      return false;
+    for (int64_t i = 0; i < count; ++i)
+      result.values.push_back(start + i * delta);
+    result.dims = {count};
   } else if (op == "Where") {
     // condition ? x : y, typed as x.
     const OnnxTensor *chosen = constantInput(node, 1);

@@ -514,11 +514,17 @@ LogicalResult OnnxImporter::run() {
     constants[initializer.name] = &initializer;
   for (size_t index = 0; index < graph.nodes.size(); ++index) {
     const OnnxNode &node = graph.nodes[index];
-    // Converters bind a node's first output: it must exist and have a name.
+    // Converters bind a node's first output: it must exist and have a name
+    // (the recurrent ops bind each output they are asked for).
     if (node.opType.empty())
       return emitError(fileLoc)
              << "node #" << index << " '" << node.name << "' has no op_type";
-    if (node.outputs.empty() || node.outputs.front().empty())
+    bool bindsEachOutput =
+        node.opType == "RNN" || node.opType == "GRU" || node.opType == "LSTM";
+    if (node.outputs.empty() ||
+        (node.outputs.front().empty() && !bindsEachOutput) ||
+        llvm::all_of(node.outputs,
+                     [](const std::string &name) { return name.empty(); }))
       return emitError(fileLoc)
              << "node #" << index << " '" << node.name << "' (" << node.opType
              << ") has no named first output";

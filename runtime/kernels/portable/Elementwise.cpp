@@ -193,23 +193,29 @@ void runBinary(const KernelCall &call, BinaryKind kind) {
   }
 }
 
-/// Unary float ops: validate shape/type equality, run a per-element lambda.
+/// Unary float ops over float32 or float64 (ONNX models compute in double
+/// too): validate shape/type equality, run a per-element lambda.
 Error validateUnaryFloat(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
-  ET_CHECK_OK(checkType(call, call.inputs[0], "self", ScalarType::Float32));
+  if (call.inputs[0]->scalarType() != ScalarType::Float64)
+    ET_CHECK_OK(checkType(call, call.inputs[0], "self", ScalarType::Float32));
   return checkSameShape(call, call.inputs[0], call.outputs[0], "output");
 }
 
+/// Runs \p fn in the input's own precision; \p fn takes float or double.
 template <typename Fn> void mapFloat(const KernelCall &call, Fn fn) {
-  const float *in = call.inputs[0]->data<float>();
-  float *out = call.outputs[0]->data<float>();
-  int64_t n = call.outputs[0]->numel();
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = fn(in[i]);
+  auto apply = [&](auto *in, auto *out) {
+    for (int64_t i = 0, n = call.outputs[0]->numel(); i < n; ++i)
+      out[i] = fn(in[i]);
+  };
+  if (call.inputs[0]->scalarType() == ScalarType::Float64)
+    return apply(call.inputs[0]->data<double>(),
+                 call.outputs[0]->data<double>());
+  apply(call.inputs[0]->data<float>(), call.outputs[0]->data<float>());
 }
 
-float hardsigmoid(float x) {
-  return std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+template <typename T> T hardsigmoid(T x) {
+  return std::min(std::max(x + T(3), T(0)), T(6)) / T(6);
 }
 
 } // namespace
@@ -234,35 +240,27 @@ void runPow(const KernelCall &call) { runBinary(call, BinaryKind::Pow); }
 
 Error validateUnary(const KernelCall &call) { return validateUnaryFloat(call); }
 
-void runRelu(const KernelCall &call) {
-  mapFloat(call, [](float x) { return x > 0.0f ? x : 0.0f; });
-}
-void runSigmoid(const KernelCall &call) {
-  mapFloat(call, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
-}
-void runTanh(const KernelCall &call) {
-  mapFloat(call, [](float x) { return std::tanh(x); });
-}
-void runSilu(const KernelCall &call) {
-  mapFloat(call, [](float x) { return x / (1.0f + std::exp(-x)); });
-}
-void runHardswish(const KernelCall &call) {
-  mapFloat(call, [](float x) { return x * hardsigmoid(x); });
-}
-void runHardsigmoid(const KernelCall &call) { mapFloat(call, hardsigmoid); }
-
 #define ETCH_MATH_KERNEL(Name, expression)                                     \
   void run##Name(const KernelCall &call) {                                     \
-    mapFloat(call, [](float x) { return expression; });                        \
+    mapFloat(call, [](auto x) {                                                \
+      using T = decltype(x);                                                   \
+      return static_cast<T>(expression);                                       \
+    });                                                                        \
   }
+ETCH_MATH_KERNEL(Relu, x > T(0) ? x : T(0))
+ETCH_MATH_KERNEL(Sigmoid, T(1) / (T(1) + std::exp(-x)))
+ETCH_MATH_KERNEL(Tanh, std::tanh(x))
+ETCH_MATH_KERNEL(Silu, x / (T(1) + std::exp(-x)))
+ETCH_MATH_KERNEL(Hardswish, x *hardsigmoid(x))
+ETCH_MATH_KERNEL(Hardsigmoid, hardsigmoid(x))
 ETCH_MATH_KERNEL(Exp, std::exp(x))
 ETCH_MATH_KERNEL(Log, std::log(x))
 ETCH_MATH_KERNEL(Sqrt, std::sqrt(x))
-ETCH_MATH_KERNEL(Rsqrt, 1.0f / std::sqrt(x))
+ETCH_MATH_KERNEL(Rsqrt, T(1) / std::sqrt(x))
 ETCH_MATH_KERNEL(Erf, std::erf(x))
 ETCH_MATH_KERNEL(Sin, std::sin(x))
 ETCH_MATH_KERNEL(Cos, std::cos(x))
-ETCH_MATH_KERNEL(Reciprocal, 1.0f / x)
+ETCH_MATH_KERNEL(Reciprocal, T(1) / x)
 ETCH_MATH_KERNEL(Floor, std::floor(x))
 ETCH_MATH_KERNEL(Ceil, std::ceil(x))
 ETCH_MATH_KERNEL(Round, std::nearbyint(x)) // ties to even, as ATen
@@ -282,15 +280,15 @@ ETCH_MATH_KERNEL(Log10, std::log10(x))
 ETCH_MATH_KERNEL(Trunc, std::trunc(x))
 #undef ETCH_MATH_KERNEL
 
-/// abs, neg, sign over float32, int64 or int32 (integers wrap: -INT_MIN is
-/// INT_MIN, as torch).
+/// abs, neg, sign over float32, float64, int64 or int32 (integers wrap:
+/// -INT_MIN is INT_MIN, as torch).
 Error validateUnaryNumeric(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   ScalarType type = call.inputs[0]->scalarType();
-  if (type != ScalarType::Float32 && type != ScalarType::Int64 &&
-      type != ScalarType::Int32)
+  if (type != ScalarType::Float32 && type != ScalarType::Float64 &&
+      type != ScalarType::Int64 && type != ScalarType::Int32)
     return kernelError(call, Error::NotSupported,
-                       "supports float32, int64 and int32, not %s",
+                       "supports float32, float64, int64 and int32, not %s",
                        scalarTypeName(type));
   return checkSameShape(call, call.inputs[0], call.outputs[0], "output");
 }
@@ -303,6 +301,9 @@ template <typename Fn> void mapNumeric(const KernelCall &call, Fn fn) {
   switch (call.inputs[0]->scalarType()) {
   case ScalarType::Float32:
     return apply(call.inputs[0]->data<float>(), call.outputs[0]->data<float>());
+  case ScalarType::Float64:
+    return apply(call.inputs[0]->data<double>(),
+                 call.outputs[0]->data<double>());
   case ScalarType::Int64:
     return apply(call.inputs[0]->data<int64_t>(),
                  call.outputs[0]->data<int64_t>());
@@ -335,34 +336,43 @@ void runSign(const KernelCall &call) {
 
 void runGelu(const KernelCall &call) {
   if (call.stringAttr("approximate", "none")[0] == 't') {
-    const float k = std::sqrt(2.0f / static_cast<float>(M_PI));
-    mapFloat(call, [k](float x) {
-      return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+    mapFloat(call, [](auto x) {
+      using T = decltype(x);
+      const T k = std::sqrt(T(2) / T(M_PI));
+      return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
     });
   } else {
-    mapFloat(call, [](float x) {
-      return 0.5f * x * (1.0f + std::erf(x * static_cast<float>(M_SQRT1_2)));
+    mapFloat(call, [](auto x) {
+      using T = decltype(x);
+      return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2)));
     });
   }
 }
 
 void runHardtanh(const KernelCall &call) {
-  float low = static_cast<float>(call.doubleAttr("min_val", -1.0));
-  float high = static_cast<float>(call.doubleAttr("max_val", 1.0));
-  mapFloat(call, [=](float x) { return std::min(std::max(x, low), high); });
+  double low = call.doubleAttr("min_val", -1.0);
+  double high = call.doubleAttr("max_val", 1.0);
+  mapFloat(call, [=](auto x) {
+    using T = decltype(x);
+    return std::min(std::max(x, T(low)), T(high));
+  });
 }
 
 void runLeakyRelu(const KernelCall &call) {
-  float slope = static_cast<float>(call.doubleAttr("negative_slope", 0.01));
-  mapFloat(call, [=](float x) { return x > 0.0f ? x : slope * x; });
+  double slope = call.doubleAttr("negative_slope", 0.01);
+  mapFloat(call, [=](auto x) {
+    using T = decltype(x);
+    return x > T(0) ? x : T(slope) * x;
+  });
 }
 
 void runElu(const KernelCall &call) {
-  float alpha = static_cast<float>(call.doubleAttr("alpha", 1.0));
-  float scale = static_cast<float>(call.doubleAttr("scale", 1.0));
-  float inputScale = static_cast<float>(call.doubleAttr("input_scale", 1.0));
-  mapFloat(call, [=](float x) {
-    return scale * (x > 0.0f ? x : alpha * std::expm1(x * inputScale));
+  double alpha = call.doubleAttr("alpha", 1.0);
+  double scale = call.doubleAttr("scale", 1.0);
+  double inputScale = call.doubleAttr("input_scale", 1.0);
+  mapFloat(call, [=](auto x) {
+    using T = decltype(x);
+    return T(scale) * (x > T(0) ? x : T(alpha) * std::expm1(x * T(inputScale)));
   });
 }
 

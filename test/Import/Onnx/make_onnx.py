@@ -141,6 +141,28 @@ def shape_arithmetic():
          ints("one_1d", [1]), ints("batch", [2]), ints("minus_one", [-1])])
 
 
+def shape_arithmetic_ranks():
+    # What onnx's function expansions compute from ranks: Size of a Shape
+    # (a scalar) less a 1-D axis, ConstantOfShape of it, Neg, Max, Range.
+    return model(
+        [helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+         helper.make_node("Size", ["shape"], ["rank"], name="rank"),
+         helper.make_node("Sub", ["rank", "one_1d"], ["count"], name="count"),
+         helper.make_node("ConstantOfShape", ["count"], ["ones"], name="ones",
+                          value=helper.make_tensor("v", TensorProto.INT64, [1], [1])),
+         helper.make_node("Neg", ["minus_one"], ["plus_one"], name="neg"),
+         helper.make_node("Max", ["plus_one", "zero_1d", "minus_one"], ["last"], name="max"),
+         helper.make_node("Concat", ["minus_one", "ones", "last"], ["target"],
+                          name="target", axis=0),
+         helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape"),
+         helper.make_node("Gather", ["shape", "one"], ["channels"], name="channels"),
+         helper.make_node("Range", ["zero", "channels", "two"], ["even"], name="range"),
+         helper.make_node("Gather", ["x", "even"], ["z"], name="pick", axis=1)],
+        [vi("x", [2, 6, 4])], [vi("y", [48, 1, 1, 1]), vi("z", [2, 3, 4])],
+        [ints("one", 1), ints("two", 2), ints("zero", 0), ints("one_1d", [1]),
+         ints("zero_1d", [0]), ints("minus_one", [-1])])
+
+
 def gelu_pattern():
     # Exact GELU as torch.onnx writes it, constants from Constant nodes.
     def const(name, value):
@@ -229,6 +251,27 @@ def training_dropout():
         [helper.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="drop")],
         [vi("x", [2, 3]), vi("training", [], TensorProto.BOOL)], [vi("y", [2, 3])],
         [floats("ratio", 0.5)])
+
+
+def recurrent(op="LSTM", w_rows=12, inputs=("x", "w", "r"), **attributes):
+    """A one-step recurrent node over [1, 2, 3] with hidden size 3."""
+    def make():
+        return model(
+            [helper.make_node(op, list(inputs), ["", "h"], name="cell", hidden_size=3,
+                              **attributes)],
+            [vi("x", [1, 2, 3])], [vi("h", [1, 2, 3])],
+            [weight("w", 1, w_rows, 3), weight("r", 1, w_rows, 3),
+             ints("lens", [1, 1])])
+    return make
+
+
+RECURRENT_ERRORS = {
+    "rnn_unknown_activation": recurrent("RNN", 3, activations=["Swish"]),
+    "lstm_input_forget": recurrent(input_forget=1),
+    "gru_wrong_weight": recurrent("GRU", 12),
+    "lstm_reverse_lengths": recurrent(inputs=("x", "w", "r", "", "lens"), direction="reverse"),
+    "rnn_bad_direction": recurrent("RNN", 3, direction="sideways"),
+}
 
 
 def scatter_multiply():
@@ -363,7 +406,8 @@ def qdq_float_input():
 
 
 CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axis_extent,
-                                 qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, gelu_pattern, math, trigonometry, masks, extremes, activations, norm_pool,
+                                 qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, gelu_pattern,
+                                 math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  transposed_asymmetric_pads, transposed_same,
                                  training_dropout, scatter_multiply, runtime_depth,
@@ -371,6 +415,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  einsum_mismatch, unranked_custom,
                                  dynamic_reshape, undefined_input, shape_mismatch,
                                  no_output, no_op_type]}
+CASES.update(RECURRENT_ERRORS)
 
 if __name__ == "__main__":
     case, out = sys.argv[1], sys.argv[2]

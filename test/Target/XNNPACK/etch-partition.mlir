@@ -114,3 +114,26 @@ func.func @unknown(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = edge.relu %x : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A group is one op once outlined: %t reads group A, which later takes in
+// a2, which reads B through %z. So %t depends on B, and %y (reading %t and
+// b1) may not join B: delegate B -> %z -> delegate A -> %t -> delegate B
+// would be a cycle.
+// CHECK-LABEL: func @dependence_through_later_members
+// CHECK: %[[B:.*]] = edge.delegate "xnnpack"(%arg1)
+// CHECK: %[[Z:.*]] = edge.tanh %[[B]]
+// CHECK: %[[A:.*]]:2 = edge.delegate "xnnpack"(%arg0, %[[Z]])
+// CHECK: %[[T:.*]] = edge.tanh %[[A]]#0
+// CHECK: edge.delegate "xnnpack"(%[[T]], %[[B]])
+// CHECK: edge.mul
+func.func @dependence_through_later_members(%x: tensor<2x8xf32>, %w: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %a1 = edge.relu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %b1 = edge.relu %w : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %t = edge.tanh %a1 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %z = edge.tanh %b1 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %a2 = edge.add %a1, %z : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = edge.mul %t, %b1 : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %a2, %y : tensor<2x8xf32>, tensor<2x8xf32>
+}

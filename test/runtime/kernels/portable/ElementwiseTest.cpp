@@ -127,6 +127,17 @@ TEST(PortableActivations, MatchFormulas) {
     for (int64_t i = 0; i < x.numel(); ++i)
       expected[i] = c.reference(x.f()[i]);
     expectClose(out, expected, 1e-5, 1e-6);
+
+    OwnedTensor wide(ScalarType::Float64, {3, 17}),
+        wideOut(ScalarType::Float64, {3, 17});
+    for (int64_t i = 0; i < x.numel(); ++i)
+      wide.view.data<double>()[i] = x.f()[i];
+    ASSERT_EQ(runKernel(c.op, {&wide.view}, {&wideOut.view}, attributes),
+              Error::Ok);
+    for (int64_t i = 0; i < x.numel(); ++i)
+      EXPECT_NEAR(wideOut.view.data<double>()[i], expected[i],
+                  1e-13 * (1 + std::fabs(expected[i])))
+          << i;
   }
 }
 
@@ -167,6 +178,17 @@ TEST(PortableMath, MatchLibm) {
     for (int64_t i = 0; i < x.numel(); ++i)
       expected[i] = c.reference(x.f()[i]);
     expectClose(out, expected, 1e-5, 1e-5);
+
+    // Float64 computes in double: libm's own result, to rounding.
+    OwnedTensor wide(ScalarType::Float64, {5, 11}),
+        wideOut(ScalarType::Float64, {5, 11});
+    for (int64_t i = 0; i < x.numel(); ++i)
+      wide.view.data<double>()[i] = x.f()[i];
+    ASSERT_EQ(runKernel(c.op, {&wide.view}, {&wideOut.view}), Error::Ok);
+    for (int64_t i = 0; i < x.numel(); ++i)
+      EXPECT_NEAR(wideOut.view.data<double>()[i], expected[i],
+                  1e-13 * (1 + std::fabs(expected[i])))
+          << i;
   }
 }
 
