@@ -447,6 +447,34 @@ def Edge_CumsumOp : Edge_AtenOp<"cumsum", "aten::cumsum"> {
   let results = (outs Edge_NumericTensor:$result);
 }
 
+def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
+  let summary = "The `k` largest (or smallest) values along `dim`, with indices";
+  let description = [{
+    Best first whatever `sorted` says (sorted is one valid order); equal
+    values keep the lower index first and NaN counts as the largest value,
+    as torch's CPU kernel and ONNX TopK do.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self, I64Attr:$k,
+      DefaultValuedAttr<I64Attr, "-1">:$dim,
+      DefaultValuedAttr<BoolAttr, "true">:$largest,
+      DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs Edge_NumericTensor:$values,
+      RankedTensorOf<[I64]>:$indices);
+}
+
+def Edge_SortOp : Edge_AtenOp<"sort", "aten::sort"> {
+  let summary = "Values sorted along `dim`, with the indices they came from";
+  let description = [{
+    Always stable (equal values keep their order), which is one valid
+    answer to `stable=False`; NaN sorts as the largest value, as in torch.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self,
+      DefaultValuedAttr<I64Attr, "-1">:$dim,
+      DefaultValuedAttr<BoolAttr, "false">:$descending);
+  let results = (outs Edge_NumericTensor:$values,
+      RankedTensorOf<[I64]>:$indices);
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//

@@ -181,18 +181,68 @@ LogicalResult AllOp::inferReturnTypes(MLIRContext *context,
                              adaptor.getKeepdim(), types);
 }
 
+/// The dim cumsum, topk and sort run along (a scalar has dim 0 or -1).
+static std::optional<int64_t> laneDim(std::optional<Location> location,
+                                      StringRef opName, RankedTensorType type,
+                                      uint64_t dim) {
+  return normalizeDim(location, opName, "dim", static_cast<int64_t>(dim),
+                      std::max<int64_t>(type.getRank(), 1));
+}
+
 LogicalResult CumsumOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> location,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(adaptor.getSelf());
-  if (!normalizeDim(location, getOperationName(), "dim",
-                    static_cast<int64_t>(adaptor.getDim()),
-                    std::max<int64_t>(type.getRank(), 1)))
+  if (!laneDim(location, getOperationName(), type, adaptor.getDim()))
     return failure();
   // ATen sums integers (and bools) in int64.
   types.push_back(isa<FloatType>(type.getElementType())
                       ? type
                       : type.clone(IntegerType::get(context, 64)));
+  return success();
+}
+
+LogicalResult TopkOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getSelf());
+  std::optional<int64_t> dim =
+      laneDim(location, getOperationName(), type, adaptor.getDim());
+  if (!dim)
+    return failure();
+  SmallVector<int64_t> sizes(type.getShape()), shape(type.getRank());
+  for (int64_t &extent : sizes)
+    if (ShapedType::isDynamic(extent))
+      extent = -1;
+  int64_t k = static_cast<int64_t>(adaptor.getK());
+  if (type.getRank() == 0) { // a scalar is its own top 1
+    if (k > 1 || k < 0)
+      return emitInferenceError(location, getOperationName(),
+                                "k = " + Twine(k) + " of a scalar");
+  } else if (!runtime::selectedShape(sizes.data(), type.getRank(), *dim, k,
+                                     shape.data())) {
+    return emitInferenceError(location, getOperationName(),
+                              "k = " + Twine(k) + " is outside [0, " +
+                                  Twine(type.getDimSize(*dim)) + "]");
+  }
+  for (int64_t &extent : shape)
+    if (extent < 0)
+      extent = ShapedType::kDynamic;
+  types.push_back(type.clone(shape));
+  types.push_back(type.clone(shape, IntegerType::get(context, 64)));
+  return success();
+}
+
+LogicalResult SortOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getSelf());
+  if (!laneDim(location, getOperationName(), type, adaptor.getDim()))
+    return failure();
+  types.push_back(type);
+  types.push_back(type.clone(IntegerType::get(context, 64)));
   return success();
 }

@@ -75,7 +75,19 @@ FailureOr<Value> EdgeOpBuilder::createFromState(OperationState &state) {
                                         "' op cannot infer its result type"
                                   : inferenceProblem);
   }
-  op->getResult(0).setType(types.front());
+  if (types.size() != op->getNumResults()) {
+    // Made with one placeholder result: again with every inferred one
+    // (topk, sort).
+    OperationState again(loc, op->getName());
+    again.addOperands(op->getOperands());
+    again.addAttributes(op->getAttrDictionary().getValue());
+    again.addTypes(types);
+    Operation *made = builder.create(again);
+    op->erase();
+    return made->getResult(0);
+  }
+  for (auto [result, type] : llvm::zip(op->getResults(), types))
+    result.setType(type);
   return op->getResult(0);
 }
 

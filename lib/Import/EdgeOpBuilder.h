@@ -24,7 +24,8 @@ public:
   explicit EdgeOpBuilder(mlir::OpBuilder &builder) : builder(builder) {}
 
   /// Creates `opName` (for example "edge.add") with \p operands and
-  /// \p attributes and infers its single result type. On failure the
+  /// \p attributes and infers its result types; returns the first result
+  /// (the others through its defining op: topk, sort). On failure the
   /// inference diagnostic has been emitted at \p loc and nothing is created.
   mlir::FailureOr<mlir::Value>
   create(mlir::Location loc, llvm::StringRef opName, mlir::ValueRange operands,

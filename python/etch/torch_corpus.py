@@ -163,6 +163,21 @@ def bert_inputs():
 
 # name -> (factory, inputs(), {input index: (dim, min, max, other sizes)},
 #          needs transformers, re-initialise weights)
+class SortingOps(torch.nn.Module):
+    """Ordering ops as detection heads and samplers use them: topk (largest
+    and smallest, any dim), sort (ascending, descending, stable), argsort,
+    and indices that feed a gather."""
+
+    def forward(self, x):  # [3, 10, 6]
+        values, indices = torch.topk(x, 4, dim=1)
+        low, _ = torch.topk(x, 2, dim=-1, largest=False)
+        ordered, order = torch.sort(x, dim=0, descending=True)
+        steps, _ = torch.sort(x.round(), dim=-1, stable=True)
+        rank = torch.argsort(x, dim=1)
+        picked = torch.gather(x, 1, indices)
+        return values + picked, indices, low, ordered, order, steps, rank
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
                      lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
@@ -181,6 +196,8 @@ MODELS = {
                       lambda: (torch.randn(2, 4, 16, generator=generator()),
                                torch.randn(1, 4, 9, 9, generator=generator(2))),
                       None, False, False),
+    "sorting_ops": (SortingOps, lambda: (torch.randn(3, 10, 6, generator=generator()),),
+                    None, False, False),
     "bert": (bert, bert_inputs, None, True, False),
     "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
 }

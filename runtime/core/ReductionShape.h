@@ -1,4 +1,5 @@
-// Which dims a reduction folds and the shape it leaves, ATen's rule: the
+// Which dims a reduction folds and the shape it leaves, ATen's rule (and
+// topk's, which keeps k of a dim): the
 // named dims (counted from the end when negative), every dim when none is
 // named; keepdim leaves a size-1 dim in each reduced one's place. The one
 // definition: the Edge dialect's shape inference and the portable kernels'
@@ -49,6 +50,19 @@ inline int64_t reducedShape(const int64_t *sizes, int64_t rank,
       out[kept++] = 1;
   }
   return kept;
+}
+
+/// topk's shape: \p sizes[0, rank) with dim \p dim (normalized) holding
+/// \p k, written to \p out; false when k is negative or above the extent
+/// (a negative extent, dynamic at compile time, takes any k).
+inline bool selectedShape(const int64_t *sizes, int64_t rank, int64_t dim,
+                          int64_t k, int64_t *out) {
+  for (int64_t d = 0; d < rank; ++d)
+    out[d] = sizes[d];
+  if (k < 0 || (sizes[dim] >= 0 && k > sizes[dim]))
+    return false;
+  out[dim] = k;
+  return true;
 }
 
 } // namespace etch::runtime

@@ -1009,6 +1009,33 @@ LogicalResult composeArgReduceLast(Compose &c) {
   return c.bind(c.op<edge::SubOp>({c.scalar(index, extent - 1), index}));
 }
 
+namespace {
+
+/// TopK with a constant K: Edge's topk gives both outputs.
+LogicalResult topK(Compose &c) {
+  Value x = c.in(0);
+  std::optional<std::vector<int64_t>> k = constantInts(c, 1);
+  if (!x)
+    return failure();
+  if (!k || k->size() != 1)
+    return c.importer.nodeError(c.node)
+           << "K must be a constant with one element (etch plans the "
+              "outputs' shapes ahead of time)";
+  Value values = c.op<edge::TopkOp>(
+      x, {c.attr("k", k->front()),
+          c.attr("dim", c.importer.intAttr(c.node, "axis", -1)),
+          c.boolAttr("largest", c.importer.intAttr(c.node, "largest", 1)),
+          c.boolAttr("sorted", c.importer.intAttr(c.node, "sorted", 1))});
+  if (!values)
+    return failure();
+  Operation *topk = values.getDefiningOp();
+  if (failed(c.bind(topk->getResult(0), 0)))
+    return failure();
+  return c.bind(topk->getResult(1), 1);
+}
+
+} // namespace
+
 const llvm::StringMap<Composition> &composedOps() {
   static const llvm::StringMap<Composition> table = {
       {"Softplus", softplus},
@@ -1036,6 +1063,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"Trilu", trilu},
       {"Hardmax", hardmax},
       {"Einsum", composeEinsum},
+      {"TopK", topK},
       {"RNN", composeRecurrent},
       {"GRU", composeRecurrent},
       {"LSTM", composeRecurrent},

@@ -137,7 +137,9 @@ LogicalResult TorchNode::bindEach(ArrayRef<Value> results) {
     FailureOr<RankedTensorType> declared = outputType(index);
     if (failed(declared))
       return failure();
-    if (!edge::areCompatibleTensorTypes(results[index].getType(), *declared))
+    // TypeRange views its types: they must outlive the call.
+    Type given = results[index].getType(), recorded = *declared;
+    if (!edge::areCompatibleTensorTypes(given, recorded))
       return error() << "output #" << index << " is " << *declared
                      << " but Edge gives " << results[index].getType();
     importer.values[name] = results[index];

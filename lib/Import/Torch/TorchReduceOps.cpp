@@ -6,6 +6,7 @@
 //       div (sqrt)
 //   group_norm / native_group_norm -> layer_norm over each group, then the
 //       per-channel affine
+//   topk, sort (.stable), argsort -> topk, sort (two results)
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -166,9 +167,49 @@ LogicalResult importGroupNorm(TorchNode &node) {
   return node.bind(result);
 }
 
+/// topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
+LogicalResult importTopk(TorchNode &node) {
+  Value input = node.self();
+  std::optional<int64_t> k = node.integer("k");
+  if (!input || !k)
+    return node.error() << "needs a tensor and a constant k";
+  Builder &b = node.builder();
+  FailureOr<Value> values = node.build<edge::TopkOp>(
+      input, b.getI64IntegerAttr(*k),
+      b.getI64IntegerAttr(node.integer("dim").value_or(-1)),
+      b.getBoolAttr(node.boolean("largest").value_or(true)),
+      b.getBoolAttr(node.boolean("sorted").value_or(true)));
+  if (failed(values))
+    return failure();
+  Operation *topk = values->getDefiningOp();
+  return node.bindEach({topk->getResult(0), topk->getResult(1)});
+}
+
+/// sort(self, dim=-1, descending=False) and sort.stable(self, *, stable,
+/// dim, descending) -> (values, indices); argsort: the indices. Edge's sort
+/// is stable, a valid answer to stable=False too.
+LogicalResult importSort(TorchNode &node) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor";
+  Builder &b = node.builder();
+  FailureOr<Value> values = node.build<edge::SortOp>(
+      input, b.getI64IntegerAttr(node.integer("dim").value_or(-1)),
+      b.getBoolAttr(node.boolean("descending").value_or(false)));
+  if (failed(values))
+    return failure();
+  Operation *sort = values->getDefiningOp();
+  if (node.aten() == "aten::argsort")
+    return node.bindEach({sort->getResult(1)});
+  return node.bindEach({sort->getResult(0), sort->getResult(1)});
+}
+
 } // namespace
 
 void addReduceHandlers(TorchOpHandlers &handlers) {
+  handlers["aten::topk"] = importTopk;
+  handlers["aten::sort"] = importSort;
+  handlers["aten::argsort"] = importSort;
   handlers["aten::max"] = importMaxMin;
   handlers["aten::min"] = importMaxMin;
   handlers["aten::var"] = importVariance;

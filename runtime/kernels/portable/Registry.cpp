@@ -120,6 +120,8 @@ const KernelEntry kKernels[] = {
     {"edge.any", validateAny, runAny},
     {"edge.all", validateAll, runAll},
     {"edge.cumsum", validateCumsum, runCumsum},
+    {"edge.topk", validateTopk, runTopk},
+    {"edge.sort", validateSort, runSort},
     {"edge.gather", validateGather, runGather},
     {"edge.index_select", validateIndexSelect, runIndexSelect},
     {"edge.index", validateIndex, runIndex},

@@ -973,6 +973,24 @@ func.func @cumsum_int_type(%a: tensor<4xi32>) {
 
 // -----
 
+func.func @topk_too_many(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.topk' op k = 4 is outside [0, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %v, %i = edge.topk %a {k = 4 : i64} : (tensor<2x3xf32>) -> (tensor<2x4xf32>, tensor<2x4xi64>)
+  return
+}
+
+// -----
+
+func.func @sort_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.sort' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %v, %i = edge.sort %a {dim = 2 : i64} : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  return
+}
+
+// -----
+
 func.func @gather_rank(%a: tensor<3x4xf32>, %i: tensor<3xi64>) {
   // expected-error @+2 {{'edge.gather' op index must have self's rank 2, got tensor<3xi64>}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -394,6 +394,19 @@ func.func @truth_and_cumsum(%m: tensor<2x3xi1>, %x: tensor<2x3xf32>) {
   return
 }
 
+// topk keeps k of a dim (dynamic extents stay dynamic); sort keeps the shape;
+// both give i64 indices as a second result.
+// CHECK-LABEL: func @topk_and_sort
+// CHECK: edge.topk %{{.*}} {dim = 1 : i64, k = 2 : i64} : (tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>)
+// CHECK: edge.topk %{{.*}} {dim = 0 : i64, k = 1 : i64, largest = false} : (tensor<?x4xi32>) -> (tensor<1x4xi32>, tensor<1x4xi64>)
+// CHECK: edge.sort %{{.*}} {descending = true} : (tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xi64>)
+func.func @topk_and_sort(%x: tensor<2x5xf32>, %n: tensor<?x4xi32>) {
+  %v, %i = edge.topk %x {dim = 1 : i64, k = 2 : i64} : (tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>)
+  %w, %j = edge.topk %n {dim = 0 : i64, k = 1 : i64, largest = false} : (tensor<?x4xi32>) -> (tensor<1x4xi32>, tensor<1x4xi64>)
+  %s, %k = edge.sort %x {descending = true} : (tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xi64>)
+  return
+}
+
 // Data-dependent reads: gather, index_select, advanced index; triangles.
 // CHECK-LABEL: func @indexing
 // CHECK: edge.gather %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>

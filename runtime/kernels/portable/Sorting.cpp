@@ -1,0 +1,184 @@
+// topk and sort along one dim. The indices output is the working space: a
+// heap of candidate positions ordered by (value, position), so nothing is
+// allocated and equal values keep the lower position first (one total order:
+// any algorithm gives the stable answer).
+#include "runtime/core/ReductionShape.h"
+#include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <cmath>
+#include <utility>
+
+namespace etch::runtime::portable {
+namespace {
+
+/// One lane along the dim: \p count positions, \p stride apart.
+struct Lane {
+  int64_t *slots;
+  int64_t stride;
+  int64_t &operator[](int64_t i) const { return slots[i * stride]; }
+};
+
+/// Whether position a of \p values comes before b: better value first (NaN
+/// counts as the largest), then the lower position.
+template <typename T> struct Order {
+  const T *values;
+  int64_t stride;
+  bool largestFirst;
+
+  bool operator()(int64_t a, int64_t b) const {
+    T x = values[a * stride], y = values[b * stride];
+    if constexpr (std::is_floating_point_v<T>) {
+      bool xNan = std::isnan(x), yNan = std::isnan(y);
+      if (xNan || yNan) {
+        if (xNan == yNan)
+          return a < b;
+        return largestFirst ? xNan : yNan;
+      }
+    }
+    if (x != y)
+      return largestFirst ? x > y : x < y;
+    return a < b;
+  }
+};
+
+/// Max-heap by \p before: the root is the candidate that comes last.
+template <typename Before>
+void siftDown(const Lane &heap, int64_t i, int64_t size, const Before &before) {
+  for (;;) {
+    int64_t last = i, left = 2 * i + 1, right = left + 1;
+    if (left < size && before(heap[last], heap[left]))
+      last = left;
+    if (right < size && before(heap[last], heap[right]))
+      last = right;
+    if (last == i)
+      return;
+    std::swap(heap[i], heap[last]);
+    i = last;
+  }
+}
+
+template <typename Before>
+void siftUp(const Lane &heap, int64_t i, const Before &before) {
+  while (i > 0) {
+    int64_t parent = (i - 1) / 2;
+    if (!before(heap[parent], heap[i]))
+      return;
+    std::swap(heap[parent], heap[i]);
+    i = parent;
+  }
+}
+
+/// Leaves the \p keep first of \p count positions in \p out, in order.
+template <typename Before>
+void selectFirst(const Lane &out, int64_t count, int64_t keep,
+                 const Before &before) {
+  if (keep == 0)
+    return;
+  int64_t size = 0;
+  for (int64_t position = 0; position < count; ++position) {
+    if (size < keep) {
+      out[size] = position;
+      siftUp(out, size++, before);
+    } else if (before(position, out[0])) {
+      out[0] = position;
+      siftDown(out, 0, size, before);
+    }
+  }
+  for (int64_t end = size - 1; end > 0; --end) {
+    std::swap(out[0], out[end]);
+    siftDown(out, 0, end, before);
+  }
+}
+
+/// Every lane along \p dim: the first \p keep positions, then their values.
+template <typename T>
+void selectLanes(const KernelCall &call, int64_t dim, int64_t keep,
+                 bool largestFirst) {
+  const TensorView &in = *call.inputs[0];
+  int64_t count = in.rank() ? in.size(dim) : 1, outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= in.size(d);
+  for (int64_t d = dim + 1; d < in.rank(); ++d)
+    inner *= in.size(d);
+  const T *values = in.data<T>();
+  T *outValues = call.outputs[0]->data<T>();
+  int64_t *outIndices = call.outputs[1]->data<int64_t>();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const T *lane = values + o * count * inner + i;
+      int64_t first = o * keep * inner + i;
+      Lane out{outIndices + first, inner};
+      selectFirst(out, count, keep, Order<T>{lane, inner, largestFirst});
+      for (int64_t j = 0; j < keep; ++j)
+        outValues[first + j * inner] = lane[out[j] * inner];
+    }
+}
+
+bool isSortable(ScalarType type) {
+  return type == ScalarType::Float32 || type == ScalarType::Float64 ||
+         type == ScalarType::Int64 || type == ScalarType::Int32;
+}
+
+void select(const KernelCall &call, int64_t keep, bool largestFirst) {
+  const TensorView &in = *call.inputs[0];
+  int64_t dim =
+      in.rank() ? normalizeDim(call.intAttr("dim", -1), in.rank()) : 0;
+  switch (in.scalarType()) {
+  case ScalarType::Float32:
+    return selectLanes<float>(call, dim, keep, largestFirst);
+  case ScalarType::Float64:
+    return selectLanes<double>(call, dim, keep, largestFirst);
+  case ScalarType::Int64:
+    return selectLanes<int64_t>(call, dim, keep, largestFirst);
+  default:
+    return selectLanes<int32_t>(call, dim, keep, largestFirst);
+  }
+}
+
+/// Both outputs of a topk keeping \p k (or a sort: k is the extent).
+Error validateSelection(const KernelCall &call, bool isTopk) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 2));
+  const TensorView &in = *call.inputs[0];
+  if (!isSortable(in.scalarType()))
+    return kernelError(call, Error::NotSupported,
+                       "supports float32, float64, int64 and int32, not %s",
+                       scalarTypeName(in.scalarType()));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "values", in.scalarType()));
+  ET_CHECK_OK(checkType(call, call.outputs[1], "indices", ScalarType::Int64));
+  int64_t dim = normalizeDim(call.intAttr("dim", -1), std::max(in.rank(), 1));
+  if (dim < 0)
+    return kernelError(call, Error::InvalidProgram, "dim out of range");
+  int64_t scalarExtent = 1;
+  const int64_t *sizes = in.rank() ? in.sizes() : &scalarExtent;
+  int64_t k = isTopk ? call.intAttr("k", -1) : sizes[dim];
+  int64_t expected[kMaxRank];
+  if (!selectedShape(sizes, std::max(in.rank(), 1), dim, k, expected))
+    return kernelError(
+        call, Error::InvalidShape, "k = %lld is outside [0, %lld]",
+        static_cast<long long>(k), static_cast<long long>(sizes[dim]));
+  ET_CHECK_OK(checkShape(call, call.outputs[0], "values", expected, in.rank()));
+  return checkShape(call, call.outputs[1], "indices", expected, in.rank());
+}
+
+} // namespace
+
+Error validateTopk(const KernelCall &call) {
+  return validateSelection(call, true);
+}
+void runTopk(const KernelCall &call) {
+  select(call, call.intAttr("k", 0), call.boolAttr("largest", true));
+}
+
+Error validateSort(const KernelCall &call) {
+  return validateSelection(call, false);
+}
+void runSort(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  int64_t dim =
+      in.rank() ? normalizeDim(call.intAttr("dim", -1), in.rank()) : 0;
+  select(call, in.rank() ? in.size(dim) : 1,
+         call.boolAttr("descending", false));
+}
+
+} // namespace etch::runtime::portable

@@ -1,0 +1,140 @@
+// topk and sort against std::stable_sort of (value, position) pairs, over
+// every dim of a 3-D tensor, with ties and NaN; bad k and types.
+#include "KernelTestSupport.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+using namespace etch::runtime;
+using namespace etch::runtime::testing;
+
+namespace {
+
+/// Reference: the first \p keep positions of one lane, best first.
+std::vector<int64_t> referenceLane(const std::vector<double> &lane,
+                                   int64_t keep, bool largestFirst) {
+  std::vector<int64_t> order(lane.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto rank = [&](int64_t i) { // NaN as the largest value
+    return std::isnan(lane[i]) ? std::numeric_limits<double>::infinity()
+                               : lane[i];
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    bool nanA = std::isnan(lane[a]), nanB = std::isnan(lane[b]);
+    if (nanA != nanB)
+      return largestFirst ? nanA : nanB;
+    if (nanA)
+      return false;
+    return largestFirst ? rank(a) > rank(b) : rank(a) < rank(b);
+  });
+  order.resize(keep);
+  return order;
+}
+
+/// Runs \p op on \p x along every dim and checks both outputs.
+void checkAlongEveryDim(const OwnedTensor &x, const char *op, int64_t keep,
+                        bool largestFirst) {
+  const std::vector<int64_t> shape(x.view.sizes(),
+                                   x.view.sizes() + x.view.rank());
+  for (int64_t dim = 0; dim < x.view.rank(); ++dim) {
+    SCOPED_TRACE(std::string(op) + " dim " + std::to_string(dim));
+    int64_t k = keep < 0 ? shape[dim] : keep;
+    std::vector<int64_t> outShape = shape;
+    outShape[dim] = k;
+    OwnedTensor values(ScalarType::Float32, outShape),
+        indices(ScalarType::Int64, outShape);
+    Attributes attributes;
+    attributes.i("dim", dim - x.view.rank()); // negative dims too
+    if (keep >= 0)
+      attributes.i("k", k).b("largest", largestFirst);
+    else
+      attributes.b("descending", largestFirst);
+    ASSERT_EQ(runKernel(op, {const_cast<TensorView *>(&x.view)},
+                        {&values.view, &indices.view}, attributes),
+              Error::Ok);
+    int64_t inner = 1, outer = 1;
+    for (int64_t d = 0; d < dim; ++d)
+      outer *= shape[d];
+    for (int64_t d = dim + 1; d < x.view.rank(); ++d)
+      inner *= shape[d];
+    const float *in = x.view.data<float>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        std::vector<double> lane;
+        for (int64_t j = 0; j < shape[dim]; ++j)
+          lane.push_back(in[(o * shape[dim] + j) * inner + i]);
+        std::vector<int64_t> expected = referenceLane(lane, k, largestFirst);
+        for (int64_t j = 0; j < k; ++j) {
+          int64_t at = (o * k + j) * inner + i;
+          EXPECT_EQ(indices.i64()[at], expected[j])
+              << o << "," << i << "," << j;
+          float got = values.f()[at], want = float(lane[expected[j]]);
+          EXPECT_TRUE(got == want || (std::isnan(got) && std::isnan(want)));
+        }
+      }
+  }
+}
+
+OwnedTensor withTiesAndNaN() {
+  // Few distinct values, so many ties; two NaNs.
+  OwnedTensor x(ScalarType::Float32, {3, 7, 5});
+  for (int64_t i = 0; i < x.numel(); ++i)
+    x.f()[i] = static_cast<float>(randomInt(-3, 3));
+  x.f()[4] = x.f()[40] = std::numeric_limits<float>::quiet_NaN();
+  return x;
+}
+
+TEST(PortableSorting, TopkLargestAndSmallest) {
+  OwnedTensor x = withTiesAndNaN();
+  for (int64_t k : {0, 1, 3})
+    for (bool largest : {true, false})
+      checkAlongEveryDim(x, "edge.topk", k, largest);
+  OwnedTensor smooth = randomFloat({4, 9, 6});
+  checkAlongEveryDim(smooth, "edge.topk", 4, true);
+}
+
+TEST(PortableSorting, SortAscendingAndDescending) {
+  OwnedTensor x = withTiesAndNaN();
+  checkAlongEveryDim(x, "edge.sort", -1, false);
+  checkAlongEveryDim(x, "edge.sort", -1, true);
+}
+
+TEST(PortableSorting, IntegerTopk) {
+  OwnedTensor x(ScalarType::Int64, {6}), values(ScalarType::Int64, {3}),
+      indices(ScalarType::Int64, {3});
+  int64_t data[] = {5, -2, 9, 5, INT64_MIN, 9};
+  std::memcpy(x.i64(), data, sizeof(data));
+  Attributes attributes;
+  attributes.i("k", 3);
+  ASSERT_EQ(runKernel("edge.topk", {&x.view}, {&values.view, &indices.view},
+                      attributes),
+            Error::Ok);
+  int64_t wantValues[] = {9, 9, 5}, wantIndices[] = {2, 5, 0};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(values.i64()[i], wantValues[i]);
+    EXPECT_EQ(indices.i64()[i], wantIndices[i]);
+  }
+}
+
+TEST(PortableSorting, RejectsBadKAndTypes) {
+  OwnedTensor x = randomFloat({2, 4}), values(ScalarType::Float32, {2, 5}),
+              indices(ScalarType::Int64, {2, 5});
+  Attributes tooMany;
+  tooMany.i("k", 5);
+  EXPECT_EQ(
+      runKernel("edge.topk", {&x.view}, {&values.view, &indices.view}, tooMany),
+      Error::InvalidShape);
+  OwnedTensor flags(ScalarType::Bool, {4}), flagValues(ScalarType::Bool, {4}),
+      flagIndices(ScalarType::Int64, {4});
+  EXPECT_EQ(runKernel("edge.sort", {&flags.view},
+                      {&flagValues.view, &flagIndices.view}),
+            Error::NotSupported);
+  OwnedTensor wrongIndices(ScalarType::Int32, {2, 4}),
+      sortedValues(ScalarType::Float32, {2, 4});
+  EXPECT_EQ(runKernel("edge.sort", {&x.view},
+                      {&sortedValues.view, &wrongIndices.view}),
+            Error::InvalidType);
+}
+
+} // namespace
