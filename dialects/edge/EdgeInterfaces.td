@@ -26,4 +26,23 @@ def Edge_AtenOpInterface : OpInterface<"AtenOpInterface"> {
   ];
 }
 
+def Edge_DataDependentShapeOpInterface
+    : OpInterface<"DataDependentShapeOpInterface"> {
+  let cppNamespace = "::etch::edge";
+  let description = [{
+    An op whose result extents depend on the values it reads (nonzero): its
+    type has dynamic dims whatever its operands' shapes are. The memory plan
+    reserves the upper bound; at run time the kernel sets the actual shape
+    and the calls after it take it.
+  }];
+  let methods = [
+    InterfaceMethod<
+      "The result types at their largest, for operands of static shapes "
+      "(failure when an operand shape is dynamic).",
+      "::mlir::LogicalResult", "upperBoundTypes",
+      (ins "::mlir::TypeRange":$operandTypes,
+           "::llvm::SmallVectorImpl<::mlir::Type> &":$types)>,
+  ];
+}
+
 #endif // ETCH_EDGE_INTERFACES_TD

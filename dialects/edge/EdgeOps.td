@@ -447,6 +447,17 @@ def Edge_CumsumOp : Edge_AtenOp<"cumsum", "aten::cumsum"> {
   let results = (outs Edge_NumericTensor:$result);
 }
 
+def Edge_NonzeroOp : Edge_AtenOp<"nonzero", "aten::nonzero",
+    [DeclareOpInterfaceMethods<Edge_DataDependentShapeOpInterface>]> {
+  let summary = "Coordinates of the nonzero elements, one row each";
+  let description = [{
+    [n, rank] int64, rows in row-major order of the elements; n depends on
+    the values, so the first dim is dynamic, planned at the element count.
+  }];
+  let arguments = (ins Edge_Tensor:$self);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+}
+
 def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
   let summary = "The `k` largest (or smallest) values along `dim`, with indices";
   let description = [{

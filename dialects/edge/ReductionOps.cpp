@@ -246,3 +246,24 @@ LogicalResult SortOp::inferReturnTypes(MLIRContext *context,
   types.push_back(type.clone(IntegerType::get(context, 64)));
   return success();
 }
+
+LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getSelf());
+  types.push_back(RankedTensorType::get({ShapedType::kDynamic, type.getRank()},
+                                        IntegerType::get(context, 64)));
+  return success();
+}
+
+LogicalResult NonzeroOp::upperBoundTypes(TypeRange operandTypes,
+                                         SmallVectorImpl<Type> &types) {
+  auto type = cast<RankedTensorType>(operandTypes.front());
+  if (!type.hasStaticShape())
+    return failure();
+  // Every element nonzero.
+  types.push_back(RankedTensorType::get({type.getNumElements(), type.getRank()},
+                                        IntegerType::get(getContext(), 64)));
+  return success();
+}

@@ -1,4 +1,6 @@
 //===- Partition.cpp - etch-partition: outline target subgraphs -----------===//
+#include "DataDependentShapes.h"
+
 #include "edge/EdgeDialect.h"
 #include "etch/Target/Target.h"
 #include "etch/Transforms/Passes.h"
@@ -155,6 +157,7 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
     auto groupDependsOn = [&](int group, int other) {
       return reaches(groupInputs[group], other);
     };
+    DataDependentShapes dataDependent(block);
     for (Operation &op : block) {
       if (isa<func::ReturnOp, edge::DelegateOp>(op) || isWeight(&op))
         continue;
@@ -172,7 +175,8 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
       }
       dependsOn[&op] = deps;
       for (const Target *target : order) {
-        if (!target->whyUnsupported(&op).empty())
+        if (dataDependent.readsOrMakes(&op) ||
+            !target->whyUnsupported(&op).empty())
           continue;
         unsigned layout = target->delegateLayout(&op);
         // Join the largest producer group of this target that stays convex:

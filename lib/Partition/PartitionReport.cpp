@@ -1,4 +1,6 @@
 //===- PartitionReport.cpp - Partition summary table and DOT picture ------===//
+#include "DataDependentShapes.h"
+
 #include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
 #include "etch/Partition/Partition.h"
@@ -69,6 +71,7 @@ void printPartitionSummary(ModuleOp module,
     std::vector<std::string> fallbacks;
     int portable = 0;
     LayoutBorders borders;
+    DataDependentShapes dataDependent(func.getBody().front());
     for (Operation &op : func.getBody().front()) {
       if (isa<edge::ConstantOp, edge::BufferOp, func::ReturnOp>(op))
         continue;
@@ -93,7 +96,11 @@ void printPartitionSummary(ModuleOp module,
           continue;
         if (!reasons.empty())
           reasons += "; ";
-        reasons += name + ": " + target->whyUnsupported(&op);
+        std::string why = target->whyUnsupported(&op);
+        reasons += name + ": " +
+                   (why.empty() && dataDependent.readsOrMakes(&op)
+                        ? std::string(DataDependentShapes::kReason)
+                        : why);
       }
       std::string location;
       llvm::raw_string_ostream locationStream(location);

@@ -98,12 +98,18 @@ private:
       return success();
     }
     SmallVector<Type> types;
-    if (failed(inference.inferReturnTypes(
-            op.getContext(), op.getLoc(), op.getOperands(),
-            op.getAttrDictionary(), op.getPropertiesStorage(),
-            op.getRegions(), types)))
+    if (auto dataDependent = dyn_cast<DataDependentShapeOpInterface>(op)) {
+      // Extents the values decide: the largest they can be.
+      if (failed(dataDependent.upperBoundTypes(op.getOperandTypes(), types)))
+        return op.emitError("cannot bound the data-dependent shape of ")
+               << op.getName() << " (its operands' shapes are not bounded)";
+    } else if (failed(inference.inferReturnTypes(
+                   op.getContext(), op.getLoc(), op.getOperands(),
+                   op.getAttrDictionary(), op.getPropertiesStorage(),
+                   op.getRegions(), types))) {
       return op.emitError("cannot bound the dynamic shapes: shape inference "
                           "fails at the inputs' largest shapes");
+    }
     for (auto [result, type] : llvm::zip(op.getResults(), types)) {
       if (isDynamic(type))
         return op.emitError("cannot bound the dynamic shape of ")

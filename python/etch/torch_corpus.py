@@ -178,6 +178,19 @@ class SortingOps(torch.nn.Module):
         return values + picked, indices, low, ordered, order, steps, rank
 
 
+class DataDependentOps(torch.nn.Module):
+    """Shapes the values decide: nonzero, boolean masks selecting elements
+    and rows, a masked assignment; their results feed more ops."""
+
+    def forward(self, x):  # [4, 6]
+        where = torch.nonzero(x > 0.5)
+        picked = x[x > 0] * 2
+        rows = x[x.sum(1) > 0].relu()
+        clipped = x.clone()
+        clipped[clipped < -1] = 0.0
+        return where, picked, rows, clipped
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
                      lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
@@ -198,6 +211,9 @@ MODELS = {
                       None, False, False),
     "sorting_ops": (SortingOps, lambda: (torch.randn(3, 10, 6, generator=generator()),),
                     None, False, False),
+    "data_dependent_ops": (DataDependentOps,
+                           lambda: (torch.randn(4, 6, generator=generator()),),
+                           None, False, False),
     "bert": (bert, bert_inputs, None, True, False),
     "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
 }

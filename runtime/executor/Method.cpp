@@ -420,29 +420,40 @@ int64_t Method::inputMaxSize(size_t index, int dim) const {
   return inputBounds_[index].max[dim];
 }
 
+namespace {
+bool hasOnlyEmptyOutputs(const KernelCall &call) {
+  for (const TensorView *output : call.outputs)
+    if (!output || output->numel() != 0)
+      return false;
+  return !call.outputs.empty();
+}
+} // namespace
+
+Error Method::reshape(size_t index) {
+  Call &call = calls_[index];
+  if (call.kernel) {
+    call.args.resizeOutputs = true;
+    Error error = call.kernel->validate(call.args);
+    call.args.resizeOutputs = false;
+    return error; // on failure the kernel said what does not fit
+  }
+  Error error =
+      call.backend->resize(call.handle, call.args.inputs, call.args.outputs);
+  if (error != Error::Ok)
+    ET_LOG(Error,
+           "instruction %zu: delegate '%s' cannot take the new input "
+           "shapes",
+           index, call.name);
+  return error;
+}
+
 Error Method::prepare() {
   if (!shapesChanged_)
     return Error::Ok;
   for (size_t i = 0; i < calls_.size(); ++i) {
-    Call &call = calls_[i];
-    if (call.kernel) {
-      call.args.resizeOutputs = true;
-      Error error = call.kernel->validate(call.args);
-      call.args.resizeOutputs = false;
-      if (error != Error::Ok)
-        return error; // the kernel said what does not fit
-      if (call.shapeOnly)
-        call.kernel->run(call.args);
-      continue;
-    }
-    Error error =
-        call.backend->resize(call.handle, call.args.inputs, call.args.outputs);
-    if (error != Error::Ok) {
-      ET_LOG(Error, "instruction %zu: delegate '%s' cannot take the new input "
-                    "shapes",
-             i, call.name);
-      return error;
-    }
+    ET_CHECK_OK(reshape(i));
+    if (calls_[i].kernel && calls_[i].shapeOnly)
+      calls_[i].kernel->run(calls_[i].args);
   }
   shapesChanged_ = false;
   return Error::Ok;
@@ -457,11 +468,20 @@ Error Method::execute(uint64_t *instructionNanos,
                       const InstructionObserver *observer) {
   if (shapesChanged_)
     ET_CHECK_OK(prepare());
+  // After a call whose output shapes come from its data (nonzero), each
+  // later call takes the shapes it is given before it runs.
+  bool shapesFromData = false;
   for (size_t i = 0; i < calls_.size(); ++i) {
     Call &call = calls_[i];
     uint64_t start = instructionNanos ? nowNanoseconds() : 0;
+    if (shapesFromData)
+      ET_CHECK_OK(reshape(i));
     if (call.kernel) {
-      call.kernel->run(call.args);
+      // Nothing to compute into empty outputs (a selection that found
+      // nothing); kernels may assume at least one element.
+      if (call.kernel->shapeFromData || !hasOnlyEmptyOutputs(call.args))
+        call.kernel->run(call.args);
+      shapesFromData |= call.kernel->shapeFromData;
     } else {
       Error error = call.backend->execute(call.handle, call.args.inputs,
                                           call.args.outputs);

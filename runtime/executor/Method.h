@@ -118,6 +118,9 @@ private:
 
   Method() = default;
   Error bind(const Program &program, const schema::Method &method);
+  /// Call \p index takes its inputs' current shapes: a kernel validates
+  /// and resizes its outputs, a delegate resizes.
+  Error reshape(size_t index);
   /// Type and shape checks of setInput; resizes a dynamic input.
   Error acceptInput(size_t index, ScalarType type, const int64_t *sizes,
                     int rank, size_t nbytes);

@@ -106,6 +106,9 @@ struct KernelEntry {
   const char *name;          // the Edge op name, e.g. "edge.convolution"
   KernelValidateFn validate; // at load: shapes, types, attributes
   KernelRunFn run;           // at execute: trusted, no allocation
+  // run() sets its outputs' shapes from the values it reads (nonzero),
+  // within the planned upper bound: the calls after it take the new shapes.
+  bool shapeFromData = false;
 };
 
 /// The kernel registered for \p name, or null: the portable kernel's

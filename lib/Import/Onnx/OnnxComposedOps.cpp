@@ -1034,6 +1034,45 @@ LogicalResult topK(Compose &c) {
   return c.bind(topk->getResult(1), 1);
 }
 
+/// NonZero: Edge's nonzero gives [n, rank]; ONNX wants [rank, n].
+LogicalResult nonZero(Compose &c) {
+  return c.bind(c.permute(c.op<edge::NonzeroOp>(c.in(0)), {1, 0}));
+}
+
+/// Compress: the positions where the condition holds pick slices along
+/// the axis (elements of the flattened input without one).
+LogicalResult compress(Compose &c) {
+  Value input = c.in(0), condition = c.in(1);
+  if (!input || !condition)
+    return failure();
+  RankedTensorType type = c.typeOf(input), conditionType = c.typeOf(condition);
+  auto axisAttr = c.node.attributes.find("axis");
+  std::optional<int64_t> axis;
+  if (axisAttr != c.node.attributes.end()) {
+    FailureOr<int64_t> checked =
+        checkedAxis(c, axisAttr->second.i, type.getRank());
+    if (failed(checked))
+      return failure();
+    axis = *checked;
+  }
+  if (!type.hasStaticShape() || conditionType.getRank() != 1 ||
+      conditionType.isDynamicDim(0))
+    return c.importer.nodeError(c.node)
+           << "needs an input of static shape and a 1-D condition of static "
+              "length";
+  int64_t extent = axis ? type.getDimSize(*axis) : type.getNumElements();
+  if (conditionType.getDimSize(0) > extent)
+    return c.importer.nodeError(c.node)
+           << "condition has " << conditionType.getDimSize(0) << " entries for "
+           << extent << " slices";
+  Value positions = c.op<edge::SelectOp>(
+      c.op<edge::NonzeroOp>(condition),
+      {c.attr("dim", int64_t{1}), c.attr("index", int64_t{0})});
+  Value source = axis ? input : c.view(input, {extent});
+  return c.bind(c.op<edge::IndexSelectOp>({source, positions},
+                                          {c.attr("dim", axis.value_or(0))}));
+}
+
 } // namespace
 
 const llvm::StringMap<Composition> &composedOps() {
@@ -1064,6 +1103,8 @@ const llvm::StringMap<Composition> &composedOps() {
       {"Hardmax", hardmax},
       {"Einsum", composeEinsum},
       {"TopK", topK},
+      {"NonZero", nonZero},
+      {"Compress", compress},
       {"RNN", composeRecurrent},
       {"GRU", composeRecurrent},
       {"LSTM", composeRecurrent},

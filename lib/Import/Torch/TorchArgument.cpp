@@ -174,6 +174,20 @@ decodeArgument(const Value &value,
       std::optional<bool> flag = payload.getAsBoolean();
       if (!flag && payload.getAsObject())
         flag = payload.getAsObject()->getBoolean("as_bool");
+      // A symbolic bool (a comparison of sizes): known, or an error.
+      std::optional<llvm::StringRef> symbol =
+          payload.getAsObject() ? payload.getAsObject()->getString("as_name")
+                                : std::nullopt;
+      if (!flag && symbol) {
+        auto it = symbols.find(*symbol);
+        if (it == symbols.end() || !it->second) {
+          error = "symbolic bool '" + symbol->str() +
+                  (it == symbols.end() ? "' is not defined"
+                                       : "' is known only at run time");
+          return std::nullopt;
+        }
+        flag = *it->second != 0;
+      }
       if (!flag) {
         error = "malformed " + arg.unionKey;
         return std::nullopt;

@@ -209,6 +209,8 @@ std::optional<std::string> TorchNode::outputSymbol() const {
   const llvm::json::Object *out =
       outputs && !outputs->empty() ? (*outputs)[0].getAsObject() : nullptr;
   const llvm::json::Object *sym = out ? out->getObject("as_sym_int") : nullptr;
+  if (!sym && out)
+    sym = out->getObject("as_sym_bool");
   std::optional<StringRef> name =
       sym ? sym->getString("as_name") : std::nullopt;
   return name ? std::optional<std::string>(name->str()) : std::nullopt;

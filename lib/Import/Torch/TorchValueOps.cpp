@@ -33,9 +33,6 @@ LogicalResult importIdentity(TorchNode &node) {
   return node.bind(input);
 }
 
-/// Checks and asserts that guard the export: nothing to compute.
-LogicalResult importNothing(TorchNode &) { return success(); }
-
 LogicalResult importToCopy(TorchNode &node) {
   // _to_copy / to.dtype / to.device / to.dtype_layout / to.other / type_as:
   // the recorded result dtype says what the conversion is.
@@ -246,7 +243,7 @@ presentIndices(TorchNode &node, ArrayRef<Value> indices);
 
 LogicalResult importIndex(TorchNode &node) {
   // index.Tensor(self, indices: Tensor?[]): None entries leave a dimension
-  // whole; bool masks would give a data-dependent shape.
+  // whole; bool masks select through nonzero (a data-dependent shape).
   Value input = node.self();
   std::optional<SmallVector<Value>> indices = node.tensors("indices");
   if (!input || !indices)
@@ -262,23 +259,44 @@ LogicalResult importIndex(TorchNode &node) {
 }
 
 /// The present (non-None) index tensors of an `indices` list and the dims
-/// they index; std::nullopt after an error (bool masks).
+/// they index, a bool mask as the coordinates where it holds; std::nullopt
+/// after an error.
 std::optional<std::pair<SmallVector<Value>, SmallVector<int64_t>>>
 presentIndices(TorchNode &node, ArrayRef<Value> indices) {
   SmallVector<Value> present;
   SmallVector<int64_t> dims;
-  for (auto [dim, index] : llvm::enumerate(indices)) {
-    if (!index)
+  int64_t dim = 0; // a mask of rank k covers k dims
+  for (auto [position, index] : llvm::enumerate(indices)) {
+    if (!index) {
+      ++dim;
       continue;
+    }
     Type type = elementTypeOf(index);
-    if (type.isInteger(1) || type.isInteger(8)) {
-      node.error() << "indexes with a bool mask (index " << dim
-                   << "), whose selection depends on the data; use "
-                      "torch.where or masked_fill instead";
+    if (!type.isInteger(1) && !type.isInteger(8)) {
+      present.push_back(index);
+      dims.push_back(dim++);
+      continue;
+    }
+    // A mask selects where it holds: nonzero's columns index the dims it
+    // covers (a data-dependent count, planned at the mask's size).
+    int64_t maskRank = cast<RankedTensorType>(index.getType()).getRank();
+    if (maskRank == 0) {
+      node.error() << "indexes with a 0-d bool mask (index " << position
+                   << "), which is not supported";
       return std::nullopt;
     }
-    present.push_back(index);
-    dims.push_back(static_cast<int64_t>(dim));
+    FailureOr<Value> where = node.build<edge::NonzeroOp>(index);
+    if (failed(where))
+      return std::nullopt;
+    Builder &b = node.builder();
+    for (int64_t column = 0; column < maskRank; ++column) {
+      FailureOr<Value> coordinates = node.build<edge::SelectOp>(
+          *where, b.getI64IntegerAttr(1), b.getI64IntegerAttr(column));
+      if (failed(coordinates))
+        return std::nullopt;
+      present.push_back(*coordinates);
+      dims.push_back(dim++);
+    }
   }
   return std::make_pair(present, dims);
 }
@@ -349,6 +367,35 @@ LogicalResult importSymSize(TorchNode &node) {
 
 /// Python operators on symbolic ints (_operator.mul, sym_max, ...): folded
 /// when every operand is known, else Edge arithmetic on 0-d i64 values.
+/// Comparisons of symbolic ints (what torch's runtime assertions test):
+/// a known bool when both sides are known, else a symbol etch does not
+/// evaluate (reading it anywhere but in an assertion is an error).
+LogicalResult importSymbolicComparison(TorchNode &node) {
+  std::optional<std::string> name = node.outputSymbol();
+  SmallVector<const TorchArgument *> operands;
+  for (const auto &[key, arg] : node.args())
+    if (arg.kind == Kind::Int)
+      operands.push_back(&arg);
+  if (!name || operands.size() != 2)
+    return node.error() << "needs two int operands and a symbolic bool output";
+  std::optional<int64_t> a = operands[0]->ints.front(),
+                         b = operands[1]->ints.front();
+  if (!a || !b) {
+    node.defineSymbol(*name, std::nullopt);
+    return success();
+  }
+  StringRef op = node.aten();
+  op.consume_front("_operator.");
+  bool holds = op == "eq"   ? *a == *b
+               : op == "ne" ? *a != *b
+               : op == "lt" ? *a < *b
+               : op == "le" ? *a <= *b
+               : op == "gt" ? *a > *b
+                            : *a >= *b;
+  node.defineSymbol(*name, holds ? 1 : 0);
+  return success();
+}
+
 LogicalResult importSymbolicOperator(TorchNode &node) {
   std::optional<std::string> name = node.outputSymbol();
   if (!name)
@@ -430,11 +477,6 @@ void addValueHandlers(TorchOpHandlers &handlers) {
         "aten::lift_fresh_copy", "aten::dropout", "aten::feature_dropout",
         "aten::alpha_dropout", "aten::lift_fresh", "aten::view_copy_identity"})
     handlers[name] = importIdentity;
-  for (const char *name :
-       {"aten::_assert_tensor_metadata", "aten::_assert_scalar",
-        "aten::_assert_async", "aten::sym_constrain_range",
-        "aten::sym_constrain_range_for_size", "aten::_functional_assert_async"})
-    handlers[name] = importNothing;
   for (const char *name : {"aten::_to_copy", "aten::to", "aten::type_as"})
     handlers[name] = importToCopy;
   handlers["aten::rsub"] = importRsub;
@@ -458,6 +500,9 @@ void addValueHandlers(TorchOpHandlers &handlers) {
         "_operator.floordiv", "_operator.mod", "torch.sym_max",
         "torch.sym_min"})
     handlers[name] = importSymbolicOperator;
+  for (const char *name : {"_operator.eq", "_operator.ne", "_operator.lt",
+                           "_operator.le", "_operator.gt", "_operator.ge"})
+    handlers[name] = importSymbolicComparison;
 }
 
 } // namespace etch::torch_import

@@ -428,3 +428,37 @@ void runCumsum(const KernelCall &call) {
 }
 
 } // namespace etch::runtime::portable
+
+namespace etch::runtime::portable {
+
+Error validateNonzero(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  const TensorView &in = *call.inputs[0];
+  if (!isConvertible(in.scalarType()))
+    return kernelError(call, Error::NotSupported, "does not take %s",
+                       scalarTypeName(in.scalarType()));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", ScalarType::Int64));
+  // Planned for every element nonzero; run() sets the actual count.
+  int64_t bound[2] = {in.numel(), in.rank()};
+  return checkShape(call, call.outputs[0], "output", bound, 2);
+}
+
+void runNonzero(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  TensorView &out = *call.outputs[0];
+  int64_t *rows = out.data<int64_t>();
+  int64_t count = 0, coordinate[kMaxRank] = {};
+  for (int64_t i = 0; i < in.numel(); ++i) {
+    if (loadAsDouble(in, i) != 0) {
+      for (int d = 0; d < in.rank(); ++d)
+        rows[count * in.rank() + d] = coordinate[d];
+      ++count;
+    }
+    for (int d = in.rank() - 1; d >= 0 && ++coordinate[d] == in.size(d); --d)
+      coordinate[d] = 0;
+  }
+  int64_t shape[2] = {count, in.rank()};
+  out.resize(shape, 2); // within the planned bound: never fails
+}
+
+} // namespace etch::runtime::portable

@@ -122,6 +122,7 @@ const KernelEntry kKernels[] = {
     {"edge.cumsum", validateCumsum, runCumsum},
     {"edge.topk", validateTopk, runTopk},
     {"edge.sort", validateSort, runSort},
+    {"edge.nonzero", validateNonzero, runNonzero, /*shapeFromData=*/true},
     {"edge.gather", validateGather, runGather},
     {"edge.index_select", validateIndexSelect, runIndexSelect},
     {"edge.index", validateIndex, runIndex},

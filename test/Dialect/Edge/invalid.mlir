@@ -973,6 +973,15 @@ func.func @cumsum_int_type(%a: tensor<4xi32>) {
 
 // -----
 
+func.func @nonzero_columns(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.nonzero' op inferred type(s) 'tensor<?x2xi64>' are incompatible with return type(s) of operation 'tensor<?x3xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.nonzero %a : (tensor<2x3xf32>) -> tensor<?x3xi64>
+  return
+}
+
+// -----
+
 func.func @topk_too_many(%a: tensor<2x3xf32>) {
   // expected-error @+2 {{'edge.topk' op k = 4 is outside [0, 3]}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -394,6 +394,14 @@ func.func @truth_and_cumsum(%m: tensor<2x3xi1>, %x: tensor<2x3xf32>) {
   return
 }
 
+// nonzero: one i64 row per nonzero element, a count the data decides.
+// CHECK-LABEL: func @nonzero
+// CHECK: edge.nonzero %{{.*}} : (tensor<2x3xi1>) -> tensor<?x2xi64>
+func.func @nonzero(%m: tensor<2x3xi1>) {
+  %0 = edge.nonzero %m : (tensor<2x3xi1>) -> tensor<?x2xi64>
+  return
+}
+
 // topk keeps k of a dim (dynamic extents stay dynamic); sort keeps the shape;
 // both give i64 indices as a second result.
 // CHECK-LABEL: func @topk_and_sort

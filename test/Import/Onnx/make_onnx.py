@@ -163,6 +163,27 @@ def shape_arithmetic_ranks():
          ints("zero_1d", [0]), ints("minus_one", [-1])])
 
 
+def data_dependent():
+    # Extents the values decide: NonZero, Compress of elements and of rows,
+    # and ops after them.
+    return model(
+        [helper.make_node("Greater", ["x", "zero"], ["positive"], name="positive"),
+         helper.make_node("NonZero", ["positive"], ["where"], name="where"),
+         helper.make_node("Reshape", ["positive", "flat"], ["flat_mask"], name="flat_mask"),
+         helper.make_node("Compress", ["x", "flat_mask"], ["picked"], name="picked"),
+         helper.make_node("Mul", ["picked", "two"], ["doubled"], name="doubled"),
+         helper.make_node("ReduceMax", ["x"], ["row_max"], name="row_max", axes=[1],
+                          keepdims=0),
+         helper.make_node("Greater", ["row_max", "half"], ["big_rows"], name="big_rows"),
+         helper.make_node("Compress", ["x", "big_rows"], ["rows"], name="rows", axis=0),
+         helper.make_node("Relu", ["rows"], ["relu_rows"], name="relu_rows")],
+        [vi("x", [3, 4])],
+        [vi("where", [2, None], TensorProto.INT64), vi("doubled", [None]),
+         vi("relu_rows", [None, 4])],
+        [floats("zero", 0.0), floats("two", 2.0), floats("half", 0.5), ints("flat", [-1])],
+        opset=13)
+
+
 def gelu_pattern():
     # Exact GELU as torch.onnx writes it, constants from Constant nodes.
     def const(name, value):
@@ -406,7 +427,7 @@ def qdq_float_input():
 
 
 CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axis_extent,
-                                 qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, gelu_pattern,
+                                 qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, data_dependent, gelu_pattern,
                                  math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  transposed_asymmetric_pads, transposed_same,

@@ -92,6 +92,33 @@ TEST(PortableIndexing, AdvancedIndexAdjacentAndSplit) {
   expectClose(split, expectedSplit, 0, 0);
 }
 
+TEST(PortableIndexing, NonzeroSetsItsRowCount) {
+  // Planned for every element; the run keeps the rows it found, row-major,
+  // NaN counting as nonzero.
+  OwnedTensor x = randomFloat({3, 4, 2}), out(ScalarType::Int64, {24, 3});
+  for (int64_t i = 0; i < x.numel(); i += 3)
+    x.f()[i] = 0.0f;
+  x.f()[1] = std::nanf("");
+  ASSERT_EQ(runKernel("edge.nonzero", {&x.view}, {&out.view}), Error::Ok);
+  std::vector<int64_t> expected;
+  for (int64_t i = 0; i < x.numel(); ++i)
+    if (x.f()[i] != 0.0f)
+      expected.insert(expected.end(), {i / 8, i / 2 % 4, i % 2});
+  ASSERT_EQ(out.view.size(0) * 3, static_cast<int64_t>(expected.size()));
+  EXPECT_EQ(out.view.size(1), 3);
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_EQ(out.i64()[i], expected[i]) << i;
+
+  // Nothing nonzero: no rows. The plan's bound is checked at load.
+  OwnedTensor zeros(ScalarType::Float32, {2, 2}),
+      none(ScalarType::Int64, {4, 2});
+  ASSERT_EQ(runKernel("edge.nonzero", {&zeros.view}, {&none.view}), Error::Ok);
+  EXPECT_EQ(none.view.size(0), 0);
+  OwnedTensor small(ScalarType::Int64, {3, 2});
+  EXPECT_EQ(runKernel("edge.nonzero", {&zeros.view}, {&small.view}),
+            Error::InvalidShape);
+}
+
 TEST(PortableIndexing, TriangleKeepsDiagonalBand) {
   OwnedTensor x = randomFloat({2, 3, 4});
   OwnedTensor upper(ScalarType::Float32, {2, 3, 4}),
