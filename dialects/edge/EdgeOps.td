@@ -747,6 +747,22 @@ def Edge_EmbeddingOp : Edge_AtenOp<"embedding", "aten::embedding"> {
   let results = (outs Edge_FloatTensor:$result);
 }
 
+def Edge_ScatterOp : Edge_AtenOp<"scatter", "aten::scatter"> {
+  let summary = "self with src[i][j][k] written to [i][index[i][j][k]][k] for dim 1, ...";
+  let description = [{
+    The inverse of gather: `index` has self's rank, is no larger than `src`
+    in any dim nor than `self` outside `dim`; `src` has self's type and
+    rank. `reduce` combines with what is there: none (the last write wins
+    where indices repeat), add, multiply, amax, amin. Indices may be negative
+    (counting from the end); an out-of-range index writes nothing (never
+    outside the result).
+  }];
+  let arguments = (ins Edge_Tensor:$self, I64Attr:$dim,
+      Edge_IndexTensor:$index, Edge_Tensor:$src,
+      DefaultValuedAttr<StrAttr, "\"none\"">:$reduce);
+  let results = (outs Edge_Tensor:$result);
+}
+
 def Edge_GatherOp : Edge_AtenOp<"gather", "aten::gather"> {
   let summary = "result[i][j][k] = self[i][index[i][j][k]][k] for dim 1, ...";
   let description = [{

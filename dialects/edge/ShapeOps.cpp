@@ -431,6 +431,49 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType self = rankedType(adaptor.getSelf());
+  RankedTensorType index = rankedType(adaptor.getIndex());
+  RankedTensorType src = rankedType(adaptor.getSrc());
+  int64_t rank = self.getRank();
+  if (index.getRank() != rank || src.getRank() != rank ||
+      src.getElementType() != self.getElementType())
+    return emitInferenceError(location, name,
+                              "index and src must have self's rank " +
+                                  Twine(rank) + " and src its type, got " +
+                                  formatType(index) + " and " +
+                                  formatType(src));
+  std::optional<int64_t> dim = normalizeDim(
+      location, name, "dim", static_cast<int64_t>(adaptor.getDim()),
+      std::max<int64_t>(rank, 1));
+  if (!dim)
+    return failure();
+  auto larger = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a > b;
+  };
+  for (int64_t d = 0; d < rank; ++d)
+    if (larger(index.getDimSize(d), src.getDimSize(d)) ||
+        (d != *dim && larger(index.getDimSize(d), self.getDimSize(d))))
+      return emitInferenceError(
+          location, name,
+          "index " + formatShape(index.getShape()) + " is larger than src " +
+              formatShape(src.getShape()) + " or than self " +
+              formatShape(self.getShape()) + " outside dim " + Twine(*dim));
+  StringRef reduce = adaptor.getReduce();
+  if (reduce != "none" && reduce != "add" && reduce != "multiply" &&
+      reduce != "amax" && reduce != "amin")
+    return emitInferenceError(location, name,
+                              "reduce '" + reduce +
+                                  "' is not one of none, add, multiply, "
+                                  "amax, amin");
+  types.push_back(self);
+  return success();
+}
+
 LogicalResult IndexSelectOp::inferReturnTypes(MLIRContext *,
                                               std::optional<Location> location,
                                               Adaptor adaptor,

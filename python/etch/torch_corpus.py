@@ -191,6 +191,22 @@ class DataDependentOps(torch.nn.Module):
         return where, picked, rows, clipped
 
 
+class ScatterOps(torch.nn.Module):
+    """scatter with a src and a value, scatter_add, scatter_reduce (amax,
+    prod), an in-place scatter_add_: one-hot targets, histograms, pooling by
+    segment."""
+
+    def forward(self, x, index):  # x [4, 6], index [4, 3] in [0, 6)
+        onehot = torch.zeros(4, 6).scatter(1, index[:, :1], 1.0)
+        spread = torch.zeros(4, 6).scatter(1, index, x[:, :3])
+        counts = torch.zeros(6).scatter_add(0, index.flatten(), torch.ones(12))
+        peak = x.scatter_reduce(1, index, x[:, 3:], reduce="amax")
+        product = x.scatter_reduce(0, index[:2] % 4, x[2:, :3], reduce="prod")
+        acc = x.clone()
+        acc.scatter_add_(1, index, x[:, :3])
+        return onehot, spread, counts, peak, product, acc
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
                      lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
@@ -214,6 +230,10 @@ MODELS = {
     "data_dependent_ops": (DataDependentOps,
                            lambda: (torch.randn(4, 6, generator=generator()),),
                            None, False, False),
+    "scatter_ops": (ScatterOps,
+                    lambda: (torch.randn(4, 6, generator=generator()),
+                             torch.randint(0, 6, (4, 3), generator=generator())),
+                    None, False, False),
     "bert": (bert, bert_inputs, None, True, False),
     "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
 }

@@ -502,32 +502,32 @@ LogicalResult scatterND(Compose &c) {
                  c.boolAttr("accumulate", *accumulate)}));
 }
 
+/// ScatterElements (and Scatter before it): edge.scatter, whose reduce
+/// names ONNX's reductions as torch does.
 LogicalResult scatterElements(Compose &c) {
   Value data = c.in(0), index = c.in(1), updates = c.in(2);
-  FailureOr<bool> accumulate = scatterAccumulates(c);
-  if (!data || !index || !updates || failed(accumulate))
+  if (!data || !index || !updates)
     return failure();
-  RankedTensorType indexType = c.typeOf(index);
-  int64_t rank = c.typeOf(data).getRank();
-  FailureOr<int64_t> axis =
-      checkedAxis(c, c.importer.intAttr(c.node, "axis", 0), rank);
+  FailureOr<int64_t> axis = checkedAxis(
+      c, c.importer.intAttr(c.node, "axis", 0), c.typeOf(data).getRank());
   if (failed(axis))
     return failure();
-  if (!indexType.hasStaticShape() || indexType.getRank() != rank)
+  std::string reduction = c.importer.stringAttr(c.node, "reduction", "none");
+  StringRef reduce = reduction == "none"  ? "none"
+                     : reduction == "add" ? "add"
+                     : reduction == "mul" ? "multiply"
+                     : reduction == "max" ? "amax"
+                     : reduction == "min" ? "amin"
+                                          : "";
+  if (reduce.empty())
     return c.importer.nodeError(c.node)
-           << "indices " << indexType << " must be static and of rank " << rank;
-  // Element (i0, .., in) of updates goes to the same place but along axis.
-  SmallVector<Value> operands = {data, updates};
-  SmallVector<int64_t> dims;
-  for (int64_t d = 0; d < rank; ++d) {
-    operands.push_back(d == *axis
-                           ? indices(c, index, c.typeOf(data).getDimSize(d))
-                           : positions(c, indexType.getDimSize(d), d, rank));
-    dims.push_back(d);
-  }
-  return c.bind(c.op<edge::IndexPutOp>(
-      operands, {c.attr("indexed_dims", ArrayRef(dims)),
-                 c.boolAttr("accumulate", *accumulate)}));
+           << "reduction '" << reduction
+           << "' is not supported (none, add, mul, max, min)";
+  OpBuilder &b = c.importer.builder;
+  return c.bind(c.op<edge::ScatterOp>(
+      {data, index, updates},
+      {c.attr("dim", *axis),
+       b.getNamedAttr("reduce", b.getStringAttr(reduce))}));
 }
 
 LogicalResult hardmax(Compose &c) {

@@ -321,6 +321,55 @@ LogicalResult importIndexPut(TorchNode &node) {
       node.boolean("accumulate").value_or(false)));
 }
 
+/// scatter(self, dim, index, src | value[, reduce]), scatter_add and
+/// scatter_reduce.two (include_self): edge.scatter; a scalar value is
+/// broadcast to index's shape first.
+LogicalResult importScatter(TorchNode &node) {
+  Value input = node.self(), index = node.tensor("index");
+  std::optional<int64_t> dim = node.integer("dim");
+  if (!input || !index || !dim)
+    return node.error() << "needs self, a constant dim and an index tensor";
+  Type element = elementTypeOf(input);
+  Value src = node.tensor("src");
+  if (!src) {
+    std::optional<double> value = node.number("value");
+    auto indexType = cast<RankedTensorType>(index.getType());
+    if (!value || !indexType.hasStaticShape())
+      return node.error() << "needs a src tensor, or a constant value and an "
+                             "index of static shape";
+    FailureOr<Value> filled = node.build<edge::ExpandOp>(
+        node.scalar(element, *value), ValueRange{},
+        node.builder().getDenseI64ArrayAttr(indexType.getShape()));
+    if (failed(filled))
+      return failure();
+    src = *filled;
+  }
+  FailureOr<Value> cast = node.castTo(src, element);
+  if (failed(cast))
+    return failure();
+  // torch's names for the ways to combine: edge.scatter's reduce.
+  std::string reduce = "none";
+  if (node.aten().starts_with("aten::scatter_add")) // and scatter_add_
+    reduce = "add";
+  if (const TorchArgument *given = node.arg("reduce");
+      given && given->kind == Kind::String) {
+    StringRef name = given->strings.front();
+    reduce = name == "sum" || name == "add"         ? "add"
+             : name == "prod" || name == "multiply" ? "multiply"
+             : name == "amax" || name == "amin"     ? name.str()
+                                                    : "";
+    if (reduce.empty())
+      return node.error() << "reduce '" << name
+                          << "' is not supported (sum/add, prod/multiply, "
+                             "amax, amin)";
+  }
+  if (!node.boolean("include_self").value_or(true))
+    return node.error() << "include_self=False is not supported";
+  Builder &b = node.builder();
+  return node.bind(node.build<edge::ScatterOp>(
+      input, b.getI64IntegerAttr(*dim), index, *cast, b.getStringAttr(reduce)));
+}
+
 /// index_copy(self, dim, index, source): source's slices along dim land at
 /// the positions `index` lists (index_put on that one dim).
 LogicalResult importIndexCopy(TorchNode &node) {
@@ -494,6 +543,9 @@ void addValueHandlers(TorchOpHandlers &handlers) {
   handlers["aten::index"] = importIndex;
   handlers["aten::index_put"] = importIndexPut;
   handlers["aten::index_copy"] = importIndexCopy;
+  for (const char *name :
+       {"aten::scatter", "aten::scatter_add", "aten::scatter_reduce"})
+    handlers[name] = importScatter;
   handlers["aten::sym_size"] = importSymSize;
   for (const char *name :
        {"_operator.add", "_operator.sub", "_operator.mul", "_operator.neg",

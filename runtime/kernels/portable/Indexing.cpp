@@ -1,7 +1,7 @@
-// Data-dependent reads and running sums: gather, index_select, index
-// (advanced indexing), triu/tril, cumsum. Indices are data, known only at
-// run time: an out-of-range index gives zeros, never a read outside the
-// tensor.
+// Data-dependent reads and writes and running sums: gather, scatter,
+// index_select, index (advanced indexing), nonzero, triu/tril, cumsum.
+// Indices are data, known only at run time: an out-of-range index reads
+// zeros or writes nothing, never outside a tensor.
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -77,6 +77,98 @@ void runGather(const KernelCall &call) {
     for (int d = 0; d < rank; ++d)
       offset += (d == dim ? picked : coordinate[d]) * self.stride(d);
     std::memcpy(dst + i * element, src + offset * element, element);
+  }
+}
+
+namespace {
+
+/// The first write at a position replaces it (none); later ones combine.
+template <typename T> T combine(const char *reduce, T old, T value) {
+  switch (reduce[0]) {
+  case 'a':
+    if (reduce[1] == 'd')
+      return old + value;
+    return reduce[2] == 'a' ? (value > old ? value : old)  // amax
+                            : (value < old ? value : old); // amin
+  case 'm':
+    return old * value;
+  default:
+    return value;
+  }
+}
+
+template <typename T> void scatterTyped(const KernelCall &call, int64_t dim) {
+  const TensorView &self = *call.inputs[0], &index = *call.inputs[1],
+                   &src = *call.inputs[2];
+  TensorView &out = *call.outputs[0];
+  const char *reduce = call.stringAttr("reduce", "none");
+  if (out.data() != self.data())
+    std::memcpy(out.data(), self.data(), out.nbytes());
+  T *dst = out.data<T>();
+  const T *values = src.data<T>();
+  int rank = self.rank();
+  int64_t coordinate[kMaxRank] = {};
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    unflatten(i, index.sizes(), rank, coordinate);
+    int64_t target = wrapIndex(indexAt(index, i), rank ? self.size(dim) : 1);
+    if (target < 0)
+      continue; // nothing outside the result
+    int64_t at = 0, from = 0;
+    for (int d = 0; d < rank; ++d) {
+      at += (d == dim ? target : coordinate[d]) * out.stride(d);
+      from += coordinate[d] * src.stride(d);
+    }
+    dst[at] = combine(reduce, dst[at], values[from]);
+  }
+}
+
+} // namespace
+
+Error validateScatter(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 3, 3, 1));
+  const TensorView &self = *call.inputs[0], &index = *call.inputs[1],
+                   &src = *call.inputs[2];
+  ScalarType type = self.scalarType();
+  if (type != ScalarType::Float32 && type != ScalarType::Float64 &&
+      type != ScalarType::Int64 && type != ScalarType::Int32)
+    return kernelError(call, Error::NotSupported,
+                       "supports float32, float64, int64 and int32, not %s",
+                       scalarTypeName(type));
+  if (!isIndexType(index.scalarType()))
+    return kernelError(call, Error::InvalidType, "index must be int32/int64");
+  ET_CHECK_OK(checkType(call, &src, "src", type));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", type));
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), std::max(self.rank(), 1));
+  if (dim < 0 || index.rank() != self.rank() || src.rank() != self.rank())
+    return kernelError(call, Error::InvalidProgram,
+                       "needs a dim within self's rank and index and src of "
+                       "self's rank");
+  for (int d = 0; d < self.rank(); ++d)
+    if (index.size(d) > src.size(d) ||
+        (d != dim && index.size(d) > self.size(d)))
+      return kernelError(call, Error::InvalidShape,
+                         "index is larger than src or self in dim %d", d);
+  const char *reduce = call.stringAttr("reduce", "none");
+  if (std::strcmp(reduce, "none") && std::strcmp(reduce, "add") &&
+      std::strcmp(reduce, "multiply") && std::strcmp(reduce, "amax") &&
+      std::strcmp(reduce, "amin"))
+    return kernelError(call, Error::InvalidProgram, "unknown reduce '%s'",
+                       reduce);
+  return checkShape(call, call.outputs[0], "output", self.sizes(), self.rank());
+}
+
+void runScatter(const KernelCall &call) {
+  int64_t dim =
+      normalizeDim(call.intAttr("dim", 0), std::max(call.inputs[0]->rank(), 1));
+  switch (call.inputs[0]->scalarType()) {
+  case ScalarType::Float32:
+    return scatterTyped<float>(call, dim);
+  case ScalarType::Float64:
+    return scatterTyped<double>(call, dim);
+  case ScalarType::Int64:
+    return scatterTyped<int64_t>(call, dim);
+  default:
+    return scatterTyped<int32_t>(call, dim);
   }
 }
 

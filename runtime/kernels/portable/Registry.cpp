@@ -124,6 +124,7 @@ const KernelEntry kKernels[] = {
     {"edge.sort", validateSort, runSort},
     {"edge.nonzero", validateNonzero, runNonzero, /*shapeFromData=*/true},
     {"edge.gather", validateGather, runGather},
+    {"edge.scatter", validateScatter, runScatter},
     {"edge.index_select", validateIndexSelect, runIndexSelect},
     {"edge.index", validateIndex, runIndex},
     {"edge.index_put", validateIndexPut, runIndexPut},

@@ -973,6 +973,24 @@ func.func @cumsum_int_type(%a: tensor<4xi32>) {
 
 // -----
 
+func.func @scatter_reduce(%x: tensor<3x5xf32>, %i: tensor<2x2xi64>, %s: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.scatter' op reduce 'mean' is not one of none, add, multiply, amax, amin}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.scatter %x, %i, %s {dim = 1 : i64, reduce = "mean"} : (tensor<3x5xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_index_larger(%x: tensor<3x5xf32>, %i: tensor<4x2xi64>, %s: tensor<4x3xf32>) {
+  // expected-error @+2 {{'edge.scatter' op index [4, 2] is larger than src [4, 3] or than self [3, 5] outside dim 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.scatter %x, %i, %s {dim = 1 : i64} : (tensor<3x5xf32>, tensor<4x2xi64>, tensor<4x3xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
 func.func @nonzero_columns(%a: tensor<2x3xf32>) {
   // expected-error @+2 {{'edge.nonzero' op inferred type(s) 'tensor<?x2xi64>' are incompatible with return type(s) of operation 'tensor<?x3xi64>'}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -394,6 +394,14 @@ func.func @truth_and_cumsum(%m: tensor<2x3xi1>, %x: tensor<2x3xf32>) {
   return
 }
 
+// scatter: self's type; index no larger than src, nor than self off dim.
+// CHECK-LABEL: func @scatter
+// CHECK: edge.scatter %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64, reduce = "add"} : (tensor<3x5xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<3x5xf32>
+func.func @scatter(%x: tensor<3x5xf32>, %i: tensor<2x2xi64>, %s: tensor<2x3xf32>) {
+  %0 = edge.scatter %x, %i, %s {dim = 1 : i64, reduce = "add"} : (tensor<3x5xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<3x5xf32>
+  return
+}
+
 // nonzero: one i64 row per nonzero element, a count the data decides.
 // CHECK-LABEL: func @nonzero
 // CHECK: edge.nonzero %{{.*}} : (tensor<2x3xi1>) -> tensor<?x2xi64>

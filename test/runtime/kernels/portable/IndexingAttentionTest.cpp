@@ -92,6 +92,60 @@ TEST(PortableIndexing, AdvancedIndexAdjacentAndSplit) {
   expectClose(split, expectedSplit, 0, 0);
 }
 
+TEST(PortableIndexing, ScatterEveryReduceAlongEachDim) {
+  // Reference: the same loop in double, with duplicate, negative and
+  // out-of-range indices (which write nothing).
+  const char *reduces[] = {"none", "add", "multiply", "amax", "amin"};
+  for (int64_t dim = 0; dim < 3; ++dim)
+    for (const char *reduce : reduces) {
+      SCOPED_TRACE(std::string(reduce) + " dim " + std::to_string(dim));
+      OwnedTensor self = randomFloat({3, 4, 5}), src = randomFloat({3, 4, 5});
+      std::vector<int64_t> indexShape = {2, 3, 4};
+      OwnedTensor index(ScalarType::Int64, indexShape),
+          out(ScalarType::Float32, {3, 4, 5});
+      int64_t extent = self.view.size(dim);
+      for (int64_t i = 0; i < index.numel(); ++i)
+        index.i64()[i] = randomInt(-extent - 1, extent); // some out of range
+      Attributes attributes;
+      attributes.i("dim", dim).s("reduce", reduce);
+      ASSERT_EQ(runKernel("edge.scatter", {&self.view, &index.view, &src.view},
+                          {&out.view}, attributes),
+                Error::Ok);
+      std::vector<double> expected(self.f(), self.f() + self.numel());
+      for (int64_t i = 0; i < index.numel(); ++i) {
+        int64_t p[3] = {i / 12, i / 4 % 3, i % 4};
+        int64_t target =
+            index.i64()[i] < 0 ? index.i64()[i] + extent : index.i64()[i];
+        if (target < 0 || target >= extent)
+          continue;
+        int64_t q[3] = {p[0], p[1], p[2]};
+        q[dim] = target;
+        double &slot = expected[(q[0] * 4 + q[1]) * 5 + q[2]];
+        double value = src.f()[(p[0] * 4 + p[1]) * 5 + p[2]];
+        std::string r = reduce;
+        slot = r == "none"       ? value
+               : r == "add"      ? float(slot + value)
+               : r == "multiply" ? float(slot * value)
+               : r == "amax"     ? std::max(slot, value)
+                                 : std::min(slot, value);
+      }
+      expectClose(out, expected, 1e-6, 1e-6);
+    }
+  OwnedTensor self = randomFloat({2, 2}), src = randomFloat({2, 2}),
+              index(ScalarType::Int64, {2, 3}),
+              out(ScalarType::Float32, {2, 2});
+  Attributes attributes;
+  attributes.i("dim", 0);
+  EXPECT_EQ(runKernel("edge.scatter", {&self.view, &index.view, &src.view},
+                      {&out.view}, attributes),
+            Error::InvalidShape);
+  attributes.s("reduce", "mean");
+  OwnedTensor smallIndex(ScalarType::Int64, {1, 1});
+  EXPECT_EQ(runKernel("edge.scatter", {&self.view, &smallIndex.view, &src.view},
+                      {&out.view}, attributes),
+            Error::InvalidProgram);
+}
+
 TEST(PortableIndexing, NonzeroSetsItsRowCount) {
   // Planned for every element; the run keeps the rows it found, row-major,
   // NaN counting as nonzero.
