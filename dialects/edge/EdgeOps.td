@@ -395,6 +395,9 @@ def Edge_MeanOp : Edge_ReductionOp<"mean", "aten::mean"> {
 def Edge_SumOp : Edge_ReductionOp<"sum", "aten::sum"> {
   let summary = "Sum over dimensions";
 }
+def Edge_ProdOp : Edge_ReductionOp<"prod", "aten::prod"> {
+  let summary = "Product over dimensions";
+}
 def Edge_AmaxOp : Edge_ReductionOp<"amax", "aten::amax"> {
   let summary = "Maximum over dimensions";
 }

@@ -58,6 +58,14 @@ LogicalResult SumOp::inferReturnTypes(MLIRContext *,
                              adaptor.getDim(), adaptor.getKeepdim(), types);
 }
 
+LogicalResult ProdOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
+                             adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
 LogicalResult AmaxOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> location,
                                        Adaptor adaptor,

@@ -194,7 +194,7 @@ class DataDependentOps(torch.nn.Module):
 class ScatterOps(torch.nn.Module):
     """scatter with a src and a value, scatter_add, scatter_reduce (amax,
     prod), an in-place scatter_add_: one-hot targets, histograms, pooling by
-    segment."""
+    segment; and prod over a dim and over an int64 tensor."""
 
     def forward(self, x, index):  # x [4, 6], index [4, 3] in [0, 6)
         onehot = torch.zeros(4, 6).scatter(1, index[:, :1], 1.0)
@@ -204,7 +204,8 @@ class ScatterOps(torch.nn.Module):
         product = x.scatter_reduce(0, index[:2] % 4, x[2:, :3], reduce="prod")
         acc = x.clone()
         acc.scatter_add_(1, index, x[:, :3])
-        return onehot, spread, counts, peak, product, acc
+        return (onehot, spread, counts, peak, product, acc,
+                x.prod(1, keepdim=True), (index + 1).prod())
 
 
 MODELS = {

@@ -394,6 +394,7 @@ LogicalResult OnnxImporter::convertReduce(const OnnxNode &node) {
   StringRef opName = llvm::StringSwitch<StringRef>(node.opType)
                          .Case("ReduceMean", edge::MeanOp::getOperationName())
                          .Case("ReduceSum", edge::SumOp::getOperationName())
+                         .Case("ReduceProd", edge::ProdOp::getOperationName())
                          .Case("ReduceMax", edge::AmaxOp::getOperationName())
                          .Case("ReduceMin", edge::AminOp::getOperationName())
                          .Default("");

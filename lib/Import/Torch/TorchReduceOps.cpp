@@ -167,6 +167,26 @@ LogicalResult importGroupNorm(TorchNode &node) {
   return node.bind(result);
 }
 
+/// prod(self, dtype) over everything and prod.dim_int(self, dim, keepdim,
+/// dtype): edge.prod of the recorded result type (torch multiplies
+/// integers in int64).
+LogicalResult importProd(TorchNode &node) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor";
+  FailureOr<RankedTensorType> recorded = node.outputType();
+  if (failed(recorded))
+    return failure();
+  FailureOr<Value> cast = node.castTo(input, recorded->getElementType());
+  if (failed(cast))
+    return failure();
+  Builder &b = node.builder();
+  std::optional<int64_t> dim = node.integer("dim");
+  return node.bind(node.build<edge::ProdOp>(
+      *cast, dim ? b.getDenseI64ArrayAttr({*dim}) : DenseI64ArrayAttr(),
+      node.boolean("keepdim").value_or(false)));
+}
+
 /// topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
 LogicalResult importTopk(TorchNode &node) {
   Value input = node.self();
@@ -207,6 +227,7 @@ LogicalResult importSort(TorchNode &node) {
 } // namespace
 
 void addReduceHandlers(TorchOpHandlers &handlers) {
+  handlers["aten::prod"] = importProd;
   handlers["aten::topk"] = importTopk;
   handlers["aten::sort"] = importSort;
   handlers["aten::argsort"] = importSort;

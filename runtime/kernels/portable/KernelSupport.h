@@ -161,6 +161,15 @@ template <typename T> T wrappingAdd(T a, T b) {
     return a + b;
 }
 
+/// a * b, wrapping on overflow for integers, as wrappingAdd.
+template <typename T> T wrappingMul(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) *
+                          static_cast<std::make_unsigned_t<T>>(b));
+  else
+    return a * b;
+}
+
 using runtime::poolingPaddingFits;
 using runtime::transposedWindowExtent;
 using runtime::windowExtent;

@@ -43,7 +43,7 @@ Error validateReduction(const KernelCall &call, bool floatOnly) {
   return checkReducedOutput(call, in);
 }
 
-enum class Reduce { Sum, Mean, Max, Min };
+enum class Reduce { Sum, Mean, Prod, Max, Min };
 
 template <typename T> void reduce(const KernelCall &call, Reduce kind) {
   const TensorView &in = *call.inputs[0];
@@ -63,14 +63,17 @@ template <typename T> void reduce(const KernelCall &call, Reduce kind) {
   bool extreme = kind == Reduce::Max || kind == Reduce::Min;
   // Extremes start from the identity of max/min (no scratch memory: execute
   // never allocates).
-  T initial = kind == Reduce::Max   ? std::numeric_limits<T>::lowest()
-              : kind == Reduce::Min ? std::numeric_limits<T>::max()
-                                    : T(0);
+  T initial = kind == Reduce::Max    ? std::numeric_limits<T>::lowest()
+              : kind == Reduce::Min  ? std::numeric_limits<T>::max()
+              : kind == Reduce::Prod ? T(1)
+                                     : T(0);
   for (int64_t i = 0; i < out.numel(); ++i)
     dst[i] = initial;
   int64_t offset = 0;
   for (int64_t i = 0; i < in.numel(); ++i) {
-    if (!extreme)
+    if (kind == Reduce::Prod)
+      dst[offset] = wrappingMul(dst[offset], src[i]);
+    else if (!extreme)
       dst[offset] = wrappingAdd(dst[offset], src[i]);
     else if (kind == Reduce::Max ? !(src[i] <= dst[offset])
                                  : !(src[i] >= dst[offset]))
@@ -152,6 +155,10 @@ void argAny(const KernelCall &call, bool max) {
 } // namespace
 
 void runSum(const KernelCall &call) { reduceAny(call, Reduce::Sum); }
+Error validateProd(const KernelCall &call) {
+  return validateReduction(call, false);
+}
+void runProd(const KernelCall &call) { reduceAny(call, Reduce::Prod); }
 Error validateAmax(const KernelCall &call) {
   return validateReduction(call, false);
 }

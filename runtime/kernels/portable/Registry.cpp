@@ -69,6 +69,7 @@ const KernelEntry kKernels[] = {
     {"edge.log_softmax", validateSoftmax, runLogSoftmax},
     {"edge.mean", validateMean, runMean},
     {"edge.sum", validateSum, runSum},
+    {"edge.prod", validateProd, runProd},
     {"edge.amax", validateAmax, runAmax},
     {"edge.amin", validateAmin, runAmin},
     {"edge.argmax", validateArgReduction, runArgmax},

@@ -377,6 +377,15 @@ func.func @sum_keepdim(%a: tensor<2x3xf32>) {
 
 // -----
 
+func.func @prod_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.prod' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.prod %a {dim = array<i64: 2>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
 // Pooling padding is at most half the kernel.
 func.func @max_pool2d_padding(%a: tensor<1x2x8x8xf32>) {
   // expected-error @+2 {{'edge.max_pool2d' op padding 2 must be at most half of the kernel extent 3}}

@@ -236,10 +236,12 @@ func.func @softmax(%x: tensor<2x5xf32>, %h: tensor<2x5xf16>) -> tensor<2x5xf32> 
 // CHECK: edge.mean %{{.*}} {dim = array<i64: -1, -2>, keepdim = true} : (tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32>
 // CHECK: edge.sum %{{.*}} {dim = array<i64: 1>} : (tensor<1x8x7x7xf32>) -> tensor<1x7x7xf32>
 // CHECK: edge.sum %{{.*}} : (tensor<1x8x7x7xf32>) -> tensor<f32>
+// CHECK: edge.prod %{{.*}} {dim = array<i64: 0, 2>} : (tensor<1x8x7x7xf32>) -> tensor<8x7xf32>
 func.func @reductions(%x: tensor<1x8x7x7xf32>) -> tensor<f32> {
   %0 = edge.mean %x {dim = array<i64: -1, -2>, keepdim = true} : (tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32>
   %1 = edge.sum %x {dim = array<i64: 1>} : (tensor<1x8x7x7xf32>) -> tensor<1x7x7xf32>
   %2 = edge.sum %x : (tensor<1x8x7x7xf32>) -> tensor<f32>
+  %3 = edge.prod %x {dim = array<i64: 0, 2>} : (tensor<1x8x7x7xf32>) -> tensor<8x7xf32>
   return %2 : tensor<f32>
 }
 

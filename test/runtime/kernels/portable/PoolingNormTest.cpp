@@ -210,6 +210,28 @@ TEST(PortableReduction, MeanAndSumOverDims) {
             Error::InvalidShape);
 }
 
+TEST(PortableReduction, ProdOverDimsAndIntegers) {
+  OwnedTensor x = randomFloat({2, 3, 4}, 0.5f, 1.5f),
+              out(ScalarType::Float32, {2, 4});
+  Attributes overDim1;
+  overDim1.ints("dim", {1});
+  ASSERT_EQ(runKernel("edge.prod", {&x.view}, {&out.view}, overDim1),
+            Error::Ok);
+  std::vector<double> expected(8, 1.0);
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 4; ++c)
+        expected[a * 4 + c] *= x.f()[(a * 3 + b) * 4 + c];
+  expectClose(out, expected);
+  // int64 wraps as torch's does; everything reduced.
+  OwnedTensor ints(ScalarType::Int64, {3}), product(ScalarType::Int64, {});
+  int64_t values[] = {INT64_MAX, 2, -3};
+  std::memcpy(ints.i64(), values, sizeof(values));
+  ASSERT_EQ(runKernel("edge.prod", {&ints.view}, {&product.view}), Error::Ok);
+  EXPECT_EQ(product.i64()[0],
+            static_cast<int64_t>(uint64_t(INT64_MAX) * 2u * uint64_t(-3)));
+}
+
 TEST(PortableReduction, AmaxAminArgmaxArgmin) {
   OwnedTensor x = randomFloat({3, 5});
   OwnedTensor amax(ScalarType::Float32, {3}), amin(ScalarType::Float32, {3});
