@@ -750,6 +750,22 @@ def Edge_EmbeddingOp : Edge_AtenOp<"embedding", "aten::embedding"> {
   let results = (outs Edge_FloatTensor:$result);
 }
 
+def Edge_GridSampler2dOp
+    : Edge_AtenOp<"grid_sampler_2d", "aten::grid_sampler_2d,aten::grid_sampler"> {
+  let summary = "Samples input [N, C, H, W] at grid [N, Ho, Wo, 2] (x, y in [-1, 1])";
+  let description = [{
+    torch's grid_sampler_2d: `interpolation_mode` 0 bilinear, 1 nearest
+    (half to even), 2 bicubic (A = -0.75); `padding_mode` 0 zeros, 1 border,
+    2 reflection; `align_corners` maps -1 and 1 to the corner pixels'
+    centres (else to their outer edges). The result is [N, C, Ho, Wo].
+  }];
+  let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$grid,
+      DefaultValuedAttr<I64Attr, "0">:$interpolation_mode,
+      DefaultValuedAttr<I64Attr, "0">:$padding_mode,
+      DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
 def Edge_ScatterOp : Edge_AtenOp<"scatter", "aten::scatter"> {
   let summary = "self with src[i][j][k] written to [i][index[i][j][k]][k] for dim 1, ...";
   let description = [{

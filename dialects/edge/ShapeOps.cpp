@@ -431,6 +431,33 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult GridSampler2dOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getInput());
+  RankedTensorType grid = rankedType(adaptor.getGrid());
+  auto same = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (input.getRank() != 4 || grid.getRank() != 4 ||
+      !same(grid.getDimSize(3), 2) ||
+      !same(grid.getDimSize(0), input.getDimSize(0)) ||
+      grid.getElementType() != input.getElementType())
+    return emitInferenceError(location, name,
+                              "needs input [N, C, H, W] and grid [N, Ho, Wo, "
+                              "2] of one float type, got " +
+                                  formatType(input) + " and " +
+                                  formatType(grid));
+  if (adaptor.getInterpolationMode() > 2 || adaptor.getPaddingMode() > 2)
+    return emitInferenceError(location, name,
+                              "interpolation_mode and padding_mode are 0, 1 "
+                              "or 2");
+  types.push_back(input.clone({input.getDimSize(0), input.getDimSize(1),
+                               grid.getDimSize(1), grid.getDimSize(2)}));
+  return success();
+}
+
 LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> location,
                                           Adaptor adaptor,

@@ -208,6 +208,19 @@ class ScatterOps(torch.nn.Module):
                 x.prod(1, keepdim=True), (index + 1).prod())
 
 
+class GridSampleOps(torch.nn.Module):
+    """F.grid_sample in every mode, padding and corner convention (spatial
+    transformers, optical-flow warping), with a grid reaching outside."""
+
+    def forward(self, x, grid):  # x [2, 3, 5, 7], grid [2, 4, 6, 2]
+        samples = [torch.nn.functional.grid_sample(
+            x, grid, mode=mode, padding_mode=padding, align_corners=align)
+            for mode in ("bilinear", "nearest", "bicubic")
+            for padding in ("zeros", "border", "reflection")
+            for align in (False, True)]
+        return torch.cat(samples, 1)
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
                      lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
@@ -235,6 +248,10 @@ MODELS = {
                     lambda: (torch.randn(4, 6, generator=generator()),
                              torch.randint(0, 6, (4, 3), generator=generator())),
                     None, False, False),
+    "grid_sample_ops": (GridSampleOps,
+                        lambda: (torch.randn(2, 3, 5, 7, generator=generator()),
+                                 torch.rand(2, 4, 6, 2, generator=generator(2)) * 2.6 - 1.3),
+                        None, False, False),
     "bert": (bert, bert_inputs, None, True, False),
     "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
 }

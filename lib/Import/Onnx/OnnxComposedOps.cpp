@@ -1034,6 +1034,31 @@ LogicalResult topK(Compose &c) {
   return c.bind(topk->getResult(1), 1);
 }
 
+/// GridSample (opset 16): torch's grid_sampler_2d, its modes by name.
+LogicalResult gridSample(Compose &c) {
+  std::string mode = c.importer.stringAttr(c.node, "mode", "bilinear");
+  std::string padding = c.importer.stringAttr(c.node, "padding_mode", "zeros");
+  int64_t interpolation = mode == "bilinear"  ? 0
+                          : mode == "nearest" ? 1
+                          : mode == "bicubic" ? 2
+                                              : -1;
+  int64_t paddingMode = padding == "zeros"        ? 0
+                        : padding == "border"     ? 1
+                        : padding == "reflection" ? 2
+                                                  : -1;
+  if (interpolation < 0 || paddingMode < 0)
+    return c.importer.nodeError(c.node)
+           << "mode '" << mode << "' / padding_mode '" << padding
+           << "' is not one of bilinear, nearest, bicubic / zeros, border, "
+              "reflection";
+  return c.bind(c.op<edge::GridSampler2dOp>(
+      {c.in(0), c.in(1)},
+      {c.attr("interpolation_mode", interpolation),
+       c.attr("padding_mode", paddingMode),
+       c.boolAttr("align_corners",
+                  c.importer.intAttr(c.node, "align_corners", 0) != 0)}));
+}
+
 /// NonZero: Edge's nonzero gives [n, rank]; ONNX wants [rank, n].
 LogicalResult nonZero(Compose &c) {
   return c.bind(c.permute(c.op<edge::NonzeroOp>(c.in(0)), {1, 0}));
@@ -1104,6 +1129,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"Einsum", composeEinsum},
       {"TopK", topK},
       {"NonZero", nonZero},
+      {"GridSample", gridSample},
       {"Compress", compress},
       {"RNN", composeRecurrent},
       {"GRU", composeRecurrent},

@@ -126,6 +126,7 @@ const KernelEntry kKernels[] = {
     {"edge.nonzero", validateNonzero, runNonzero, /*shapeFromData=*/true},
     {"edge.gather", validateGather, runGather},
     {"edge.scatter", validateScatter, runScatter},
+    {"edge.grid_sampler_2d", validateGridSampler2d, runGridSampler2d},
     {"edge.index_select", validateIndexSelect, runIndexSelect},
     {"edge.index", validateIndex, runIndex},
     {"edge.index_put", validateIndexPut, runIndexPut},

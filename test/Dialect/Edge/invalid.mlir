@@ -982,6 +982,15 @@ func.func @cumsum_int_type(%a: tensor<4xi32>) {
 
 // -----
 
+func.func @grid_sampler_grid(%x: tensor<2x3x5x7xf32>, %g: tensor<2x4x6x3xf32>) {
+  // expected-error @+2 {{'edge.grid_sampler_2d' op needs input [N, C, H, W] and grid [N, Ho, Wo, 2] of one float type, got tensor<2x3x5x7xf32> and tensor<2x4x6x3xf32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.grid_sampler_2d %x, %g : (tensor<2x3x5x7xf32>, tensor<2x4x6x3xf32>) -> tensor<2x3x4x6xf32>
+  return
+}
+
+// -----
+
 func.func @scatter_reduce(%x: tensor<3x5xf32>, %i: tensor<2x2xi64>, %s: tensor<2x3xf32>) {
   // expected-error @+2 {{'edge.scatter' op reduce 'mean' is not one of none, add, multiply, amax, amin}}
   // expected-error @+1 {{failed to infer returned types}}

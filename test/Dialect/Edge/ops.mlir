@@ -396,6 +396,14 @@ func.func @truth_and_cumsum(%m: tensor<2x3xi1>, %x: tensor<2x3xf32>) {
   return
 }
 
+// grid_sampler_2d: [N, C, Ho, Wo] from input [N, C, H, W], grid [N, Ho, Wo, 2].
+// CHECK-LABEL: func @grid_sampler
+// CHECK: edge.grid_sampler_2d %{{.*}}, %{{.*}} {align_corners = true, interpolation_mode = 2 : i64} : (tensor<2x3x5x7xf32>, tensor<2x4x6x2xf32>) -> tensor<2x3x4x6xf32>
+func.func @grid_sampler(%x: tensor<2x3x5x7xf32>, %g: tensor<2x4x6x2xf32>) {
+  %0 = edge.grid_sampler_2d %x, %g {align_corners = true, interpolation_mode = 2 : i64} : (tensor<2x3x5x7xf32>, tensor<2x4x6x2xf32>) -> tensor<2x3x4x6xf32>
+  return
+}
+
 // scatter: self's type; index no larger than src, nor than self off dim.
 // CHECK-LABEL: func @scatter
 // CHECK: edge.scatter %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64, reduce = "add"} : (tensor<3x5xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<3x5xf32>

@@ -146,6 +146,52 @@ TEST(PortableIndexing, ScatterEveryReduceAlongEachDim) {
             Error::InvalidProgram);
 }
 
+TEST(PortableIndexing, GridSamplerModesAndPadding) {
+  // A 5x5 ramp, value = 10 y + x, sampled at pixel centres (align_corners:
+  // -1 and 1 are the corner pixels), between them and outside.
+  OwnedTensor input(ScalarType::Float32, {1, 1, 5, 5});
+  for (int64_t i = 0; i < 25; ++i)
+    input.f()[i] = float(10 * (i / 5) + i % 5);
+  auto normalized = [](double pixel, int64_t size) {
+    return float(2 * pixel / (size - 1) - 1);
+  };
+  struct Case {
+    double x, y;       // pixel coordinates
+    int mode, padding; // interpolation_mode, padding_mode
+    double expected;
+  } cases[] = {
+      {2, 1, 0, 0, 12},       {2, 1, 1, 0, 12}, {2, 1, 2, 0, 12},
+      {1.5, 0.5, 0, 0, 6.5},  // bilinear of a ramp is the ramp
+      {1.4, 0.6, 1, 0, 11},   // nearest: (1, 1)
+      {1.5, 1.5, 2, 1, 16.5}, // bicubic reproduces a linear ramp inside
+      {7, 1, 0, 0, 0},        // zeros outside
+      {7, 1, 0, 1, 14},       // border: x clipped to 4
+      {5, 1, 0, 2, 13},       // reflection: x = 5 reflects to 3
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.x) + "," + std::to_string(c.y) + " mode " +
+                 std::to_string(c.mode) + " padding " +
+                 std::to_string(c.padding));
+    OwnedTensor grid(ScalarType::Float32, {1, 1, 1, 2}),
+        out(ScalarType::Float32, {1, 1, 1, 1});
+    grid.f()[0] = normalized(c.x, 5);
+    grid.f()[1] = normalized(c.y, 5);
+    Attributes attributes;
+    attributes.i("interpolation_mode", c.mode)
+        .i("padding_mode", c.padding)
+        .b("align_corners", true);
+    ASSERT_EQ(runKernel("edge.grid_sampler_2d", {&input.view, &grid.view},
+                        {&out.view}, attributes),
+              Error::Ok);
+    EXPECT_NEAR(out.f()[0], c.expected, 1e-4);
+  }
+  OwnedTensor badGrid(ScalarType::Float32, {1, 1, 1, 3}),
+      out(ScalarType::Float32, {1, 1, 1, 1});
+  EXPECT_EQ(runKernel("edge.grid_sampler_2d", {&input.view, &badGrid.view},
+                      {&out.view}),
+            Error::InvalidShape);
+}
+
 TEST(PortableIndexing, NonzeroSetsItsRowCount) {
   // Planned for every element; the run keeps the rows it found, row-major,
   // NaN counting as nonzero.
