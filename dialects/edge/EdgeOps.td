@@ -461,6 +461,23 @@ def Edge_NonzeroOp : Edge_AtenOp<"nonzero", "aten::nonzero",
   let results = (outs RankedTensorOf<[I64]>:$result);
 }
 
+def Edge_UniqueOp : Edge_AtenOp<"unique", "aten::_unique2",
+    [DeclareOpInterfaceMethods<Edge_DataDependentShapeOpInterface>]> {
+  let summary = "The distinct values of the flattened tensor, with where they are";
+  let description = [{
+    `values` ascending (`sorted`) or in order of first occurrence; `indices`
+    the first position of each, `inverse` each element's entry in `values`
+    (one per element of `self`, flattened), `counts` how often each occurs.
+    How many values there are depends on the data: planned at the element
+    count.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self,
+      DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs Edge_NumericTensor:$values,
+      RankedTensorOf<[I64]>:$indices, RankedTensorOf<[I64]>:$inverse,
+      RankedTensorOf<[I64]>:$counts);
+}
+
 def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
   let summary = "The `k` largest (or smallest) values along `dim`, with indices";
   let description = [{

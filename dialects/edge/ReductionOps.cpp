@@ -275,3 +275,33 @@ LogicalResult NonzeroOp::upperBoundTypes(TypeRange operandTypes,
                                         IntegerType::get(getContext(), 64)));
   return success();
 }
+
+LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getSelf());
+  auto i64 = IntegerType::get(context, 64);
+  int64_t elements =
+      type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
+  types.push_back(
+      RankedTensorType::get({ShapedType::kDynamic}, type.getElementType()));
+  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
+  types.push_back(RankedTensorType::get({elements}, i64));
+  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
+  return success();
+}
+
+LogicalResult UniqueOp::upperBoundTypes(TypeRange operandTypes,
+                                        SmallVectorImpl<Type> &types) {
+  auto type = cast<RankedTensorType>(operandTypes.front());
+  if (!type.hasStaticShape())
+    return failure();
+  // Every element distinct.
+  auto i64 = IntegerType::get(getContext(), 64);
+  int64_t elements = type.getNumElements();
+  types.push_back(RankedTensorType::get({elements}, type.getElementType()));
+  for (int i = 0; i < 3; ++i)
+    types.push_back(RankedTensorType::get({elements}, i64));
+  return success();
+}

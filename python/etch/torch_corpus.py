@@ -180,7 +180,8 @@ class SortingOps(torch.nn.Module):
 
 class DataDependentOps(torch.nn.Module):
     """Shapes the values decide: nonzero, boolean masks selecting elements
-    and rows, a masked assignment; their results feed more ops."""
+    and rows, a masked assignment, unique with inverse and counts; their
+    results feed more ops."""
 
     def forward(self, x):  # [4, 6]
         where = torch.nonzero(x > 0.5)
@@ -188,7 +189,9 @@ class DataDependentOps(torch.nn.Module):
         rows = x[x.sum(1) > 0].relu()
         clipped = x.clone()
         clipped[clipped < -1] = 0.0
-        return where, picked, rows, clipped
+        levels, inverse, counts = torch.unique(
+            (x * 2).round(), return_inverse=True, return_counts=True)
+        return where, picked, rows, clipped, levels * 3, inverse, counts
 
 
 class ScatterOps(torch.nn.Module):

@@ -469,12 +469,14 @@ Error Method::execute(uint64_t *instructionNanos,
   if (shapesChanged_)
     ET_CHECK_OK(prepare());
   // After a call whose output shapes come from its data (nonzero), each
-  // later call takes the shapes it is given before it runs.
+  // later kernel call takes the shapes it is given before it runs. Not
+  // delegates: the compiler leaves every op that reads such a shape to
+  // kernels (a delegate would resize, allocating, here).
   bool shapesFromData = false;
   for (size_t i = 0; i < calls_.size(); ++i) {
     Call &call = calls_[i];
     uint64_t start = instructionNanos ? nowNanoseconds() : 0;
-    if (shapesFromData)
+    if (shapesFromData && call.kernel)
       ET_CHECK_OK(reshape(i));
     if (call.kernel) {
       // Nothing to compute into empty outputs (a selection that found

@@ -1059,6 +1059,24 @@ LogicalResult gridSample(Compose &c) {
                   c.importer.intAttr(c.node, "align_corners", 0) != 0)}));
 }
 
+/// Unique without axis: Edge's unique gives all four outputs.
+LogicalResult unique(Compose &c) {
+  if (c.node.attributes.count("axis"))
+    return c.importer.nodeError(c.node)
+           << "axis is not supported (unique slices); only the flattened "
+              "form is";
+  Value values = c.op<edge::UniqueOp>(
+      c.in(0),
+      {c.boolAttr("sorted", c.importer.intAttr(c.node, "sorted", 1) != 0)});
+  if (!values)
+    return failure();
+  Operation *op = values.getDefiningOp();
+  for (unsigned i = 0; i < 4; ++i)
+    if (failed(c.bind(op->getResult(i), i)))
+      return failure();
+  return success();
+}
+
 /// NonZero: Edge's nonzero gives [n, rank]; ONNX wants [rank, n].
 LogicalResult nonZero(Compose &c) {
   return c.bind(c.permute(c.op<edge::NonzeroOp>(c.in(0)), {1, 0}));
@@ -1129,6 +1147,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"Einsum", composeEinsum},
       {"TopK", topK},
       {"NonZero", nonZero},
+      {"Unique", unique},
       {"GridSample", gridSample},
       {"Compress", compress},
       {"RNN", composeRecurrent},

@@ -1,9 +1,10 @@
 //===- OnnxRecurrent.cpp - RNN, GRU and LSTM unrolled over time -----------===//
 //
 // The sequence length is static, so each recurrent node becomes its steps
-// written out: one linear over all steps for the input projection, then per
-// step a linear of the hidden state and the gate arithmetic. Directions run
-// one after the other; sequence_lens (forward only) masks finished rows.
+// written out: per step and gate a linear of the step's input and one of the
+// hidden state (weights cut by gate at import, so a step is linears and
+// elementwise ops only), then the gate arithmetic. Directions run one after
+// the other; sequence_lens (forward only) masks finished rows.
 //
 //===----------------------------------------------------------------------===//
 #include "OnnxCompose.h"

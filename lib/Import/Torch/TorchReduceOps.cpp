@@ -187,6 +187,53 @@ LogicalResult importProd(TorchNode &node) {
       node.boolean("keepdim").value_or(false)));
 }
 
+/// _unique2(self, sorted, return_inverse, return_counts) -> (output,
+/// inverse with self's shape, counts); torch's sorted=False order is its
+/// hash table's, which etch does not reproduce.
+LogicalResult importUnique(TorchNode &node) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor";
+  if (!node.boolean("sorted").value_or(true))
+    return node.error() << "sorted=False is not supported (torch's order "
+                           "then is its hash table's); use sorted=True";
+  FailureOr<Value> values =
+      node.build<edge::UniqueOp>(input, node.builder().getBoolAttr(true));
+  if (failed(values))
+    return failure();
+  Operation *unique = values->getDefiningOp();
+  Value inverse;
+  if (node.boolean("return_inverse").value_or(false)) {
+    auto shape = cast<RankedTensorType>(input.getType()).getShape();
+    if (ShapedType::isDynamicShape(shape))
+      return node.error() << "return_inverse needs a static input shape";
+    FailureOr<Value> shaped =
+        node.build<edge::ViewOp>(unique->getResult(2), ValueRange(),
+                                 node.builder().getDenseI64ArrayAttr(shape));
+    if (failed(shaped))
+      return failure();
+    inverse = *shaped;
+  }
+  Value counts = node.boolean("return_counts").value_or(false)
+                     ? unique->getResult(3)
+                     : Value();
+  // torch 2.6 records inverse and counts in self's dtype (its meta
+  // function's); the graph after them was traced with that type.
+  for (auto [index, value] :
+       llvm::enumerate(SmallVector<Value *>{&inverse, &counts})) {
+    if (!*value)
+      continue;
+    FailureOr<RankedTensorType> recorded = node.outputType(index + 1);
+    if (failed(recorded))
+      return failure();
+    FailureOr<Value> cast = node.castTo(*value, recorded->getElementType());
+    if (failed(cast))
+      return failure();
+    *value = *cast;
+  }
+  return node.bindEach({unique->getResult(0), inverse, counts});
+}
+
 /// topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
 LogicalResult importTopk(TorchNode &node) {
   Value input = node.self();
@@ -229,6 +276,7 @@ LogicalResult importSort(TorchNode &node) {
 void addReduceHandlers(TorchOpHandlers &handlers) {
   handlers["aten::prod"] = importProd;
   handlers["aten::topk"] = importTopk;
+  handlers["aten::_unique2"] = importUnique;
   handlers["aten::sort"] = importSort;
   handlers["aten::argsort"] = importSort;
   handlers["aten::max"] = importMaxMin;

@@ -123,6 +123,7 @@ const KernelEntry kKernels[] = {
     {"edge.cumsum", validateCumsum, runCumsum},
     {"edge.topk", validateTopk, runTopk},
     {"edge.sort", validateSort, runSort},
+    {"edge.unique", validateUnique, runUnique, /*shapeFromData=*/true},
     {"edge.nonzero", validateNonzero, runNonzero, /*shapeFromData=*/true},
     {"edge.gather", validateGather, runGather},
     {"edge.scatter", validateScatter, runScatter},

@@ -1,7 +1,7 @@
-// topk and sort along one dim. The indices output is the working space: a
-// heap of candidate positions ordered by (value, position), so nothing is
-// allocated and equal values keep the lower position first (one total order:
-// any algorithm gives the stable answer).
+// topk and sort along one dim, unique over everything. The indices output
+// is the working space: a heap of candidate positions ordered by (value,
+// position), so nothing is allocated and equal values keep the lower
+// position first (one total order: any algorithm gives the stable answer).
 #include "runtime/core/ReductionShape.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
@@ -115,9 +115,16 @@ void selectLanes(const KernelCall &call, int64_t dim, int64_t keep,
     }
 }
 
-bool isSortable(ScalarType type) {
-  return type == ScalarType::Float32 || type == ScalarType::Float64 ||
-         type == ScalarType::Int64 || type == ScalarType::Int32;
+/// The element types these kernels order; an error naming the others.
+Error checkSortable(const KernelCall &call, const TensorView &in, int outputs) {
+  ET_CHECK_OK(checkArity(call, 1, 1, outputs));
+  ScalarType type = in.scalarType();
+  if (type != ScalarType::Float32 && type != ScalarType::Float64 &&
+      type != ScalarType::Int64 && type != ScalarType::Int32)
+    return kernelError(call, Error::NotSupported,
+                       "supports float32, float64, int64 and int32, not %s",
+                       scalarTypeName(type));
+  return checkType(call, call.outputs[0], "values", type);
 }
 
 void select(const KernelCall &call, int64_t keep, bool largestFirst) {
@@ -138,13 +145,8 @@ void select(const KernelCall &call, int64_t keep, bool largestFirst) {
 
 /// Both outputs of a topk keeping \p k (or a sort: k is the extent).
 Error validateSelection(const KernelCall &call, bool isTopk) {
-  ET_CHECK_OK(checkArity(call, 1, 1, 2));
   const TensorView &in = *call.inputs[0];
-  if (!isSortable(in.scalarType()))
-    return kernelError(call, Error::NotSupported,
-                       "supports float32, float64, int64 and int32, not %s",
-                       scalarTypeName(in.scalarType()));
-  ET_CHECK_OK(checkType(call, call.outputs[0], "values", in.scalarType()));
+  ET_CHECK_OK(checkSortable(call, in, 2));
   ET_CHECK_OK(checkType(call, call.outputs[1], "indices", ScalarType::Int64));
   int64_t dim = normalizeDim(call.intAttr("dim", -1), std::max(in.rank(), 1));
   if (dim < 0)
@@ -161,7 +163,82 @@ Error validateSelection(const KernelCall &call, bool isTopk) {
   return checkShape(call, call.outputs[1], "indices", expected, in.rank());
 }
 
+/// unique over the flattened tensor; ascending: positions sorted by (value,
+/// position) in the indices output, then grouped; in first-occurrence order:
+/// each element looked up among the values found so far.
+template <typename T> int64_t uniqueTyped(const KernelCall &call, bool sorted) {
+  const TensorView &in = *call.inputs[0];
+  const T *x = in.data<T>();
+  T *values = call.outputs[0]->data<T>();
+  int64_t *first = call.outputs[1]->data<int64_t>();
+  int64_t *inverse = call.outputs[2]->data<int64_t>();
+  int64_t *counts = call.outputs[3]->data<int64_t>();
+  int64_t n = in.numel(), groups = 0;
+  if (sorted) {
+    selectFirst(Lane{first, 1}, n, n, Order<T>{x, 1, false});
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t position = first[i]; // read before slot `groups` <= i is reused
+      if (groups == 0 || !(x[position] == values[groups - 1])) {
+        values[groups] = x[position];
+        first[groups] = position; // the lowest position of equal values
+        counts[groups++] = 0;
+      }
+      ++counts[groups - 1];
+      inverse[position] = groups - 1;
+    }
+    return groups;
+  }
+  for (int64_t position = 0; position < n; ++position) {
+    int64_t k = 0;
+    while (k < groups && !(values[k] == x[position]))
+      ++k;
+    if (k == groups) {
+      values[groups] = x[position];
+      first[groups] = position;
+      counts[groups++] = 0;
+    }
+    ++counts[k];
+    inverse[position] = k;
+  }
+  return groups;
+}
+
 } // namespace
+
+Error validateUnique(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  ET_CHECK_OK(checkSortable(call, in, 4));
+  const char *names[] = {"indices", "inverse", "counts"};
+  for (int i = 1; i < 4; ++i)
+    ET_CHECK_OK(
+        checkType(call, call.outputs[i], names[i - 1], ScalarType::Int64));
+  // Planned for every element distinct; run() sets the actual count.
+  int64_t bound = in.numel();
+  for (int i = 0; i < 4; ++i)
+    ET_CHECK_OK(checkShape(call, call.outputs[i], i ? names[i - 1] : "values",
+                           &bound, 1));
+  return Error::Ok;
+}
+
+void runUnique(const KernelCall &call) {
+  bool sorted = call.boolAttr("sorted", true);
+  int64_t groups = 0;
+  switch (call.inputs[0]->scalarType()) {
+  case ScalarType::Float32:
+    groups = uniqueTyped<float>(call, sorted);
+    break;
+  case ScalarType::Float64:
+    groups = uniqueTyped<double>(call, sorted);
+    break;
+  case ScalarType::Int64:
+    groups = uniqueTyped<int64_t>(call, sorted);
+    break;
+  default:
+    groups = uniqueTyped<int32_t>(call, sorted);
+  }
+  for (int i : {0, 1, 3}) // within the planned bound: never fails
+    call.outputs[i]->resize(&groups, 1);
+}
 
 Error validateTopk(const KernelCall &call) {
   return validateSelection(call, true);

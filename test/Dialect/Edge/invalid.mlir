@@ -1009,6 +1009,15 @@ func.func @scatter_index_larger(%x: tensor<3x5xf32>, %i: tensor<4x2xi64>, %s: te
 
 // -----
 
+func.func @unique_inverse(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.unique' op inferred type(s) 'tensor<?xf32>', 'tensor<?xi64>', 'tensor<6xi64>', 'tensor<?xi64>' are incompatible with return type(s) of operation 'tensor<?xf32>', 'tensor<?xi64>', 'tensor<5xi64>', 'tensor<?xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %v, %f, %i, %c = edge.unique %a : (tensor<2x3xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<5xi64>, tensor<?xi64>)
+  return
+}
+
+// -----
+
 func.func @nonzero_columns(%a: tensor<2x3xf32>) {
   // expected-error @+2 {{'edge.nonzero' op inferred type(s) 'tensor<?x2xi64>' are incompatible with return type(s) of operation 'tensor<?x3xi64>'}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -412,6 +412,15 @@ func.func @scatter(%x: tensor<3x5xf32>, %i: tensor<2x2xi64>, %s: tensor<2x3xf32>
   return
 }
 
+// unique: values, first positions, counts of a count the data decides; one
+// inverse entry per element.
+// CHECK-LABEL: func @unique
+// CHECK: edge.unique %{{.*}} {sorted = false} : (tensor<2x3xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+func.func @unique(%x: tensor<2x3xf32>) {
+  %v, %f, %i, %c = edge.unique %x {sorted = false} : (tensor<2x3xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+  return
+}
+
 // nonzero: one i64 row per nonzero element, a count the data decides.
 // CHECK-LABEL: func @nonzero
 // CHECK: edge.nonzero %{{.*}} : (tensor<2x3xi1>) -> tensor<?x2xi64>

@@ -184,6 +184,12 @@ def data_dependent():
         opset=13)
 
 
+def unique_axis():
+    return model(
+        [helper.make_node("Unique", ["x"], ["y"], name="unique", axis=0)],
+        [vi("x", [3, 4])], [vi("y", [None, 4])], opset=13)
+
+
 def gelu_pattern():
     # Exact GELU as torch.onnx writes it, constants from Constant nodes.
     def const(name, value):
@@ -427,7 +433,7 @@ def qdq_float_input():
 
 
 CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axis_extent,
-                                 qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, data_dependent, gelu_pattern,
+                                 qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, data_dependent, unique_axis, gelu_pattern,
                                  math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  transposed_asymmetric_pads, transposed_same,

@@ -117,6 +117,51 @@ TEST(PortableSorting, IntegerTopk) {
   }
 }
 
+TEST(PortableSorting, UniqueSortedAndInFirstOccurrenceOrder) {
+  // Planned for every element distinct; the run keeps what it found.
+  OwnedTensor x(ScalarType::Int64, {2, 4});
+  int64_t data[] = {5, -1, 5, 3, -1, 5, 7, 3};
+  std::memcpy(x.i64(), data, sizeof(data));
+  struct Case {
+    bool sorted;
+    std::vector<int64_t> values, first, inverse, counts;
+  } cases[] = {
+      {true,
+       {-1, 3, 5, 7},
+       {1, 3, 0, 6},
+       {2, 0, 2, 1, 0, 2, 3, 1},
+       {2, 2, 3, 1}},
+      {false,
+       {5, -1, 3, 7},
+       {0, 1, 3, 6},
+       {0, 1, 0, 2, 1, 0, 3, 2},
+       {3, 2, 2, 1}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.sorted ? "sorted" : "first occurrence");
+    OwnedTensor values(ScalarType::Int64, {8}), first(ScalarType::Int64, {8}),
+        inverse(ScalarType::Int64, {8}), counts(ScalarType::Int64, {8});
+    Attributes attributes;
+    attributes.b("sorted", c.sorted);
+    ASSERT_EQ(
+        runKernel("edge.unique", {&x.view},
+                  {&values.view, &first.view, &inverse.view, &counts.view},
+                  attributes),
+        Error::Ok);
+    auto contents = [](OwnedTensor &t) {
+      return std::vector<int64_t>(t.i64(), t.i64() + t.numel());
+    };
+    EXPECT_EQ(contents(values), c.values);
+    EXPECT_EQ(contents(first), c.first);
+    EXPECT_EQ(contents(inverse), c.inverse);
+    EXPECT_EQ(contents(counts), c.counts);
+  }
+  OwnedTensor small(ScalarType::Int64, {7}), rest(ScalarType::Int64, {8});
+  EXPECT_EQ(runKernel("edge.unique", {&x.view},
+                      {&small.view, &rest.view, &rest.view, &rest.view}),
+            Error::InvalidShape);
+}
+
 TEST(PortableSorting, RejectsBadKAndTypes) {
   OwnedTensor x = randomFloat({2, 4}), values(ScalarType::Float32, {2, 5}),
               indices(ScalarType::Int64, {2, 5});
