@@ -43,6 +43,19 @@ public:
   mlir::Value permute(mlir::Value value, llvm::ArrayRef<int64_t> dims);
   mlir::Value cast(mlir::Value value, mlir::Type element);
 
+  // Activations ONNX defines by formula, shared by their own operators and
+  // the recurrent ops' `activations`.
+  /// alpha x + beta.
+  mlir::Value affine(mlir::Value x, double alpha, double beta);
+  /// log(1 + exp(x)).
+  mlir::Value softplusOf(mlir::Value x);
+  /// x / (1 + |x|).
+  mlir::Value softsignOf(mlir::Value x);
+  /// x where x > alpha, else 0.
+  mlir::Value thresholdedReluOf(mlir::Value x, double alpha);
+  /// clamp(alpha x + beta, 0, 1).
+  mlir::Value hardSigmoidOf(mlir::Value x, double alpha, double beta);
+
   mlir::NamedAttribute attr(llvm::StringRef name, int64_t value);
   mlir::NamedAttribute attr(llvm::StringRef name, double value);
   mlir::NamedAttribute boolAttr(llvm::StringRef name, bool value);
@@ -55,6 +68,9 @@ public:
     return importer.rankedTypeOf(value);
   }
   mlir::LogicalResult bind(mlir::Value value, size_t output = 0);
+  /// Binds every result of \p first's op to the outputs in order (topk,
+  /// unique).
+  mlir::LogicalResult bindResults(mlir::Value first);
 
   OnnxImporter &importer;
   const OnnxNode &node;

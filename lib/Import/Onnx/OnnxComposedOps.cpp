@@ -107,10 +107,44 @@ NamedAttribute Compose::attr(StringRef name, ArrayRef<int64_t> values) {
       name, importer.builder.getDenseI64ArrayAttr(values));
 }
 
+Value Compose::affine(Value x, double alpha, double beta) {
+  return op<edge::AddOp>(
+      {op<edge::MulOp>({x, scalar(x, alpha)}), scalar(x, beta)});
+}
+
+Value Compose::softplusOf(Value x) {
+  return op<edge::Log1pOp>(op<edge::ExpOp>(x));
+}
+
+Value Compose::softsignOf(Value x) {
+  return op<edge::DivOp>(
+      {x, op<edge::AddOp>({op<edge::AbsOp>(x), scalar(x, 1)})});
+}
+
+Value Compose::thresholdedReluOf(Value x, double alpha) {
+  return op<edge::WhereOp>(
+      {op<edge::GtOp>({x, scalar(x, alpha)}), x, scalar(x, 0)});
+}
+
+Value Compose::hardSigmoidOf(Value x, double alpha, double beta) {
+  return op<edge::ClampOp>(affine(x, alpha, beta),
+                           {attr("min", 0.0), attr("max", 1.0)});
+}
+
 LogicalResult Compose::bind(Value value, size_t output) {
   if (!value)
     return failure();
   return importer.bind(node, value, output);
+}
+
+LogicalResult Compose::bindResults(Value first) {
+  if (!first)
+    return failure();
+  for (auto [index, result] :
+       llvm::enumerate(first.getDefiningOp()->getResults()))
+    if (failed(bind(result, index)))
+      return failure();
+  return success();
 }
 
 namespace {
@@ -123,17 +157,9 @@ double floatAttr(Compose &c, StringRef name, double fallback) {
   return c.importer.floatAttr(c.node, name, static_cast<float>(fallback));
 }
 
-Value softplusOf(Compose &c, Value x) {
-  return c.op<edge::Log1pOp>(c.op<edge::ExpOp>(x));
-}
+LogicalResult softplus(Compose &c) { return c.bind(c.softplusOf(c.in(0))); }
 
-LogicalResult softplus(Compose &c) { return c.bind(softplusOf(c, c.in(0))); }
-
-LogicalResult softsign(Compose &c) {
-  Value x = c.in(0);
-  Value denominator = c.op<edge::AddOp>({c.op<edge::AbsOp>(x), c.scalar(x, 1)});
-  return c.bind(c.op<edge::DivOp>({x, denominator}));
-}
+LogicalResult softsign(Compose &c) { return c.bind(c.softsignOf(c.in(0))); }
 
 LogicalResult selu(Compose &c) {
   return c.bind(c.op<edge::EluOp>(
@@ -149,14 +175,12 @@ LogicalResult celu(Compose &c) {
 }
 
 LogicalResult thresholdedRelu(Compose &c) {
-  Value x = c.in(0);
-  Value above = c.op<edge::GtOp>({x, c.scalar(x, floatAttr(c, "alpha", 1.0))});
-  return c.bind(c.op<edge::WhereOp>({above, x, c.scalar(x, 0)}));
+  return c.bind(c.thresholdedReluOf(c.in(0), floatAttr(c, "alpha", 1.0)));
 }
 
 LogicalResult mish(Compose &c) {
   Value x = c.in(0);
-  return c.bind(c.op<edge::MulOp>({x, c.op<edge::TanhOp>(softplusOf(c, x))}));
+  return c.bind(c.op<edge::MulOp>({x, c.op<edge::TanhOp>(c.softplusOf(x))}));
 }
 
 LogicalResult shrink(Compose &c) {
@@ -178,12 +202,8 @@ LogicalResult prelu(Compose &c) {
 }
 
 LogicalResult hardSigmoid(Compose &c) {
-  Value x = c.in(0);
-  double alpha = floatAttr(c, "alpha", 0.2), beta = floatAttr(c, "beta", 0.5);
-  Value line = c.op<edge::AddOp>(
-      {c.op<edge::MulOp>({x, c.scalar(x, alpha)}), c.scalar(x, beta)});
-  return c.bind(
-      c.op<edge::ClampOp>(line, {c.attr("min", 0.0), c.attr("max", 1.0)}));
+  return c.bind(c.hardSigmoidOf(c.in(0), floatAttr(c, "alpha", 0.2),
+                                floatAttr(c, "beta", 0.5)));
 }
 
 LogicalResult isNaN(Compose &c) {
@@ -1026,12 +1046,7 @@ LogicalResult topK(Compose &c) {
           c.attr("dim", c.importer.intAttr(c.node, "axis", -1)),
           c.boolAttr("largest", c.importer.intAttr(c.node, "largest", 1)),
           c.boolAttr("sorted", c.importer.intAttr(c.node, "sorted", 1))});
-  if (!values)
-    return failure();
-  Operation *topk = values.getDefiningOp();
-  if (failed(c.bind(topk->getResult(0), 0)))
-    return failure();
-  return c.bind(topk->getResult(1), 1);
+  return c.bindResults(values);
 }
 
 /// GridSample (opset 16): torch's grid_sampler_2d, its modes by name.
@@ -1068,13 +1083,7 @@ LogicalResult unique(Compose &c) {
   Value values = c.op<edge::UniqueOp>(
       c.in(0),
       {c.boolAttr("sorted", c.importer.intAttr(c.node, "sorted", 1) != 0)});
-  if (!values)
-    return failure();
-  Operation *op = values.getDefiningOp();
-  for (unsigned i = 0; i < 4; ++i)
-    if (failed(c.bind(op->getResult(i), i)))
-      return failure();
-  return success();
+  return c.bindResults(values);
 }
 
 /// NonZero: Edge's nonzero gives [n, rank]; ONNX wants [rank, n].

@@ -36,10 +36,6 @@ constexpr ActivationInfo kActivations[] = {
     {"Softplus", -1, -1}};
 
 Value activate(Compose &c, const Activation &f, Value x) {
-  auto affine = [&](Value v, double a, double b) {
-    return c.op<edge::AddOp>(
-        {c.op<edge::MulOp>({v, c.scalar(v, a)}), c.scalar(v, b)});
-  };
   const std::string &name = f.name;
   if (name == "Relu")
     return c.op<edge::ReluOp>(x);
@@ -48,25 +44,22 @@ Value activate(Compose &c, const Activation &f, Value x) {
   if (name == "Sigmoid")
     return c.op<edge::SigmoidOp>(x);
   if (name == "Affine")
-    return affine(x, f.alpha, f.beta);
+    return c.affine(x, f.alpha, f.beta);
   if (name == "LeakyRelu")
     return c.op<edge::LeakyReluOp>(x, {c.attr("negative_slope", f.alpha)});
   if (name == "ThresholdedRelu")
-    return c.op<edge::WhereOp>(
-        {c.op<edge::GtOp>({x, c.scalar(x, f.alpha)}), x, c.scalar(x, 0)});
+    return c.thresholdedReluOf(x, f.alpha);
   if (name == "ScaledTanh")
     return c.op<edge::MulOp>(
         {c.op<edge::TanhOp>(c.op<edge::MulOp>({x, c.scalar(x, f.beta)})),
          c.scalar(x, f.alpha)});
   if (name == "HardSigmoid")
-    return c.op<edge::ClampOp>(affine(x, f.alpha, f.beta),
-                               {c.attr("min", 0.0), c.attr("max", 1.0)});
+    return c.hardSigmoidOf(x, f.alpha, f.beta);
   if (name == "Elu")
     return c.op<edge::EluOp>(x, {c.attr("alpha", f.alpha)});
   if (name == "Softsign")
-    return c.op<edge::DivOp>(
-        {x, c.op<edge::AddOp>({c.op<edge::AbsOp>(x), c.scalar(x, 1)})});
-  return c.op<edge::Log1pOp>(c.op<edge::ExpOp>(x)); // Softplus
+    return c.softsignOf(x);
+  return c.softplusOf(x); // Softplus
 }
 
 /// What differs between RNN, GRU and LSTM.

@@ -129,11 +129,7 @@ Error validateScatter(const KernelCall &call) {
   const TensorView &self = *call.inputs[0], &index = *call.inputs[1],
                    &src = *call.inputs[2];
   ScalarType type = self.scalarType();
-  if (type != ScalarType::Float32 && type != ScalarType::Float64 &&
-      type != ScalarType::Int64 && type != ScalarType::Int32)
-    return kernelError(call, Error::NotSupported,
-                       "supports float32, float64, int64 and int32, not %s",
-                       scalarTypeName(type));
+  ET_CHECK_OK(checkNumericType(call, type));
   if (!isIndexType(index.scalarType()))
     return kernelError(call, Error::InvalidType, "index must be int32/int64");
   ET_CHECK_OK(checkType(call, &src, "src", type));
@@ -160,16 +156,9 @@ Error validateScatter(const KernelCall &call) {
 void runScatter(const KernelCall &call) {
   int64_t dim =
       normalizeDim(call.intAttr("dim", 0), std::max(call.inputs[0]->rank(), 1));
-  switch (call.inputs[0]->scalarType()) {
-  case ScalarType::Float32:
-    return scatterTyped<float>(call, dim);
-  case ScalarType::Float64:
-    return scatterTyped<double>(call, dim);
-  case ScalarType::Int64:
-    return scatterTyped<int64_t>(call, dim);
-  default:
-    return scatterTyped<int32_t>(call, dim);
-  }
+  visitNumericType(call.inputs[0]->scalarType(), [&](auto *type) {
+    scatterTyped<std::remove_pointer_t<decltype(type)>>(call, dim);
+  });
 }
 
 Error validateIndexSelect(const KernelCall &call) {

@@ -35,6 +35,15 @@ Error checkType(const KernelCall &call, const TensorView *tensor,
   return Error::Ok;
 }
 
+Error checkNumericType(const KernelCall &call, ScalarType type) {
+  if (type == ScalarType::Float32 || type == ScalarType::Float64 ||
+      type == ScalarType::Int64 || type == ScalarType::Int32)
+    return Error::Ok;
+  return kernelError(call, Error::NotSupported,
+                     "supports float32, float64, int64 and int32, not %s",
+                     scalarTypeName(type));
+}
+
 Error checkShape(const KernelCall &call, const TensorView *tensor,
                  const char *what, const int64_t *sizes, int rank) {
   if (call.resizeOutputs && tensor)

@@ -128,6 +128,25 @@ void storeFromDouble(TensorView &t, int64_t i, double value);
 /// the quantized ones).
 bool isConvertible(ScalarType type);
 
+/// float32, float64, int64 or int32: what the ordering, scatter and
+/// reduction kernels compute in. NotSupported naming \p type otherwise.
+Error checkNumericType(const KernelCall &call, ScalarType type);
+
+/// Calls \p fn with a null pointer of \p type's element type, one of
+/// checkNumericType's (int32 for any other).
+template <typename Fn> decltype(auto) visitNumericType(ScalarType type, Fn fn) {
+  switch (type) {
+  case ScalarType::Float32:
+    return fn(static_cast<float *>(nullptr));
+  case ScalarType::Float64:
+    return fn(static_cast<double *>(nullptr));
+  case ScalarType::Int64:
+    return fn(static_cast<int64_t *>(nullptr));
+  default:
+    return fn(static_cast<int32_t *>(nullptr));
+  }
+}
+
 /// Walks the output in row-major order with per-input broadcast offsets
 /// (up to three inputs, each broadcasting to the output).
 template <typename Fn>

@@ -110,16 +110,9 @@ Error validateSum(const KernelCall &call) {
 }
 namespace {
 void reduceAny(const KernelCall &call, Reduce kind) {
-  switch (call.inputs[0]->scalarType()) {
-  case ScalarType::Float32:
-    return reduce<float>(call, kind);
-  case ScalarType::Float64:
-    return reduce<double>(call, kind);
-  case ScalarType::Int32:
-    return reduce<int32_t>(call, kind);
-  default:
-    return reduce<int64_t>(call, kind);
-  }
+  visitNumericType(call.inputs[0]->scalarType(), [&](auto *type) {
+    reduce<std::remove_pointer_t<decltype(type)>>(call, kind);
+  });
 }
 
 /// Index of the first extreme value along `dim` (or the flattened tensor).

@@ -118,29 +118,18 @@ void selectLanes(const KernelCall &call, int64_t dim, int64_t keep,
 /// The element types these kernels order; an error naming the others.
 Error checkSortable(const KernelCall &call, const TensorView &in, int outputs) {
   ET_CHECK_OK(checkArity(call, 1, 1, outputs));
-  ScalarType type = in.scalarType();
-  if (type != ScalarType::Float32 && type != ScalarType::Float64 &&
-      type != ScalarType::Int64 && type != ScalarType::Int32)
-    return kernelError(call, Error::NotSupported,
-                       "supports float32, float64, int64 and int32, not %s",
-                       scalarTypeName(type));
-  return checkType(call, call.outputs[0], "values", type);
+  ET_CHECK_OK(checkNumericType(call, in.scalarType()));
+  return checkType(call, call.outputs[0], "values", in.scalarType());
 }
 
 void select(const KernelCall &call, int64_t keep, bool largestFirst) {
   const TensorView &in = *call.inputs[0];
   int64_t dim =
       in.rank() ? normalizeDim(call.intAttr("dim", -1), in.rank()) : 0;
-  switch (in.scalarType()) {
-  case ScalarType::Float32:
-    return selectLanes<float>(call, dim, keep, largestFirst);
-  case ScalarType::Float64:
-    return selectLanes<double>(call, dim, keep, largestFirst);
-  case ScalarType::Int64:
-    return selectLanes<int64_t>(call, dim, keep, largestFirst);
-  default:
-    return selectLanes<int32_t>(call, dim, keep, largestFirst);
-  }
+  visitNumericType(in.scalarType(), [&](auto *type) {
+    selectLanes<std::remove_pointer_t<decltype(type)>>(call, dim, keep,
+                                                       largestFirst);
+  });
 }
 
 /// Both outputs of a topk keeping \p k (or a sort: k is the extent).
@@ -222,20 +211,10 @@ Error validateUnique(const KernelCall &call) {
 
 void runUnique(const KernelCall &call) {
   bool sorted = call.boolAttr("sorted", true);
-  int64_t groups = 0;
-  switch (call.inputs[0]->scalarType()) {
-  case ScalarType::Float32:
-    groups = uniqueTyped<float>(call, sorted);
-    break;
-  case ScalarType::Float64:
-    groups = uniqueTyped<double>(call, sorted);
-    break;
-  case ScalarType::Int64:
-    groups = uniqueTyped<int64_t>(call, sorted);
-    break;
-  default:
-    groups = uniqueTyped<int32_t>(call, sorted);
-  }
+  int64_t groups =
+      visitNumericType(call.inputs[0]->scalarType(), [&](auto *type) {
+        return uniqueTyped<std::remove_pointer_t<decltype(type)>>(call, sorted);
+      });
   for (int i : {0, 1, 3}) // within the planned bound: never fails
     call.outputs[i]->resize(&groups, 1);
 }
