@@ -105,6 +105,26 @@ def Edge_ConvolutionOp
   let results = (outs Edge_FloatTensor:$result);
 }
 
+def Edge_Convolution3dOp
+    : Edge_AtenOp<"convolution3d", "aten::conv3d"> {
+  let summary = "3-D convolution, direct or transposed, with optional bias";
+  let description = [{
+    `edge.convolution` over NCDHW input with OIDHW weight (IODHW when
+    `transposed`): the same arguments with three entries each (D, H, W).
+    A separate op because the targets' convolutions are 2-D: this one runs
+    on the portable kernel.
+  }];
+  let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$weight,
+      Optional<Edge_FloatTensor>:$bias,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$dilation,
+      DefaultValuedAttr<BoolAttr, "false">:$transposed,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0}">:$output_padding,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
 def Edge_AddmmOp : Edge_AtenOp<"addmm", "aten::addmm"> {
   let summary = "beta * self + alpha * (mat1 @ mat2)";
   let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat1,
@@ -534,6 +554,36 @@ def Edge_AvgPool2dOp : Edge_AtenOp<"avg_pool2d", "aten::avg_pool2d"> {
       DenseI64ArrayAttr:$kernel_size,
       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$stride,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+      DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
+      OptionalAttr<I64Attr>:$divisor_override);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_MaxPool3dOp
+    : Edge_AtenOp<"max_pool3d", "aten::max_pool3d,aten::max_pool3d_with_indices"> {
+  let summary = "3-D max pooling over NCDHW or CDHW (values only)";
+  let description = [{
+    `edge.max_pool2d` with three window entries (D, H, W).
+  }];
+  let arguments = (ins Edge_FloatTensor:$self,
+      DenseI64ArrayAttr:$kernel_size,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$dilation,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_AvgPool3dOp : Edge_AtenOp<"avg_pool3d", "aten::avg_pool3d"> {
+  let summary = "3-D average pooling over NCDHW or CDHW";
+  let description = [{
+    `edge.avg_pool2d` with three window entries (D, H, W).
+  }];
+  let arguments = (ins Edge_FloatTensor:$self,
+      DenseI64ArrayAttr:$kernel_size,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0}">:$padding,
       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
       DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
       OptionalAttr<I64Attr>:$divisor_override);

@@ -122,14 +122,16 @@ LogicalResult verifyRank(std::optional<Location> location, StringRef opName,
                                 formatType(type) + ")");
 }
 
-LogicalResult verifySpatialPair(std::optional<Location> location,
-                                StringRef opName, StringRef attr,
-                                ArrayRef<int64_t> values, int64_t minimum) {
-  if (values.size() != 2)
+LogicalResult verifySpatialEntries(std::optional<Location> location,
+                                   StringRef opName, StringRef attr,
+                                   ArrayRef<int64_t> values, int64_t minimum,
+                                   size_t spatialDims) {
+  if (values.size() != spatialDims)
     return emitInferenceError(location, opName,
-                              Twine(attr) +
-                                  " must have 2 entries (H, W), got " +
-                                  Twine(values.size()));
+                              Twine(attr) + " must have " + Twine(spatialDims) +
+                                  " entries (" +
+                                  (spatialDims == 3 ? "D, H, W" : "H, W") +
+                                  "), got " + Twine(values.size()));
   for (int64_t value : values)
     if (value < minimum)
       return emitInferenceError(location, opName,

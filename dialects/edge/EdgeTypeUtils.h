@@ -71,13 +71,19 @@ mlir::LogicalResult verifyRank(std::optional<mlir::Location> location,
                                llvm::StringRef opName, llvm::StringRef name,
                                mlir::Value value, int64_t rank);
 
-/// Checks a spatial (H, W) parameter such as stride or padding: exactly two
-/// entries, each >= \p minimum.
-mlir::LogicalResult verifySpatialPair(std::optional<mlir::Location> location,
-                                      llvm::StringRef opName,
-                                      llvm::StringRef attr,
-                                      llvm::ArrayRef<int64_t> values,
-                                      int64_t minimum);
+/// Checks a spatial parameter such as stride or padding: one entry per
+/// spatial dim ((H, W) or (D, H, W)), each >= \p minimum.
+mlir::LogicalResult verifySpatialEntries(std::optional<mlir::Location> location,
+                                         llvm::StringRef opName,
+                                         llvm::StringRef attr,
+                                         llvm::ArrayRef<int64_t> values,
+                                         int64_t minimum, size_t spatialDims);
+inline mlir::LogicalResult
+verifySpatialPair(std::optional<mlir::Location> location,
+                  llvm::StringRef opName, llvm::StringRef attr,
+                  llvm::ArrayRef<int64_t> values, int64_t minimum) {
+  return verifySpatialEntries(location, opName, attr, values, minimum, 2);
+}
 
 /// Renders a type as the IR prints it, for diagnostics.
 std::string formatType(mlir::Type type);

@@ -22,38 +22,50 @@ static LogicalResult emitExtentMismatch(std::optional<Location> location,
 // ConvolutionOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
-                                              std::optional<Location> location,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  if (failed(verifyRank(location, name, "input", adaptor.getInput(), 4)) ||
-      failed(verifyRank(location, name, "weight", adaptor.getWeight(), 4)) ||
+namespace {
+/// What edge.convolution and edge.convolution3d share.
+struct ConvolutionArgs {
+  Value input, weight, bias;
+  ArrayRef<int64_t> stride, padding, dilation, outputPadding;
+  bool transposed;
+  int64_t groups;
+};
+} // namespace
+
+/// Checks a convolution with \p spatial spatial dims and computes
+/// [N, O, spatial outputs...].
+static LogicalResult inferConvolution(std::optional<Location> location,
+                                      StringRef name,
+                                      const ConvolutionArgs &args,
+                                      size_t spatial,
+                                      SmallVectorImpl<Type> &types) {
+  int64_t rank = static_cast<int64_t>(spatial) + 2;
+  if (failed(verifyRank(location, name, "input", args.input, rank)) ||
+      failed(verifyRank(location, name, "weight", args.weight, rank)) ||
       failed(verifySameElementType(location, name,
-                                   {{"input", adaptor.getInput()},
-                                    {"weight", adaptor.getWeight()},
-                                    {"bias", adaptor.getBias()}})))
+                                   {{"input", args.input},
+                                    {"weight", args.weight},
+                                    {"bias", args.bias}})))
     return failure();
 
-  ArrayRef<int64_t> stride = adaptor.getStride(),
-                    padding = adaptor.getPadding(),
-                    dilation = adaptor.getDilation(),
-                    outputPadding = adaptor.getOutputPadding();
-  if (failed(verifySpatialPair(location, name, "stride", stride, 1)) ||
-      failed(verifySpatialPair(location, name, "padding", padding, 0)) ||
-      failed(verifySpatialPair(location, name, "dilation", dilation, 1)) ||
-      failed(verifySpatialPair(location, name, "output_padding", outputPadding,
-                               0)))
+  if (failed(verifySpatialEntries(location, name, "stride", args.stride, 1,
+                                  spatial)) ||
+      failed(verifySpatialEntries(location, name, "padding", args.padding, 0,
+                                  spatial)) ||
+      failed(verifySpatialEntries(location, name, "dilation", args.dilation, 1,
+                                  spatial)) ||
+      failed(verifySpatialEntries(location, name, "output_padding",
+                                  args.outputPadding, 0, spatial)))
     return failure();
-  int64_t groups = adaptor.getGroups();
+  int64_t groups = args.groups;
   if (groups < 1)
     return emitInferenceError(location, name,
                               "groups must be >= 1, got " + Twine(groups));
 
-  ArrayRef<int64_t> input = rankedType(adaptor.getInput()).getShape();
-  ArrayRef<int64_t> weight = rankedType(adaptor.getWeight()).getShape();
-  bool transposed = adaptor.getTransposed();
-  // Direct: weight is [O, C/groups, kH, kW]. Transposed: [C, O/groups, kH, kW].
+  ArrayRef<int64_t> input = rankedType(args.input).getShape();
+  ArrayRef<int64_t> weight = rankedType(args.weight).getShape();
+  bool transposed = args.transposed;
+  // Direct: weight is [O, C/groups, k...]. Transposed: [C, O/groups, k...].
   int64_t weightInChannels = weight[0];
   if (!transposed && !ShapedType::isDynamic(weight[1]) &&
       __builtin_mul_overflow(weight[1], groups, &weightInChannels))
@@ -77,7 +89,7 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
                                     " are not divisible by groups " +
                                     Twine(groups));
   }
-  if (Value bias = adaptor.getBias()) {
+  if (Value bias = args.bias) {
     if (failed(verifyRank(location, name, "bias", bias, 1)))
       return failure();
     int64_t biasSize = rankedType(bias).getDimSize(0);
@@ -87,30 +99,59 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
   }
 
   SmallVector<int64_t> shape = {input[0], outChannels};
-  for (int i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < spatial; ++i) {
     int64_t extent = input[2 + i], kernel = weight[2 + i];
     if (ShapedType::isDynamic(extent) || ShapedType::isDynamic(kernel)) {
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
     int64_t out = transposed
-                      ? etch::runtime::transposedWindowExtent(extent, kernel, stride[i],
-                                               padding[i], dilation[i],
-                                               outputPadding[i])
-                      : slidingWindowExtent(extent, kernel, stride[i],
-                                            padding[i], dilation[i],
+                      ? etch::runtime::transposedWindowExtent(
+                            extent, kernel, args.stride[i], args.padding[i],
+                            args.dilation[i], args.outputPadding[i])
+                      : slidingWindowExtent(extent, kernel, args.stride[i],
+                                            args.padding[i], args.dilation[i],
                                             /*ceilMode=*/false);
     if (out <= 0)
       return emitInferenceError(
           location, name,
-          "kernel " + Twine(kernel) + " with dilation " + Twine(dilation[i]) +
-              " does not fit input extent " + Twine(extent) + " (padding " +
-              Twine(padding[i]) + ") in spatial dim " + Twine(2 + i));
+          "kernel " + Twine(kernel) + " with dilation " +
+              Twine(args.dilation[i]) + " does not fit input extent " +
+              Twine(extent) + " (padding " + Twine(args.padding[i]) +
+              ") in spatial dim " + Twine(2 + i));
     shape.push_back(out);
   }
-  types.push_back(RankedTensorType::get(
-      shape, rankedType(adaptor.getInput()).getElementType()));
+  types.push_back(
+      RankedTensorType::get(shape, rankedType(args.input).getElementType()));
   return success();
+}
+
+template <typename Adaptor>
+static ConvolutionArgs convolutionArgs(Adaptor adaptor) {
+  return {adaptor.getInput(),
+          adaptor.getWeight(),
+          adaptor.getBias(),
+          adaptor.getStride(),
+          adaptor.getPadding(),
+          adaptor.getDilation(),
+          adaptor.getOutputPadding(),
+          adaptor.getTransposed(),
+          static_cast<int64_t>(adaptor.getGroups())};
+}
+
+LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  return inferConvolution(location, getOperationName(),
+                          convolutionArgs(adaptor), 2, types);
+}
+
+LogicalResult Convolution3dOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  return inferConvolution(location, getOperationName(),
+                          convolutionArgs(adaptor), 3, types);
 }
 
 //===----------------------------------------------------------------------===//

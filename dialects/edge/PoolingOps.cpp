@@ -1,4 +1,4 @@
-//===- PoolingOps.cpp - max/avg/adaptive-avg 2-D pooling ------------------===//
+//===- PoolingOps.cpp - max/avg (2-D, 3-D), adaptive avg pooling ----------===//
 #include "edge/EdgeDialect.h"
 #include "runtime/core/WindowExtent.h"
 
@@ -6,36 +6,42 @@ using namespace mlir;
 using namespace etch::edge;
 
 namespace {
-/// The window parameters ATen's 2-D pooling ops share, after defaulting.
+/// The window parameters ATen's pooling ops share, after defaulting.
 struct PoolWindow {
-  SmallVector<int64_t, 2> kernel, stride, padding, dilation;
+  SmallVector<int64_t, 3> kernel, stride, padding, dilation;
   bool ceilMode;
 };
 } // namespace
 
-/// Validates the window and computes [.., C, H_out, W_out] for a rank 3 (CHW)
-/// or rank 4 (NCHW) input.
+/// Validates the window and computes [.., C, spatial outputs...] for an input
+/// with \p spatialDims spatial dims, batched or not (CHW/NCHW for 2-D,
+/// CDHW/NCDHW for 3-D).
 static LogicalResult inferPoolShape(std::optional<Location> location,
                                     StringRef opName, Value input,
                                     const PoolWindow &window,
+                                    size_t spatialDims,
                                     SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(input);
-  if (type.getRank() != 3 && type.getRank() != 4)
-    return emitInferenceError(
-        location, opName,
-        "self must have rank 3 (CHW) or 4 (NCHW), got rank " +
-            Twine(type.getRank()));
-  if (failed(verifySpatialPair(location, opName, "kernel_size", window.kernel,
-                               1)) ||
-      failed(verifySpatialPair(location, opName, "stride", window.stride, 1)) ||
-      failed(
-          verifySpatialPair(location, opName, "padding", window.padding, 0)) ||
-      failed(
-          verifySpatialPair(location, opName, "dilation", window.dilation, 1)))
+  int64_t unbatched = static_cast<int64_t>(spatialDims) + 1;
+  if (type.getRank() != unbatched && type.getRank() != unbatched + 1)
+    return emitInferenceError(location, opName,
+                              "self must have rank " + Twine(unbatched) + " (" +
+                                  (spatialDims == 3 ? "CDHW" : "CHW") +
+                                  ") or " + Twine(unbatched + 1) + " (" +
+                                  (spatialDims == 3 ? "NCDHW" : "NCHW") +
+                                  "), got rank " + Twine(type.getRank()));
+  if (failed(verifySpatialEntries(location, opName, "kernel_size",
+                                  window.kernel, 1, spatialDims)) ||
+      failed(verifySpatialEntries(location, opName, "stride", window.stride, 1,
+                                  spatialDims)) ||
+      failed(verifySpatialEntries(location, opName, "padding", window.padding,
+                                  0, spatialDims)) ||
+      failed(verifySpatialEntries(location, opName, "dilation", window.dilation,
+                                  1, spatialDims)))
     return failure();
   SmallVector<int64_t> shape(type.getShape());
-  size_t spatial = shape.size() - 2;
-  for (size_t i = 0; i < 2; ++i) {
+  size_t spatial = shape.size() - spatialDims;
+  for (size_t i = 0; i < spatialDims; ++i) {
     int64_t reach;
     if (__builtin_mul_overflow(window.dilation[i], window.kernel[i] - 1,
                                &reach) ||
@@ -66,40 +72,67 @@ static LogicalResult inferPoolShape(std::optional<Location> location,
 }
 
 /// ATen: an empty stride means "same as the kernel".
-static SmallVector<int64_t, 2> strideOrKernel(ArrayRef<int64_t> stride,
+static SmallVector<int64_t, 3> strideOrKernel(ArrayRef<int64_t> stride,
                                               ArrayRef<int64_t> kernel) {
-  return SmallVector<int64_t, 2>(stride.empty() ? kernel : stride);
+  return SmallVector<int64_t, 3>(stride.empty() ? kernel : stride);
+}
+
+template <typename Adaptor>
+static LogicalResult
+inferMaxPool(std::optional<Location> location, StringRef name, Adaptor adaptor,
+             size_t spatialDims, SmallVectorImpl<Type> &types) {
+  PoolWindow window{
+      SmallVector<int64_t, 3>(adaptor.getKernelSize()),
+      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
+      SmallVector<int64_t, 3>(adaptor.getPadding()),
+      SmallVector<int64_t, 3>(adaptor.getDilation()), adaptor.getCeilMode()};
+  return inferPoolShape(location, name, adaptor.getSelf(), window, spatialDims,
+                        types);
+}
+
+template <typename Adaptor>
+static LogicalResult
+inferAvgPool(std::optional<Location> location, StringRef name, Adaptor adaptor,
+             size_t spatialDims, SmallVectorImpl<Type> &types) {
+  std::optional<uint64_t> divisor = adaptor.getDivisorOverride();
+  if (divisor && *divisor == 0)
+    return emitInferenceError(location, name,
+                              "divisor_override must be non-zero");
+  PoolWindow window{
+      SmallVector<int64_t, 3>(adaptor.getKernelSize()),
+      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
+      SmallVector<int64_t, 3>(adaptor.getPadding()),
+      SmallVector<int64_t, 3>(spatialDims, 1), adaptor.getCeilMode()};
+  return inferPoolShape(location, name, adaptor.getSelf(), window, spatialDims,
+                        types);
 }
 
 LogicalResult MaxPool2dOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  PoolWindow window{
-      SmallVector<int64_t, 2>(adaptor.getKernelSize()),
-      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
-      SmallVector<int64_t, 2>(adaptor.getPadding()),
-      SmallVector<int64_t, 2>(adaptor.getDilation()), adaptor.getCeilMode()};
-  return inferPoolShape(location, getOperationName(), adaptor.getSelf(), window,
-                        types);
+  return inferMaxPool(location, getOperationName(), adaptor, 2, types);
+}
+
+LogicalResult MaxPool3dOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return inferMaxPool(location, getOperationName(), adaptor, 3, types);
 }
 
 LogicalResult AvgPool2dOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  std::optional<uint64_t> divisor = adaptor.getDivisorOverride();
-  if (divisor && *divisor == 0)
-    return emitInferenceError(location, getOperationName(),
-                              "divisor_override must be non-zero");
-  PoolWindow window{
-      SmallVector<int64_t, 2>(adaptor.getKernelSize()),
-      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
-      SmallVector<int64_t, 2>(adaptor.getPadding()),
-      {1, 1},
-      adaptor.getCeilMode()};
-  return inferPoolShape(location, getOperationName(), adaptor.getSelf(), window,
-                        types);
+  return inferAvgPool(location, getOperationName(), adaptor, 2, types);
+}
+
+LogicalResult AvgPool3dOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return inferAvgPool(location, getOperationName(), adaptor, 3, types);
 }
 
 LogicalResult AdaptiveAvgPool2dOp::inferReturnTypes(

@@ -224,6 +224,32 @@ class GridSampleOps(torch.nn.Module):
         return torch.cat(samples, 1)
 
 
+class VolumetricOps(torch.nn.Module):
+    """3-D convolution and pooling (video and volumetric models): strided,
+    dilated, grouped, 'same'-padded and transposed Conv3d, BatchNorm3d,
+    MaxPool3d with ceil_mode and dilation, AvgPool3d without the padding
+    counted, and AdaptiveAvgPool3d to one value per channel."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv3d(3, 8, (3, 5, 5), stride=(1, 2, 2), padding=(1, 2, 2))
+        self.norm = torch.nn.BatchNorm3d(8)
+        self.grouped = torch.nn.Conv3d(8, 8, 3, padding=2, dilation=2, groups=4, bias=False)
+        self.same = torch.nn.Conv3d(8, 6, (2, 3, 4), padding="same")
+        self.up = torch.nn.ConvTranspose3d(6, 4, 3, stride=2, padding=1, output_padding=1)
+
+    def forward(self, x):  # x [2, 3, 6, 10, 12]
+        y = torch.relu(self.norm(self.stem(x)))
+        y = self.grouped(y) + y
+        pooled = torch.nn.functional.max_pool3d(y, 3, stride=2, padding=1, ceil_mode=True)
+        dilated = torch.nn.functional.max_pool3d(y, 2, stride=1, dilation=(1, 2, 2))
+        average = torch.nn.functional.avg_pool3d(y, (2, 3, 3), stride=(1, 2, 2), padding=1,
+                                                 count_include_pad=False)
+        up = self.up(self.same(pooled))
+        summary = torch.nn.functional.adaptive_avg_pool3d(y, 1).flatten(1)
+        return up, dilated, average, summary
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
                      lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
@@ -255,6 +281,9 @@ MODELS = {
                         lambda: (torch.randn(2, 3, 5, 7, generator=generator()),
                                  torch.rand(2, 4, 6, 2, generator=generator(2)) * 2.6 - 1.3),
                         None, False, False),
+    "volumetric_ops": (VolumetricOps,
+                       lambda: (torch.randn(2, 3, 6, 10, 12, generator=generator()),),
+                       None, False, True),
     "bert": (bert, bert_inputs, None, True, False),
     "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
 }

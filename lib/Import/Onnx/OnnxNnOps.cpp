@@ -11,25 +11,28 @@ using namespace mlir;
 namespace etch::onnx_import {
 
 namespace {
-/// ONNX 2-D window attributes resolved to ATen's symmetric form.
+/// ONNX window attributes (2-D or 3-D) resolved to ATen's symmetric form.
 struct Window {
-  SmallVector<int64_t, 2> kernel, stride, padding, dilation;
+  SmallVector<int64_t, 3> kernel, stride, padding, dilation;
   /// Padding the window op cannot take (asymmetric, or more than half the
   /// kernel for pooling), applied before it by constant_pad_nd: ATen's
-  /// order, [left, right, top, bottom]. Empty when there is none.
-  SmallVector<int64_t, 4> explicitPad;
+  /// order, last dim first ([left, right, top, bottom, front, back]). Empty
+  /// when there is none.
+  SmallVector<int64_t, 6> explicitPad;
 };
 } // namespace
 
-/// Reads kernel_shape/strides/pads/dilations/auto_pad for a 2-D window over
-/// an NCHW input. ATen (and so Edge) pads symmetrically, a pooling window by
-/// at most half the kernel: other padding becomes Window::explicitPad where
-/// \p explicitPadding allows, else an error (never silently changed).
+/// Reads kernel_shape/strides/pads/dilations/auto_pad for a window over the
+/// last kernel.size() dims of an N, C, spatial... input. ATen (and so Edge)
+/// pads symmetrically, a pooling window by at most half the kernel: other
+/// padding becomes Window::explicitPad where \p explicitPadding allows, else
+/// an error (never silently changed).
 static FailureOr<Window> resolveWindow(OnnxImporter &importer,
                                        const OnnxNode &node,
                                        RankedTensorType input,
                                        ArrayRef<int64_t> kernel,
                                        bool explicitPadding, bool pooling) {
+  size_t spatial = kernel.size();
   Window window;
   window.kernel.assign(kernel.begin(), kernel.end());
   auto ints = [&](StringRef name, int64_t fallback, size_t count) {
@@ -39,21 +42,17 @@ static FailureOr<Window> resolveWindow(OnnxImporter &importer,
       values.assign(count, fallback);
     return values;
   };
-  std::vector<int64_t> strides = ints("strides", 1, 2);
-  std::vector<int64_t> dilations = ints("dilations", 1, 2);
-  std::vector<int64_t> pads = ints("pads", 0, 4);
-  if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
+  std::vector<int64_t> strides = ints("strides", 1, spatial);
+  std::vector<int64_t> dilations = ints("dilations", 1, spatial);
+  std::vector<int64_t> pads = ints("pads", 0, 2 * spatial);
+  if (strides.size() != spatial || dilations.size() != spatial ||
+      pads.size() != 2 * spatial)
     return importer.nodeError(node)
-           << "only 2-D windows are supported (strides/dilations of 2 and "
-              "pads of 4 entries)";
+           << "a " << spatial << "-D window needs strides and dilations of "
+           << spatial << " and pads of " << 2 * spatial << " entries";
   std::string autoPad = importer.stringAttr(node, "auto_pad", "NOTSET");
-  if ((autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") &&
-      node.opType == "ConvTranspose")
-    return importer.nodeError(node)
-           << "auto_pad " << autoPad
-           << " is not supported for ConvTranspose; give pads";
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    for (int i = 0; i < 2; ++i) {
+    for (size_t i = 0; i < spatial; ++i) {
       int64_t extent = input.getDimSize(2 + i);
       if (ShapedType::isDynamic(extent))
         return importer.nodeError(node)
@@ -64,29 +63,35 @@ static FailureOr<Window> resolveWindow(OnnxImporter &importer,
           std::max<int64_t>(0, (out - 1) * strides[i] + effective - extent);
       int64_t small = total / 2, large = total - small;
       pads[i] = autoPad == "SAME_UPPER" ? small : large;
-      pads[i + 2] = autoPad == "SAME_UPPER" ? large : small;
+      pads[i + spatial] = autoPad == "SAME_UPPER" ? large : small;
     }
   } else if (autoPad == "VALID") {
-    pads.assign(4, 0);
+    pads.assign(2 * spatial, 0);
   } else if (autoPad != "NOTSET") {
     return importer.nodeError(node) << "unknown auto_pad '" << autoPad << "'";
   }
   window.stride.assign(strides.begin(), strides.end());
   window.dilation.assign(dilations.begin(), dilations.end());
-  bool symmetric = pads[0] == pads[2] && pads[1] == pads[3];
-  bool fits =
-      !pooling || (2 * pads[0] <= kernel[0] && 2 * pads[1] <= kernel[1]);
+  bool symmetric = true, fits = true;
+  for (size_t i = 0; i < spatial; ++i) {
+    symmetric &= pads[i] == pads[i + spatial];
+    fits &= !pooling || 2 * pads[i] <= kernel[i];
+  }
   if (symmetric && fits) {
-    window.padding = {pads[0], pads[1]};
+    window.padding.assign(pads.begin(), pads.begin() + spatial);
     return window;
   }
-  if (!explicitPadding)
-    return importer.nodeError(node)
-           << "pads [" << pads[0] << ", " << pads[1] << ", " << pads[2] << ", "
-           << pads[3]
-           << "] are not supported (asymmetric, or more than half the kernel)";
-  window.padding = {0, 0};
-  window.explicitPad = {pads[1], pads[3], pads[0], pads[2]};
+  if (!explicitPadding) {
+    InFlightDiagnostic diag = importer.nodeError(node) << "pads [";
+    llvm::interleaveComma(pads, diag);
+    return diag << "] are not supported (asymmetric, or more than half the "
+                   "kernel)";
+  }
+  window.padding.assign(spatial, 0);
+  for (size_t i = spatial; i-- > 0;) {
+    window.explicitPad.push_back(pads[i]);
+    window.explicitPad.push_back(pads[i + spatial]);
+  }
   return window;
 }
 
@@ -150,6 +155,76 @@ LogicalResult OnnxImporter::convertAs2d(const OnnxNode &node,
           {builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr({2}))}));
 }
 
+namespace {
+/// How a ConvTranspose's ONNX padding maps onto ATen's: symmetric `padding`
+/// and an `output_padding` the op takes, then `crop` (begin, end per spatial
+/// dim) sliced off its output.
+struct TransposedPadding {
+  SmallVector<int64_t, 3> padding, outputPadding;
+  SmallVector<std::pair<int64_t, int64_t>, 3> crop;
+};
+} // namespace
+
+/// ONNX's ConvTranspose padding: `output_shape`, or auto_pad SAME_* (the
+/// output is input * stride), decides the total padding (the extra one at the
+/// end for SAME_UPPER and at the start otherwise, a negative total growing
+/// the end), else `pads` give each side. ATen pads both sides alike, so the
+/// op takes the smaller side and the rest is cropped from its output.
+static FailureOr<TransposedPadding> transposedPadding(OnnxImporter &importer,
+                                                      const OnnxNode &node,
+                                                      RankedTensorType input,
+                                                      ArrayRef<int64_t> kernel,
+                                                      const Window &window) {
+  size_t spatial = kernel.size();
+  std::vector<int64_t> outputPadding =
+      importer.intsAttr(node, "output_padding")
+          .value_or(std::vector<int64_t>(spatial, 0));
+  std::vector<int64_t> pads =
+      importer.intsAttr(node, "pads")
+          .value_or(std::vector<int64_t>(2 * spatial, 0));
+  std::optional<std::vector<int64_t>> outputShape =
+      importer.intsAttr(node, "output_shape");
+  std::string autoPad = importer.stringAttr(node, "auto_pad", "NOTSET");
+  bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+  if (outputPadding.size() != spatial || pads.size() != 2 * spatial ||
+      (outputShape && outputShape->size() != spatial))
+    return importer.nodeError(node)
+           << "output_padding and output_shape need " << spatial
+           << " entries and pads " << 2 * spatial;
+  if (autoPad == "VALID")
+    pads.assign(2 * spatial, 0);
+  TransposedPadding result;
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t extent = input.getDimSize(2 + i);
+    int64_t full = window.stride[i] * (extent - 1) + outputPadding[i] +
+                   (kernel[i] - 1) * window.dilation[i] + 1;
+    int64_t begin = pads[i], end = pads[i + spatial];
+    if (outputShape || same) {
+      if (ShapedType::isDynamic(extent))
+        return importer.nodeError(node)
+               << "output_shape and auto_pad need static spatial dims";
+      int64_t target =
+          outputShape ? (*outputShape)[i] : extent * window.stride[i];
+      int64_t total = full - target;
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2); // floor
+      begin = autoPad == "SAME_UPPER" ? half : total - half;
+      end = total - begin;
+    }
+    if (begin < 0)
+      return importer.nodeError(node)
+             << "an output that starts before the full transposed "
+                "convolution's (padding "
+             << begin << " in spatial dim " << i << ") is not supported";
+    int64_t common = std::max<int64_t>(0, std::min(begin, end));
+    int64_t grown = std::max<int64_t>(0, outputPadding[i] + common - end);
+    result.padding.push_back(common);
+    result.outputPadding.push_back(grown);
+    result.crop.push_back(
+        {begin - common, grown - common - outputPadding[i] + end});
+  }
+  return result;
+}
+
 LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
   Value x = input(node, 0), w = input(node, 1);
   if (!x || !w)
@@ -157,15 +232,21 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
   if (rankedTypeOf(x).getRank() == 3)
     return convertAs2d(node, &OnnxImporter::convertConv);
   RankedTensorType weightType = rankedTypeOf(w);
-  if (weightType.getRank() != 4 || rankedTypeOf(x).getRank() != 4)
-    return nodeError(node) << "only 1-D and 2-D convolution (rank-3 or rank-4 "
-                              "input and weight) is supported";
-  SmallVector<int64_t> kernel = {weightType.getDimSize(2),
-                                 weightType.getDimSize(3)};
+  int64_t rank = rankedTypeOf(x).getRank();
+  if ((rank != 4 && rank != 5) || weightType.getRank() != rank)
+    return nodeError(node) << "only 1-D, 2-D and 3-D convolution (input and "
+                              "weight of rank 3, 4 or 5) is supported";
+  SmallVector<int64_t> kernel(weightType.getShape().drop_front(2));
   bool transposed = node.opType == "ConvTranspose";
-  FailureOr<Window> window = resolveWindow(*this, node, rankedTypeOf(x), kernel,
-                                           /*explicitPadding=*/!transposed,
-                                           /*pooling=*/false);
+  // A transposed convolution's padding crops its output: resolved apart.
+  OnnxNode windowNode = node;
+  if (transposed) {
+    windowNode.attributes.erase("pads");
+    windowNode.attributes.erase("auto_pad");
+  }
+  FailureOr<Window> window =
+      resolveWindow(*this, windowNode, rankedTypeOf(x), kernel,
+                    /*explicitPadding=*/true, /*pooling=*/false);
   if (failed(window))
     return failure();
   if (!window->explicitPad.empty()) {
@@ -175,9 +256,14 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
       return failure();
     x = *padded;
   }
-  if (transposed && node.attributes.count("output_shape"))
-    return nodeError(node) << "output_shape is not supported; give pads and "
-                              "output_padding instead";
+  FailureOr<TransposedPadding> transposedPads;
+  if (transposed) {
+    transposedPads =
+        transposedPadding(*this, node, rankedTypeOf(x), kernel, *window);
+    if (failed(transposedPads))
+      return failure();
+    window->padding = transposedPads->padding;
+  }
   SmallVector<Value> operands = {x, w};
   if (hasInput(node, 2)) {
     Value bias = input(node, 2);
@@ -185,8 +271,6 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
       return failure();
     operands.push_back(bias);
   }
-  std::vector<int64_t> outputPadding =
-      intsAttr(node, "output_padding").value_or(std::vector<int64_t>{0, 0});
   SmallVector<NamedAttribute> attributes = {
       builder.getNamedAttr("stride",
                            builder.getDenseI64ArrayAttr(window->stride)),
@@ -200,10 +284,30 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
     attributes.push_back(
         builder.getNamedAttr("transposed", builder.getBoolAttr(true)));
     attributes.push_back(builder.getNamedAttr(
-        "output_padding", builder.getDenseI64ArrayAttr(outputPadding)));
+        "output_padding",
+        builder.getDenseI64ArrayAttr(transposedPads->outputPadding)));
   }
-  return bind(node, edge.create<edge::ConvolutionOp>(locationOf(node), operands,
-                                                     attributes));
+  Location loc = locationOf(node);
+  FailureOr<Value> result =
+      rank == 5 ? edge.create<edge::Convolution3dOp>(loc, operands, attributes)
+                : edge.create<edge::ConvolutionOp>(loc, operands, attributes);
+  if (failed(result) || !transposed)
+    return bind(node, result);
+  for (auto [i, crop] : llvm::enumerate(transposedPads->crop)) {
+    if (crop.first == 0 && crop.second == 0)
+      continue;
+    int64_t dim = 2 + static_cast<int64_t>(i);
+    int64_t extent = rankedTypeOf(*result).getDimSize(dim);
+    result = edge.create<edge::SliceOp>(
+        loc, *result,
+        {builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
+         builder.getNamedAttr("start", builder.getI64IntegerAttr(crop.first)),
+         builder.getNamedAttr(
+             "end", builder.getI64IntegerAttr(extent - crop.second))});
+    if (failed(result))
+      return failure();
+  }
+  return bind(node, result);
 }
 
 LogicalResult OnnxImporter::convertGemm(const OnnxNode &node) {
@@ -385,9 +489,11 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
     return failure();
   RankedTensorType type = rankedTypeOf(x);
   std::optional<std::vector<int64_t>> kernel = intsAttr(node, "kernel_shape");
-  if (!kernel || kernel->size() != 2 || type.getRank() != 4)
-    return nodeError(node)
-           << "only 1-D and 2-D pooling over NCW/NCHW input is supported";
+  if (!kernel || (type.getRank() != 4 && type.getRank() != 5) ||
+      static_cast<int64_t>(kernel->size()) != type.getRank() - 2)
+    return nodeError(node) << "only 1-D, 2-D and 3-D pooling over "
+                              "NCW/NCHW/NCDHW input is supported";
+  bool volumetric = type.getRank() == 5;
   FailureOr<Window> window = resolveWindow(*this, node, type, *kernel,
                                            /*explicitPadding=*/true,
                                            /*pooling=*/true);
@@ -440,18 +546,22 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
       return nodeError(node) << "storage_order=1 is not supported";
     attributes.push_back(builder.getNamedAttr(
         "dilation", builder.getDenseI64ArrayAttr(window->dilation)));
-    return bind(
-        node, edge.create<edge::MaxPool2dOp>(locationOf(node), x, attributes));
+    if (volumetric)
+      return bind(node, edge.create<edge::MaxPool3dOp>(loc, x, attributes));
+    return bind(node, edge.create<edge::MaxPool2dOp>(loc, x, attributes));
   }
-  if (window->dilation != SmallVector<int64_t, 2>{1, 1})
+  if (llvm::any_of(window->dilation, [](int64_t d) { return d != 1; }))
     return nodeError(node) << "AveragePool with dilations is not supported";
   attributes.push_back(builder.getNamedAttr("count_include_pad",
                                             builder.getBoolAttr(countPads)));
-  FailureOr<Value> average = edge.create<edge::AvgPool2dOp>(loc, x, attributes);
+  auto averagePool = [&](Value input) {
+    return volumetric ? edge.create<edge::AvgPool3dOp>(loc, input, attributes)
+                      : edge.create<edge::AvgPool2dOp>(loc, input, attributes);
+  };
+  FailureOr<Value> average = averagePool(x);
   if (failed(average) || !divisor)
     return bind(node, average);
-  FailureOr<Value> share =
-      edge.create<edge::AvgPool2dOp>(loc, divisor, attributes);
+  FailureOr<Value> share = averagePool(divisor);
   if (failed(share))
     return failure();
   return bind(node,

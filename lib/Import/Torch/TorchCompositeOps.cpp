@@ -67,9 +67,9 @@ LogicalResult importConvolution(TorchNode &node) {
   if (!input || !weight)
     return node.error() << "needs 'input' and 'weight' tensors";
   int64_t rank = rankedTypeOf(input).getRank();
-  if (rank != 3 && rank != 4)
-    return node.error() << "supports 1-D and 2-D convolutions (rank-3 or "
-                           "rank-4 input), got "
+  if (rank < 3 || rank > 5)
+    return node.error() << "supports 1-D, 2-D and 3-D convolutions (input of "
+                           "rank 3, 4 or 5), got "
                         << input.getType();
   size_t spatial = rank - 2;
   bool transposed = aten.starts_with("aten::conv_transpose") ||
@@ -135,6 +135,12 @@ LogicalResult importConvolution(TorchNode &node) {
     outputPadding->insert(outputPadding->begin(), 0);
   }
   Builder &b = node.builder();
+  if (spatial == 3)
+    return node.bind(node.build<edge::Convolution3dOp>(
+        input, weight, bias, b.getDenseI64ArrayAttr(*stride),
+        b.getDenseI64ArrayAttr(*padding), b.getDenseI64ArrayAttr(*dilation),
+        b.getBoolAttr(transposed), b.getDenseI64ArrayAttr(*outputPadding),
+        b.getI64IntegerAttr(groups)));
   FailureOr<Value> result = node.build<edge::ConvolutionOp>(
       input, weight, bias, b.getDenseI64ArrayAttr(*stride),
       b.getDenseI64ArrayAttr(*padding), b.getDenseI64ArrayAttr(*dilation),
@@ -393,6 +399,35 @@ LogicalResult importPool1d(TorchNode &node) {
   return node.bind(reshape(node, *pooled, result->getShape()));
 }
 
+LogicalResult importAdaptiveAvgPool3d(TorchNode &node) {
+  // Video models pool to [N, C, 1, 1, 1]: an output extent that divides the
+  // input's is avg_pool3d with kernel = stride = input / output.
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  RankedTensorType type = rankedTypeOf(input);
+  std::optional<SmallVector<int64_t>> size =
+      windowArg(node, "output_size", 3, 1);
+  if (!size || (type.getRank() != 4 && type.getRank() != 5))
+    return node.error() << "needs a (N)CDHW input and a constant 3-entry "
+                           "output_size, got "
+                        << input.getType();
+  SmallVector<int64_t> window;
+  ArrayRef<int64_t> extents = type.getShape().take_back(3);
+  for (auto [extent, out] : llvm::zip(extents, *size)) {
+    if (ShapedType::isDynamic(extent) || out < 1 || extent % out != 0)
+      return node.error() << "supports output sizes that divide the input's "
+                             "spatial extents; input "
+                          << input.getType() << ", output_size " << out;
+    window.push_back(extent / out);
+  }
+  Builder &b = node.builder();
+  return node.bind(node.build<edge::AvgPool3dOp>(
+      input, b.getDenseI64ArrayAttr(window), b.getDenseI64ArrayAttr(window),
+      b.getDenseI64ArrayAttr({0, 0, 0}), b.getBoolAttr(false),
+      b.getBoolAttr(true), IntegerAttr()));
+}
+
 LogicalResult importUpsample(TorchNode &node) {
   // The .vec forms give scale_factors instead of output_size: the output
   // size is the node's recorded output shape, the factors become scales.
@@ -580,11 +615,14 @@ LogicalResult importRoll(TorchNode &node) {
 
 void addCompositeHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
-       {"aten::conv1d", "aten::conv2d", "aten::convolution",
+       {"aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
         "aten::_convolution", "aten::conv_transpose1d",
-        "aten::conv_transpose2d"})
+        "aten::conv_transpose2d", "aten::conv_transpose3d"})
     handlers[name] = importConvolution;
   handlers["aten::matmul"] = importMatmul;
+  for (const char *name :
+       {"aten::adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d"})
+    handlers[name] = importAdaptiveAvgPool3d;
   for (const char *name : {"aten::max_pool1d", "aten::avg_pool1d",
                            "aten::adaptive_avg_pool1d"})
     handlers[name] = importPool1d;

@@ -241,23 +241,34 @@ ConvShape convShape(const KernelCall &call) {
   Span<const int64_t> stride = call.intsAttr("stride");
   Span<const int64_t> padding = call.intsAttr("padding");
   Span<const int64_t> dilation = call.intsAttr("dilation");
-  return {in.size(0),
-          in.size(1),
-          in.size(2),
-          in.size(3),
-          out.size(1),
-          out.size(2),
-          out.size(3),
-          weight.size(2),
-          weight.size(3),
-          stride[0],
-          stride[1],
-          padding[0],
-          padding[1],
-          dilation[0],
-          dilation[1],
-          call.intAttr("groups", 1),
-          call.boolAttr("transposed", false)};
+  // The last two entries are H and W; a 3-D call has D in front.
+  int r = in.rank(), a = static_cast<int>(stride.size()) - 2;
+  ConvShape s{in.size(0),
+              in.size(1),
+              in.size(r - 2),
+              in.size(r - 1),
+              out.size(1),
+              out.size(r - 2),
+              out.size(r - 1),
+              weight.size(r - 2),
+              weight.size(r - 1),
+              stride[a],
+              stride[a + 1],
+              padding[a],
+              padding[a + 1],
+              dilation[a],
+              dilation[a + 1],
+              call.intAttr("groups", 1),
+              call.boolAttr("transposed", false)};
+  if (r == 5) {
+    s.d = in.size(2);
+    s.od = out.size(2);
+    s.kd = weight.size(2);
+    s.sd = stride[0];
+    s.pd = padding[0];
+    s.dd = dilation[0];
+  }
+  return s;
 }
 
 } // namespace etch::runtime::portable

@@ -26,8 +26,8 @@ Error checkSameShape(const KernelCall &call, const TensorView *a,
                      const TensorView *b, const char *what);
 /// The shape rules of convolution (input, weight, optional bias, output,
 /// window attributes) and of linear, shared by the float and the integer
-/// kernels.
-Error checkConvolutionShapes(const KernelCall &call);
+/// kernels; \p spatial is 2 (NCHW) or 3 (NCDHW).
+Error checkConvolutionShapes(const KernelCall &call, int spatial = 2);
 Error checkLinearShapes(const KernelCall &call);
 /// The permutation of a permute call (`dims`, negative entries allowed; the
 /// identity when absent) into \p perm; false when it is not a permutation.
@@ -78,7 +78,11 @@ struct ConvShape {
   int64_t kh, kw;
   int64_t sh, sw, ph, pw, dh, dw, groups;
   bool transposed;
+  // The depth dim of a 3-D convolution (NCDHW); 2-D has depth 1 throughout.
+  int64_t d = 1, od = 1, kd = 1, sd = 1, pd = 0, dd = 1;
 };
+/// The extents of an edge.convolution (rank 4) or edge.convolution3d (rank 5)
+/// call.
 ConvShape convShape(const KernelCall &call);
 /// A convolution's (not transposed) output planes [first, last) of the
 /// s.n * s.oc planes, each summed in the same order whatever the range: the

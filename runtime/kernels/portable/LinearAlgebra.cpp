@@ -1,4 +1,5 @@
-// convolution (direct and transposed, NCHW), addmm, linear, mm, bmm.
+// convolution (direct and transposed; NCHW and NCDHW), addmm, linear, mm,
+// bmm.
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -7,44 +8,62 @@
 
 namespace etch::runtime::portable {
 
+namespace {
+
+/// One (input channel, kernel depth tap) contribution to one output depth
+/// slice: the 2-D window sums over \p src (an H x W slice) into \p plane.
+void accumulateSlice(const ConvShape &s, const float *src, const float *kernel,
+                     float *plane) {
+  for (int64_t ky = 0; ky < s.kh; ++ky) {
+    for (int64_t kx = 0; kx < s.kw; ++kx) {
+      float k = kernel[ky * s.kw + kx];
+      // Output columns whose input column lies inside the image.
+      int64_t offset = kx * s.dw - s.pw;
+      int64_t owLo = offset >= 0 ? 0 : (-offset + s.sw - 1) / s.sw;
+      int64_t owHi = s.w - 1 - offset < 0
+                         ? 0
+                         : std::min(s.ow, (s.w - 1 - offset) / s.sw + 1);
+      for (int64_t oy = 0; oy < s.oh; ++oy) {
+        int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+        if (iy < 0 || iy >= s.h)
+          continue;
+        const float *row = src + iy * s.w + offset;
+        float *dst = plane + oy * s.ow;
+        if (s.sw == 1) {
+          for (int64_t ox = owLo; ox < owHi; ++ox)
+            dst[ox] += k * row[ox];
+        } else {
+          for (int64_t ox = owLo; ox < owHi; ++ox)
+            dst[ox] += k * row[ox * s.sw];
+        }
+      }
+    }
+  }
+}
+
+} // namespace
+
 void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
                        const float *bias, float *out, int64_t first,
                        int64_t last) {
   int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
+  int64_t inSlice = s.h * s.w, outSlice = s.oh * s.ow, taps = s.kh * s.kw;
   for (int64_t index = first; index < last; ++index) {
     int64_t n = index / s.oc, oc = index % s.oc;
-    float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
-    std::fill(plane, plane + s.oh * s.ow, bias ? bias[oc] : 0.0f);
+    float *volume = out + (n * s.oc + oc) * s.od * outSlice;
+    std::fill(volume, volume + s.od * outSlice, bias ? bias[oc] : 0.0f);
     int64_t group = oc / ocPerGroup;
     for (int64_t icg = 0; icg < icPerGroup; ++icg) {
       int64_t ic = group * icPerGroup + icg;
-      const float *src = in + (n * s.c + ic) * s.h * s.w;
-      const float *kernel = weight + (oc * icPerGroup + icg) * s.kh * s.kw;
-      for (int64_t ky = 0; ky < s.kh; ++ky) {
-        for (int64_t kx = 0; kx < s.kw; ++kx) {
-          float k = kernel[ky * s.kw + kx];
-          // Output columns whose input column lies inside the image.
-          int64_t offset = kx * s.dw - s.pw;
-          int64_t owLo = offset >= 0 ? 0 : (-offset + s.sw - 1) / s.sw;
-          int64_t owHi = s.w - 1 - offset < 0
-                             ? 0
-                             : std::min(s.ow, (s.w - 1 - offset) / s.sw + 1);
-          for (int64_t oy = 0; oy < s.oh; ++oy) {
-            int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-            if (iy < 0 || iy >= s.h)
-              continue;
-            const float *row = src + iy * s.w + offset;
-            float *dst = plane + oy * s.ow;
-            if (s.sw == 1) {
-              for (int64_t ox = owLo; ox < owHi; ++ox)
-                dst[ox] += k * row[ox];
-            } else {
-              for (int64_t ox = owLo; ox < owHi; ++ox)
-                dst[ox] += k * row[ox * s.sw];
-            }
-          }
+      const float *src = in + (n * s.c + ic) * s.d * inSlice;
+      const float *kernel = weight + (oc * icPerGroup + icg) * s.kd * taps;
+      for (int64_t kz = 0; kz < s.kd; ++kz)
+        for (int64_t oz = 0; oz < s.od; ++oz) {
+          int64_t iz = oz * s.sd - s.pd + kz * s.dd;
+          if (iz >= 0 && iz < s.d)
+            accumulateSlice(s, src + iz * inSlice, kernel + kz * taps,
+                            volume + oz * outSlice);
         }
-      }
     }
   }
 }
@@ -54,32 +73,41 @@ namespace {
 void convTransposed(const ConvShape &s, const float *in, const float *weight,
                     const float *bias, float *out) {
   int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
+  int64_t outVolume = s.od * s.oh * s.ow, inVolume = s.d * s.h * s.w;
+  int64_t taps = s.kd * s.kh * s.kw;
   for (int64_t n = 0; n < s.n; ++n) {
     for (int64_t oc = 0; oc < s.oc; ++oc) {
-      float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
-      std::fill(plane, plane + s.oh * s.ow, bias ? bias[oc] : 0.0f);
+      float *volume = out + (n * s.oc + oc) * outVolume;
+      std::fill(volume, volume + outVolume, bias ? bias[oc] : 0.0f);
     }
     for (int64_t ic = 0; ic < s.c; ++ic) {
       int64_t group = ic / icPerGroup;
-      const float *src = in + (n * s.c + ic) * s.h * s.w;
+      const float *src = in + (n * s.c + ic) * inVolume;
       for (int64_t ocg = 0; ocg < ocPerGroup; ++ocg) {
         int64_t oc = group * ocPerGroup + ocg;
-        float *plane = out + (n * s.oc + oc) * s.oh * s.ow;
-        const float *kernel = weight + (ic * ocPerGroup + ocg) * s.kh * s.kw;
-        for (int64_t iy = 0; iy < s.h; ++iy)
-          for (int64_t ix = 0; ix < s.w; ++ix) {
-            float x = src[iy * s.w + ix];
-            for (int64_t ky = 0; ky < s.kh; ++ky) {
-              int64_t oy = iy * s.sh - s.ph + ky * s.dh;
-              if (oy < 0 || oy >= s.oh)
-                continue;
-              for (int64_t kx = 0; kx < s.kw; ++kx) {
-                int64_t ox = ix * s.sw - s.pw + kx * s.dw;
-                if (ox >= 0 && ox < s.ow)
-                  plane[oy * s.ow + ox] += x * kernel[ky * s.kw + kx];
+        float *volume = out + (n * s.oc + oc) * outVolume;
+        const float *kernel = weight + (ic * ocPerGroup + ocg) * taps;
+        for (int64_t iz = 0; iz < s.d; ++iz)
+          for (int64_t iy = 0; iy < s.h; ++iy)
+            for (int64_t ix = 0; ix < s.w; ++ix) {
+              float x = src[(iz * s.h + iy) * s.w + ix];
+              for (int64_t kz = 0; kz < s.kd; ++kz) {
+                int64_t oz = iz * s.sd - s.pd + kz * s.dd;
+                if (oz < 0 || oz >= s.od)
+                  continue;
+                for (int64_t ky = 0; ky < s.kh; ++ky) {
+                  int64_t oy = iy * s.sh - s.ph + ky * s.dh;
+                  if (oy < 0 || oy >= s.oh)
+                    continue;
+                  for (int64_t kx = 0; kx < s.kw; ++kx) {
+                    int64_t ox = ix * s.sw - s.pw + kx * s.dw;
+                    if (ox >= 0 && ox < s.ow)
+                      volume[(oz * s.oh + oy) * s.ow + ox] +=
+                          x * kernel[(kz * s.kh + ky) * s.kw + kx];
+                  }
+                }
               }
             }
-          }
       }
     }
   }
@@ -125,48 +153,66 @@ Error validateConvolution(const KernelCall &call) {
   return checkConvolutionShapes(call);
 }
 
-Error checkConvolutionShapes(const KernelCall &call) {
+Error validateConvolution3d(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 2, 3, 1));
+  ET_CHECK_OK(checkFloatInputs(call));
+  return checkConvolutionShapes(call, 3);
+}
+
+Error checkConvolutionShapes(const KernelCall &call, int spatial) {
   const TensorView &in = *call.inputs[0], &weight = *call.inputs[1];
-  ET_CHECK_OK(checkRank(call, &in, "input", 4));
-  ET_CHECK_OK(checkRank(call, &weight, "weight", 4));
-  ET_CHECK_OK(checkRank(call, call.outputs[0], "output", 4));
+  int rank = spatial + 2;
+  ET_CHECK_OK(checkRank(call, &in, "input", rank));
+  ET_CHECK_OK(checkRank(call, &weight, "weight", rank));
+  ET_CHECK_OK(checkRank(call, call.outputs[0], "output", rank));
   for (const char *name : {"stride", "padding", "dilation"})
-    if (call.intsAttr(name).size() != 2)
+    if (call.intsAttr(name).size() != static_cast<size_t>(spatial))
       return kernelError(call, Error::InvalidProgram,
-                         "attribute %s must have 2 entries", name);
+                         "attribute %s must have %d entries", name, spatial);
   Span<const int64_t> outputPadding = call.intsAttr("output_padding");
-  if (!outputPadding.empty() && outputPadding.size() != 2)
+  if (!outputPadding.empty() &&
+      outputPadding.size() != static_cast<size_t>(spatial))
     return kernelError(call, Error::InvalidProgram,
-                       "attribute output_padding must have 2 entries");
-  ConvShape s = convShape(call);
-  if (s.groups < 1 || s.sh < 1 || s.sw < 1 || s.dh < 1 || s.dw < 1 ||
-      s.ph < 0 || s.pw < 0 || s.c % s.groups || s.oc % s.groups)
+                       "attribute output_padding must have %d entries",
+                       spatial);
+  Span<const int64_t> stride = call.intsAttr("stride");
+  Span<const int64_t> padding = call.intsAttr("padding");
+  Span<const int64_t> dilation = call.intsAttr("dilation");
+  int64_t groups = call.intAttr("groups", 1);
+  bool transposed = call.boolAttr("transposed", false);
+  int64_t channels = in.size(1);
+  for (int i = 0; i < spatial; ++i)
+    if (stride[i] < 1 || dilation[i] < 1 || padding[i] < 0)
+      return kernelError(call, Error::InvalidProgram,
+                         "invalid stride/padding/dilation/groups");
+  int64_t outChannels = transposed ? weight.size(1) * groups : weight.size(0);
+  if (groups < 1 || channels % groups || outChannels % groups)
     return kernelError(call, Error::InvalidProgram,
                        "invalid stride/padding/dilation/groups");
-  int64_t expected[4] = {s.n, 0, 0, 0};
-  if (s.transposed) {
-    int64_t oph = outputPadding.empty() ? 0 : outputPadding[0];
-    int64_t opw = outputPadding.empty() ? 0 : outputPadding[1];
-    int64_t weightShape[4] = {s.c, s.oc / s.groups, s.kh, s.kw};
-    ET_CHECK_OK(checkShape(call, &weight, "weight", weightShape, 4));
-    expected[1] = s.oc;
-    expected[2] = transposedWindowExtent(s.h, s.kh, s.sh, s.ph, s.dh, oph);
-    expected[3] = transposedWindowExtent(s.w, s.kw, s.sw, s.pw, s.dw, opw);
-  } else {
-    int64_t weightShape[4] = {s.oc, s.c / s.groups, s.kh, s.kw};
-    ET_CHECK_OK(checkShape(call, &weight, "weight", weightShape, 4));
-    expected[1] = s.oc;
-    expected[2] = windowExtent(s.h, s.kh, s.sh, s.ph, s.dh, false);
-    expected[3] = windowExtent(s.w, s.kw, s.sw, s.pw, s.dw, false);
+  int64_t expected[kMaxRank] = {in.size(0), outChannels};
+  int64_t weightShape[kMaxRank] = {transposed ? channels : outChannels,
+                                   transposed ? outChannels / groups
+                                              : channels / groups};
+  for (int i = 0; i < spatial; ++i) {
+    int64_t kernel = weight.size(2 + i);
+    weightShape[2 + i] = kernel;
+    expected[2 + i] =
+        transposed
+            ? transposedWindowExtent(
+                  in.size(2 + i), kernel, stride[i], padding[i], dilation[i],
+                  outputPadding.empty() ? 0 : outputPadding[i])
+            : windowExtent(in.size(2 + i), kernel, stride[i], padding[i],
+                           dilation[i], false);
+    if (expected[2 + i] < 1)
+      return kernelError(call, Error::InvalidProgram,
+                         "the convolution window does not fit the input");
   }
-  if (expected[2] < 1 || expected[3] < 1)
-    return kernelError(call, Error::InvalidProgram,
-                       "the convolution window does not fit the input");
+  ET_CHECK_OK(checkShape(call, &weight, "weight", weightShape, rank));
   if (const TensorView *bias = call.input(2)) {
-    int64_t biasShape[1] = {s.oc};
+    int64_t biasShape[1] = {outChannels};
     ET_CHECK_OK(checkShape(call, bias, "bias", biasShape, 1));
   }
-  return checkShape(call, call.outputs[0], "output", expected, 4);
+  return checkShape(call, call.outputs[0], "output", expected, rank);
 }
 
 void runConvolution(const KernelCall &call) {
@@ -182,6 +228,8 @@ void runConvolution(const KernelCall &call) {
                       call.inputs[1]->data<float>(), biasData,
                       call.outputs[0]->data<float>(), 0, s.n * s.oc);
 }
+
+void runConvolution3d(const KernelCall &call) { runConvolution(call); }
 
 /// \p a (named \p aName) times mat2 \p b: both 2-D, the contraction sizes
 /// agree, and the output is [a rows, b columns].

@@ -1,4 +1,5 @@
-// max_pool2d, avg_pool2d, adaptive_avg_pool2d over CHW or NCHW float32.
+// max and average pooling over (N)CHW and (N)CDHW, adaptive_avg_pool2d and
+// upsampling over CHW or NCHW float32.
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -9,30 +10,177 @@
 namespace etch::runtime::portable {
 namespace {
 
+/// A pooling window over (D, H, W); 2-D pooling has depth 1 (kernel 1,
+/// stride 1, no padding), so one loop nest serves both.
 struct Window {
-  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+  int64_t kernel[3], stride[3], padding[3], dilation[3];
   bool ceilMode;
 };
 
-Window windowOf(const KernelCall &call) {
+Window windowOf(const KernelCall &call, int spatial) {
   Span<const int64_t> kernel = call.intsAttr("kernel_size");
   Span<const int64_t> stride = call.intsAttr("stride");
   Span<const int64_t> padding = call.intsAttr("padding");
   Span<const int64_t> dilation = call.intsAttr("dilation");
-  Window w{kernel[0], kernel[1], 0,
-           0,         0,         0,
-           1,         1,         call.boolAttr("ceil_mode", false)};
-  w.sh = stride.size() == 2 ? stride[0] : w.kh;
-  w.sw = stride.size() == 2 ? stride[1] : w.kw;
-  if (padding.size() == 2) {
-    w.ph = padding[0];
-    w.pw = padding[1];
-  }
-  if (dilation.size() == 2) {
-    w.dh = dilation[0];
-    w.dw = dilation[1];
+  Window w{{1, 1, 1},
+           {1, 1, 1},
+           {0, 0, 0},
+           {1, 1, 1},
+           call.boolAttr("ceil_mode", false)};
+  for (int i = 0; i < spatial; ++i) {
+    int at = 3 - spatial + i;
+    w.kernel[at] = kernel[i];
+    w.stride[at] = stride.empty() ? kernel[i] : stride[i];
+    if (!padding.empty())
+      w.padding[at] = padding[i];
+    if (!dilation.empty())
+      w.dilation[at] = dilation[i];
   }
   return w;
+}
+
+/// Planes (N*C) and (D, H, W) extents of a tensor whose last \p spatial dims
+/// are spatial (depth 1 for 2-D).
+struct Volume {
+  int64_t planes, extent[3];
+  int64_t size() const { return extent[0] * extent[1] * extent[2]; }
+};
+
+Volume volumeOf(const TensorView &t, int spatial) {
+  Volume v{0, {1, 1, 1}};
+  for (int i = 0; i < spatial; ++i)
+    v.extent[3 - spatial + i] = t.size(t.rank() - spatial + i);
+  v.planes = v.size() != 0 ? t.numel() / v.size() : 0;
+  return v;
+}
+
+Error validateWindowed(const KernelCall &call, int spatial, bool hasDilation) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+  const TensorView &in = *call.inputs[0];
+  ET_CHECK_OK(checkType(call, &in, "self", ScalarType::Float32));
+  if (in.rank() != spatial + 1 && in.rank() != spatial + 2)
+    return kernelError(call, Error::InvalidShape,
+                       spatial == 3 ? "self must be CDHW or NCDHW"
+                                    : "self must be CHW or NCHW");
+  Span<const int64_t> kernel = call.intsAttr("kernel_size");
+  Span<const int64_t> stride = call.intsAttr("stride");
+  Span<const int64_t> padding = call.intsAttr("padding");
+  Span<const int64_t> dilation = call.intsAttr("dilation");
+  size_t n = static_cast<size_t>(spatial);
+  if (kernel.size() != n || (stride.size() != n && !stride.empty()) ||
+      (padding.size() != n && !padding.empty()) ||
+      (hasDilation && dilation.size() != n && !dilation.empty()))
+    return kernelError(call, Error::InvalidProgram,
+                       "window attributes must have %d entries", spatial);
+  Window w = windowOf(call, spatial);
+  int64_t expected[kMaxRank];
+  int r = in.rank();
+  for (int d = 0; d < r; ++d)
+    expected[d] = in.size(d);
+  for (int i = 0; i < 3; ++i) {
+    if (w.stride[i] < 1 ||
+        !poolingPaddingFits(w.padding[i], w.kernel[i], w.dilation[i]))
+      return kernelError(call, Error::InvalidProgram, "invalid pooling window");
+    if (i < 3 - spatial)
+      continue;
+    int dim = r - 3 + i;
+    expected[dim] = windowExtent(in.size(dim), w.kernel[i], w.stride[i],
+                                 w.padding[i], w.dilation[i], w.ceilMode);
+    if (expected[dim] < 1)
+      return kernelError(call, Error::InvalidProgram,
+                         "the pooling window does not fit the input");
+  }
+  return checkShape(call, call.outputs[0], "output", expected, r);
+}
+
+void maxPool(const KernelCall &call, int spatial) {
+  Window w = windowOf(call, spatial);
+  Volume in = volumeOf(*call.inputs[0], spatial);
+  Volume out = volumeOf(*call.outputs[0], spatial);
+  const float *src = call.inputs[0]->data<float>();
+  float *dst = call.outputs[0]->data<float>();
+  const int64_t *extent = in.extent;
+  for (int64_t p = 0; p < in.planes; ++p) {
+    const float *plane = src + p * in.size();
+    for (int64_t oz = 0; oz < out.extent[0]; ++oz)
+      for (int64_t oy = 0; oy < out.extent[1]; ++oy)
+        for (int64_t ox = 0; ox < out.extent[2]; ++ox) {
+          float best = -std::numeric_limits<float>::infinity();
+          for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
+            int64_t iz = oz * w.stride[0] - w.padding[0] + kz * w.dilation[0];
+            if (iz < 0 || iz >= extent[0])
+              continue;
+            for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
+              int64_t iy = oy * w.stride[1] - w.padding[1] + ky * w.dilation[1];
+              if (iy < 0 || iy >= extent[1])
+                continue;
+              const float *row = plane + (iz * extent[1] + iy) * extent[2];
+              for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
+                int64_t ix =
+                    ox * w.stride[2] - w.padding[2] + kx * w.dilation[2];
+                if (ix >= 0 && ix < extent[2])
+                  best = std::max(best, row[ix]);
+              }
+            }
+          }
+          *dst++ = best;
+        }
+  }
+}
+
+/// ATen's average window along one dim: clipped to the padded input (its
+/// length counts with count_include_pad), then to the input.
+struct AvgSpan {
+  int64_t first, last, padded;
+};
+
+AvgSpan avgSpan(const Window &w, int i, int64_t out, int64_t extent) {
+  int64_t first = out * w.stride[i] - w.padding[i];
+  int64_t last = std::min(first + w.kernel[i], extent + w.padding[i]);
+  int64_t padded = last - first;
+  return {std::max<int64_t>(first, 0), std::min(last, extent), padded};
+}
+
+void avgPool(const KernelCall &call, int spatial) {
+  Window w = windowOf(call, spatial);
+  bool countPad = call.boolAttr("count_include_pad", true);
+  int64_t divisorOverride =
+      call.find("divisor_override") ? call.intAttr("divisor_override", 0) : 0;
+  Volume in = volumeOf(*call.inputs[0], spatial);
+  Volume out = volumeOf(*call.outputs[0], spatial);
+  const float *src = call.inputs[0]->data<float>();
+  float *dst = call.outputs[0]->data<float>();
+  const int64_t *extent = in.extent;
+  for (int64_t p = 0; p < in.planes; ++p) {
+    const float *plane = src + p * in.size();
+    for (int64_t oz = 0; oz < out.extent[0]; ++oz) {
+      AvgSpan z = avgSpan(w, 0, oz, extent[0]);
+      for (int64_t oy = 0; oy < out.extent[1]; ++oy) {
+        AvgSpan y = avgSpan(w, 1, oy, extent[1]);
+        for (int64_t ox = 0; ox < out.extent[2]; ++ox) {
+          AvgSpan x = avgSpan(w, 2, ox, extent[2]);
+          float sum = 0;
+          for (int64_t iz = z.first; iz < z.last; ++iz)
+            for (int64_t iy = y.first; iy < y.last; ++iy)
+              for (int64_t ix = x.first; ix < x.last; ++ix)
+                sum += plane[(iz * extent[1] + iy) * extent[2] + ix];
+          int64_t divisor = divisorOverride ? divisorOverride
+                            : countPad
+                                ? z.padded * y.padded * x.padded
+                                : (z.last - z.first) * (y.last - y.first) *
+                                      (x.last - x.first);
+          *dst++ = divisor > 0 ? sum / divisor : 0.0f;
+        }
+      }
+    }
+  }
+}
+
+Error validateAvgPool(const KernelCall &call, int spatial) {
+  ET_CHECK_OK(validateWindowed(call, spatial, false));
+  if (call.find("divisor_override") && call.intAttr("divisor_override", 1) == 0)
+    return kernelError(call, Error::InvalidProgram, "divisor_override is 0");
+  return Error::Ok;
 }
 
 /// Planes (N*C) and spatial extents of a CHW/NCHW tensor.
@@ -42,117 +190,25 @@ void planes(const TensorView &t, int64_t &count, int64_t &h, int64_t &w) {
   count = (h * w) != 0 ? t.numel() / (h * w) : 0;
 }
 
-Error validateWindowed(const KernelCall &call, bool hasDilation) {
-  ET_CHECK_OK(checkArity(call, 1, 1, 1));
-  const TensorView &in = *call.inputs[0];
-  ET_CHECK_OK(checkType(call, &in, "self", ScalarType::Float32));
-  if (in.rank() != 3 && in.rank() != 4)
-    return kernelError(call, Error::InvalidShape, "self must be CHW or NCHW");
-  Span<const int64_t> kernel = call.intsAttr("kernel_size");
-  Span<const int64_t> stride = call.intsAttr("stride");
-  Span<const int64_t> padding = call.intsAttr("padding");
-  Span<const int64_t> dilation = call.intsAttr("dilation");
-  if (kernel.size() != 2 || (stride.size() != 2 && !stride.empty()) ||
-      (padding.size() != 2 && !padding.empty()) ||
-      (hasDilation && dilation.size() != 2 && !dilation.empty()))
-    return kernelError(call, Error::InvalidProgram,
-                       "window attributes must have 2 entries");
-  Window w = windowOf(call);
-  if (w.sh < 1 || w.sw < 1 || !poolingPaddingFits(w.ph, w.kh, w.dh) ||
-      !poolingPaddingFits(w.pw, w.kw, w.dw))
-    return kernelError(call, Error::InvalidProgram, "invalid pooling window");
-  int64_t expected[kMaxRank];
-  for (int d = 0; d < in.rank(); ++d)
-    expected[d] = in.size(d);
-  int r = in.rank();
-  expected[r - 2] =
-      windowExtent(in.size(r - 2), w.kh, w.sh, w.ph, w.dh, w.ceilMode);
-  expected[r - 1] =
-      windowExtent(in.size(r - 1), w.kw, w.sw, w.pw, w.dw, w.ceilMode);
-  if (expected[r - 2] < 1 || expected[r - 1] < 1)
-    return kernelError(call, Error::InvalidProgram,
-                       "the pooling window does not fit the input");
-  return checkShape(call, call.outputs[0], "output", expected, r);
-}
-
 } // namespace
 
 Error validateMaxPool2d(const KernelCall &call) {
-  return validateWindowed(call, true);
+  return validateWindowed(call, 2, true);
 }
-
-void runMaxPool2d(const KernelCall &call) {
-  Window w = windowOf(call);
-  const TensorView &in = *call.inputs[0];
-  const TensorView &out = *call.outputs[0];
-  int64_t count, h, width, oh, ow;
-  planes(in, count, h, width);
-  planes(out, count, oh, ow);
-  const float *src = in.data<float>();
-  float *dst = out.data<float>();
-  for (int64_t p = 0; p < count; ++p) {
-    const float *plane = src + p * h * width;
-    for (int64_t oy = 0; oy < oh; ++oy)
-      for (int64_t ox = 0; ox < ow; ++ox) {
-        float best = -std::numeric_limits<float>::infinity();
-        for (int64_t ky = 0; ky < w.kh; ++ky) {
-          int64_t iy = oy * w.sh - w.ph + ky * w.dh;
-          if (iy < 0 || iy >= h)
-            continue;
-          for (int64_t kx = 0; kx < w.kw; ++kx) {
-            int64_t ix = ox * w.sw - w.pw + kx * w.dw;
-            if (ix >= 0 && ix < width)
-              best = std::max(best, plane[iy * width + ix]);
-          }
-        }
-        dst[(p * oh + oy) * ow + ox] = best;
-      }
-  }
+void runMaxPool2d(const KernelCall &call) { maxPool(call, 2); }
+Error validateMaxPool3d(const KernelCall &call) {
+  return validateWindowed(call, 3, true);
 }
+void runMaxPool3d(const KernelCall &call) { maxPool(call, 3); }
 
 Error validateAvgPool2d(const KernelCall &call) {
-  ET_CHECK_OK(validateWindowed(call, false));
-  if (call.find("divisor_override") && call.intAttr("divisor_override", 1) == 0)
-    return kernelError(call, Error::InvalidProgram, "divisor_override is 0");
-  return Error::Ok;
+  return validateAvgPool(call, 2);
 }
-
-void runAvgPool2d(const KernelCall &call) {
-  Window w = windowOf(call);
-  bool countPad = call.boolAttr("count_include_pad", true);
-  int64_t divisorOverride =
-      call.find("divisor_override") ? call.intAttr("divisor_override", 0) : 0;
-  const TensorView &in = *call.inputs[0];
-  const TensorView &out = *call.outputs[0];
-  int64_t count, h, width, oh, ow;
-  planes(in, count, h, width);
-  planes(out, count, oh, ow);
-  const float *src = in.data<float>();
-  float *dst = out.data<float>();
-  for (int64_t p = 0; p < count; ++p) {
-    const float *plane = src + p * h * width;
-    for (int64_t oy = 0; oy < oh; ++oy)
-      for (int64_t ox = 0; ox < ow; ++ox) {
-        // ATen: the window is clipped to the padded input, then to the input.
-        int64_t y0 = oy * w.sh - w.ph, x0 = ox * w.sw - w.pw;
-        int64_t y1 = std::min(y0 + w.kh, h + w.ph),
-                x1 = std::min(x0 + w.kw, width + w.pw);
-        int64_t padded = (y1 - y0) * (x1 - x0);
-        y0 = std::max<int64_t>(y0, 0);
-        x0 = std::max<int64_t>(x0, 0);
-        y1 = std::min(y1, h);
-        x1 = std::min(x1, width);
-        float sum = 0;
-        for (int64_t y = y0; y < y1; ++y)
-          for (int64_t x = x0; x < x1; ++x)
-            sum += plane[y * width + x];
-        int64_t divisor = divisorOverride ? divisorOverride
-                          : countPad      ? padded
-                                          : (y1 - y0) * (x1 - x0);
-        dst[(p * oh + oy) * ow + ox] = divisor > 0 ? sum / divisor : 0.0f;
-      }
-  }
+void runAvgPool2d(const KernelCall &call) { avgPool(call, 2); }
+Error validateAvgPool3d(const KernelCall &call) {
+  return validateAvgPool(call, 3);
 }
+void runAvgPool3d(const KernelCall &call) { avgPool(call, 3); }
 
 Error validateAdaptiveAvgPool2d(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));

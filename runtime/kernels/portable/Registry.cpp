@@ -15,6 +15,7 @@ using namespace portable;
 
 const KernelEntry kKernels[] = {
     {"edge.convolution", validateConvolution, runConvolution},
+    {"edge.convolution3d", validateConvolution3d, runConvolution3d},
     {"edge.addmm", validateAddmm, runAddmm},
     {"edge.linear", validateLinear, runLinear},
     {"edge.mm", validateMm, runMm},
@@ -76,6 +77,8 @@ const KernelEntry kKernels[] = {
     {"edge.argmin", validateArgReduction, runArgmin},
     {"edge.max_pool2d", validateMaxPool2d, runMaxPool2d},
     {"edge.avg_pool2d", validateAvgPool2d, runAvgPool2d},
+    {"edge.max_pool3d", validateMaxPool3d, runMaxPool3d},
+    {"edge.avg_pool3d", validateAvgPool3d, runAvgPool3d},
     {"edge.upsample_nearest2d", validateUpsampleNearest2d,
      runUpsampleNearest2d},
     {"edge.upsample_bilinear2d", validateUpsampleBilinear2d,

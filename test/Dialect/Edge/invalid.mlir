@@ -111,6 +111,46 @@ func.func @convolution_stride_pair(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf
 
 // -----
 
+// A 3-D convolution's window entries are (D, H, W) triples.
+func.func @convolution3d_stride_triple(%x: tensor<1x3x4x8x8xf32>, %w: tensor<6x3x3x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution3d' op stride must have 3 entries (D, H, W), got 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution3d %x, %w {stride = array<i64: 1, 1>} : (tensor<1x3x4x8x8xf32>, tensor<6x3x3x3x3xf32>) -> tensor<1x6x2x6x6xf32>
+  return
+}
+
+// -----
+
+// A 2-D input is edge.convolution's.
+func.func @convolution3d_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+2 {{'edge.convolution3d' op input must have rank 5, got rank 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.convolution3d %x, %w : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+// 3-D pooling needs a depth: CDHW or NCDHW.
+func.func @max_pool3d_rank(%x: tensor<3x8x8xf32>) {
+  // expected-error @+2 {{'edge.max_pool3d' op self must have rank 4 (CDHW) or 5 (NCDHW), got rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.max_pool3d %x {kernel_size = array<i64: 2, 2, 2>} : (tensor<3x8x8xf32>) -> tensor<3x4x4xf32>
+  return
+}
+
+// -----
+
+// Average pooling pads by at most half the kernel in every dim.
+func.func @avg_pool3d_padding(%x: tensor<1x3x4x8x8xf32>) {
+  // expected-error @+2 {{'edge.avg_pool3d' op padding 2 must be at most half of the kernel extent 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.avg_pool3d %x {kernel_size = array<i64: 2, 2, 2>, padding = array<i64: 2, 0, 0>} : (tensor<1x3x4x8x8xf32>) -> tensor<1x3x4x4x4xf32>
+  return
+}
+
+// -----
+
 // The declared result type must match the inferred one.
 func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
   // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}

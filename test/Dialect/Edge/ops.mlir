@@ -27,6 +27,32 @@ func.func @convolution(%x: tensor<1x4x9x9xf32>, %w: tensor<6x2x3x3xf32>, %b: ten
   return %0 : tensor<1x6x4x9xf32>
 }
 
+// 3-D convolution: one window entry per spatial dim (D, H, W).
+// CHECK-LABEL: func @convolution3d
+// CHECK: edge.convolution3d %{{.*}}, %{{.*}}, %{{.*}} {dilation = array<i64: 1, 2, 2>, groups = 2 : i64, padding = array<i64: 1, 1, 2>, stride = array<i64: 1, 2, 1>} : (tensor<1x4x6x9x9xf32>, tensor<6x2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x6x4x9xf32>
+func.func @convolution3d(%x: tensor<1x4x6x9x9xf32>, %w: tensor<6x2x3x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x6x4x9xf32> {
+  %0 = edge.convolution3d %x, %w, %b {stride = array<i64: 1, 2, 1>, padding = array<i64: 1, 1, 2>, dilation = array<i64: 1, 2, 2>, groups = 2} : (tensor<1x4x6x9x9xf32>, tensor<6x2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x6x4x9xf32>
+  return %0 : tensor<1x6x6x4x9xf32>
+}
+
+// Transposed 3-D convolution: weight is [C_in, C_out/groups, kD, kH, kW].
+// CHECK-LABEL: func @convolution3d_transposed
+// CHECK: edge.convolution3d {{.*}} {output_padding = array<i64: 1, 1, 1>, padding = array<i64: 1, 1, 1>, stride = array<i64: 2, 2, 2>, transposed = true} : (tensor<1x4x3x5x5xf32>, tensor<4x3x3x3x3xf32>) -> tensor<1x3x6x10x10xf32>
+func.func @convolution3d_transposed(%x: tensor<1x4x3x5x5xf32>, %w: tensor<4x3x3x3x3xf32>) -> tensor<1x3x6x10x10xf32> {
+  %0 = edge.convolution3d %x, %w {stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>, transposed = true, output_padding = array<i64: 1, 1, 1>} : (tensor<1x4x3x5x5xf32>, tensor<4x3x3x3x3xf32>) -> tensor<1x3x6x10x10xf32>
+  return %0 : tensor<1x3x6x10x10xf32>
+}
+
+// 3-D pooling: ceil mode over NCDHW; an empty stride is the kernel over CDHW.
+// CHECK-LABEL: func @pool3d
+// CHECK: edge.max_pool3d %{{.*}} {ceil_mode = true, kernel_size = array<i64: 2, 3, 3>, padding = array<i64: 1, 1, 1>, stride = array<i64: 1, 2, 2>} : (tensor<2x3x5x8x8xf32>) -> tensor<2x3x6x5x5xf32>
+// CHECK: edge.avg_pool3d %{{.*}} {kernel_size = array<i64: 2, 2, 2>} : (tensor<3x4x6x6xf32>) -> tensor<3x2x3x3xf32>
+func.func @pool3d(%x: tensor<2x3x5x8x8xf32>, %y: tensor<3x4x6x6xf32>) -> (tensor<2x3x6x5x5xf32>, tensor<3x2x3x3xf32>) {
+  %0 = edge.max_pool3d %x {kernel_size = array<i64: 2, 3, 3>, stride = array<i64: 1, 2, 2>, padding = array<i64: 1, 1, 1>, ceil_mode = true} : (tensor<2x3x5x8x8xf32>) -> tensor<2x3x6x5x5xf32>
+  %1 = edge.avg_pool3d %y {kernel_size = array<i64: 2, 2, 2>} : (tensor<3x4x6x6xf32>) -> tensor<3x2x3x3xf32>
+  return %0, %1 : tensor<2x3x6x5x5xf32>, tensor<3x2x3x3xf32>
+}
+
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
 // CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>

@@ -273,6 +273,15 @@ def transposed_same():
         [vi("x", [1, 2, 3, 3])], [vi("y", [1, 3, 6, 6])], [weight("w", 2, 3, 3, 3)])
 
 
+def transposed_wide_output():
+    """output_shape 11 from a full transposed extent of 7: two zero rows
+    would have to come before the output."""
+    return model(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="wide_up",
+                          output_shape=[11, 11], strides=[2, 2])],
+        [vi("x", [1, 2, 3, 3])], [vi("y", [1, 3, 11, 11])], [weight("w", 2, 3, 3, 3)])
+
+
 def training_dropout():
     return model(
         [helper.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="drop")],
@@ -436,7 +445,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, data_dependent, unique_axis, gelu_pattern,
                                  math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
-                                 transposed_asymmetric_pads, transposed_same,
+                                 transposed_asymmetric_pads, transposed_same, transposed_wide_output,
                                  training_dropout, scatter_multiply, runtime_depth,
                                  sequence_input, uint16_input, einsum_diagonal,
                                  einsum_mismatch, unranked_custom,
