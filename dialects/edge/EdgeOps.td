@@ -498,6 +498,30 @@ def Edge_UniqueOp : Edge_AtenOp<"unique", "aten::_unique2",
       RankedTensorOf<[I64]>:$counts);
 }
 
+def Edge_NonMaxSuppressionOp : Edge_Op<"non_max_suppression",
+    [Pure, InferTypeOpAdaptor,
+     DeclareOpInterfaceMethods<Edge_DataDependentShapeOpInterface>]> {
+  let summary = "Greedy non-maximum suppression per batch and class";
+  let description = [{
+    ONNX's NonMaxSuppression. `boxes` [B, N, 4] holds two opposite corners
+    (y1, x1, y2, x2 in either order), or with `center_point_box` (x center,
+    y center, width, height); `scores` [B, C, N]. Per batch and class, the
+    boxes scoring above `score_threshold` are taken best first (equal scores:
+    the lower index first); each drops the later ones whose intersection
+    over union with it exceeds `iou_threshold`; at most
+    `max_output_boxes_per_class` are kept. One [batch, class, box] row per
+    kept box, ordered by batch, class and selection. How many rows depends on
+    the data: planned at B * C * min(max_output_boxes_per_class, N).
+  }];
+  let arguments = (ins Edge_FloatTensor:$boxes, Edge_FloatTensor:$scores,
+      I64Attr:$max_output_boxes_per_class, F64Attr:$iou_threshold,
+      OptionalAttr<F64Attr>:$score_threshold,
+      DefaultValuedAttr<BoolAttr, "false">:$center_point_box);
+  let results = (outs RankedTensorOf<[I64]>:$selected);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+}
+
 def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
   let summary = "The `k` largest (or smallest) values along `dim`, with indices";
   let description = [{

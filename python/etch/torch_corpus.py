@@ -224,6 +224,24 @@ class GridSampleOps(torch.nn.Module):
         return torch.cat(samples, 1)
 
 
+class DetectionOps(torch.nn.Module):
+    """Detector post-processing: torchvision.ops.nms, the kept boxes and
+    scores gathered, and batched_nms (per class, by coordinate offsets)."""
+
+    def forward(self, boxes, scores, labels):  # [40, 4] x1y1x2y2, [40], [40]
+        import torchvision
+        keep = torchvision.ops.nms(boxes, scores, 0.5)
+        per_class = torchvision.ops.batched_nms(boxes, scores, labels, 0.3)
+        return keep, boxes[keep], scores[keep] * 2, per_class
+
+
+def detection_inputs():
+    corner = torch.rand(40, 2, generator=generator()) * 20
+    size = torch.rand(40, 2, generator=generator(2)) * 10 + 1
+    return (torch.cat([corner, corner + size], 1), torch.rand(40, generator=generator(3)),
+            torch.randint(0, 3, (40,), generator=generator(4)))
+
+
 class VolumetricOps(torch.nn.Module):
     """3-D convolution and pooling (video and volumetric models): strided,
     dilated, grouped, 'same'-padded and transposed Conv3d, BatchNorm3d,
@@ -281,6 +299,7 @@ MODELS = {
                         lambda: (torch.randn(2, 3, 5, 7, generator=generator()),
                                  torch.rand(2, 4, 6, 2, generator=generator(2)) * 2.6 - 1.3),
                         None, False, False),
+    "detection_ops": (DetectionOps, detection_inputs, None, False, False),
     "volumetric_ops": (VolumetricOps,
                        lambda: (torch.randn(2, 3, 6, 10, 12, generator=generator()),),
                        None, False, True),

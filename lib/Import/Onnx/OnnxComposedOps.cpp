@@ -1049,6 +1049,44 @@ LogicalResult topK(Compose &c) {
   return c.bindResults(values);
 }
 
+/// NonMaxSuppression: its count and thresholds become attributes (they
+/// bound the planned output), so they must be constants; absent inputs take
+/// ONNX's defaults (no box kept, IoU 0, no score threshold).
+LogicalResult nonMaxSuppression(Compose &c) {
+  Value boxes = c.in(0), scores = c.in(1);
+  if (!boxes || !scores)
+    return failure();
+  auto scalar = [&](size_t index) -> std::optional<std::optional<double>> {
+    if (!c.importer.hasInput(c.node, index))
+      return std::optional<double>();
+    const OnnxTensor *tensor = c.importer.constantInput(c.node, index);
+    std::optional<std::vector<double>> values =
+        tensor ? c.importer.constantDoubles(*tensor) : std::nullopt;
+    if (!values || values->size() != 1)
+      return std::nullopt;
+    return std::optional<double>(values->front());
+  };
+  auto maxOut = scalar(2), iou = scalar(3), score = scalar(4);
+  if (!maxOut || !iou || !score)
+    return c.importer.nodeError(c.node)
+           << "max_output_boxes_per_class, iou_threshold and score_threshold "
+              "must be constants with one element (they bound the output "
+              "etch plans ahead of time)";
+  double iouThreshold = iou->value_or(0.0);
+  if (iouThreshold < 0 || iouThreshold > 1)
+    return c.importer.nodeError(c.node)
+           << "iou_threshold must be in [0, 1], got " << iouThreshold;
+  SmallVector<NamedAttribute> attributes = {
+      c.attr("max_output_boxes_per_class",
+             static_cast<int64_t>(std::max(0.0, maxOut->value_or(0.0)))),
+      c.attr("iou_threshold", iouThreshold),
+      c.boolAttr("center_point_box",
+                 c.importer.intAttr(c.node, "center_point_box", 0) != 0)};
+  if (*score)
+    attributes.push_back(c.attr("score_threshold", **score));
+  return c.bind(c.op<edge::NonMaxSuppressionOp>({boxes, scores}, attributes));
+}
+
 /// GridSample (opset 16): torch's grid_sampler_2d, its modes by name.
 LogicalResult gridSample(Compose &c) {
   std::string mode = c.importer.stringAttr(c.node, "mode", "bilinear");
@@ -1156,6 +1194,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"Einsum", composeEinsum},
       {"TopK", topK},
       {"NonZero", nonZero},
+      {"NonMaxSuppression", nonMaxSuppression},
       {"Unique", unique},
       {"GridSample", gridSample},
       {"Compress", compress},

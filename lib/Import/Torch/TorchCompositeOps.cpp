@@ -428,6 +428,36 @@ LogicalResult importAdaptiveAvgPool3d(TorchNode &node) {
       b.getBoolAttr(true), IntegerAttr()));
 }
 
+LogicalResult importTorchvisionNms(TorchNode &node) {
+  // torchvision::nms(dets [N, 4] as x1, y1, x2, y2, scores [N], iou) is
+  // ONNX's suppression for one batch and class, every box allowed: the kept
+  // box indices are the rows' last column, best first.
+  Value boxes = node.tensor("dets"), scores = node.tensor("scores");
+  std::optional<double> iou = node.number("iou_threshold");
+  if (!boxes || !scores || !iou)
+    return node.error() << "needs 'dets', 'scores' and a constant "
+                           "'iou_threshold'";
+  RankedTensorType boxType = rankedTypeOf(boxes);
+  if (boxType.getRank() != 2 || boxType.isDynamicDim(0) ||
+      boxType.getDimSize(1) != 4)
+    return node.error() << "needs boxes of a static shape [N, 4], got "
+                        << boxes.getType();
+  int64_t count = boxType.getDimSize(0);
+  // Corner order does not matter to the suppression (it takes min and max),
+  // so x1, y1, x2, y2 serves as ONNX's y1, x1, y2, x2.
+  FailureOr<Value> batched = reshape(node, boxes, {1, count, 4});
+  FailureOr<Value> ranked = reshape(node, scores, {1, 1, count});
+  if (failed(batched) || failed(ranked))
+    return failure();
+  Builder &b = node.builder();
+  FailureOr<Value> rows = node.build<edge::NonMaxSuppressionOp>(
+      *batched, *ranked, b.getI64IntegerAttr(count), b.getF64FloatAttr(*iou),
+      FloatAttr(), b.getBoolAttr(false));
+  if (failed(rows))
+    return failure();
+  return node.bind(node.build<edge::SelectOp>(*rows, int64_t(1), int64_t(2)));
+}
+
 LogicalResult importUpsample(TorchNode &node) {
   // The .vec forms give scale_factors instead of output_size: the output
   // size is the node's recorded output shape, the factors become scales.
@@ -620,6 +650,7 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
         "aten::conv_transpose2d", "aten::conv_transpose3d"})
     handlers[name] = importConvolution;
   handlers["aten::matmul"] = importMatmul;
+  handlers["torchvision::nms"] = importTorchvisionNms;
   for (const char *name :
        {"aten::adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d"})
     handlers[name] = importAdaptiveAvgPool3d;

@@ -128,6 +128,8 @@ const KernelEntry kKernels[] = {
     {"edge.sort", validateSort, runSort},
     {"edge.unique", validateUnique, runUnique, /*shapeFromData=*/true},
     {"edge.nonzero", validateNonzero, runNonzero, /*shapeFromData=*/true},
+    {"edge.non_max_suppression", validateNonMaxSuppression,
+     runNonMaxSuppression, /*shapeFromData=*/true},
     {"edge.gather", validateGather, runGather},
     {"edge.scatter", validateScatter, runScatter},
     {"edge.grid_sampler_2d", validateGridSampler2d, runGridSampler2d},

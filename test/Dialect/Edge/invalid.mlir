@@ -151,6 +151,16 @@ func.func @avg_pool3d_padding(%x: tensor<1x3x4x8x8xf32>) {
 
 // -----
 
+// Scores are [batch, classes, boxes] for the same batch and boxes.
+func.func @non_max_suppression_scores(%boxes: tensor<2x6x4xf32>, %scores: tensor<2x3x5xf32>) {
+  // expected-error @+2 {{'edge.non_max_suppression' op scores must be [batch, classes, boxes] for boxes [2, 6, 4], got [2, 3, 5]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.non_max_suppression %boxes, %scores {max_output_boxes_per_class = 3 : i64, iou_threshold = 0.5 : f64} : (tensor<2x6x4xf32>, tensor<2x3x5xf32>) -> tensor<?x3xi64>
+  return
+}
+
+// -----
+
 // The declared result type must match the inferred one.
 func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
   // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}

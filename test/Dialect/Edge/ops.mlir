@@ -53,6 +53,14 @@ func.func @pool3d(%x: tensor<2x3x5x8x8xf32>, %y: tensor<3x4x6x6xf32>) -> (tensor
   return %0, %1 : tensor<2x3x6x5x5xf32>, tensor<3x2x3x3xf32>
 }
 
+// Non-maximum suppression: as many rows as the data keeps.
+// CHECK-LABEL: func @non_max_suppression
+// CHECK: edge.non_max_suppression %{{.*}}, %{{.*}} {iou_threshold = 5.000000e-01 : f64, max_output_boxes_per_class = 3 : i64, score_threshold = 0.000000e+00 : f64} : (tensor<2x6x4xf32>, tensor<2x3x6xf32>) -> tensor<?x3xi64>
+func.func @non_max_suppression(%boxes: tensor<2x6x4xf32>, %scores: tensor<2x3x6xf32>) -> tensor<?x3xi64> {
+  %0 = edge.non_max_suppression %boxes, %scores {max_output_boxes_per_class = 3 : i64, iou_threshold = 0.5 : f64, score_threshold = 0.0 : f64} : (tensor<2x6x4xf32>, tensor<2x3x6xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}
+
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
 // CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>

@@ -282,6 +282,15 @@ def transposed_wide_output():
         [vi("x", [1, 2, 3, 3])], [vi("y", [1, 3, 11, 11])], [weight("w", 2, 3, 3, 3)])
 
 
+def nms_runtime_threshold():
+    """NonMaxSuppression whose IoU threshold is a graph input."""
+    return model(
+        [helper.make_node("NonMaxSuppression", ["boxes", "scores", "most", "iou"],
+                          ["selected"], name="suppress")],
+        [vi("boxes", [1, 6, 4]), vi("scores", [1, 2, 6]), vi("iou", [1])],
+        [vi("selected", [None, 3], TensorProto.INT64)], [ints("most", [3])])
+
+
 def training_dropout():
     return model(
         [helper.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="drop")],
@@ -445,7 +454,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, data_dependent, unique_axis, gelu_pattern,
                                  math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
-                                 transposed_asymmetric_pads, transposed_same, transposed_wide_output,
+                                 transposed_asymmetric_pads, transposed_same, transposed_wide_output, nms_runtime_threshold,
                                  training_dropout, scatter_multiply, runtime_depth,
                                  sequence_input, uint16_input, einsum_diagonal,
                                  einsum_mismatch, unranked_custom,
