@@ -1,4 +1,4 @@
-//===- DetectionOps.cpp - non-maximum suppression -------------------------===//
+//===- DetectionOps.cpp - non-maximum suppression, RoiAlign ---------------===//
 #include "edge/EdgeDialect.h"
 
 using namespace mlir;
@@ -43,5 +43,39 @@ NonMaxSuppressionOp::upperBoundTypes(TypeRange operandTypes,
   types.push_back(RankedTensorType::get(
       {scores.getDimSize(0) * scores.getDimSize(1) * perClass, 3},
       IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> location,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  if (failed(verifyRank(location, name, "input", adaptor.getInput(), 4)) ||
+      failed(verifyRank(location, name, "rois", adaptor.getRois(), 2)) ||
+      failed(verifyRank(location, name, "batch_indices",
+                        adaptor.getBatchIndices(), 1)) ||
+      failed(verifySameElementType(
+          location, name,
+          {{"input", adaptor.getInput()}, {"rois", adaptor.getRois()}})))
+    return failure();
+  ArrayRef<int64_t> rois = rankedType(adaptor.getRois()).getShape();
+  int64_t regions = rankedType(adaptor.getBatchIndices()).getDimSize(0);
+  if (!extentsAgree(rois[1], 4) || !extentsAgree(rois[0], regions))
+    return emitInferenceError(location, name,
+                              "rois must be [R, 4] with one batch index each, "
+                              "got rois [" +
+                                  Twine(rois[0]) + ", " + Twine(rois[1]) +
+                                  "] and " + Twine(regions) + " indices");
+  if (adaptor.getOutputHeight() < 1 || adaptor.getOutputWidth() < 1 ||
+      static_cast<int64_t>(adaptor.getSamplingRatio()) < 0)
+    return emitInferenceError(location, name,
+                              "output_height and output_width must be >= 1 "
+                              "and sampling_ratio >= 0");
+  RankedTensorType input = rankedType(adaptor.getInput());
+  types.push_back(RankedTensorType::get(
+      {ShapedType::isDynamic(rois[0]) ? regions : rois[0], input.getDimSize(1),
+       adaptor.getOutputHeight(), adaptor.getOutputWidth()},
+      input.getElementType()));
   return success();
 }

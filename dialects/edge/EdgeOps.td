@@ -522,6 +522,32 @@ def Edge_NonMaxSuppressionOp : Edge_Op<"non_max_suppression",
       "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Edge_RoiAlignOp
+    : Edge_Op<"roi_align", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Average or max of bilinear samples over each region's bins";
+  let description = [{
+    ONNX's RoiAlign and torchvision's roi_align. `rois` [R, 4] holds
+    x1, y1, x2, y2 in input coordinates times `spatial_scale`,
+    `batch_indices` [R] the image of each. Each region is cut into
+    `output_height` x `output_width` bins, each sampled on a
+    `sampling_ratio`-square grid (0: ceil(region extent / bins) per axis);
+    samples are bilinear, zero beyond one pixel outside the image. `aligned`
+    shifts by half a pixel (ONNX half_pixel, torchvision aligned=True);
+    without it a region is at least one pixel wide. `max` (ONNX mode=max)
+    takes onnxruntime's maximum of the weighted corner values instead of
+    the average. Result [R, C, output_height, output_width].
+  }];
+  let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$rois,
+      RankedTensorOf<[I64]>:$batch_indices, I64Attr:$output_height,
+      I64Attr:$output_width, DefaultValuedAttr<I64Attr, "0">:$sampling_ratio,
+      DefaultValuedAttr<F64Attr, "1.0">:$spatial_scale,
+      DefaultValuedAttr<BoolAttr, "true">:$aligned,
+      DefaultValuedAttr<BoolAttr, "false">:$max);
+  let results = (outs Edge_FloatTensor:$result);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+}
+
 def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
   let summary = "The `k` largest (or smallest) values along `dim`, with indices";
   let description = [{

@@ -225,21 +225,29 @@ class GridSampleOps(torch.nn.Module):
 
 
 class DetectionOps(torch.nn.Module):
-    """Detector post-processing: torchvision.ops.nms, the kept boxes and
-    scores gathered, and batched_nms (per class, by coordinate offsets)."""
+    """Detector heads: torchvision.ops.nms, the kept boxes and scores
+    gathered, batched_nms (per class, by coordinate offsets), and roi_align
+    over a feature map at 1/4 scale in both corner conventions and with an
+    adaptive sampling grid."""
 
-    def forward(self, boxes, scores, labels):  # [40, 4] x1y1x2y2, [40], [40]
+    def forward(self, boxes, scores, labels, features):
+        # boxes [40, 4] x1y1x2y2 in a 30 x 30 image, scores [40], labels [40],
+        # features [2, 3, 8, 8]
         import torchvision
         keep = torchvision.ops.nms(boxes, scores, 0.5)
         per_class = torchvision.ops.batched_nms(boxes, scores, labels, 0.3)
-        return keep, boxes[keep], scores[keep] * 2, per_class
+        rois = torch.cat([(labels % 2).to(boxes.dtype)[:, None], boxes], 1)
+        aligned = torchvision.ops.roi_align(features, rois, (3, 4), 0.25, 2, True)
+        adaptive = torchvision.ops.roi_align(features, rois, 2, 0.25, -1, False)
+        return keep, boxes[keep], scores[keep] * 2, per_class, aligned, adaptive
 
 
 def detection_inputs():
     corner = torch.rand(40, 2, generator=generator()) * 20
     size = torch.rand(40, 2, generator=generator(2)) * 10 + 1
     return (torch.cat([corner, corner + size], 1), torch.rand(40, generator=generator(3)),
-            torch.randint(0, 3, (40,), generator=generator(4)))
+            torch.randint(0, 3, (40,), generator=generator(4)),
+            torch.randn(2, 3, 8, 8, generator=generator(5)))
 
 
 class VolumetricOps(torch.nn.Module):

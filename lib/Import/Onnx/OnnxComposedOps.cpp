@@ -1087,6 +1087,31 @@ LogicalResult nonMaxSuppression(Compose &c) {
   return c.bind(c.op<edge::NonMaxSuppressionOp>({boxes, scores}, attributes));
 }
 
+/// RoiAlign: before opset 16 (no coordinate_transformation_mode yet) the
+/// regions were not shifted by half a pixel.
+LogicalResult roiAlign(Compose &c) {
+  std::string mode = c.importer.stringAttr(c.node, "mode", "avg");
+  std::string transform = c.importer.stringAttr(
+      c.node, "coordinate_transformation_mode",
+      c.importer.writtenOpset() >= 16 ? "half_pixel" : "output_half_pixel");
+  if ((mode != "avg" && mode != "max") ||
+      (transform != "half_pixel" && transform != "output_half_pixel"))
+    return c.importer.nodeError(c.node)
+           << "mode '" << mode << "' / coordinate_transformation_mode '"
+           << transform
+           << "' is not one of avg, max / half_pixel, output_half_pixel";
+  return c.bind(c.op<edge::RoiAlignOp>(
+      {c.in(0), c.in(1), c.in(2)},
+      {c.attr("output_height", c.importer.intAttr(c.node, "output_height", 1)),
+       c.attr("output_width", c.importer.intAttr(c.node, "output_width", 1)),
+       c.attr("sampling_ratio",
+              c.importer.intAttr(c.node, "sampling_ratio", 0)),
+       c.attr("spatial_scale", static_cast<double>(c.importer.floatAttr(
+                                   c.node, "spatial_scale", 1.0f))),
+       c.boolAttr("aligned", transform == "half_pixel"),
+       c.boolAttr("max", mode == "max")}));
+}
+
 /// GridSample (opset 16): torch's grid_sampler_2d, its modes by name.
 LogicalResult gridSample(Compose &c) {
   std::string mode = c.importer.stringAttr(c.node, "mode", "bilinear");
@@ -1195,6 +1220,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"TopK", topK},
       {"NonZero", nonZero},
       {"NonMaxSuppression", nonMaxSuppression},
+      {"RoiAlign", roiAlign},
       {"Unique", unique},
       {"GridSample", gridSample},
       {"Compress", compress},

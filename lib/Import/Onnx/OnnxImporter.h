@@ -100,6 +100,12 @@ public:
 
   EdgeOpBuilder edge;
   mlir::OpBuilder builder;
+  /// The default domain's opset the model was written for (before any
+  /// conversion): defaults that changed between versions follow it.
+  int64_t writtenOpset() const {
+    return graph.convertedFromOpset ? graph.convertedFromOpset
+                                    : graph.opsetVersion;
+  }
 
 private:
   mlir::LogicalResult convertNode(const OnnxNode &node);

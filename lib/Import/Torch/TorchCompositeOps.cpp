@@ -458,6 +458,45 @@ LogicalResult importTorchvisionNms(TorchNode &node) {
   return node.bind(node.build<edge::SelectOp>(*rows, int64_t(1), int64_t(2)));
 }
 
+LogicalResult importTorchvisionRoiAlign(TorchNode &node) {
+  // torchvision::roi_align(input, rois [K, 5] as batch index, x1, y1, x2,
+  // y2, spatial_scale, pooled_height, pooled_width, sampling_ratio,
+  // aligned): the boxes and their batch indices split apart.
+  Value input = node.tensor("input"), rois = node.tensor("rois");
+  std::optional<double> scale = node.number("spatial_scale");
+  std::optional<int64_t> height = node.integer("pooled_height"),
+                         width = node.integer("pooled_width"),
+                         sampling = node.integer("sampling_ratio");
+  std::optional<bool> aligned = node.boolean("aligned");
+  if (!input || !rois || !scale || !height || !width || !sampling || !aligned)
+    return node.error() << "needs 'input', 'rois' and constant spatial_scale, "
+                           "pooled_height, pooled_width, sampling_ratio and "
+                           "aligned";
+  if (rankedTypeOf(rois).getRank() != 2 ||
+      rankedTypeOf(rois).getDimSize(1) != 5)
+    return node.error() << "needs rois [K, 5] (batch index, x1, y1, x2, y2), "
+                           "got "
+                        << rois.getType();
+  Builder &b = node.builder();
+  FailureOr<Value> boxes = node.build<edge::SliceOp>(
+      rois, Value(), int64_t(1), b.getI64IntegerAttr(1), b.getI64IntegerAttr(5),
+      int64_t(1));
+  FailureOr<Value> column =
+      node.build<edge::SelectOp>(rois, int64_t(1), int64_t(0));
+  if (failed(boxes) || failed(column))
+    return failure();
+  FailureOr<Value> batch = node.castTo(*column, b.getI64Type());
+  if (failed(batch))
+    return failure();
+  return node.bind(node.build<edge::RoiAlignOp>(
+      input, *boxes, *batch, b.getI64IntegerAttr(*height),
+      b.getI64IntegerAttr(*width),
+      // torchvision's adaptive grid is any ratio <= 0, Edge's is 0.
+      b.getI64IntegerAttr(std::max<int64_t>(*sampling, 0)),
+      b.getF64FloatAttr(*scale), b.getBoolAttr(*aligned),
+      b.getBoolAttr(false)));
+}
+
 LogicalResult importUpsample(TorchNode &node) {
   // The .vec forms give scale_factors instead of output_size: the output
   // size is the node's recorded output shape, the factors become scales.
@@ -651,6 +690,7 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
     handlers[name] = importConvolution;
   handlers["aten::matmul"] = importMatmul;
   handlers["torchvision::nms"] = importTorchvisionNms;
+  handlers["torchvision::roi_align"] = importTorchvisionRoiAlign;
   for (const char *name :
        {"aten::adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d"})
     handlers[name] = importAdaptiveAvgPool3d;

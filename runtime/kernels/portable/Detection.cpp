@@ -1,9 +1,11 @@
-// non_max_suppression: ONNX's greedy selection per batch and class.
+// non_max_suppression (ONNX's greedy selection per batch and class) and
+// roi_align.
 //
-// No working memory beyond the output: the boxes are visited best first by
-// scanning for the next one in (score descending, index ascending) order,
-// and a box is kept when no box kept before it overlaps it too much: the
-// same choice as sorting and suppressing, in O(N^2) per class.
+// non_max_suppression needs no working memory beyond its output: the boxes
+// are visited best first by scanning for the next one in (score descending,
+// index ascending) order, and a box is kept when no box kept before it
+// overlaps it too much: the same choice as sorting and suppressing, in
+// O(N^2) per class.
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -122,6 +124,139 @@ void runNonMaxSuppression(const KernelCall &call) {
   }
   int64_t shape[2] = {kept, 3};
   out.resize(shape, 2); // within the planned bound: never fails
+}
+
+} // namespace etch::runtime::portable
+
+namespace etch::runtime::portable {
+namespace {
+
+/// One bilinear sample: four corner offsets in a plane and their weights;
+/// all weights 0 beyond one pixel outside the image (ONNX's and
+/// torchvision's rule).
+struct Sample {
+  int64_t offset[4];
+  float weight[4];
+};
+
+Sample sampleAt(float y, float x, int64_t height, int64_t width) {
+  Sample s{{0, 0, 0, 0}, {0, 0, 0, 0}};
+  if (y < -1.0f || y > height || x < -1.0f || x > width)
+    return s;
+  y = std::max(y, 0.0f);
+  x = std::max(x, 0.0f);
+  int64_t y0 = static_cast<int64_t>(y), x0 = static_cast<int64_t>(x), y1, x1;
+  if (y0 >= height - 1) {
+    y0 = y1 = height - 1;
+    y = static_cast<float>(y0);
+  } else {
+    y1 = y0 + 1;
+  }
+  if (x0 >= width - 1) {
+    x0 = x1 = width - 1;
+    x = static_cast<float>(x0);
+  } else {
+    x1 = x0 + 1;
+  }
+  float ly = y - y0, lx = x - x0, hy = 1 - ly, hx = 1 - lx;
+  s = {{y0 * width + x0, y0 * width + x1, y1 * width + x0, y1 * width + x1},
+       {hy * hx, hy * lx, ly * hx, ly * lx}};
+  return s;
+}
+
+/// A region's extent along one axis, in input pixels.
+struct RegionAxis {
+  float start, bin;
+  int64_t grid;
+};
+
+RegionAxis regionAxis(float first, float last, float scale, bool aligned,
+                      int64_t bins, int64_t samplingRatio) {
+  float offset = aligned ? 0.5f : 0.0f;
+  float start = first * scale - offset, extent = last * scale - offset - start;
+  if (!aligned)
+    extent = std::max(extent, 1.0f);
+  float bin = extent / bins;
+  int64_t grid = samplingRatio > 0
+                     ? samplingRatio
+                     : static_cast<int64_t>(std::ceil(extent / bins));
+  return {start, bin, grid};
+}
+
+} // namespace
+
+Error validateRoiAlign(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 3, 3, 1));
+  const TensorView &in = *call.inputs[0], &rois = *call.inputs[1],
+                   &batch = *call.inputs[2];
+  ET_CHECK_OK(checkType(call, &in, "input", ScalarType::Float32));
+  ET_CHECK_OK(checkType(call, &rois, "rois", ScalarType::Float32));
+  ET_CHECK_OK(checkType(call, &batch, "batch_indices", ScalarType::Int64));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", ScalarType::Float32));
+  int64_t height = call.intAttr("output_height", 0),
+          width = call.intAttr("output_width", 0);
+  if (in.rank() != 4 || rois.rank() != 2 || rois.size(1) != 4 ||
+      batch.rank() != 1 || batch.size(0) != rois.size(0) || height < 1 ||
+      width < 1 || call.intAttr("sampling_ratio", 0) < 0)
+    return kernelError(call, Error::InvalidShape,
+                       "needs NCHW input, rois [R, 4], R batch indices and "
+                       "a positive output size");
+  int64_t expected[4] = {rois.size(0), in.size(1), height, width};
+  return checkShape(call, call.outputs[0], "output", expected, 4);
+}
+
+void runRoiAlign(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  const float *rois = call.inputs[1]->data<float>();
+  const int64_t *batch = call.inputs[2]->data<int64_t>();
+  float *out = call.outputs[0]->data<float>();
+  int64_t regions = call.inputs[1]->size(0), channels = in.size(1),
+          height = in.size(2), width = in.size(3);
+  int64_t binsY = call.intAttr("output_height", 1),
+          binsX = call.intAttr("output_width", 1);
+  int64_t samplingRatio = call.intAttr("sampling_ratio", 0);
+  float scale = static_cast<float>(call.doubleAttr("spatial_scale", 1.0));
+  bool aligned = call.boolAttr("aligned", true);
+  bool takeMax = call.boolAttr("max", false);
+  int64_t plane = height * width;
+  for (int64_t r = 0; r < regions; ++r) {
+    const float *roi = rois + r * 4;
+    RegionAxis ys =
+        regionAxis(roi[1], roi[3], scale, aligned, binsY, samplingRatio);
+    RegionAxis xs =
+        regionAxis(roi[0], roi[2], scale, aligned, binsX, samplingRatio);
+    float count = static_cast<float>(std::max<int64_t>(ys.grid * xs.grid, 1));
+    // An index outside the batch reads nothing: zeros, never out of bounds.
+    int64_t image = batch[r];
+    bool inside = image >= 0 && image < in.size(0);
+    for (int64_t c = 0; c < channels; ++c) {
+      const float *src =
+          inside ? in.data<float>() + (image * channels + c) * plane : nullptr;
+      for (int64_t by = 0; by < binsY; ++by)
+        for (int64_t bx = 0; bx < binsX; ++bx) {
+          float sum = 0, best = 0;
+          bool first = true;
+          for (int64_t iy = 0; inside && iy < ys.grid; ++iy) {
+            float y = ys.start + by * ys.bin + (iy + 0.5f) * ys.bin / ys.grid;
+            for (int64_t ix = 0; ix < xs.grid; ++ix) {
+              float x = xs.start + bx * xs.bin + (ix + 0.5f) * xs.bin / xs.grid;
+              Sample s = sampleAt(y, x, height, width);
+              if (!takeMax) {
+                for (int k = 0; k < 4; ++k)
+                  sum += s.weight[k] * src[s.offset[k]];
+                continue;
+              }
+              float value = s.weight[0] * src[s.offset[0]];
+              for (int k = 1; k < 4; ++k)
+                value = std::max(value, s.weight[k] * src[s.offset[k]]);
+              best = first ? value : std::max(best, value);
+              first = false;
+            }
+          }
+          *out++ = takeMax ? best : sum / count;
+        }
+    }
+  }
 }
 
 } // namespace etch::runtime::portable

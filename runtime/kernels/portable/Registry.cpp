@@ -130,6 +130,7 @@ const KernelEntry kKernels[] = {
     {"edge.nonzero", validateNonzero, runNonzero, /*shapeFromData=*/true},
     {"edge.non_max_suppression", validateNonMaxSuppression,
      runNonMaxSuppression, /*shapeFromData=*/true},
+    {"edge.roi_align", validateRoiAlign, runRoiAlign},
     {"edge.gather", validateGather, runGather},
     {"edge.scatter", validateScatter, runScatter},
     {"edge.grid_sampler_2d", validateGridSampler2d, runGridSampler2d},

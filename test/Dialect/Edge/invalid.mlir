@@ -161,6 +161,16 @@ func.func @non_max_suppression_scores(%boxes: tensor<2x6x4xf32>, %scores: tensor
 
 // -----
 
+// Every region has a batch index.
+func.func @roi_align_indices(%x: tensor<2x4x8x8xf32>, %rois: tensor<5x4xf32>, %batch: tensor<4xi64>) {
+  // expected-error @+2 {{'edge.roi_align' op rois must be [R, 4] with one batch index each, got rois [5, 4] and 4 indices}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.roi_align %x, %rois, %batch {output_height = 2 : i64, output_width = 2 : i64} : (tensor<2x4x8x8xf32>, tensor<5x4xf32>, tensor<4xi64>) -> tensor<5x4x2x2xf32>
+  return
+}
+
+// -----
+
 // The declared result type must match the inferred one.
 func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
   // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}

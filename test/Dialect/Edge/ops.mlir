@@ -61,6 +61,14 @@ func.func @non_max_suppression(%boxes: tensor<2x6x4xf32>, %scores: tensor<2x3x6x
   return %0 : tensor<?x3xi64>
 }
 
+// RoiAlign: one [C, bins] block per region.
+// CHECK-LABEL: func @roi_align
+// CHECK: edge.roi_align %{{.*}}, %{{.*}}, %{{.*}} {max = true, output_height = 2 : i64, output_width = 3 : i64, sampling_ratio = 2 : i64} : (tensor<2x4x8x8xf32>, tensor<5x4xf32>, tensor<5xi64>) -> tensor<5x4x2x3xf32>
+func.func @roi_align(%x: tensor<2x4x8x8xf32>, %rois: tensor<5x4xf32>, %batch: tensor<5xi64>) -> tensor<5x4x2x3xf32> {
+  %0 = edge.roi_align %x, %rois, %batch {output_height = 2 : i64, output_width = 3 : i64, sampling_ratio = 2 : i64, max = true} : (tensor<2x4x8x8xf32>, tensor<5x4xf32>, tensor<5xi64>) -> tensor<5x4x2x3xf32>
+  return %0 : tensor<5x4x2x3xf32>
+}
+
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
 // CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>
