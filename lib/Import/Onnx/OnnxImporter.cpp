@@ -97,6 +97,9 @@ OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
       {"ArgMax", &OnnxImporter::convertArgReduce},
       {"ArgMin", &OnnxImporter::convertArgReduce},
       {"Identity", &OnnxImporter::convertIdentity},
+      {"If", &OnnxImporter::convertIf},
+      {"Loop", &OnnxImporter::convertLoop},
+      {"Scan", &OnnxImporter::convertScan},
       {"Constant", &OnnxImporter::convertConstant},
       {"Shape", &OnnxImporter::convertShape},
       {"Gelu", &OnnxImporter::convertGelu},
@@ -496,6 +499,24 @@ LogicalResult OnnxImporter::convertNode(const OnnxNode &node) {
   return convertCustom(node);
 }
 
+void OnnxImporter::countUses(const std::vector<OnnxNode> &nodes) {
+  for (const OnnxNode &node : nodes) {
+    for (const std::string &name : node.inputs) {
+      ++useCounts[name];
+      consumers[name].push_back(&node);
+    }
+    for (const std::string &name : node.outputs)
+      producers[name] = &node;
+    // A subgraph reads its outputs and the outer names it captures.
+    for (const auto &[name, attribute] : node.attributes)
+      if (attribute.graph) {
+        countUses(attribute.graph->nodes);
+        for (const auto &[output, type] : attribute.graph->outputs)
+          ++useCounts[output];
+      }
+  }
+}
+
 LogicalResult OnnxImporter::run() {
   MLIRContext *context = builder.getContext();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
@@ -529,13 +550,8 @@ LogicalResult OnnxImporter::run() {
       return emitError(fileLoc)
              << "node #" << index << " '" << node.name << "' (" << node.opType
              << ") has no named first output";
-    for (const std::string &name : node.inputs) {
-      ++useCounts[name];
-      consumers[name].push_back(&node);
-    }
-    for (const std::string &name : node.outputs)
-      producers[name] = &node;
   }
+  countUses(graph.nodes);
   for (const auto &[name, type] : graph.outputs)
     ++useCounts[name];
 

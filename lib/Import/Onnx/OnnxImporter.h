@@ -62,6 +62,10 @@ public:
   mlir::LogicalResult convertResize(const OnnxNode &node);
   mlir::LogicalResult convertQuantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
+  /// If, Loop and Scan, resolved at import (OnnxControlFlow.cpp).
+  mlir::LogicalResult convertIf(const OnnxNode &node);
+  mlir::LogicalResult convertLoop(const OnnxNode &node);
+  mlir::LogicalResult convertScan(const OnnxNode &node);
   /// The operators written as several Edge ops (OnnxComposedOps.cpp).
   mlir::LogicalResult convertComposed(const OnnxNode &node);
   /// A 1-D window op through its 2-D converter (OnnxNnOps.cpp).
@@ -108,6 +112,25 @@ public:
   }
 
 private:
+  /// What a name stands for while importing: a constant known at import or
+  /// an Edge value.
+  struct Bound {
+    mlir::Value value;
+    const OnnxTensor *constant = nullptr;
+  };
+  void bindName(const std::string &name, const Bound &bound);
+  Bound boundInput(const OnnxNode &node, size_t index);
+  mlir::Value materialize(const Bound &bound, mlir::Location loc);
+  const OnnxTensor *ownScalar(const std::string &name, OnnxDataType type,
+                              int64_t value);
+  mlir::FailureOr<llvm::SmallVector<Bound>>
+  inlineSubgraph(const OnnxNode &owner, const OnnxGraph &body,
+                 llvm::ArrayRef<Bound> arguments);
+  mlir::FailureOr<mlir::Value> stack(const OnnxNode &node,
+                                     llvm::ArrayRef<Bound> pieces, int64_t axis,
+                                     bool reverse);
+  /// Counts the uses of names by \p nodes and the subgraphs inside them.
+  void countUses(const std::vector<OnnxNode> &nodes);
   mlir::LogicalResult convertNode(const OnnxNode &node);
   /// Evaluates integer shape arithmetic on constants into a new constant;
   /// false when the node is not such a case (OnnxConstantFolding.cpp).

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,8 +61,20 @@ struct OnnxTensor {
   }
 };
 
+struct OnnxGraph;
+
 struct OnnxAttribute {
-  enum class Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Other };
+  enum class Kind {
+    Float,
+    Int,
+    String,
+    Tensor,
+    Floats,
+    Ints,
+    Strings,
+    Graph,
+    Other
+  };
   Kind kind = Kind::Other;
   float f = 0;
   int64_t i = 0;
@@ -70,6 +83,8 @@ struct OnnxAttribute {
   std::vector<float> floats;
   std::vector<int64_t> ints;
   std::vector<std::string> strings;
+  /// A subgraph (If's branches, Loop's and Scan's body).
+  std::shared_ptr<const OnnxGraph> graph;
 };
 
 struct OnnxNode {
@@ -95,6 +110,9 @@ struct OnnxGraph {
   std::vector<OnnxTensor> initializers;
   std::vector<OnnxNode> nodes;
   std::map<std::string, OnnxValueType> valueTypes; // from shape inference
+  /// A subgraph's formal inputs in order (initializers included); the top
+  /// graph lists its runtime inputs in `inputs` instead.
+  std::vector<std::string> formalInputs;
 };
 
 /// Reads and shape-infers the model at \p path. On failure returns

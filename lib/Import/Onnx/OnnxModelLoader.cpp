@@ -221,8 +221,41 @@ bool convertTensor(const onnx::TensorProto &proto, const std::string &modelDir,
   return true;
 }
 
+bool convertNodes(const onnx::GraphProto &proto, const std::string &modelDir,
+                  OnnxGraph &graph,
+                  std::map<std::string, OnnxValueType> &valueTypes,
+                  std::string &error);
+
+/// A subgraph attribute: its formal inputs, outputs, initializers and nodes;
+/// its value types join \p valueTypes (names are unique across scopes).
+bool convertSubgraph(const onnx::GraphProto &proto, const std::string &modelDir,
+                     OnnxGraph &graph,
+                     std::map<std::string, OnnxValueType> &valueTypes,
+                     std::string &error) {
+  graph.name = proto.name();
+  for (const auto &initializer : proto.initializer()) {
+    OnnxTensor tensor;
+    if (!convertTensor(initializer, modelDir, tensor, error))
+      return false;
+    graph.initializers.push_back(std::move(tensor));
+  }
+  for (const auto &input : proto.input()) {
+    valueTypes[input.name()] = convertType(input.type());
+    graph.formalInputs.push_back(input.name());
+    graph.inputs.emplace_back(input.name(), convertType(input.type()));
+  }
+  for (const auto &output : proto.output()) {
+    valueTypes[output.name()] = convertType(output.type());
+    graph.outputs.emplace_back(output.name(), convertType(output.type()));
+  }
+  for (const auto &info : proto.value_info())
+    valueTypes[info.name()] = convertType(info.type());
+  return convertNodes(proto, modelDir, graph, valueTypes, error);
+}
+
 bool convertAttribute(const onnx::AttributeProto &proto,
                       const std::string &modelDir, OnnxAttribute &attribute,
+                      std::map<std::string, OnnxValueType> &valueTypes,
                       std::string &error) {
   using Kind = OnnxAttribute::Kind;
   switch (proto.type()) {
@@ -253,6 +286,14 @@ bool convertAttribute(const onnx::AttributeProto &proto,
     attribute.kind = Kind::Strings;
     attribute.strings.assign(proto.strings().begin(), proto.strings().end());
     return true;
+  case onnx::AttributeProto::GRAPH: {
+    auto graph = std::make_shared<OnnxGraph>();
+    if (!convertSubgraph(proto.g(), modelDir, *graph, valueTypes, error))
+      return false;
+    attribute.kind = Kind::Graph;
+    attribute.graph = std::move(graph);
+    return true;
+  }
   default:
     attribute.kind = Kind::Other;
     return true;
@@ -427,6 +468,32 @@ bool validateWindowAttributes(const onnx::GraphProto &graph,
   return true;
 }
 
+bool convertNodes(const onnx::GraphProto &proto, const std::string &modelDir,
+                  OnnxGraph &graph,
+                  std::map<std::string, OnnxValueType> &valueTypes,
+                  std::string &error) {
+  for (const auto &nodeProto : proto.node()) {
+    OnnxNode node;
+    node.opType = nodeProto.op_type();
+    node.domain = nodeProto.domain();
+    node.name = nodeProto.name();
+    node.inputs.assign(nodeProto.input().begin(), nodeProto.input().end());
+    node.outputs.assign(nodeProto.output().begin(), nodeProto.output().end());
+    for (const auto &attributeProto : nodeProto.attribute()) {
+      OnnxAttribute attribute;
+      if (!convertAttribute(attributeProto, modelDir, attribute, valueTypes,
+                            error)) {
+        error = "node '" + node.name + "' (" + node.opType + "), attribute '" +
+                attributeProto.name() + "': " + error;
+        return false;
+      }
+      node.attributes[attributeProto.name()] = std::move(attribute);
+    }
+    graph.nodes.push_back(std::move(node));
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<OnnxGraph> loadOnnxModel(const std::string &path,
@@ -511,24 +578,8 @@ std::optional<OnnxGraph> loadOnnxModelFromBytes(const std::string &bytes,
   for (const auto &info : proto.value_info())
     graph.valueTypes[info.name()] = convertType(info.type());
 
-  for (const auto &nodeProto : proto.node()) {
-    OnnxNode node;
-    node.opType = nodeProto.op_type();
-    node.domain = nodeProto.domain();
-    node.name = nodeProto.name();
-    node.inputs.assign(nodeProto.input().begin(), nodeProto.input().end());
-    node.outputs.assign(nodeProto.output().begin(), nodeProto.output().end());
-    for (const auto &attributeProto : nodeProto.attribute()) {
-      OnnxAttribute attribute;
-      if (!convertAttribute(attributeProto, modelDir, attribute, error)) {
-        error = "node '" + node.name + "' (" + node.opType + "), attribute '" +
-                attributeProto.name() + "': " + error;
-        return std::nullopt;
-      }
-      node.attributes[attributeProto.name()] = std::move(attribute);
-    }
-    graph.nodes.push_back(std::move(node));
-  }
+  if (!convertNodes(proto, modelDir, graph, graph.valueTypes, error))
+    return std::nullopt;
   return graph;
 }
 

@@ -291,6 +291,68 @@ def nms_runtime_threshold():
         [vi("selected", [None, 3], TensorProto.INT64)], [ints("most", [3])])
 
 
+def control_flow():
+    """Loop with a constant trip count (a carried value and a scan output),
+    If with a constant and with a run-time condition, and Scan both ways."""
+    F_ = TensorProto.FLOAT
+    loop_body = helper.make_graph(
+        [helper.make_node("Cast", ["i"], ["i_f"], to=F_),
+         helper.make_node("Mul", ["acc", "two"], ["twice"]),
+         helper.make_node("Add", ["twice", "i_f"], ["acc_out"]),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("ReduceSum", ["acc_out"], ["total"], keepdims=0)],
+        "loop_body",
+        [vi("i", [], TensorProto.INT64), vi("cond_in", [], TensorProto.BOOL),
+         vi("acc", [3, 4])],
+        [vi("cond_out", [], TensorProto.BOOL), vi("acc_out", [3, 4]), vi("total", [])],
+        [floats("two", 2.0)])
+    then_branch = helper.make_graph(
+        [helper.make_node("Add", ["x", "one"], ["plus"])], "then",
+        [], [vi("plus", [3, 4])], [floats("one", 1.0)])
+    else_branch = helper.make_graph(
+        [helper.make_node("Sub", ["x", "one_"], ["minus"])], "else",
+        [], [vi("minus", [3, 4])], [floats("one_", 1.0)])
+    relu_branch = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["relu"])], "relu", [], [vi("relu", [3, 4])])
+    neg_branch = helper.make_graph(
+        [helper.make_node("Neg", ["x"], ["neg"])], "neg", [], [vi("neg", [3, 4])])
+    scan_body = helper.make_graph(
+        [helper.make_node("Add", ["sum_in", "row"], ["sum_out"]),
+         helper.make_node("Identity", ["sum_out"], ["partial"])],
+        "scan_body", [vi("sum_in", [4]), vi("row", [4])],
+        [vi("sum_out", [4]), vi("partial", [4])])
+    return model(
+        [helper.make_node("Loop", ["count", "", "x"], ["acc_final", "totals"],
+                          name="loop", body=loop_body),
+         helper.make_node("If", ["yes"], ["picked"], name="known_if",
+                          then_branch=then_branch, else_branch=else_branch),
+         helper.make_node("If", ["flag"], ["chosen"], name="runtime_if",
+                          then_branch=relu_branch, else_branch=neg_branch),
+         helper.make_node("Scan", ["zeros", "x"], ["sum", "running"], name="scan",
+                          body=scan_body, num_scan_inputs=1),
+         helper.make_node("Scan", ["zeros", "x"], ["sum_back", "running_back"],
+                          name="scan_back", body=scan_body, num_scan_inputs=1,
+                          scan_input_directions=[1], scan_output_directions=[1])],
+        [vi("x", [3, 4]), vi("flag", [], TensorProto.BOOL)],
+        [vi("acc_final", [3, 4]), vi("totals", [3]), vi("picked", [3, 4]),
+         vi("chosen", [3, 4]), vi("sum", [4]), vi("running", [3, 4]),
+         vi("running_back", [3, 4])],
+        [ints("count", 3), numpy_helper.from_array(np.array(True), "yes"),
+         floats("zeros", [0.0] * 4)])
+
+
+def loop_runtime_count():
+    """A Loop whose trip count is a graph input."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["c"], ["c_out"]),
+         helper.make_node("Neg", ["v"], ["v_out"])], "body",
+        [vi("i", [], TensorProto.INT64), vi("c", [], TensorProto.BOOL), vi("v", [2])],
+        [vi("c_out", [], TensorProto.BOOL), vi("v_out", [2])])
+    return model(
+        [helper.make_node("Loop", ["n", "", "x"], ["y"], name="repeat", body=body)],
+        [vi("n", [], TensorProto.INT64), vi("x", [2])], [vi("y", [2])])
+
+
 def training_dropout():
     return model(
         [helper.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="drop")],
@@ -455,6 +517,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  transposed_asymmetric_pads, transposed_same, transposed_wide_output, nms_runtime_threshold,
+                                 control_flow, loop_runtime_count,
                                  training_dropout, scatter_multiply, runtime_depth,
                                  sequence_input, uint16_input, einsum_diagonal,
                                  einsum_mismatch, unranked_custom,
