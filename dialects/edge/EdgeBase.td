@@ -38,7 +38,8 @@ def Edge_Dialect : Dialect {
 
 def Edge_Tensor : RankedTensorOf<[AnyType]>;
 def Edge_FloatTensor : RankedTensorOf<[AnyFloat]>;
-def Edge_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
+def Edge_NumericTensor
+    : RankedTensorOf<[AnyFloat, AnySignlessInteger, AnyUnsignedInteger]>;
 // Elements of MLIR's quant dialect: `!quant.uniform` per tensor or per axis.
 def Edge_QuantizedElement : Type<CPred<
     "::llvm::isa<::mlir::quant::UniformQuantizedType, "

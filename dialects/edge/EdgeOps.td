@@ -209,6 +209,30 @@ def Edge_FmodOp : Edge_BinaryOp<"fmod", "aten::fmod"> {
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
 }
 
+def Edge_BitwiseLeftShiftOp
+    : Edge_BinaryOp<"bitwise_left_shift",
+                    "aten::bitwise_left_shift,aten::__lshift__"> {
+  let summary = "self shifted left by other bits (integers)";
+  let description = [{
+    Shifts of `other` < 0 or >= the bit width give 0 (C leaves them
+    undefined).
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger, AnyUnsignedInteger]>:$self,
+      RankedTensorOf<[AnySignlessInteger, AnyUnsignedInteger]>:$other);
+}
+
+def Edge_BitwiseRightShiftOp
+    : Edge_BinaryOp<"bitwise_right_shift",
+                    "aten::bitwise_right_shift,aten::__rshift__"> {
+  let summary = "self shifted right by other bits (arithmetic when signed)";
+  let description = [{
+    Shifts of `other` < 0 or >= the bit width give 0, or -1 for a negative
+    signed `self` (what shifting out every bit gives).
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger, AnyUnsignedInteger]>:$self,
+      RankedTensorOf<[AnySignlessInteger, AnyUnsignedInteger]>:$other);
+}
+
 def Edge_MaximumOp : Edge_BinaryOp<"maximum", "aten::maximum"> {
   let summary = "Elementwise max(self, other)";
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);

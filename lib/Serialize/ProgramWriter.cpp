@@ -42,11 +42,14 @@ std::optional<schema::ScalarType> scalarTypeOf(Type type) {
       return integer.isUnsigned() ? schema::ScalarType::UInt8
                                   : schema::ScalarType::Int8;
     case 16:
-      return schema::ScalarType::Int16;
+      return integer.isUnsigned() ? schema::ScalarType::UInt16
+                                  : schema::ScalarType::Int16;
     case 32:
-      return schema::ScalarType::Int32;
+      return integer.isUnsigned() ? schema::ScalarType::UInt32
+                                  : schema::ScalarType::Int32;
     case 64:
-      return schema::ScalarType::Int64;
+      return integer.isUnsigned() ? schema::ScalarType::UInt64
+                                  : schema::ScalarType::Int64;
     }
   }
   return std::nullopt;

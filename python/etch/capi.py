@@ -18,7 +18,8 @@ from ._error import Error
 MAX_RANK = 8
 # etch_dtype -> numpy dtype (include/etch/c/etch_runtime.h)
 DTYPES = {0: np.float32, 1: np.float16, 2: np.float64, 4: np.int8, 5: np.uint8,
-          6: np.int16, 7: np.int32, 8: np.int64, 9: np.bool_}
+          6: np.int16, 7: np.int32, 8: np.int64, 9: np.bool_, 10: np.uint16,
+          11: np.uint32, 12: np.uint64}
 ETCH_DTYPES = {np.dtype(numpy_type): code for code, numpy_type in DTYPES.items()}
 
 EtchError = Error

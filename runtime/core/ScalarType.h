@@ -17,9 +17,12 @@ enum class ScalarType : uint8_t {
   Int32 = 7,
   Int64 = 8,
   Bool = 9,
+  UInt16 = 10,
+  UInt32 = 11,
+  UInt64 = 12,
 };
 
-inline constexpr uint8_t kLastScalarType = 9;
+inline constexpr uint8_t kLastScalarType = 12;
 
 /// Bytes per element.
 size_t elementSize(ScalarType type);

@@ -6,13 +6,16 @@ size_t elementSize(ScalarType type) {
   switch (type) {
   case ScalarType::Float32:
   case ScalarType::Int32:
+  case ScalarType::UInt32:
     return 4;
   case ScalarType::Float16:
   case ScalarType::BFloat16:
   case ScalarType::Int16:
+  case ScalarType::UInt16:
     return 2;
   case ScalarType::Float64:
   case ScalarType::Int64:
+  case ScalarType::UInt64:
     return 8;
   case ScalarType::Int8:
   case ScalarType::UInt8:
@@ -44,6 +47,12 @@ const char *scalarTypeName(ScalarType type) {
     return "int64";
   case ScalarType::Bool:
     return "bool";
+  case ScalarType::UInt16:
+    return "uint16";
+  case ScalarType::UInt32:
+    return "uint32";
+  case ScalarType::UInt64:
+    return "uint64";
   }
   return "unknown";
 }

@@ -16,6 +16,7 @@
 #include "Intermediates.h"
 #include "Npy.h"
 
+#include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
 
@@ -197,28 +198,6 @@ std::string boundsText(const Method &method, size_t index, int rank) {
   return text + "]";
 }
 
-double elementAsDouble(const TensorView &tensor, int64_t i) {
-  switch (tensor.scalarType()) {
-  case ScalarType::Float32:
-    return tensor.data<float>()[i];
-  case ScalarType::Float64:
-    return tensor.data<double>()[i];
-  case ScalarType::Int64:
-    return static_cast<double>(tensor.data<int64_t>()[i]);
-  case ScalarType::Int32:
-    return tensor.data<int32_t>()[i];
-  case ScalarType::Int16:
-    return tensor.data<int16_t>()[i];
-  case ScalarType::Int8:
-    return tensor.data<int8_t>()[i];
-  case ScalarType::UInt8:
-  case ScalarType::Bool:
-    return tensor.data<uint8_t>()[i];
-  default:
-    return NAN;
-  }
-}
-
 void fillRandom(TensorView &tensor, std::mt19937 &generator) {
   std::uniform_real_distribution<float> real(-1.0f, 1.0f);
   std::uniform_int_distribution<int> small(0, 9);
@@ -367,7 +346,7 @@ bool writeOutputs(const Method &method, const std::string &dir, bool print) {
     if (print) {
       double low = INFINITY, high = -INFINITY, sum = 0;
       for (int64_t e = 0; e < output.numel(); ++e) {
-        double value = elementAsDouble(output, e);
+        double value = etch::runtime::portable::loadAsDouble(output, e);
         low = std::min(low, value);
         high = std::max(high, value);
         sum += value;

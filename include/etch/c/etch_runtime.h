@@ -61,7 +61,10 @@ typedef enum etch_dtype {
   ETCH_INT16 = 6,
   ETCH_INT32 = 7,
   ETCH_INT64 = 8,
-  ETCH_BOOL = 9
+  ETCH_BOOL = 9,
+  ETCH_UINT16 = 10,
+  ETCH_UINT32 = 11,
+  ETCH_UINT64 = 12
 } etch_dtype;
 
 typedef struct etch_status etch_status;

@@ -73,6 +73,7 @@ OnnxImporter::OnnxImporter(ModuleOp module, const OnnxGraph &graph,
       {"Or", &OnnxImporter::convertBinary},
       {"Xor", &OnnxImporter::convertBinary},
       {"Mod", &OnnxImporter::convertBinary},
+      {"BitShift", &OnnxImporter::convertBinary},
       {"Not", &OnnxImporter::convertUnary},
       {"Size", &OnnxImporter::convertShape},
       {"HardSigmoid", &OnnxImporter::convertHardSigmoid},
@@ -145,6 +146,12 @@ Type OnnxImporter::elementType(OnnxDataType type) {
     return IntegerType::get(context, 8);
   case OnnxDataType::Uint8:
     return IntegerType::get(context, 8, IntegerType::Unsigned);
+  case OnnxDataType::Uint16:
+    return IntegerType::get(context, 16, IntegerType::Unsigned);
+  case OnnxDataType::Uint32:
+    return IntegerType::get(context, 32, IntegerType::Unsigned);
+  case OnnxDataType::Uint64:
+    return IntegerType::get(context, 64, IntegerType::Unsigned);
   case OnnxDataType::Int16:
     return IntegerType::get(context, 16);
   case OnnxDataType::Int32:
@@ -228,6 +235,12 @@ OnnxImporter::constantInts(const OnnxTensor &tensor) {
   case OnnxDataType::Int16: read(int16_t()); break;
   case OnnxDataType::Int8: read(int8_t()); break;
   case OnnxDataType::Uint8: read(uint8_t()); break;
+  case OnnxDataType::Uint16:
+    read(uint16_t());
+    break;
+  case OnnxDataType::Uint32:
+    read(uint32_t());
+    break;
   case OnnxDataType::Bool:
     read(uint8_t());
     break;
@@ -567,7 +580,7 @@ LogicalResult OnnxImporter::run() {
              << "graph input '" << name << "' has element type "
              << onnxTypeName(type.elementType)
              << ", which etch does not support (it reads float, double, "
-                "float16, bfloat16, int8, uint8, int16, int32, int64, bool)";
+                "float16, bfloat16, int8 to int64, uint8 to uint64, bool)";
     if (!type.hasShape)
       return emitError(fileLoc) << "graph input '" << name
                                 << "' needs a tensor type with a known rank";

@@ -32,6 +32,17 @@ LogicalResult OnnxImporter::convertBinary(const OnnxNode &node) {
   if (op == "Xor")
     return bind(node,
                 edge.create<edge::LogicalXorOp>(loc, ValueRange{lhs, rhs}));
+  if (op == "BitShift") {
+    std::string direction = stringAttr(node, "direction", "");
+    if (direction == "LEFT")
+      return bind(node, edge.create<edge::BitwiseLeftShiftOp>(
+                            loc, ValueRange{lhs, rhs}));
+    if (direction == "RIGHT")
+      return bind(node, edge.create<edge::BitwiseRightShiftOp>(
+                            loc, ValueRange{lhs, rhs}));
+    return nodeError(node) << "direction must be LEFT or RIGHT, got '"
+                           << direction << "'";
+  }
   // Mod takes the divisor's sign (Python's %) unless fmod=1 (C's fmod).
   if (op == "Mod") {
     if (intAttr(node, "fmod", 0) != 0)

@@ -16,7 +16,9 @@ enum class BinaryKind {
   Maximum,
   Minimum,
   Remainder,
-  Fmod
+  Fmod,
+  ShiftLeft,
+  ShiftRight
 };
 
 /// Integer arithmetic wraps (as torch's kernels do) and never traps: signed
@@ -32,8 +34,9 @@ template <typename T> T integerBinary(BinaryKind kind, T a, T b, T alpha,
   case BinaryKind::Mul:
     return static_cast<T>(U(a) * U(b));
   case BinaryKind::Pow: {
-    if (b < 0) // integer pow with a negative exponent: 1, -1 or 0 as torch
-      return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+    if constexpr (std::is_signed_v<T>)
+      if (b < 0) // integer pow with a negative exponent: 1, -1 or 0 as torch
+        return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
     U result = 1, base = U(a);
     for (T e = b; e > 0; e >>= 1, base *= base)
       if (e & 1)
@@ -47,23 +50,49 @@ template <typename T> T integerBinary(BinaryKind kind, T a, T b, T alpha,
   case BinaryKind::Div: {
     if (b == 0)
       return 0; // integer division by zero: defined as 0, never a trap
-    if (b == -1) // the one quotient that overflows: wraps
-      return static_cast<T>(U(0) - U(a));
-    T q = a / b;
-    // C++ truncates; floor mode rounds toward -inf; true division of
-    // integers is floor-free truncation as ONNX defines it.
-    if (rounding == 2 && (a % b != 0) && ((a < 0) != (b < 0)))
-      --q;
-    return q;
+    if constexpr (std::is_unsigned_v<T>) {
+      return a / b;
+    } else {
+      if (b == -1) // the one quotient that overflows: wraps
+        return static_cast<T>(U(0) - U(a));
+      T q = a / b;
+      // C++ truncates; floor mode rounds toward -inf; true division of
+      // integers is floor-free truncation as ONNX defines it.
+      if (rounding == 2 && (a % b != 0) && ((a < 0) != (b < 0)))
+        --q;
+      return q;
+    }
   }
-  case BinaryKind::Remainder: {
-    if (b == 0 || b == -1)
+  case BinaryKind::ShiftLeft:
+  case BinaryKind::ShiftRight: {
+    constexpr T bits = static_cast<T>(sizeof(T) * 8);
+    bool outOfRange = b >= bits;
+    if constexpr (std::is_signed_v<T>) {
+      outOfRange = outOfRange || b < 0;
+      if (outOfRange && kind == BinaryKind::ShiftRight && a < 0)
+        return T(-1); // every bit shifted out of a negative value
+    }
+    if (outOfRange)
       return 0;
-    T r = a % b;
-    return r != 0 && ((r < 0) != (b < 0)) ? r + b : r; // sign of b
+    if (kind == BinaryKind::ShiftLeft)
+      return static_cast<T>(U(a) << b);
+    return static_cast<T>(a >> b); // arithmetic for signed (C++20, GCC)
   }
-  case BinaryKind::Fmod:
-    return b == 0 || b == -1 ? 0 : a % b; // C++ %: the sign of a
+  case BinaryKind::Remainder:
+  case BinaryKind::Fmod: {
+    if (b == 0)
+      return 0;
+    if constexpr (std::is_unsigned_v<T>) {
+      return a % b;
+    } else {
+      if (b == -1)
+        return 0;
+      T r = a % b; // C++ %: the sign of a (fmod)
+      if (kind == BinaryKind::Remainder && r != 0 && ((r < 0) != (b < 0)))
+        r += b; // the sign of b
+      return r;
+    }
+  }
   }
   return a;
 }
@@ -96,6 +125,9 @@ T applyBinary(BinaryKind kind, T a, T b, T alpha, int rounding) {
     }
     case BinaryKind::Fmod:
       return std::fmod(a, b);
+    case BinaryKind::ShiftLeft: // integers only (validateShift)
+    case BinaryKind::ShiftRight:
+      return a;
     }
     return a;
   }
@@ -188,6 +220,12 @@ void runBinary(const KernelCall &call, BinaryKind kind) {
     return runBinaryTyped<int8_t>(call, kind);
   case ScalarType::UInt8:
     return runBinaryTyped<uint8_t>(call, kind);
+  case ScalarType::UInt16:
+    return runBinaryTyped<uint16_t>(call, kind);
+  case ScalarType::UInt32:
+    return runBinaryTyped<uint32_t>(call, kind);
+  case ScalarType::UInt64:
+    return runBinaryTyped<uint64_t>(call, kind);
   default:
     return runBinaryWidened(call, kind);
   }
@@ -235,6 +273,28 @@ ETCH_BINARY_KERNEL(Remainder, Remainder)
 ETCH_BINARY_KERNEL(Fmod, Fmod)
 
 Error validatePow(const KernelCall &call) { return validateBinary(call); }
+
+static Error validateShift(const KernelCall &call) {
+  ET_CHECK_OK(validateBinary(call));
+  ScalarType type = call.outputs[0]->scalarType();
+  if (type == ScalarType::Float32 || type == ScalarType::Float64 ||
+      type == ScalarType::Float16 || type == ScalarType::BFloat16)
+    return kernelError(call, Error::NotSupported, "shifts integers, not %s",
+                       scalarTypeName(type));
+  return Error::Ok;
+}
+Error validateBitwiseLeftShift(const KernelCall &call) {
+  return validateShift(call);
+}
+void runBitwiseLeftShift(const KernelCall &call) {
+  runBinary(call, BinaryKind::ShiftLeft);
+}
+Error validateBitwiseRightShift(const KernelCall &call) {
+  return validateShift(call);
+}
+void runBitwiseRightShift(const KernelCall &call) {
+  runBinary(call, BinaryKind::ShiftRight);
+}
 void runPow(const KernelCall &call) { runBinary(call, BinaryKind::Pow); }
 #undef ETCH_BINARY_KERNEL
 

@@ -175,6 +175,12 @@ double loadAsDouble(const TensorView &t, int64_t i) {
   case ScalarType::UInt8:
   case ScalarType::Bool:
     return t.data<uint8_t>()[i];
+  case ScalarType::UInt16:
+    return t.data<uint16_t>()[i];
+  case ScalarType::UInt32:
+    return t.data<uint32_t>()[i];
+  case ScalarType::UInt64:
+    return static_cast<double>(t.data<uint64_t>()[i]);
   default:
     return 0;
   }
@@ -209,6 +215,15 @@ void storeFromDouble(TensorView &t, int64_t i, double value) {
   case ScalarType::UInt8:
     t.data<uint8_t>()[i] = saturatingCast<uint8_t>(value);
     break;
+  case ScalarType::UInt16:
+    t.data<uint16_t>()[i] = saturatingCast<uint16_t>(value);
+    break;
+  case ScalarType::UInt32:
+    t.data<uint32_t>()[i] = saturatingCast<uint32_t>(value);
+    break;
+  case ScalarType::UInt64:
+    t.data<uint64_t>()[i] = saturatingCast<uint64_t>(value);
+    break;
   case ScalarType::Bool:
     t.data<uint8_t>()[i] = value != 0;
     break;
@@ -228,6 +243,9 @@ bool isConvertible(ScalarType type) {
   case ScalarType::Int16:
   case ScalarType::Int8:
   case ScalarType::UInt8:
+  case ScalarType::UInt16:
+  case ScalarType::UInt32:
+  case ScalarType::UInt64:
   case ScalarType::Bool:
     return true;
   default:

@@ -171,6 +171,25 @@ func.func @roi_align_indices(%x: tensor<2x4x8x8xf32>, %rois: tensor<5x4xf32>, %b
 
 // -----
 
+// Shifts take integers only.
+func.func @bitwise_left_shift_float(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'edge.bitwise_left_shift' op operand #0 must be ranked tensor of signless integer or unsigned integer values}}
+  %0 = edge.bitwise_left_shift %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Both operands share one element type.
+func.func @bitwise_right_shift_types(%a: tensor<3xui8>, %b: tensor<3xi8>) {
+  // expected-error @+2 {{'edge.bitwise_right_shift' op operands have different element types (ui8 vs i8)}}
+  // expected-error @+1 {{'edge.bitwise_right_shift' op failed to infer returned types}}
+  %0 = edge.bitwise_right_shift %a, %b : (tensor<3xui8>, tensor<3xi8>) -> tensor<3xui8>
+  return
+}
+
+// -----
+
 // The declared result type must match the inferred one.
 func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
   // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}
@@ -707,7 +726,7 @@ func.func @rsqrt_int(%a: tensor<3xi32>) {
 // edge.neg takes float or integer tensors (integers stay integers) and
 // keeps their type.
 func.func @neg_complex(%a: tensor<3xcomplex<f32>>) {
-  // expected-error @+1 {{'edge.neg' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xcomplex<f32>>'}}
+  // expected-error @+1 {{'edge.neg' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer values, but got 'tensor<3xcomplex<f32>>'}}
   %0 = edge.neg %a : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   return
 }
@@ -717,7 +736,7 @@ func.func @neg_complex(%a: tensor<3xcomplex<f32>>) {
 // edge.abs takes float or integer tensors (integers stay integers) and
 // keeps their type.
 func.func @abs_complex(%a: tensor<3xcomplex<f32>>) {
-  // expected-error @+1 {{'edge.abs' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xcomplex<f32>>'}}
+  // expected-error @+1 {{'edge.abs' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer values, but got 'tensor<3xcomplex<f32>>'}}
   %0 = edge.abs %a : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   return
 }
@@ -789,7 +808,7 @@ func.func @round_int(%a: tensor<3xi32>) {
 
 // pow takes floats and signless integers.
 func.func @pow_index(%a: tensor<3xindex>) {
-  // expected-error @+1 {{'edge.pow' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xindex>'}}
+  // expected-error @+1 {{'edge.pow' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer values, but got 'tensor<3xindex>'}}
   %0 = edge.pow %a, %a : (tensor<3xindex>, tensor<3xindex>) -> tensor<3xindex>
   return
 }
@@ -1371,7 +1390,7 @@ func.func @trunc_int(%a: tensor<3xi32>) {
 // edge.sign takes float or integer tensors (integers stay integers) and
 // keeps their type.
 func.func @sign_complex(%a: tensor<3xcomplex<f32>>) {
-  // expected-error @+1 {{'edge.sign' op operand #0 must be ranked tensor of floating-point or signless integer values, but got 'tensor<3xcomplex<f32>>'}}
+  // expected-error @+1 {{'edge.sign' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer values, but got 'tensor<3xcomplex<f32>>'}}
   %0 = edge.sign %a : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   return
 }

@@ -69,6 +69,16 @@ func.func @roi_align(%x: tensor<2x4x8x8xf32>, %rois: tensor<5x4xf32>, %batch: te
   return %0 : tensor<5x4x2x3xf32>
 }
 
+// Shifts over unsigned and signless integers, broadcasting.
+// CHECK-LABEL: func @bitwise_shifts
+// CHECK: edge.bitwise_left_shift %{{.*}}, %{{.*}} : (tensor<3xui16>, tensor<1xui16>) -> tensor<3xui16>
+// CHECK: edge.bitwise_right_shift %{{.*}}, %{{.*}} : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+func.func @bitwise_shifts(%a: tensor<3xui16>, %b: tensor<1xui16>, %c: tensor<2x3xi32>, %d: tensor<3xi32>) -> (tensor<3xui16>, tensor<2x3xi32>) {
+  %0 = edge.bitwise_left_shift %a, %b : (tensor<3xui16>, tensor<1xui16>) -> tensor<3xui16>
+  %1 = edge.bitwise_right_shift %c, %d : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+  return %0, %1 : tensor<3xui16>, tensor<2x3xi32>
+}
+
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
 // CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>

@@ -402,9 +402,9 @@ def sequence_input():
                  [seq], [vi("n", [], TensorProto.INT64)])
 
 
-def uint16_input():
+def string_input():
     return model([helper.make_node("Identity", ["x"], ["y"], name="id")],
-                 [vi("x", [2], TensorProto.UINT16)], [vi("y", [2], TensorProto.UINT16)])
+                 [vi("x", [2], TensorProto.STRING)], [vi("y", [2], TensorProto.STRING)])
 
 
 def einsum_diagonal():
@@ -519,7 +519,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  transposed_asymmetric_pads, transposed_same, transposed_wide_output, nms_runtime_threshold,
                                  control_flow, loop_runtime_count,
                                  training_dropout, scatter_multiply, runtime_depth,
-                                 sequence_input, uint16_input, einsum_diagonal,
+                                 sequence_input, string_input, einsum_diagonal,
                                  einsum_mismatch, unranked_custom,
                                  dynamic_reshape, undefined_input, shape_mismatch,
                                  no_output, no_op_type]}

@@ -167,7 +167,9 @@ TEST(PortableMath, MatchLibm) {
       {"edge.log10", 0.1f, 10.0f, [](double x) { return std::log10(x); }},
       {"edge.trunc", -6.0f, 6.0f, [](double x) { return std::trunc(x); }},
       {"edge.sign", -6.0f, 6.0f,
-       [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }},
+       [](double x) { return x > 0   ? 1.0
+                             : x < 0 ? -1.0
+                                     : x; }},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.op);
@@ -299,6 +301,71 @@ TEST(PortableBinary, NarrowAndWideTypes) {
   OwnedTensor flags(ScalarType::Bool, {2});
   EXPECT_EQ(runKernel("edge.add", {&flags.view, &flags.view}, {&flags.view}),
             Error::NotSupported);
+}
+
+/// \p op over two 1-D tensors of unsigned type T; the output's values.
+template <typename T>
+std::vector<T> unsignedBinary(const char *op, std::vector<T> a,
+                              std::vector<T> b, ScalarType type) {
+  int64_t n = static_cast<int64_t>(a.size());
+  OwnedTensor x(type, {n}), y(type, {n}), out(type, {n});
+  std::memcpy(x.view.data<T>(), a.data(), n * sizeof(T));
+  std::memcpy(y.view.data<T>(), b.data(), n * sizeof(T));
+  EXPECT_EQ(runKernel(op, {&x.view, &y.view}, {&out.view}), Error::Ok) << op;
+  return std::vector<T>(out.view.data<T>(), out.view.data<T>() + n);
+}
+
+TEST(PortableBinary, UnsignedWrapDivideRemainderShift) {
+  using V16 = std::vector<uint16_t>;
+  using V32 = std::vector<uint32_t>;
+  using V64 = std::vector<uint64_t>;
+  const auto u16 = ScalarType::UInt16;
+  const auto u32 = ScalarType::UInt32;
+  const auto u64 = ScalarType::UInt64;
+  // Arithmetic wraps modulo 2^bits; values past INT_MAX stay unsigned.
+  EXPECT_EQ(unsignedBinary<uint16_t>("edge.add", {65535, 7}, {2, 8}, u16),
+            (V16{1, 15}));
+  EXPECT_EQ(unsignedBinary<uint32_t>("edge.sub", {1, 4000000000u}, {2, 1}, u32),
+            (V32{4294967295u, 3999999999u}));
+  // Division and remainder never see a sign: the largest divisor is no -1.
+  EXPECT_EQ(unsignedBinary<uint32_t>("edge.div", {4294967295u, 9, 5},
+                                     {4294967295u, 2, 0}, u32),
+            (V32{1, 4, 0}));
+  EXPECT_EQ(unsignedBinary<uint64_t>("edge.remainder",
+                                     {18446744073709551615ull, 7, 9},
+                                     {10, 18446744073709551615ull, 0}, u64),
+            (V64{5, 7, 0}));
+  EXPECT_EQ(unsignedBinary<uint64_t>("edge.maximum",
+                                     {18446744073709551615ull, 3}, {1, 4}, u64),
+            (V64{18446744073709551615ull, 4}));
+  EXPECT_EQ(unsignedBinary<uint16_t>("edge.pow", {3, 2}, {4, 17}, u16),
+            (V16{81, 0}));
+  // Shifts: a shift of the bit width or more gives 0.
+  EXPECT_EQ(unsignedBinary<uint16_t>("edge.bitwise_left_shift", {1, 0x8001, 5},
+                                     {15, 1, 16}, u16),
+            (V16{0x8000, 2, 0}));
+  EXPECT_EQ(unsignedBinary<uint64_t>("edge.bitwise_right_shift",
+                                     {18446744073709551615ull, 16, 16},
+                                     {63, 2, 64}, u64),
+            (V64{1, 4, 0}));
+  // Signed right shifts are arithmetic; out of range, a negative value
+  // keeps its sign bits and negative amounts shift nothing in.
+  OwnedTensor x(ScalarType::Int32, {4}), y(ScalarType::Int32, {4}),
+      out(ScalarType::Int32, {4});
+  int32_t values[] = {-16, 16, -1, 5}, amounts[] = {2, 40, 33, -1};
+  std::memcpy(x.view.data<int32_t>(), values, sizeof(values));
+  std::memcpy(y.view.data<int32_t>(), amounts, sizeof(amounts));
+  ASSERT_EQ(
+      runKernel("edge.bitwise_right_shift", {&x.view, &y.view}, {&out.view}),
+      Error::Ok);
+  int32_t shifted[] = {-4, 0, -1, 0};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(out.view.data<int32_t>()[i], shifted[i]) << i;
+  // Shifting a float is refused.
+  OwnedTensor f = randomFloat({2}), fOut(ScalarType::Float32, {2});
+  EXPECT_EQ(
+      runKernel("edge.bitwise_left_shift", {&f.view, &f.view}, {&fOut.view}),
+      Error::NotSupported);
 }
 
 TEST(PortableActivations, HardtanhAndClamp) {
