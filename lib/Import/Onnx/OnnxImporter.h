@@ -58,6 +58,9 @@ public:
   mlir::LogicalResult convertWhere(const OnnxNode &node);
   mlir::LogicalResult convertCast(const OnnxNode &node);
   mlir::LogicalResult convertPad(const OnnxNode &node);
+  mlir::LogicalResult padByIndexing(const OnnxNode &node, mlir::Value x,
+                                    llvm::ArrayRef<int64_t> pads,
+                                    llvm::StringRef mode);
   mlir::LogicalResult convertSplit(const OnnxNode &node);
   mlir::LogicalResult convertResize(const OnnxNode &node);
   mlir::LogicalResult convertQuantizeLinear(const OnnxNode &node);

@@ -369,9 +369,32 @@ LogicalResult OnnxImporter::convertSlice(const OnnxNode &node) {
     return nodeError(node) << "starts, ends, axes and steps differ in length";
   FailureOr<Value> result = x;
   for (size_t i = 0; i < starts->size() && succeeded(result); ++i) {
-    if ((*steps)[i] < 1)
-      return nodeError(node) << "step " << (*steps)[i]
-                             << " is not supported (only positive steps)";
+    if ((*steps)[i] == 0)
+      return nodeError(node) << "step 0 is invalid";
+    if ((*steps)[i] < 0) {
+      // Backwards: the positions ONNX's clamping gives, picked in order.
+      RankedTensorType type = rankedTypeOf(*result);
+      int64_t axis = (*axes)[i] < 0 ? (*axes)[i] + type.getRank() : (*axes)[i];
+      if (axis < 0 || axis >= type.getRank() || type.isDynamicDim(axis))
+        return nodeError(node) << "a negative step needs a static extent along "
+                                  "axis "
+                               << (*axes)[i] << ", got " << type;
+      int64_t extent = type.getDimSize(axis);
+      int64_t start = (*starts)[i], end = (*ends)[i];
+      start = std::clamp<int64_t>(start < 0 ? start + extent : start, 0,
+                                  extent - 1);
+      end = std::clamp<int64_t>(end < 0 ? end + extent : end, -1, extent - 1);
+      std::vector<int64_t> picked;
+      for (int64_t at = start; at > end; at += (*steps)[i])
+        picked.push_back(at);
+      Compose compose(*this, node);
+      Value index =
+          compose.int64s({static_cast<int64_t>(picked.size())}, picked);
+      result = edge.create<edge::IndexSelectOp>(
+          locationOf(node), ValueRange{*result, index},
+          {builder.getNamedAttr("dim", builder.getI64IntegerAttr(axis))});
+      continue;
+    }
     // ONNX uses INT64_MAX-like values for "to the end"; Edge omits `end`.
     SmallVector<NamedAttribute> attributes = {
         builder.getNamedAttr("dim", builder.getI64IntegerAttr((*axes)[i])),
@@ -490,12 +513,59 @@ LogicalResult OnnxImporter::convertCast(const OnnxNode &node) {
                   {builder.getNamedAttr("dtype", TypeAttr::get(target))}));
 }
 
+/// Where padded position \p at (from -begin) reads along an axis of
+/// \p extent: mirrored without repeating the edge, the edge repeated, or
+/// wrapped around.
+static int64_t paddedSource(int64_t at, int64_t extent, StringRef mode) {
+  if (mode == "edge" || extent == 1)
+    return std::clamp<int64_t>(at, 0, extent - 1);
+  if (mode == "wrap")
+    return ((at % extent) + extent) % extent;
+  int64_t period = 2 * (extent - 1), folded = std::abs(at) % period;
+  return folded < extent ? folded : period - folded;
+}
+
+/// Pad modes that copy elements: per padded axis, an index_select of the
+/// positions each output element reads (negative pads crop).
+LogicalResult OnnxImporter::padByIndexing(const OnnxNode &node, Value x,
+                                          ArrayRef<int64_t> pads,
+                                          StringRef mode) {
+  RankedTensorType type = rankedTypeOf(x);
+  int64_t rank = type.getRank();
+  FailureOr<Value> result = x;
+  Compose compose(*this, node);
+  for (int64_t d = 0; d < rank && succeeded(result); ++d) {
+    int64_t begin = pads[d], end = pads[rank + d];
+    if (begin == 0 && end == 0)
+      continue;
+    int64_t extent = type.getDimSize(d);
+    if (type.isDynamicDim(d) || extent < 1 || extent + begin + end < 0 ||
+        (mode == "reflect" && (begin >= extent || end >= extent)))
+      return nodeError(node) << mode << " padding of [" << begin << ", " << end
+                             << "] needs a static extent along dim " << d
+                             << " (larger than the padding for reflect), "
+                             << "got " << type;
+    std::vector<int64_t> sources;
+    for (int64_t at = -begin; at < extent + end; ++at)
+      sources.push_back(paddedSource(at, extent, mode));
+    Value index =
+        compose.int64s({static_cast<int64_t>(sources.size())}, sources);
+    result = edge.create<edge::IndexSelectOp>(
+        locationOf(node), ValueRange{*result, index},
+        {builder.getNamedAttr("dim", builder.getI64IntegerAttr(d))});
+  }
+  return bind(node, result);
+}
+
 LogicalResult OnnxImporter::convertPad(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
-  if (stringAttr(node, "mode", "constant") != "constant")
-    return nodeError(node) << "only constant padding is supported";
+  std::string mode = stringAttr(node, "mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge" &&
+      mode != "wrap")
+    return nodeError(node) << "mode '" << mode
+                           << "' is not one of constant, reflect, edge, wrap";
   if (hasInput(node, 3))
     return nodeError(node) << "the axes input is not supported";
   const OnnxTensor *padTensor = constantInput(node, 1);
@@ -507,6 +577,8 @@ LogicalResult OnnxImporter::convertPad(const OnnxNode &node) {
   if (static_cast<int64_t>(pads->size()) != 2 * rank)
     return nodeError(node) << "pads has " << pads->size()
                            << " entries for rank " << rank;
+  if (mode != "constant")
+    return padByIndexing(node, x, *pads, mode);
   double value = 0;
   if (hasInput(node, 2)) {
     const OnnxTensor *valueTensor = constantInput(node, 2);

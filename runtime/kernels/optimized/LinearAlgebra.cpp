@@ -64,6 +64,8 @@ void runLinear(const KernelCall &call) {
 }
 
 void runMm(const KernelCall &call) {
+  if (call.inputs[0]->scalarType() == ScalarType::Float64)
+    return portable::runMm(call); // ONNX's double products
   const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
   TensorView &out = *call.outputs[0];
   fillZero(out);
@@ -73,6 +75,8 @@ void runMm(const KernelCall &call) {
 }
 
 void runBmm(const KernelCall &call) {
+  if (call.inputs[0]->scalarType() == ScalarType::Float64)
+    return portable::runBmm(call);
   const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
   TensorView &out = *call.outputs[0];
   fillZero(out);

@@ -151,6 +151,13 @@ template <typename Fn> decltype(auto) visitNumericType(ScalarType type, Fn fn) {
   }
 }
 
+/// Calls \p fn with a null double pointer for float64, a float one otherwise.
+template <typename Fn> decltype(auto) visitFloatType(ScalarType type, Fn fn) {
+  if (type == ScalarType::Float64)
+    return fn(static_cast<double *>(nullptr));
+  return fn(static_cast<float *>(nullptr));
+}
+
 /// Walks the output in row-major order with per-input broadcast offsets
 /// (up to three inputs, each broadcasting to the output).
 template <typename Fn>

@@ -114,13 +114,14 @@ void convTransposed(const ConvShape &s, const float *in, const float *weight,
 }
 
 /// out[M,N] (+)= a[M,K] @ b[K,N] with row-major b (inner loop over N).
-void matmulAccumulate(const float *a, const float *b, float *out, int64_t m,
-                      int64_t k, int64_t n, float alpha) {
+template <typename T>
+void matmulAccumulate(const T *a, const T *b, T *out, int64_t m, int64_t k,
+                      int64_t n, T alpha) {
   for (int64_t i = 0; i < m; ++i) {
-    float *row = out + i * n;
+    T *row = out + i * n;
     for (int64_t p = 0; p < k; ++p) {
-      float scale = alpha * a[i * k + p];
-      const float *brow = b + p * n;
+      T scale = alpha * a[i * k + p];
+      const T *brow = b + p * n;
       for (int64_t j = 0; j < n; ++j)
         row[j] += scale * brow[j];
     }
@@ -134,6 +135,17 @@ Error checkFloatInputs(const KernelCall &call) {
                          "input #%zu is %s; the portable kernel takes float32",
                          i, scalarTypeName(call.inputs[i]->scalarType()));
   return checkType(call, call.outputs[0], "output", ScalarType::Float32);
+}
+
+/// mm and bmm also compute in float64 (ONNX models do): every operand of
+/// one floating type.
+Error checkProductTypes(const KernelCall &call) {
+  ScalarType type = call.inputs[0]->scalarType();
+  if (type != ScalarType::Float64)
+    return checkFloatInputs(call);
+  for (size_t i = 1; i < call.inputs.size(); ++i)
+    ET_CHECK_OK(checkType(call, call.inputs[i], "input", type));
+  return checkType(call, call.outputs[0], "output", type);
 }
 
 Error checkRank(const KernelCall &call, const TensorView *tensor,
@@ -245,7 +257,7 @@ static Error checkMatrixProduct(const KernelCall &call, const TensorView &a,
 
 Error validateMm(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 2, 1));
-  ET_CHECK_OK(checkFloatInputs(call));
+  ET_CHECK_OK(checkProductTypes(call));
   return checkMatrixProduct(call, *call.inputs[0], "self", *call.inputs[1]);
 }
 
@@ -253,13 +265,16 @@ void runMm(const KernelCall &call) {
   const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
   TensorView &out = *call.outputs[0];
   std::memset(out.data(), 0, out.nbytes());
-  matmulAccumulate(a.data<float>(), b.data<float>(), out.data<float>(),
-                   a.size(0), a.size(1), b.size(1), 1.0f);
+  visitFloatType(a.scalarType(), [&](auto *type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    matmulAccumulate(a.data<T>(), b.data<T>(), out.data<T>(), a.size(0),
+                     a.size(1), b.size(1), T(1));
+  });
 }
 
 Error validateBmm(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 2, 1));
-  ET_CHECK_OK(checkFloatInputs(call));
+  ET_CHECK_OK(checkProductTypes(call));
   const TensorView &a = *call.inputs[0], &b = *call.inputs[1];
   ET_CHECK_OK(checkRank(call, &a, "self", 3));
   ET_CHECK_OK(checkRank(call, &b, "mat2", 3));
@@ -275,10 +290,12 @@ void runBmm(const KernelCall &call) {
   TensorView &out = *call.outputs[0];
   std::memset(out.data(), 0, out.nbytes());
   int64_t m = a.size(1), k = a.size(2), n = b.size(2);
-  for (int64_t batch = 0; batch < a.size(0); ++batch)
-    matmulAccumulate(a.data<float>() + batch * m * k,
-                     b.data<float>() + batch * k * n,
-                     out.data<float>() + batch * m * n, m, k, n, 1.0f);
+  visitFloatType(a.scalarType(), [&](auto *type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    for (int64_t batch = 0; batch < a.size(0); ++batch)
+      matmulAccumulate(a.data<T>() + batch * m * k, b.data<T>() + batch * k * n,
+                       out.data<T>() + batch * m * n, m, k, n, T(1));
+  });
 }
 
 Error validateAddmm(const KernelCall &call) {

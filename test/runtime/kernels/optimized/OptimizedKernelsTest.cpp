@@ -43,7 +43,8 @@ struct GemmCase {
 
 void checkGemm(const char *isa, const GemmCase &g) {
   OwnedTensor a = randomFloat({g.m, g.k});
-  OwnedTensor b = g.transposed ? randomFloat({g.n, g.k}) : randomFloat({g.k, g.n});
+  OwnedTensor b =
+      g.transposed ? randomFloat({g.n, g.k}) : randomFloat({g.k, g.n});
   OwnedTensor c = randomFloat({g.m, g.n});
   std::vector<double> expected(c.f(), c.f() + c.numel());
   for (int64_t i = 0; i < g.m; ++i)
@@ -64,10 +65,14 @@ class GemmIsaTest : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(GemmIsaTest, MatchesADoubleReferenceAtEveryEdge) {
   // Tiles are up to 8 x 32 and K blocks 256: sizes below, at and past them.
-  for (GemmCase g : {GemmCase{1, 1, 1, false}, {3, 5, 7, true},
-                     {6, 16, 16, false}, {8, 32, 256, true},
-                     {9, 33, 257, false}, {17, 70, 300, true},
-                     {64, 100, 513, false}, {1, 1000, 96, true},
+  for (GemmCase g : {GemmCase{1, 1, 1, false},
+                     {3, 5, 7, true},
+                     {6, 16, 16, false},
+                     {8, 32, 256, true},
+                     {9, 33, 257, false},
+                     {17, 70, 300, true},
+                     {64, 100, 513, false},
+                     {1, 1000, 96, true},
                      {200, 3, 40, false}})
     checkGemm(GetParam(), g);
 }
@@ -85,7 +90,8 @@ void checkAgainstPortable(const char *op, std::vector<TensorView *> inputs,
   ASSERT_EQ(runRegisteredKernel(op, inputs, {&fast.view}, attributes),
             Error::Ok);
   ASSERT_EQ(runKernel(op, inputs, {&reference.view}, attributes), Error::Ok);
-  std::vector<double> expected(reference.f(), reference.f() + reference.numel());
+  std::vector<double> expected(reference.f(),
+                               reference.f() + reference.numel());
   EXPECT_LT(relativeError(fast.f(), expected), 1e-5) << op;
 }
 
@@ -97,7 +103,8 @@ TEST(OptimizedKernels, LinearAtEveryInputRank) {
     OwnedTensor x = randomFloat(shape);
     std::vector<int64_t> out = shape;
     out.back() = 24;
-    checkAgainstPortable("edge.linear", {&x.view, &weight.view, &bias.view}, out);
+    checkAgainstPortable("edge.linear", {&x.view, &weight.view, &bias.view},
+                         out);
     checkAgainstPortable("edge.linear", {&x.view, &weight.view}, out);
   }
 }
@@ -109,12 +116,44 @@ TEST(OptimizedKernels, MmAndBmm) {
   checkAgainstPortable("edge.bmm", {&x.view, &y.view}, {3, 9, 33});
 }
 
+TEST(OptimizedKernels, Float64ProductsRunThePortableLoops) {
+  // The registry's mm and bmm hand float64 to the portable kernels.
+  OwnedTensor a(ScalarType::Float64, {2, 3, 4}),
+      b(ScalarType::Float64, {2, 4, 5});
+  for (int64_t i = 0; i < a.numel(); ++i)
+    a.view.data<double>()[i] = 0.5 * i - 3;
+  for (int64_t i = 0; i < b.numel(); ++i)
+    b.view.data<double>()[i] = 1.0 / (i + 1);
+  OwnedTensor fast(ScalarType::Float64, {2, 3, 5}),
+      reference(ScalarType::Float64, {2, 3, 5});
+  ASSERT_EQ(runRegisteredKernel("edge.bmm", {&a.view, &b.view}, {&fast.view}),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.bmm", {&a.view, &b.view}, {&reference.view}),
+            Error::Ok);
+  for (int64_t i = 0; i < fast.numel(); ++i)
+    EXPECT_EQ(fast.view.data<double>()[i], reference.view.data<double>()[i]);
+  OwnedTensor m(ScalarType::Float64, {3, 4}), n(ScalarType::Float64, {4, 5}),
+      mFast(ScalarType::Float64, {3, 5}),
+      mReference(ScalarType::Float64, {3, 5});
+  std::copy(a.view.data<double>(), a.view.data<double>() + 12,
+            m.view.data<double>());
+  std::copy(b.view.data<double>(), b.view.data<double>() + 20,
+            n.view.data<double>());
+  ASSERT_EQ(runRegisteredKernel("edge.mm", {&m.view, &n.view}, {&mFast.view}),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.mm", {&m.view, &n.view}, {&mReference.view}),
+            Error::Ok);
+  for (int64_t i = 0; i < mFast.numel(); ++i)
+    EXPECT_EQ(mFast.view.data<double>()[i], mReference.view.data<double>()[i]);
+}
+
 TEST(OptimizedKernels, AddmmBroadcastsSelfAndScales) {
   OwnedTensor a = randomFloat({10, 20}), b = randomFloat({20, 30});
   for (std::vector<int64_t> selfShape :
        {std::vector<int64_t>{}, {30}, {1, 30}, {10, 1}, {10, 30}}) {
     OwnedTensor self = randomFloat(selfShape);
-    checkAgainstPortable("edge.addmm", {&self.view, &a.view, &b.view}, {10, 30});
+    checkAgainstPortable("edge.addmm", {&self.view, &a.view, &b.view},
+                         {10, 30});
     Attributes scaled;
     scaled.d("beta", 0.5).d("alpha", 2.0);
     checkAgainstPortable("edge.addmm", {&self.view, &a.view, &b.view}, {10, 30},
@@ -131,8 +170,10 @@ TEST(OptimizedKernels, GeluWithinTorchsFloatTolerance) {
       x.f()[1] = 40.0f;
       x.f()[2] = -40.0f;
     }
-    OwnedTensor fast(ScalarType::Float32, {n}), reference(ScalarType::Float32, {n});
-    ASSERT_EQ(runRegisteredKernel("edge.gelu", {&x.view}, {&fast.view}), Error::Ok);
+    OwnedTensor fast(ScalarType::Float32, {n}),
+        reference(ScalarType::Float32, {n});
+    ASSERT_EQ(runRegisteredKernel("edge.gelu", {&x.view}, {&fast.view}),
+              Error::Ok);
     ASSERT_EQ(runKernel("edge.gelu", {&x.view}, {&reference.view}), Error::Ok);
     for (int64_t i = 0; i < n; ++i)
       ASSERT_NEAR(fast.f()[i], reference.f()[i],
@@ -143,14 +184,14 @@ TEST(OptimizedKernels, GeluWithinTorchsFloatTolerance) {
 
 TEST(OptimizedKernels, ExpActivationsWithinTorchsFloatTolerance) {
   OwnedTensor x = randomFloat({1003}, -20.0f, 20.0f);
-  float special[] = {0.0f, -0.0f, 100.0f, -100.0f, 88.5f, -88.5f, 1e-4f,
-                     INFINITY, -INFINITY, NAN};
+  float special[] = {0.0f,   -0.0f, 100.0f,   -100.0f,   88.5f,
+                     -88.5f, 1e-4f, INFINITY, -INFINITY, NAN};
   std::memcpy(x.f(), special, sizeof special);
   Attributes tanhForm;
   tanhForm.s("approximate", "tanh");
   for (const char *op : {"edge.sigmoid", "edge.silu", "edge.gelu"}) {
-    Attributes attributes = std::strcmp(op, "edge.gelu") == 0 ? tanhForm
-                                                               : Attributes();
+    Attributes attributes =
+        std::strcmp(op, "edge.gelu") == 0 ? tanhForm : Attributes();
     OwnedTensor fast(ScalarType::Float32, {1003});
     OwnedTensor reference(ScalarType::Float32, {1003});
     ASSERT_EQ(runRegisteredKernel(op, {&x.view}, {&fast.view}, attributes),
@@ -182,9 +223,9 @@ void checkExactly(const char *op, std::vector<int64_t> shape,
   ASSERT_EQ(runRegisteredKernel(op, {&x.view}, {&fast.view}, attributes),
             Error::Ok);
   ASSERT_EQ(runKernel(op, {&x.view}, {&reference.view}, attributes), Error::Ok);
-  EXPECT_EQ(std::memcmp(fast.view.data(), reference.view.data(),
-                        fast.view.nbytes()),
-            0)
+  EXPECT_EQ(
+      std::memcmp(fast.view.data(), reference.view.data(), fast.view.nbytes()),
+      0)
       << op;
 }
 
@@ -193,12 +234,12 @@ TEST(OptimizedKernels, PermuteMovesTheSameBytes) {
     std::vector<int64_t> shape, dims, out;
   };
   for (const Case &c : std::vector<Case>{
-           {{1, 5, 7, 9}, {0, 2, 3, 1}, {1, 7, 9, 5}},     // NCHW -> NHWC
-           {{2, 7, 9, 5}, {0, 3, 1, 2}, {2, 5, 7, 9}},     // NHWC -> NCHW
-           {{33, 17}, {1, 0}, {17, 33}},                   // 2-D, tile edges
-           {{2, 3, 4, 5}, {0, 2, 1, 3}, {2, 4, 3, 5}},     // inner run stays
+           {{1, 5, 7, 9}, {0, 2, 3, 1}, {1, 7, 9, 5}}, // NCHW -> NHWC
+           {{2, 7, 9, 5}, {0, 3, 1, 2}, {2, 5, 7, 9}}, // NHWC -> NCHW
+           {{33, 17}, {1, 0}, {17, 33}},               // 2-D, tile edges
+           {{2, 3, 4, 5}, {0, 2, 1, 3}, {2, 4, 3, 5}}, // inner run stays
            {{3, 1, 4, 1, 6}, {4, 1, 0, 3, 2}, {6, 1, 3, 1, 4}},
-           {{4, 6}, {0, 1}, {4, 6}}}) {                    // identity
+           {{4, 6}, {0, 1}, {4, 6}}}) { // identity
     Attributes dims;
     dims.ints("dims", c.dims);
     checkExactly("edge.permute", c.shape, c.out, dims);
@@ -220,9 +261,12 @@ TEST_P(TransposeIsaTest, MatchesTheNaiveLoop) {
   int ran = 0;
   for (size_t bytes : {1, 2, 4, 8})
     for (auto [batch, rows, cols] :
-         std::vector<std::array<int64_t, 3>>{{1, 1, 1},   {1, 8, 8},
-                                             {2, 16, 16}, {1, 96, 3136},
-                                             {3, 17, 9},  {1, 5, 41},
+         std::vector<std::array<int64_t, 3>>{{1, 1, 1},
+                                             {1, 8, 8},
+                                             {2, 16, 16},
+                                             {1, 96, 3136},
+                                             {3, 17, 9},
+                                             {1, 5, 41},
                                              {2, 40, 23}}) {
       size_t count = size_t(batch * rows * cols) * bytes;
       std::vector<uint8_t> in(count), out(count, 0xAB), expected(count);
@@ -261,14 +305,17 @@ TEST(OptimizedKernels, SliceMovesTheSameBytes) {
     std::vector<int64_t> out;
   };
   for (const Case &c : std::vector<Case>{
-           {{1, 116, 7, 7}, 1, 0, 58, 1, {1, 58, 7, 7}},    // channel split
+           {{1, 116, 7, 7}, 1, 0, 58, 1, {1, 58, 7, 7}}, // channel split
            {{1, 116, 7, 7}, 1, 58, 116, 1, {1, 58, 7, 7}},
-           {{2, 3, 10}, -1, -4, 100, 1, {2, 3, 4}},        // negative, clamped
-           {{5, 6}, 0, 1, 4, 1, {3, 6}},                    // outermost dim
-           {{4, 9, 3}, 1, 2, 9, 3, {4, 3, 3}},              // step 3: portable
-           {{3, 4}, 1, 3, 1, 1, {3, 0}}}) {                 // empty
+           {{2, 3, 10}, -1, -4, 100, 1, {2, 3, 4}}, // negative, clamped
+           {{5, 6}, 0, 1, 4, 1, {3, 6}},            // outermost dim
+           {{4, 9, 3}, 1, 2, 9, 3, {4, 3, 3}},      // step 3: portable
+           {{3, 4}, 1, 3, 1, 1, {3, 0}}}) {         // empty
     Attributes attributes;
-    attributes.i("dim", c.dim).i("start", c.start).i("end", c.end).i("step", c.step);
+    attributes.i("dim", c.dim)
+        .i("start", c.start)
+        .i("end", c.end)
+        .i("step", c.step);
     checkExactly("edge.slice", c.shape, c.out, attributes);
     checkExactly("edge.slice", c.shape, c.out, attributes, ScalarType::Int64);
     checkExactly("edge.slice", c.shape, c.out, attributes, ScalarType::Int8);
@@ -305,9 +352,9 @@ TEST(OptimizedKernels, SoftmaxOverTheLastDimAndElsewhere) {
   // Masked (-inf) positions are exactly 0; a row of -inf or with a NaN is
   // NaN, as torch gives.
   OwnedTensor x(ScalarType::Float32, {3, 4});
-  float values[] = {1, -INFINITY, 2, -INFINITY,                       //
-                    -INFINITY, -INFINITY, -INFINITY, -INFINITY,       //
-                    0, NAN, 1, 2};
+  float values[] = {1,         -INFINITY, 2,         -INFINITY, //
+                    -INFINITY, -INFINITY, -INFINITY, -INFINITY, //
+                    0,         NAN,       1,         2};
   std::memcpy(x.f(), values, sizeof values);
   OwnedTensor y(ScalarType::Float32, {3, 4});
   Attributes last;
@@ -410,7 +457,8 @@ TEST(OptimizedKernels, UpsampleMatchesPortableBytewise) {
                                          {{1, 2, 3, 150}, 3, 301, 0, true},
                                          {{1, 1, 1, 1}, 4, 300, 0, false}}) {
     OwnedTensor x = randomFloat(c.shape);
-    for (const char *op : {"edge.upsample_nearest2d", "edge.upsample_bilinear2d"}) {
+    for (const char *op :
+         {"edge.upsample_nearest2d", "edge.upsample_bilinear2d"}) {
       Attributes attributes;
       attributes.ints("output_size", {c.oh, c.ow});
       if (c.scaleH > 0)
@@ -418,9 +466,12 @@ TEST(OptimizedKernels, UpsampleMatchesPortableBytewise) {
       if (std::strcmp(op, "edge.upsample_bilinear2d") == 0)
         attributes.b("align_corners", c.alignCorners);
       std::vector<int64_t> out = {c.shape[0], c.shape[1], c.oh, c.ow};
-      OwnedTensor fast(ScalarType::Float32, out), reference(ScalarType::Float32, out);
-      ASSERT_EQ(runRegisteredKernel(op, {&x.view}, {&fast.view}, attributes), Error::Ok);
-      ASSERT_EQ(runKernel(op, {&x.view}, {&reference.view}, attributes), Error::Ok);
+      OwnedTensor fast(ScalarType::Float32, out),
+          reference(ScalarType::Float32, out);
+      ASSERT_EQ(runRegisteredKernel(op, {&x.view}, {&fast.view}, attributes),
+                Error::Ok);
+      ASSERT_EQ(runKernel(op, {&x.view}, {&reference.view}, attributes),
+                Error::Ok);
       EXPECT_EQ(std::memcmp(fast.f(), reference.f(), fast.view.nbytes()), 0)
           << op << " to " << c.oh << "x" << c.ow;
     }

@@ -2,6 +2,8 @@
 // linear, addmm, mm, bmm against double-precision loops.
 #include "KernelTestSupport.h"
 
+#include <cstring>
+
 using namespace etch::runtime;
 using namespace etch::runtime::testing;
 
@@ -207,3 +209,34 @@ TEST(PortableMatmul, LinearBatchedWithBias) {
 }
 
 } // namespace
+
+TEST(PortableMatmul, MmAndBmmInFloat64) {
+  // Values whose float32 products would round: the sums are exact in double.
+  OwnedTensor a(ScalarType::Float64, {2, 2, 3}),
+      b(ScalarType::Float64, {2, 3, 2}), out(ScalarType::Float64, {2, 2, 2});
+  double *pa = a.view.data<double>(), *pb = b.view.data<double>();
+  for (int i = 0; i < 12; ++i) {
+    pa[i] = 1.0 + i * 1e-9;
+    pb[i] = 3.0 - i * 1e-9;
+  }
+  ASSERT_EQ(runKernel("edge.bmm", {&a.view, &b.view}, {&out.view}), Error::Ok);
+  for (int batch = 0; batch < 2; ++batch)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        double sum = 0;
+        for (int k = 0; k < 3; ++k)
+          sum += pa[(batch * 2 + i) * 3 + k] * pb[(batch * 3 + k) * 2 + j];
+        EXPECT_DOUBLE_EQ(out.view.data<double>()[(batch * 2 + i) * 2 + j], sum);
+      }
+  OwnedTensor m(ScalarType::Float64, {2, 3}), n(ScalarType::Float64, {3, 2}),
+      mOut(ScalarType::Float64, {2, 2});
+  std::memcpy(m.view.data<double>(), pa, 6 * sizeof(double));
+  std::memcpy(n.view.data<double>(), pb, 6 * sizeof(double));
+  ASSERT_EQ(runKernel("edge.mm", {&m.view, &n.view}, {&mOut.view}), Error::Ok);
+  EXPECT_DOUBLE_EQ(mOut.view.data<double>()[0],
+                   pa[0] * pb[0] + pa[1] * pb[2] + pa[2] * pb[4]);
+  // Mixed float64 and float32 operands are refused.
+  OwnedTensor f = randomFloat({3, 2});
+  EXPECT_EQ(runKernel("edge.mm", {&m.view, &f.view}, {&mOut.view}),
+            Error::InvalidType);
+}
