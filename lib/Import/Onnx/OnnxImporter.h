@@ -65,6 +65,7 @@ public:
   mlir::LogicalResult convertResize(const OnnxNode &node);
   mlir::LogicalResult convertQuantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
+  mlir::LogicalResult convertDynamicQuantizeLinear(const OnnxNode &node);
   /// If, Loop and Scan, resolved at import (OnnxControlFlow.cpp).
   mlir::LogicalResult convertIf(const OnnxNode &node);
   mlir::LogicalResult convertLoop(const OnnxNode &node);

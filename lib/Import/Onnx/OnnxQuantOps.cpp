@@ -6,6 +6,7 @@
 // weight and int32 bias initializers become quantized constants.
 //
 //===----------------------------------------------------------------------===//
+#include "OnnxCompose.h"
 #include "OnnxImporter.h"
 
 #include "edge/EdgeDialect.h"
@@ -21,6 +22,44 @@ std::pair<int64_t, int64_t> storageRange(IntegerType type) {
   if (type.isUnsigned())
     return {0, (int64_t(1) << width) - 1};
   return {-(int64_t(1) << (width - 1)), (int64_t(1) << (width - 1)) - 1};
+}
+
+/// QuantizeLinear's arithmetic for a scale computed at run time (no QDQ
+/// type can hold it): clamp(round_half_even(x / scale) + zero_point) in the
+/// storage range, cast to the storage type. A per-axis scale is viewed to
+/// broadcast along `axis`.
+/// A per-axis \p value (1-D along the node's `axis`) viewed to broadcast
+/// against \p x; per-tensor values as they are.
+Value alongAxis(Compose &c, Value x, Value value) {
+  RankedTensorType xType = c.typeOf(x);
+  if (!value)
+    return value;
+  RankedTensorType type = c.typeOf(value);
+  if (type.getRank() != 1 || type.getDimSize(0) == 1 || xType.getRank() < 2)
+    return value;
+  int64_t axis = c.importer.intAttr(c.node, "axis", 1);
+  axis = axis < 0 ? axis + xType.getRank() : axis;
+  SmallVector<int64_t> shape(xType.getRank(), 1);
+  shape[axis] = type.getDimSize(0);
+  return c.view(value, shape);
+}
+
+LogicalResult quantizeComputed(Compose &c, Value x, Value scale,
+                               Value zeroPoint, IntegerType storage) {
+  Type element = c.typeOf(x).getElementType();
+  auto alongAxis = [&](Value value) {
+    return onnx_import::alongAxis(c, x, value);
+  };
+  Value scaled = c.op<edge::DivOp>({x, alongAxis(c.cast(scale, element))});
+  Value shifted = c.op<edge::RoundOp>({scaled});
+  if (zeroPoint)
+    shifted =
+        c.op<edge::AddOp>({shifted, alongAxis(c.cast(zeroPoint, element))});
+  auto [low, high] = storageRange(storage);
+  Value clamped = c.op<edge::ClampOp>(
+      {shifted}, {c.attr("min", static_cast<double>(low)),
+                  c.attr("max", static_cast<double>(high))});
+  return c.bind(c.cast(clamped, storage));
 }
 
 } // namespace
@@ -82,6 +121,24 @@ LogicalResult OnnxImporter::convertQuantizeLinear(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
+  if (!constantInput(node, 1) && hasInput(node, 1)) {
+    if (intAttr(node, "block_size", 0) != 0)
+      return nodeError(node) << "blocked quantization (block_size) is not "
+                                "supported";
+    Compose c(*this, node);
+    Value scale = input(node, 1);
+    Value zeroPoint = hasInput(node, 2) ? input(node, 2) : Value();
+    if (!scale || (hasInput(node, 2) && !zeroPoint))
+      return failure();
+    auto storage =
+        zeroPoint
+            ? dyn_cast<IntegerType>(rankedTypeOf(zeroPoint).getElementType())
+            : IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned);
+    if (!storage || storage.getWidth() > 32)
+      return nodeError(node) << "zero point must be an integer tensor of at "
+                                "most 32 bits";
+    return quantizeComputed(c, x, scale, zeroPoint, storage);
+  }
   // Without a zero point, QuantizeLinear produces uint8 (opset 13).
   FailureOr<quant::QuantizedType> type = linearQuantizedType(
       *this, node, x,
@@ -91,15 +148,69 @@ LogicalResult OnnxImporter::convertQuantizeLinear(const OnnxNode &node) {
   return bind(node, edge.quantize(locationOf(node), x, *type));
 }
 
+/// DynamicQuantizeLinear: uint8 with the scale and zero point of x's range
+/// widened to include 0, ONNX's formulas: scale = (max - min) / 255,
+/// zero point = round(clamp(-min / scale, 0, 255)).
+LogicalResult OnnxImporter::convertDynamicQuantizeLinear(const OnnxNode &node) {
+  Compose c(*this, node);
+  Value x = input(node, 0);
+  if (!x)
+    return failure();
+  if (!rankedTypeOf(x).getElementType().isF32())
+    return nodeError(node) << "takes float32, got " << x.getType();
+  Value low =
+      c.op<edge::MinimumOp>({c.op<edge::AminOp>({x}), c.scalar(x, 0.0)});
+  Value high =
+      c.op<edge::MaximumOp>({c.op<edge::AmaxOp>({x}), c.scalar(x, 0.0)});
+  Value scale =
+      c.op<edge::DivOp>({c.op<edge::SubOp>({high, low}), c.scalar(x, 255.0)});
+  Value zero = c.op<edge::RoundOp>({c.op<edge::ClampOp>(
+      {c.op<edge::NegOp>({c.op<edge::DivOp>({low, scale})})},
+      {c.attr("min", 0.0), c.attr("max", 255.0)})});
+  auto uint8 = IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned);
+  Value zeroPoint = c.cast(zero, uint8);
+  if (!zeroPoint)
+    return failure();
+  if (failed(quantizeComputed(c, x, scale, zeroPoint, uint8)))
+    return failure();
+  if (failed(c.bind(scale, 1)))
+    return failure();
+  return c.bind(zeroPoint, 2);
+}
+
 LogicalResult OnnxImporter::convertDequantizeLinear(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
+  // An integer tensor that no quantize made and no constant holds (a graph
+  // input, a computed value), or a scale computed at run time: the
+  // arithmetic, (x - zero_point) * scale, in the scale's type.
   Type element = edge::storageOrElementType(rankedTypeOf(x).getElementType());
   auto storage = dyn_cast<IntegerType>(element);
   if (!storage)
     return nodeError(node) << "dequantizes " << x.getType()
                            << "; expected an integer tensor";
+  bool plainInteger = !edge::isQuantized(rankedTypeOf(x)) &&
+                      !x.getDefiningOp<edge::ConstantOp>();
+  if (hasInput(node, 1) && (plainInteger || !constantInput(node, 1))) {
+    if (intAttr(node, "block_size", 0) != 0)
+      return nodeError(node) << "blocked quantization (block_size) is not "
+                                "supported";
+    Compose c(*this, node);
+    Value scale = input(node, 1);
+    if (!scale)
+      return failure();
+    Type real = rankedTypeOf(scale).getElementType();
+    Value shifted = c.cast(x, real);
+    if (hasInput(node, 2)) {
+      Value zeroPoint = input(node, 2);
+      if (!zeroPoint)
+        return failure();
+      shifted = c.op<edge::SubOp>(
+          {shifted, alongAxis(c, x, c.cast(zeroPoint, real))});
+    }
+    return c.bind(c.op<edge::MulOp>({shifted, alongAxis(c, x, scale)}));
+  }
   FailureOr<quant::QuantizedType> type =
       linearQuantizedType(*this, node, x, storage);
   if (failed(type))
