@@ -66,6 +66,8 @@ public:
   mlir::LogicalResult convertQuantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDynamicQuantizeLinear(const OnnxNode &node);
+  /// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul.
+  mlir::LogicalResult convertIntegerProduct(const OnnxNode &node);
   /// If, Loop and Scan, resolved at import (OnnxControlFlow.cpp).
   mlir::LogicalResult convertIf(const OnnxNode &node);
   mlir::LogicalResult convertLoop(const OnnxNode &node);
@@ -133,6 +135,9 @@ private:
   mlir::FailureOr<mlir::Value> stack(const OnnxNode &node,
                                      llvm::ArrayRef<Bound> pieces, int64_t axis,
                                      bool reverse);
+  mlir::FailureOr<mlir::Value> exactProduct(const OnnxNode &node,
+                                            llvm::StringRef opType,
+                                            mlir::Value a, mlir::Value b);
   /// Counts the uses of names by \p nodes and the subgraphs inside them.
   void countUses(const std::vector<OnnxNode> &nodes);
   mlir::LogicalResult convertNode(const OnnxNode &node);

@@ -219,3 +219,125 @@ LogicalResult OnnxImporter::convertDequantizeLinear(const OnnxNode &node) {
 }
 
 } // namespace etch::onnx_import
+
+namespace etch::onnx_import {
+
+/// \p value (integer) in float64 less its zero point \p zeroPoint (absent:
+/// 0); a zero point with one entry per channel is viewed along dim \p axis.
+/// Integer products of such values are exact in double.
+static Value centered(Compose &c, Value value, Value zeroPoint, int64_t axis) {
+  Type f64 = Float64Type::get(c.importer.builder.getContext());
+  Value wide = c.cast(value, f64);
+  if (!zeroPoint)
+    return wide;
+  Value offset = c.cast(zeroPoint, f64);
+  RankedTensorType type = c.typeOf(offset), valueType = c.typeOf(value);
+  if (type && type.getRank() == 1 && type.getDimSize(0) > 1) {
+    SmallVector<int64_t> shape(valueType.getRank(), 1);
+    shape[axis] = type.getDimSize(0);
+    offset = c.view(offset, shape);
+  }
+  return c.op<edge::SubOp>({wide, offset});
+}
+
+/// The float64 product of two centered operands through the Conv or MatMul
+/// converter (every window attribute and rank rule of theirs), as a node
+/// reading them under fresh names.
+FailureOr<Value> OnnxImporter::exactProduct(const OnnxNode &node,
+                                            StringRef opType, Value a,
+                                            Value b) {
+  if (!a || !b)
+    return failure();
+  OnnxNode product = node;
+  product.opType = opType.str();
+  product.inputs = {node.outputs.front() + "#a", node.outputs.front() + "#b"};
+  product.outputs = {node.outputs.front() + "#product"};
+  for (const char *name :
+       {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"})
+    if (opType != "Conv")
+      product.attributes.erase(name);
+  values[product.inputs[0]] = a;
+  values[product.inputs[1]] = b;
+  LogicalResult converted =
+      opType == "Conv" ? convertConv(product) : convertMatMul(product);
+  if (failed(converted))
+    return failure();
+  return values.lookup(product.outputs[0]);
+}
+
+/// ConvInteger, MatMulInteger (int32 results) and QLinearConv,
+/// QLinearMatMul (requantized): the integer product computed exactly in
+/// float64, then cast, or scaled by x_scale * w_scale / y_scale (float32, as
+/// onnxruntime multiplies) and rounded half to even onto the output's zero
+/// point and storage range.
+LogicalResult OnnxImporter::convertIntegerProduct(const OnnxNode &node) {
+  Compose c(*this, node);
+  bool linear = node.opType.rfind("QLinear", 0) == 0;
+  bool conv = node.opType.find("Conv") != std::string::npos;
+  // Operand positions: (a, a_zp, b, b_zp) for the integer ops, (a, a_scale,
+  // a_zp, b, b_scale, b_zp, y_scale, y_zp, [bias]) for the QLinear ones.
+  size_t aAt = 0, aZeroAt = linear ? 2 : 2, bAt = linear ? 3 : 1,
+         bZeroAt = linear ? 5 : 3;
+  auto optional = [&](size_t index) {
+    return hasInput(node, index) ? input(node, index) : Value();
+  };
+  Value a = input(node, aAt), b = input(node, bAt);
+  if (!a || !b)
+    return failure();
+  // A per-channel weight zero point runs along the output channels: dim 0
+  // of a convolution's weight, the last dim of a matmul's right operand.
+  int64_t weightAxis = conv ? 0 : rankedTypeOf(b).getRank() - 1;
+  FailureOr<Value> product = exactProduct(
+      node, conv ? "Conv" : "MatMul", centered(c, a, optional(aZeroAt), 0),
+      centered(c, b, optional(bZeroAt), weightAxis));
+  if (failed(product))
+    return failure();
+  Value accumulated = *product;
+  if (linear && conv && hasInput(node, 8)) {
+    Value bias = input(node, 8);
+    if (!bias)
+      return failure();
+    SmallVector<int64_t> shape(rankedTypeOf(accumulated).getRank(), 1);
+    shape[1] = rankedTypeOf(bias).getNumElements();
+    accumulated = c.op<edge::AddOp>(
+        {accumulated,
+         c.view(c.cast(bias, rankedTypeOf(accumulated).getElementType()),
+                shape)});
+  }
+  if (!linear)
+    return c.bind(c.cast(accumulated, builder.getI32Type()));
+
+  Value xScale = input(node, 1), wScale = input(node, 4),
+        yScale = input(node, 6), yZero = optional(7);
+  if (!xScale || !wScale || !yScale)
+    return failure();
+  Type f32 = builder.getF32Type();
+  // The weight scale is per tensor or per output channel.
+  Value weightScale = wScale;
+  RankedTensorType wScaleType = rankedTypeOf(wScale);
+  int64_t outRank = rankedTypeOf(accumulated).getRank();
+  if (wScaleType.getRank() == 1 && wScaleType.getDimSize(0) > 1) {
+    SmallVector<int64_t> shape(outRank, 1);
+    shape[conv ? 1 : outRank - 1] = wScaleType.getDimSize(0);
+    weightScale = c.view(wScale, shape);
+  }
+  Value multiplier = c.op<edge::DivOp>(
+      {c.op<edge::MulOp>({c.cast(xScale, f32), c.cast(weightScale, f32)}),
+       c.cast(yScale, f32)});
+  Value scaled = c.op<edge::RoundOp>(
+      {c.op<edge::MulOp>({c.cast(accumulated, f32), multiplier})});
+  IntegerType storage =
+      yZero ? dyn_cast<IntegerType>(rankedTypeOf(yZero).getElementType())
+            : IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned);
+  if (!storage || storage.getWidth() > 16)
+    return nodeError(node) << "y_zero_point must be an 8- or 16-bit integer";
+  if (yZero)
+    scaled = c.op<edge::AddOp>({scaled, c.cast(yZero, f32)});
+  auto [low, high] = storageRange(storage);
+  return c.bind(c.cast(
+      c.op<edge::ClampOp>({scaled}, {c.attr("min", static_cast<double>(low)),
+                                     c.attr("max", static_cast<double>(high))}),
+      storage));
+}
+
+} // namespace etch::onnx_import

@@ -180,6 +180,8 @@ bool isDepthwise(const ConvShape &s) {
 } // namespace
 
 void runConvolution(const KernelCall &call) {
+  if (call.inputs[0]->scalarType() == ScalarType::Float64)
+    return portable::runConvolution(call);
   ConvShape s = convShape(call);
   const float *in = call.inputs[0]->data<float>();
   const float *weight = call.inputs[1]->data<float>();

@@ -12,11 +12,12 @@ namespace {
 
 /// One (input channel, kernel depth tap) contribution to one output depth
 /// slice: the 2-D window sums over \p src (an H x W slice) into \p plane.
-void accumulateSlice(const ConvShape &s, const float *src, const float *kernel,
-                     float *plane) {
+template <typename T>
+void accumulateSlice(const ConvShape &s, const T *src, const T *kernel,
+                     T *plane) {
   for (int64_t ky = 0; ky < s.kh; ++ky) {
     for (int64_t kx = 0; kx < s.kw; ++kx) {
-      float k = kernel[ky * s.kw + kx];
+      T k = kernel[ky * s.kw + kx];
       // Output columns whose input column lies inside the image.
       int64_t offset = kx * s.dw - s.pw;
       int64_t owLo = offset >= 0 ? 0 : (-offset + s.sw - 1) / s.sw;
@@ -27,8 +28,8 @@ void accumulateSlice(const ConvShape &s, const float *src, const float *kernel,
         int64_t iy = oy * s.sh - s.ph + ky * s.dh;
         if (iy < 0 || iy >= s.h)
           continue;
-        const float *row = src + iy * s.w + offset;
-        float *dst = plane + oy * s.ow;
+        const T *row = src + iy * s.w + offset;
+        T *dst = plane + oy * s.ow;
         if (s.sw == 1) {
           for (int64_t ox = owLo; ox < owHi; ++ox)
             dst[ox] += k * row[ox];
@@ -41,22 +42,20 @@ void accumulateSlice(const ConvShape &s, const float *src, const float *kernel,
   }
 }
 
-} // namespace
-
-void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
-                       const float *bias, float *out, int64_t first,
-                       int64_t last) {
+template <typename T>
+void convolutionPlanesOf(const ConvShape &s, const T *in, const T *weight,
+                         const T *bias, T *out, int64_t first, int64_t last) {
   int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
   int64_t inSlice = s.h * s.w, outSlice = s.oh * s.ow, taps = s.kh * s.kw;
   for (int64_t index = first; index < last; ++index) {
     int64_t n = index / s.oc, oc = index % s.oc;
-    float *volume = out + (n * s.oc + oc) * s.od * outSlice;
-    std::fill(volume, volume + s.od * outSlice, bias ? bias[oc] : 0.0f);
+    T *volume = out + (n * s.oc + oc) * s.od * outSlice;
+    std::fill(volume, volume + s.od * outSlice, bias ? bias[oc] : T(0));
     int64_t group = oc / ocPerGroup;
     for (int64_t icg = 0; icg < icPerGroup; ++icg) {
       int64_t ic = group * icPerGroup + icg;
-      const float *src = in + (n * s.c + ic) * s.d * inSlice;
-      const float *kernel = weight + (oc * icPerGroup + icg) * s.kd * taps;
+      const T *src = in + (n * s.c + ic) * s.d * inSlice;
+      const T *kernel = weight + (oc * icPerGroup + icg) * s.kd * taps;
       for (int64_t kz = 0; kz < s.kd; ++kz)
         for (int64_t oz = 0; oz < s.od; ++oz) {
           int64_t iz = oz * s.sd - s.pd + kz * s.dd;
@@ -68,29 +67,28 @@ void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
   }
 }
 
-namespace {
-
-void convTransposed(const ConvShape &s, const float *in, const float *weight,
-                    const float *bias, float *out) {
+template <typename T>
+void convTransposed(const ConvShape &s, const T *in, const T *weight,
+                    const T *bias, T *out) {
   int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
   int64_t outVolume = s.od * s.oh * s.ow, inVolume = s.d * s.h * s.w;
   int64_t taps = s.kd * s.kh * s.kw;
   for (int64_t n = 0; n < s.n; ++n) {
     for (int64_t oc = 0; oc < s.oc; ++oc) {
-      float *volume = out + (n * s.oc + oc) * outVolume;
-      std::fill(volume, volume + outVolume, bias ? bias[oc] : 0.0f);
+      T *volume = out + (n * s.oc + oc) * outVolume;
+      std::fill(volume, volume + outVolume, bias ? bias[oc] : T(0));
     }
     for (int64_t ic = 0; ic < s.c; ++ic) {
       int64_t group = ic / icPerGroup;
-      const float *src = in + (n * s.c + ic) * inVolume;
+      const T *src = in + (n * s.c + ic) * inVolume;
       for (int64_t ocg = 0; ocg < ocPerGroup; ++ocg) {
         int64_t oc = group * ocPerGroup + ocg;
-        float *volume = out + (n * s.oc + oc) * outVolume;
-        const float *kernel = weight + (ic * ocPerGroup + ocg) * taps;
+        T *volume = out + (n * s.oc + oc) * outVolume;
+        const T *kernel = weight + (ic * ocPerGroup + ocg) * taps;
         for (int64_t iz = 0; iz < s.d; ++iz)
           for (int64_t iy = 0; iy < s.h; ++iy)
             for (int64_t ix = 0; ix < s.w; ++ix) {
-              float x = src[(iz * s.h + iy) * s.w + ix];
+              T x = src[(iz * s.h + iy) * s.w + ix];
               for (int64_t kz = 0; kz < s.kd; ++kz) {
                 int64_t oz = iz * s.sd - s.pd + kz * s.dd;
                 if (oz < 0 || oz >= s.od)
@@ -137,8 +135,8 @@ Error checkFloatInputs(const KernelCall &call) {
   return checkType(call, call.outputs[0], "output", ScalarType::Float32);
 }
 
-/// mm and bmm also compute in float64 (ONNX models do): every operand of
-/// one floating type.
+/// Products (mm, bmm, convolution) also compute in float64 (ONNX models
+/// do): every operand of one floating type.
 Error checkProductTypes(const KernelCall &call) {
   ScalarType type = call.inputs[0]->scalarType();
   if (type != ScalarType::Float64)
@@ -161,13 +159,13 @@ Error checkRank(const KernelCall &call, const TensorView *tensor,
 
 Error validateConvolution(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 3, 1));
-  ET_CHECK_OK(checkFloatInputs(call));
+  ET_CHECK_OK(checkProductTypes(call));
   return checkConvolutionShapes(call);
 }
 
 Error validateConvolution3d(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 2, 3, 1));
-  ET_CHECK_OK(checkFloatInputs(call));
+  ET_CHECK_OK(checkProductTypes(call));
   return checkConvolutionShapes(call, 3);
 }
 
@@ -227,18 +225,27 @@ Error checkConvolutionShapes(const KernelCall &call, int spatial) {
   return checkShape(call, call.outputs[0], "output", expected, rank);
 }
 
+void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
+                       const float *bias, float *out, int64_t first,
+                       int64_t last) {
+  convolutionPlanesOf(s, in, weight, bias, out, first, last);
+}
+
 void runConvolution(const KernelCall &call) {
   ConvShape s = convShape(call);
   const TensorView *bias = call.input(2);
-  const float *biasData = bias ? bias->data<float>() : nullptr;
-  if (s.transposed)
-    convTransposed(s, call.inputs[0]->data<float>(),
-                   call.inputs[1]->data<float>(), biasData,
-                   call.outputs[0]->data<float>());
-  else
-    convolutionPlanes(s, call.inputs[0]->data<float>(),
-                      call.inputs[1]->data<float>(), biasData,
-                      call.outputs[0]->data<float>(), 0, s.n * s.oc);
+  // float32, or float64 where ONNX's integer convolutions compute exactly.
+  visitFloatType(call.inputs[0]->scalarType(), [&](auto *type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    const T *biasData = bias ? bias->data<T>() : nullptr;
+    if (s.transposed)
+      convTransposed(s, call.inputs[0]->data<T>(), call.inputs[1]->data<T>(),
+                     biasData, call.outputs[0]->data<T>());
+    else
+      convolutionPlanesOf(s, call.inputs[0]->data<T>(),
+                          call.inputs[1]->data<T>(), biasData,
+                          call.outputs[0]->data<T>(), 0, s.n * s.oc);
+  });
 }
 
 void runConvolution3d(const KernelCall &call) { runConvolution(call); }

@@ -240,3 +240,36 @@ TEST(PortableMatmul, MmAndBmmInFloat64) {
   EXPECT_EQ(runKernel("edge.mm", {&m.view, &f.view}, {&mOut.view}),
             Error::InvalidType);
 }
+
+TEST(PortableConvolution, Float64MatchesFloat32OnIntegers) {
+  // ONNX's integer convolutions run in float64: integer-valued data gives
+  // the exact sums both ways when small.
+  OwnedTensor x(ScalarType::Float32, {1, 2, 5, 5}),
+      w(ScalarType::Float32, {3, 2, 3, 3}),
+      out(ScalarType::Float32, {1, 3, 3, 3});
+  OwnedTensor x64(ScalarType::Float64, {1, 2, 5, 5}),
+      w64(ScalarType::Float64, {3, 2, 3, 3}),
+      out64(ScalarType::Float64, {1, 3, 3, 3});
+  for (int64_t i = 0; i < x.numel(); ++i)
+    x64.view.data<double>()[i] = x.f()[i] =
+        static_cast<float>(randomInt(-128, 127));
+  for (int64_t i = 0; i < w.numel(); ++i)
+    w64.view.data<double>()[i] = w.f()[i] =
+        static_cast<float>(randomInt(-128, 127));
+  Attributes attributes;
+  attributes.ints("stride", {1, 1})
+      .ints("padding", {0, 0})
+      .ints("dilation", {1, 1});
+  ASSERT_EQ(runKernel("edge.convolution", {&x.view, &w.view}, {&out.view},
+                      attributes),
+            Error::Ok);
+  ASSERT_EQ(runKernel("edge.convolution", {&x64.view, &w64.view}, {&out64.view},
+                      attributes),
+            Error::Ok);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    EXPECT_EQ(out64.view.data<double>()[i], out.f()[i]) << i;
+  // One float64 operand among float32 ones is refused.
+  EXPECT_EQ(runKernel("edge.convolution", {&x64.view, &w.view}, {&out64.view},
+                      attributes),
+            Error::InvalidType);
+}
