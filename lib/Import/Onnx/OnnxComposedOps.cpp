@@ -501,10 +501,61 @@ FailureOr<bool> scatterAccumulates(Compose &c) {
   if (reduction == "none" || reduction == "add")
     return reduction == "add";
   return c.importer.nodeError(c.node)
-         << "reduction '" << reduction << "' is not supported (none, add)";
+         << "reduction '" << reduction
+         << "' is not supported (none, add, mul, max, min)";
+}
+
+/// ScatterND with reduction mul, max or min: every updated element's flat
+/// position in data (the index components times data's strides, plus the
+/// position within the slice), then one scatter over the flattened data.
+LogicalResult scatterNDReduced(Compose &c, StringRef reduce) {
+  Value data = c.in(0), index = c.in(1), updates = c.in(2);
+  if (!data || !index || !updates)
+    return failure();
+  RankedTensorType dataType = c.typeOf(data), updatesType = c.typeOf(updates);
+  if (!dataType.hasStaticShape() || !updatesType.hasStaticShape())
+    return c.importer.nodeError(c.node)
+           << "a reduced ScatterND needs static data and updates, got "
+           << dataType << " and " << updatesType;
+  FailureOr<SmallVector<Value>> components = indexComponents(c, data, index, 0);
+  if (failed(components))
+    return failure();
+  ArrayRef<int64_t> shape = dataType.getShape();
+  int64_t k = static_cast<int64_t>(components->size()), slice = 1;
+  for (int64_t d = k; d < dataType.getRank(); ++d)
+    slice *= shape[d];
+  Value base;
+  int64_t stride = slice;
+  for (int64_t j = k - 1; j >= 0; --j) {
+    Value term = c.op<edge::MulOp>(
+        {(*components)[j], c.scalar((*components)[j], stride)});
+    base = base ? c.op<edge::AddOp>({base, term}) : term;
+    stride *= shape[j];
+  }
+  // [batch..., 1] + [slice] positions within each slice.
+  RankedTensorType baseType = c.typeOf(base);
+  SmallVector<int64_t> column(baseType.getShape());
+  column.push_back(1);
+  std::vector<int64_t> within(slice);
+  std::iota(within.begin(), within.end(), 0);
+  Value flat =
+      c.op<edge::AddOp>({c.view(base, column), c.int64s({slice}, within)});
+  int64_t count = updatesType.getNumElements();
+  OpBuilder &b = c.importer.builder;
+  Value scattered = c.op<edge::ScatterOp>(
+      {c.view(data, {dataType.getNumElements()}), c.view(flat, {count}),
+       c.view(updates, {count})},
+      {c.attr("dim", int64_t(0)),
+       b.getNamedAttr("reduce", b.getStringAttr(reduce))});
+  return c.bind(c.view(scattered, shape));
 }
 
 LogicalResult scatterND(Compose &c) {
+  std::string reduction = c.importer.stringAttr(c.node, "reduction", "none");
+  if (reduction == "mul" || reduction == "max" || reduction == "min")
+    return scatterNDReduced(c, reduction == "mul"   ? "multiply"
+                               : reduction == "max" ? "amax"
+                                                    : "amin");
   Value data = c.in(0), index = c.in(1), updates = c.in(2);
   FailureOr<bool> accumulate = scatterAccumulates(c);
   if (!data || !index || !updates || failed(accumulate))
@@ -1112,6 +1163,106 @@ LogicalResult roiAlign(Compose &c) {
        c.boolAttr("max", mode == "max")}));
 }
 
+/// ReverseSequence: along the time axis, each batch entry's first
+/// sequence_lens[b] elements reversed, the rest kept; a gather whose index
+/// tensor is computed at import (the lengths must be constants).
+LogicalResult reverseSequence(Compose &c) {
+  Value x = c.in(0);
+  std::optional<std::vector<int64_t>> lengths = constantInts(c, 1);
+  if (!x)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  int64_t timeAxis = c.importer.intAttr(c.node, "time_axis", 0);
+  int64_t batchAxis = c.importer.intAttr(c.node, "batch_axis", 1);
+  if (!lengths || !type.hasStaticShape() || type.getRank() < 2 ||
+      timeAxis == batchAxis || timeAxis < 0 || timeAxis > 1 || batchAxis < 0 ||
+      batchAxis > 1 ||
+      static_cast<int64_t>(lengths->size()) != type.getDimSize(batchAxis))
+    return c.importer.nodeError(c.node)
+           << "needs a static input, constant sequence_lens with one entry "
+              "per batch entry, and time_axis/batch_axis 0 and 1; got "
+           << type;
+  ArrayRef<int64_t> shape = type.getShape();
+  std::vector<int64_t> index(type.getNumElements());
+  int64_t inner = type.getNumElements() / (shape[0] * shape[1]);
+  for (int64_t i = 0; i < static_cast<int64_t>(index.size()); ++i) {
+    int64_t t = timeAxis == 0 ? i / (shape[1] * inner) : (i / inner) % shape[1];
+    int64_t batch =
+        batchAxis == 0 ? i / (shape[1] * inner) : (i / inner) % shape[1];
+    int64_t length = std::clamp<int64_t>((*lengths)[batch], 0, shape[timeAxis]);
+    index[i] = t < length ? length - 1 - t : t;
+  }
+  return c.bind(c.op<edge::GatherOp>({x, c.int64s(shape, index)},
+                                     {c.attr("dim", timeAxis)}));
+}
+
+/// MaxUnpool: zeros of the shape the pooling window gives back with X
+/// written at MaxPool's flat indices, then padded with zeros at the end of
+/// each spatial dim up to output_shape when that is given (onnxruntime's
+/// rule: the indices keep their coordinates).
+LogicalResult maxUnpool(Compose &c) {
+  Value x = c.in(0), index = c.in(1);
+  if (!x || !index)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  if (!type.hasStaticShape() || type.getRank() < 3)
+    return c.importer.nodeError(c.node)
+           << "needs a static N, C, spatial... input, got " << type;
+  int64_t spatial = type.getRank() - 2;
+  std::vector<int64_t> kernel = c.importer.intsAttr(c.node, "kernel_shape")
+                                    .value_or(std::vector<int64_t>());
+  std::vector<int64_t> strides =
+      c.importer.intsAttr(c.node, "strides")
+          .value_or(std::vector<int64_t>(spatial, 1));
+  std::vector<int64_t> pads =
+      c.importer.intsAttr(c.node, "pads")
+          .value_or(std::vector<int64_t>(2 * spatial, 0));
+  if (static_cast<int64_t>(kernel.size()) != spatial ||
+      static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(pads.size()) != 2 * spatial)
+    return c.importer.nodeError(c.node)
+           << "kernel_shape, strides and pads must match the " << spatial
+           << " spatial dims";
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t total = shape[0] * shape[1];
+  for (int64_t i = 0; i < spatial; ++i) {
+    shape[2 + i] = (shape[2 + i] - 1) * strides[i] + kernel[i] - pads[i] -
+                   pads[spatial + i];
+    total *= shape[2 + i];
+  }
+  std::optional<std::vector<int64_t>> given = constantInts(c, 2);
+  if (c.importer.hasInput(c.node, 2) &&
+      (!given || static_cast<int64_t>(given->size()) != type.getRank()))
+    return c.importer.nodeError(c.node)
+           << "output_shape must be a constant with " << type.getRank()
+           << " entries";
+  int64_t count = type.getNumElements();
+  OpBuilder &b = c.importer.builder;
+  Value zeros = c.op<edge::FullOp>(
+      {}, {c.attr("size", ArrayRef<int64_t>{total}), c.attr("fill_value", 0.0),
+           b.getNamedAttr("dtype", TypeAttr::get(type.getElementType()))});
+  Value written = c.view(
+      c.op<edge::ScatterOp>({zeros, c.view(index, {count}), c.view(x, {count})},
+                            {c.attr("dim", int64_t(0))}),
+      shape);
+  if (!given || ArrayRef<int64_t>(*given) == ArrayRef<int64_t>(shape))
+    return c.bind(written);
+  SmallVector<int64_t> pad; // last dim first, as constant_pad_nd takes it
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    int64_t extra = (*given)[d] - shape[d];
+    if (extra < 0 || (d < 2 && extra != 0))
+      return c.importer.nodeError(c.node)
+             << "output_shape dim " << d << " (" << (*given)[d]
+             << ") is smaller than the unpooled extent " << shape[d]
+             << " or changes N/C";
+    pad.push_back(0);
+    pad.push_back(extra);
+  }
+  return c.bind(c.op<edge::ConstantPadNdOp>(
+      {written},
+      {c.attr("pad", ArrayRef<int64_t>(pad)), c.attr("value", 0.0)}));
+}
+
 /// GridSample (opset 16): torch's grid_sampler_2d, its modes by name.
 LogicalResult gridSample(Compose &c) {
   std::string mode = c.importer.stringAttr(c.node, "mode", "bilinear");
@@ -1221,6 +1372,8 @@ const llvm::StringMap<Composition> &composedOps() {
       {"NonZero", nonZero},
       {"NonMaxSuppression", nonMaxSuppression},
       {"RoiAlign", roiAlign},
+      {"ReverseSequence", reverseSequence},
+      {"MaxUnpool", maxUnpool},
       {"Unique", unique},
       {"GridSample", gridSample},
       {"Compress", compress},

@@ -66,6 +66,7 @@ public:
   mlir::LogicalResult convertQuantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDynamicQuantizeLinear(const OnnxNode &node);
+  mlir::LogicalResult convertTrainingBatchNorm(const OnnxNode &node);
   /// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul.
   mlir::LogicalResult convertIntegerProduct(const OnnxNode &node);
   /// If, Loop and Scan, resolved at import (OnnxControlFlow.cpp).

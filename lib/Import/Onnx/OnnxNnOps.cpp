@@ -410,10 +410,61 @@ LogicalResult OnnxImporter::convertMatMul(const OnnxNode &node) {
                             "supported";
 }
 
+/// BatchNormalization with training_mode=1: normalized by the batch's own
+/// mean and (population) variance over every dim but the channels, and the
+/// running statistics blended by `momentum`, ONNX's formulas.
+LogicalResult OnnxImporter::convertTrainingBatchNorm(const OnnxNode &node) {
+  Compose c(*this, node);
+  Value x = input(node, 0), scale = input(node, 1), bias = input(node, 2),
+        runningMean = input(node, 3), runningVar = input(node, 4);
+  if (!x || !scale || !bias || !runningMean || !runningVar)
+    return failure();
+  RankedTensorType type = rankedTypeOf(x);
+  if (type.getRank() < 2 || type.isDynamicDim(1))
+    return nodeError(node) << "needs N, C, ... input with a static C, got "
+                           << type;
+  int64_t channels = type.getDimSize(1);
+  SmallVector<int64_t> reduced = {0};
+  for (int64_t d = 2; d < type.getRank(); ++d)
+    reduced.push_back(d);
+  SmallVector<int64_t> perChannel(type.getRank(), 1);
+  perChannel[1] = channels;
+  auto meanOver = [&](Value value) {
+    return c.op<edge::MeanOp>({value},
+                              {c.attr("dim", ArrayRef<int64_t>(reduced)),
+                               c.boolAttr("keepdim", true)});
+  };
+  double eps = floatAttr(node, "epsilon", 1e-5f);
+  double momentum = floatAttr(node, "momentum", 0.9f);
+  Value mean = meanOver(x);
+  Value centered = c.op<edge::SubOp>({x, mean});
+  Value variance = meanOver(c.op<edge::MulOp>({centered, centered}));
+  Value normalized = c.op<edge::MulOp>(
+      {centered,
+       c.op<edge::RsqrtOp>({c.op<edge::AddOp>({variance, c.scalar(x, eps)})})});
+  Value y = c.op<edge::AddOp>(
+      {c.op<edge::MulOp>({normalized, c.view(scale, perChannel)}),
+       c.view(bias, perChannel)});
+  if (failed(c.bind(y)))
+    return failure();
+  auto blend = [&](Value running, Value current) {
+    return c.op<edge::AddOp>(
+        {c.op<edge::MulOp>({running, c.scalar(running, momentum)}),
+         c.op<edge::MulOp>(
+             {c.view(current, {channels}), c.scalar(running, 1 - momentum)})});
+  };
+  if (node.outputs.size() > 1 && !node.outputs[1].empty() &&
+      failed(c.bind(blend(runningMean, mean), 1)))
+    return failure();
+  if (node.outputs.size() > 2 && !node.outputs[2].empty() &&
+      failed(c.bind(blend(runningVar, variance), 2)))
+    return failure();
+  return success();
+}
+
 LogicalResult OnnxImporter::convertBatchNormalization(const OnnxNode &node) {
   if (intAttr(node, "training_mode", 0) != 0)
-    return nodeError(node) << "training_mode=1 is not supported (export the "
-                              "model in eval mode)";
+    return convertTrainingBatchNorm(node);
   for (size_t output = 1; output < node.outputs.size(); ++output)
     if (failed(requireUnused(node, output)))
       return failure();
