@@ -125,6 +125,18 @@ def Edge_Convolution3dOp
   let results = (outs Edge_FloatTensor:$result);
 }
 
+def Edge_LinalgDetOp : Edge_AtenOp<"linalg_det", "aten::_linalg_det"> {
+  let summary = "Determinants of square matrices, with their LU factors";
+  let description = [{
+    `A` is [..., n, n]; `result` [...] the determinants, `LU` the packed LU
+    factors of partial pivoting and `pivots` (1-based row swaps), as ATen's
+    `_linalg_det` gives them. A singular matrix has determinant 0.
+  }];
+  let arguments = (ins Edge_FloatTensor:$A);
+  let results = (outs Edge_FloatTensor:$result, Edge_FloatTensor:$LU,
+      RankedTensorOf<[I32]>:$pivots);
+}
+
 def Edge_AddmmOp : Edge_AtenOp<"addmm", "aten::addmm"> {
   let summary = "beta * self + alpha * (mat1 @ mat2)";
   let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat1,

@@ -154,6 +154,23 @@ LogicalResult Convolution3dOp::inferReturnTypes(
                           convolutionArgs(adaptor), 3, types);
 }
 
+LogicalResult LinalgDetOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getA());
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() < 2 ||
+      !extentsAgree(shape[shape.size() - 1], shape[shape.size() - 2]))
+    return emitInferenceError(location, getOperationName(),
+                              "A must be [..., n, n], got " + formatType(type));
+  types.push_back(type.clone(shape.drop_back(2)));
+  types.push_back(type);
+  types.push_back(
+      RankedTensorType::get(shape.drop_back(1), IntegerType::get(context, 32)));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//

@@ -250,6 +250,14 @@ def detection_inputs():
             torch.randn(2, 3, 8, 8, generator=generator(5)))
 
 
+class LinalgOps(torch.nn.Module):
+    """Determinants: torch.linalg.det over a batch, torch.det of a product
+    (the LU factorization core ATen records as _linalg_det)."""
+
+    def forward(self, x):  # x [2, 3, 4, 4]
+        return torch.linalg.det(x), torch.det(x[0] @ x[1].transpose(-1, -2)) * 0.5
+
+
 class VolumetricOps(torch.nn.Module):
     """3-D convolution and pooling (video and volumetric models): strided,
     dilated, grouped, 'same'-padded and transposed Conv3d, BatchNorm3d,
@@ -308,6 +316,8 @@ MODELS = {
                                  torch.rand(2, 4, 6, 2, generator=generator(2)) * 2.6 - 1.3),
                         None, False, False),
     "detection_ops": (DetectionOps, detection_inputs, None, False, False),
+    "linalg_ops": (LinalgOps, lambda: (torch.randn(2, 3, 4, 4, generator=generator()),),
+                   None, False, False),
     "volumetric_ops": (VolumetricOps,
                        lambda: (torch.randn(2, 3, 6, 10, 12, generator=generator()),),
                        None, False, True),

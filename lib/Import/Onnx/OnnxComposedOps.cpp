@@ -1263,6 +1263,11 @@ LogicalResult maxUnpool(Compose &c) {
       {c.attr("pad", ArrayRef<int64_t>(pad)), c.attr("value", 0.0)}));
 }
 
+/// Det: torch's _linalg_det, whose LU output is the elimination's space.
+LogicalResult det(Compose &c) {
+  return c.bind(c.op<edge::LinalgDetOp>({c.in(0)}));
+}
+
 /// GridSample (opset 16): torch's grid_sampler_2d, its modes by name.
 LogicalResult gridSample(Compose &c) {
   std::string mode = c.importer.stringAttr(c.node, "mode", "bilinear");
@@ -1372,6 +1377,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"NonZero", nonZero},
       {"NonMaxSuppression", nonMaxSuppression},
       {"RoiAlign", roiAlign},
+      {"Det", det},
       {"ReverseSequence", reverseSequence},
       {"MaxUnpool", maxUnpool},
       {"Unique", unique},

@@ -497,6 +497,23 @@ LogicalResult importTorchvisionRoiAlign(TorchNode &node) {
       b.getBoolAttr(false)));
 }
 
+LogicalResult importDeterminant(TorchNode &node) {
+  // linalg_det / det give the determinant only; _linalg_det (core ATen)
+  // also its LU factors and pivots, which Edge's op computes anyway.
+  Value input = node.tensor("A");
+  if (!input)
+    input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  FailureOr<Value> det = node.build<edge::LinalgDetOp>(input);
+  if (failed(det))
+    return failure();
+  if (node.aten() != "aten::_linalg_det")
+    return node.bind(det);
+  Operation *op = det->getDefiningOp();
+  return node.bindEach({op->getResult(0), op->getResult(1), op->getResult(2)});
+}
+
 LogicalResult importUpsample(TorchNode &node) {
   // The .vec forms give scale_factors instead of output_size: the output
   // size is the node's recorded output shape, the factors become scales.
@@ -690,6 +707,9 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
     handlers[name] = importConvolution;
   handlers["aten::matmul"] = importMatmul;
   handlers["torchvision::nms"] = importTorchvisionNms;
+  for (const char *name :
+       {"aten::linalg_det", "aten::det", "aten::_linalg_det"})
+    handlers[name] = importDeterminant;
   handlers["torchvision::roi_align"] = importTorchvisionRoiAlign;
   for (const char *name :
        {"aten::adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d"})

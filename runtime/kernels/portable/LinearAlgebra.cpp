@@ -250,6 +250,66 @@ void runConvolution(const KernelCall &call) {
 
 void runConvolution3d(const KernelCall &call) { runConvolution(call); }
 
+Error validateLinalgDet(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 1, 1, 3));
+  const TensorView &a = *call.inputs[0];
+  ScalarType type = a.scalarType();
+  if (type != ScalarType::Float64)
+    ET_CHECK_OK(checkType(call, &a, "A", ScalarType::Float32));
+  int r = a.rank();
+  if (r < 2 || a.size(r - 1) != a.size(r - 2))
+    return kernelError(call, Error::InvalidShape, "A must be [..., n, n]");
+  ET_CHECK_OK(checkType(call, call.outputs[0], "result", type));
+  ET_CHECK_OK(checkType(call, call.outputs[1], "LU", type));
+  ET_CHECK_OK(checkType(call, call.outputs[2], "pivots", ScalarType::Int32));
+  ET_CHECK_OK(checkShape(call, call.outputs[0], "result", a.sizes(), r - 2));
+  ET_CHECK_OK(checkShape(call, call.outputs[1], "LU", a.sizes(), r));
+  return checkShape(call, call.outputs[2], "pivots", a.sizes(), r - 1);
+}
+
+/// Gaussian elimination with partial pivoting in LU (a copy of A), one
+/// matrix at a time; the determinant is the diagonal's product, its sign
+/// flipped per row swap.
+void runLinalgDet(const KernelCall &call) {
+  const TensorView &a = *call.inputs[0];
+  int64_t n = a.size(a.rank() - 1);
+  int64_t matrices = n ? a.numel() / (n * n) : call.outputs[0]->numel();
+  int32_t *pivots = call.outputs[2]->data<int32_t>();
+  visitFloatType(a.scalarType(), [&](auto *type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    T *lu = call.outputs[1]->data<T>();
+    T *det = call.outputs[0]->data<T>();
+    std::copy(a.data<T>(), a.data<T>() + a.numel(), lu);
+    for (int64_t m = 0; m < matrices; ++m) {
+      T *mat = lu + m * n * n;
+      int32_t *pivot = pivots + m * n;
+      T product = 1;
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t best = k;
+        for (int64_t i = k + 1; i < n; ++i)
+          if (std::abs(mat[i * n + k]) > std::abs(mat[best * n + k]))
+            best = i;
+        pivot[k] = static_cast<int32_t>(best + 1);
+        if (best != k) {
+          std::swap_ranges(mat + k * n, mat + k * n + n, mat + best * n);
+          product = -product;
+        }
+        T diagonal = mat[k * n + k];
+        product *= diagonal;
+        if (diagonal == 0)
+          continue; // singular: the product is 0 already
+        for (int64_t i = k + 1; i < n; ++i) {
+          T factor = mat[i * n + k] / diagonal;
+          mat[i * n + k] = factor;
+          for (int64_t j = k + 1; j < n; ++j)
+            mat[i * n + j] -= factor * mat[k * n + j];
+        }
+      }
+      det[m] = product;
+    }
+  });
+}
+
 /// \p a (named \p aName) times mat2 \p b: both 2-D, the contraction sizes
 /// agree, and the output is [a rows, b columns].
 static Error checkMatrixProduct(const KernelCall &call, const TensorView &a,

@@ -16,6 +16,7 @@ using namespace portable;
 const KernelEntry kKernels[] = {
     {"edge.convolution", validateConvolution, runConvolution},
     {"edge.convolution3d", validateConvolution3d, runConvolution3d},
+    {"edge.linalg_det", validateLinalgDet, runLinalgDet},
     {"edge.addmm", validateAddmm, runAddmm},
     {"edge.linear", validateLinear, runLinear},
     {"edge.mm", validateMm, runMm},

@@ -190,6 +190,16 @@ func.func @bitwise_right_shift_types(%a: tensor<3xui8>, %b: tensor<3xi8>) {
 
 // -----
 
+// Determinants need square matrices.
+func.func @linalg_det_square(%a: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{'edge.linalg_det' op A must be [..., n, n], got tensor<2x3x4xf32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = edge.linalg_det %a : (tensor<2x3x4xf32>) -> (tensor<2xf32>, tensor<2x3x4xf32>, tensor<2x3xi32>)
+  return
+}
+
+// -----
+
 // The declared result type must match the inferred one.
 func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
   // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}

@@ -79,6 +79,14 @@ func.func @bitwise_shifts(%a: tensor<3xui16>, %b: tensor<1xui16>, %c: tensor<2x3
   return %0, %1 : tensor<3xui16>, tensor<2x3xi32>
 }
 
+// Determinants with their LU factors and pivots.
+// CHECK-LABEL: func @linalg_det
+// CHECK: edge.linalg_det %{{.*}} : (tensor<2x3x3xf32>) -> (tensor<2xf32>, tensor<2x3x3xf32>, tensor<2x3xi32>)
+func.func @linalg_det(%a: tensor<2x3x3xf32>) -> tensor<2xf32> {
+  %0:3 = edge.linalg_det %a : (tensor<2x3x3xf32>) -> (tensor<2xf32>, tensor<2x3x3xf32>, tensor<2x3xi32>)
+  return %0#0 : tensor<2xf32>
+}
+
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
 // CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>

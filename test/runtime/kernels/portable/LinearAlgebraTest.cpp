@@ -273,3 +273,38 @@ TEST(PortableConvolution, Float64MatchesFloat32OnIntegers) {
                       attributes),
             Error::InvalidType);
 }
+
+TEST(PortableLinalg, DeterminantAgainstCofactors) {
+  // Batches of 3x3 matrices (one singular, one needing a row swap) against
+  // the cofactor expansion, in float32 and float64.
+  float values[3][9] = {{2, -1, 0, 1, 3, 4, 0, 5, -2},
+                        {1, 2, 3, 2, 4, 6, 7, 8, 9},  // rows 0 and 1 dependent
+                        {0, 1, 2, 3, 0, 1, 4, 5, 0}}; // zero leading pivot
+  OwnedTensor a(ScalarType::Float32, {3, 3, 3}), det(ScalarType::Float32, {3}),
+      lu(ScalarType::Float32, {3, 3, 3}), pivots(ScalarType::Int32, {3, 3});
+  std::memcpy(a.f(), values, sizeof(values));
+  ASSERT_EQ(runKernel("edge.linalg_det", {&a.view},
+                      {&det.view, &lu.view, &pivots.view}),
+            Error::Ok);
+  for (int m = 0; m < 3; ++m) {
+    const float *v = values[m];
+    double expected = v[0] * (v[4] * v[8] - v[5] * v[7]) -
+                      v[1] * (v[3] * v[8] - v[5] * v[6]) +
+                      v[2] * (v[3] * v[7] - v[4] * v[6]);
+    EXPECT_NEAR(det.f()[m], expected, 1e-4) << m;
+  }
+  // Matrix 2 takes row 3 (the largest of column 0) first: 1-based pivots.
+  EXPECT_EQ(pivots.view.data<int32_t>()[6], 3);
+  OwnedTensor a64(ScalarType::Float64, {2, 2}), det64(ScalarType::Float64, {}),
+      lu64(ScalarType::Float64, {2, 2}), pivots64(ScalarType::Int32, {2});
+  double pair[] = {1e-3, 2, 3, 4};
+  std::memcpy(a64.view.data<double>(), pair, sizeof(pair));
+  ASSERT_EQ(runKernel("edge.linalg_det", {&a64.view},
+                      {&det64.view, &lu64.view, &pivots64.view}),
+            Error::Ok);
+  EXPECT_NEAR(det64.view.data<double>()[0], 1e-3 * 4 - 2 * 3, 1e-12);
+  OwnedTensor wide(ScalarType::Float32, {2, 3});
+  EXPECT_EQ(runKernel("edge.linalg_det", {&wide.view},
+                      {&det.view, &lu.view, &pivots.view}),
+            Error::InvalidShape);
+}
