@@ -620,15 +620,16 @@ def Edge_MaxPool2dOp
     : Edge_AtenOp<"max_pool2d", "aten::max_pool2d,aten::max_pool2d_with_indices"> {
   let summary = "2-D max pooling over NCHW (values only)";
   let description = [{
-    An empty `stride` means stride = kernel_size, as in ATen.
+    An empty `stride` means stride = kernel_size, as in ATen. Any numeric
+    element type (ONNX pools uint8 images).
   }];
-  let arguments = (ins Edge_FloatTensor:$self,
+  let arguments = (ins Edge_NumericTensor:$self,
       DenseI64ArrayAttr:$kernel_size,
       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$stride,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
-  let results = (outs Edge_FloatTensor:$result);
+  let results = (outs Edge_NumericTensor:$result);
 }
 
 def Edge_AvgPool2dOp : Edge_AtenOp<"avg_pool2d", "aten::avg_pool2d"> {

@@ -125,6 +125,9 @@ bool writeNpy(const std::string &path, runtime::ScalarType type,
   for (const Descr &candidate : kDescrs)
     if (candidate.type == type)
       descr = candidate.text;
+  // NumPy has no bfloat16: its bits are written as uint16.
+  if (type == runtime::ScalarType::BFloat16)
+    descr = "<u2";
   if (!descr) {
     error = path + ": cannot write this dtype";
     return false;

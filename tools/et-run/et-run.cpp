@@ -289,6 +289,10 @@ bool bindInputs(Method &method, const std::vector<std::string> &paths,
       std::fprintf(stderr, "et-run: %s\n", error.c_str());
       return false;
     }
+    // NumPy has no bfloat16: its bits come as uint16 (as onnx stores them).
+    if (array.type == ScalarType::UInt16 &&
+        method.input(i).scalarType() == ScalarType::BFloat16)
+      array.type = ScalarType::BFloat16;
     Error status = method.setInput(i, array.type, array.shape.data(),
                                    static_cast<int>(array.shape.size()),
                                    array.data.data(), array.data.size());

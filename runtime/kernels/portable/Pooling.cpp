@@ -57,7 +57,15 @@ Volume volumeOf(const TensorView &t, int spatial) {
 Error validateWindowed(const KernelCall &call, int spatial, bool hasDilation) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0];
-  ET_CHECK_OK(checkType(call, &in, "self", ScalarType::Float32));
+  // Max pooling takes the element types maxPool dispatches on.
+  ScalarType type = in.scalarType();
+  bool anyType =
+      hasDilation && (type == ScalarType::Float64 ||
+                      type == ScalarType::UInt8 || type == ScalarType::Int8 ||
+                      type == ScalarType::Int32 || type == ScalarType::Int64);
+  if (!anyType)
+    ET_CHECK_OK(checkType(call, &in, "self", ScalarType::Float32));
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", type));
   if (in.rank() != spatial + 1 && in.rank() != spatial + 2)
     return kernelError(call, Error::InvalidShape,
                        spatial == 3 ? "self must be CDHW or NCDHW"
@@ -93,19 +101,21 @@ Error validateWindowed(const KernelCall &call, int spatial, bool hasDilation) {
   return checkShape(call, call.outputs[0], "output", expected, r);
 }
 
-void maxPool(const KernelCall &call, int spatial) {
+template <typename T> void maxPoolOf(const KernelCall &call, int spatial) {
   Window w = windowOf(call, spatial);
   Volume in = volumeOf(*call.inputs[0], spatial);
   Volume out = volumeOf(*call.outputs[0], spatial);
-  const float *src = call.inputs[0]->data<float>();
-  float *dst = call.outputs[0]->data<float>();
+  const T *src = call.inputs[0]->data<T>();
+  T *dst = call.outputs[0]->data<T>();
   const int64_t *extent = in.extent;
   for (int64_t p = 0; p < in.planes; ++p) {
-    const float *plane = src + p * in.size();
+    const T *plane = src + p * in.size();
     for (int64_t oz = 0; oz < out.extent[0]; ++oz)
       for (int64_t oy = 0; oy < out.extent[1]; ++oy)
         for (int64_t ox = 0; ox < out.extent[2]; ++ox) {
-          float best = -std::numeric_limits<float>::infinity();
+          T best = std::numeric_limits<T>::has_infinity
+                       ? -std::numeric_limits<T>::infinity()
+                       : std::numeric_limits<T>::lowest();
           for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
             int64_t iz = oz * w.stride[0] - w.padding[0] + kz * w.dilation[0];
             if (iz < 0 || iz >= extent[0])
@@ -114,7 +124,7 @@ void maxPool(const KernelCall &call, int spatial) {
               int64_t iy = oy * w.stride[1] - w.padding[1] + ky * w.dilation[1];
               if (iy < 0 || iy >= extent[1])
                 continue;
-              const float *row = plane + (iz * extent[1] + iy) * extent[2];
+              const T *row = plane + (iz * extent[1] + iy) * extent[2];
               for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
                 int64_t ix =
                     ox * w.stride[2] - w.padding[2] + kx * w.dilation[2];
@@ -125,6 +135,23 @@ void maxPool(const KernelCall &call, int spatial) {
           }
           *dst++ = best;
         }
+  }
+}
+
+void maxPool(const KernelCall &call, int spatial) {
+  switch (call.inputs[0]->scalarType()) {
+  case ScalarType::Float64:
+    return maxPoolOf<double>(call, spatial);
+  case ScalarType::UInt8:
+    return maxPoolOf<uint8_t>(call, spatial);
+  case ScalarType::Int8:
+    return maxPoolOf<int8_t>(call, spatial);
+  case ScalarType::Int32:
+    return maxPoolOf<int32_t>(call, spatial);
+  case ScalarType::Int64:
+    return maxPoolOf<int64_t>(call, spatial);
+  default:
+    return maxPoolOf<float>(call, spatial);
   }
 }
 

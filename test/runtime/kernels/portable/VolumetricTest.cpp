@@ -1,4 +1,5 @@
-// 3-D convolution (direct and transposed) and 3-D max/average pooling
+// 3-D convolution (direct and transposed), 3-D max/average pooling and max
+// pooling over integers
 // against double-precision loops over random windows.
 #include "KernelTestSupport.h"
 
@@ -289,6 +290,40 @@ TEST(PortableVolumetric, Pool3dRefusesPlanarInputAndShortWindows) {
   shortWindow.ints("kernel_size", {2, 2});
   EXPECT_EQ(runKernel("edge.avg_pool3d", {&x.view}, {&out3.view}, shortWindow),
             Error::InvalidProgram);
+}
+
+} // namespace
+
+namespace {
+
+TEST(PortablePooling, MaxPoolOverUint8AndInt64) {
+  // Integer images pool in their own type: no float round trip, and the
+  // padding never wins (the lowest value, not -inf, starts each window).
+  OwnedTensor x(ScalarType::UInt8, {1, 1, 3, 3}),
+      out(ScalarType::UInt8, {1, 1, 2, 2});
+  uint8_t values[] = {0, 200, 3, 255, 7, 9, 1, 2, 254};
+  std::copy(values, values + 9, x.view.data<uint8_t>());
+  Attributes window;
+  window.ints("kernel_size", {2, 2})
+      .ints("stride", {2, 2})
+      .ints("padding", {1, 1});
+  ASSERT_EQ(runKernel("edge.max_pool2d", {&x.view}, {&out.view}, window),
+            Error::Ok);
+  uint8_t expected[] = {0, 200, 255, 254};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(out.view.data<uint8_t>()[i], expected[i]) << i;
+  OwnedTensor y(ScalarType::Int64, {1, 2, 2}),
+      yOut(ScalarType::Int64, {1, 1, 1});
+  int64_t big[] = {-5, INT64_MIN, -7, -9};
+  std::copy(big, big + 4, y.view.data<int64_t>());
+  Attributes whole;
+  whole.ints("kernel_size", {2, 2});
+  ASSERT_EQ(runKernel("edge.max_pool2d", {&y.view}, {&yOut.view}, whole),
+            Error::Ok);
+  EXPECT_EQ(yOut.view.data<int64_t>()[0], -5);
+  // Average pooling stays float.
+  EXPECT_EQ(runKernel("edge.avg_pool2d", {&x.view}, {&out.view}, window),
+            Error::InvalidType);
 }
 
 } // namespace
