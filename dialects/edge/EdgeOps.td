@@ -632,6 +632,27 @@ def Edge_MaxPool2dOp
   let results = (outs Edge_NumericTensor:$result);
 }
 
+def Edge_MaxPool2dWithIndicesOp
+    : Edge_Op<"max_pool2d_with_indices", [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D max pooling with where each maximum came from";
+  let description = [{
+    `edge.max_pool2d` with a second result: each maximum's flat position
+    h * W + w within its plane (the first on ties), as ATen's
+    max_pool2d_with_indices gives it. Importers use it only where the
+    positions are read (the values-only op is what targets take).
+  }];
+  let arguments = (ins Edge_NumericTensor:$self,
+      DenseI64ArrayAttr:$kernel_size,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$stride,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+  let results = (outs Edge_NumericTensor:$result,
+      RankedTensorOf<[I64]>:$indices);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+}
+
 def Edge_AvgPool2dOp : Edge_AtenOp<"avg_pool2d", "aten::avg_pool2d"> {
   let summary = "2-D average pooling over NCHW";
   let description = [{

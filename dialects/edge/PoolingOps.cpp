@@ -114,6 +114,16 @@ LogicalResult MaxPool2dOp::inferReturnTypes(MLIRContext *,
   return inferMaxPool(location, getOperationName(), adaptor, 2, types);
 }
 
+LogicalResult MaxPool2dWithIndicesOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  if (failed(inferMaxPool(location, getOperationName(), adaptor, 2, types)))
+    return failure();
+  types.push_back(cast<RankedTensorType>(types.front())
+                      .clone(IntegerType::get(context, 64)));
+  return success();
+}
+
 LogicalResult MaxPool3dOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> location,
                                             Adaptor adaptor,

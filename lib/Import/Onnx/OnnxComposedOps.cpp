@@ -1263,6 +1263,96 @@ LogicalResult maxUnpool(Compose &c) {
       {c.attr("pad", ArrayRef<int64_t>(pad)), c.attr("value", 0.0)}));
 }
 
+/// DFT (opset 17): along `axis`, X[k] = sum_n x[n] e^(-+2 pi i k n / N)
+/// as two `linear`s of the real and imaginary parts with cosine and sine
+/// matrices computed at import (the axis moved last and back); `inverse`
+/// flips the sign and divides by N, `onesided` keeps N / 2 + 1 outputs,
+/// `dft_length` (constant) pads with zeros or truncates first.
+LogicalResult dft(Compose &c) {
+  Value x = c.in(0);
+  if (!x)
+    return failure();
+  RankedTensorType type = c.typeOf(x);
+  int64_t rank = type.getRank();
+  int64_t axis = c.importer.intAttr(c.node, "axis", 1);
+  axis = axis < 0 ? axis + rank : axis;
+  if (rank < 2 || axis < 0 || axis >= rank - 1 || !type.hasStaticShape() ||
+      (type.getDimSize(rank - 1) != 1 && type.getDimSize(rank - 1) != 2) ||
+      !type.getElementType().isF32())
+    return c.importer.nodeError(c.node)
+           << "needs a static float32 [..., 1 or 2] signal and an axis "
+              "before the last dim, got "
+           << type << " and axis " << axis;
+  bool inverse = c.importer.intAttr(c.node, "inverse", 0) != 0;
+  bool onesided = c.importer.intAttr(c.node, "onesided", 0) != 0;
+  int64_t extent = type.getDimSize(axis), length = extent;
+  if (c.importer.hasInput(c.node, 1)) {
+    std::optional<std::vector<int64_t>> given = constantInts(c, 1);
+    if (!given || given->size() != 1 || given->front() < 1)
+      return c.importer.nodeError(c.node)
+             << "dft_length must be a positive constant";
+    length = given->front();
+  }
+  if (onesided && inverse)
+    return c.importer.nodeError(c.node)
+           << "onesided with inverse is not defined by ONNX";
+  int64_t outputs = onesided ? length / 2 + 1 : length;
+  // Real and imaginary parts, the axis moved last: [..., extent].
+  SmallVector<int64_t> order;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    if (d != axis)
+      order.push_back(d);
+  order.push_back(axis);
+  auto part = [&](int64_t index) {
+    return c.permute(c.op<edge::SelectOp>(
+                         x, {c.attr("dim", rank - 1), c.attr("index", index)}),
+                     order);
+  };
+  Value real = part(0);
+  Value imaginary = type.getDimSize(rank - 1) == 2 ? part(1) : Value();
+  // [outputs, extent] matrices; samples past `length` are cut, missing ones
+  // are zeros (their columns simply absent).
+  double sign = inverse ? 1.0 : -1.0, scale = inverse ? 1.0 / length : 1.0;
+  std::vector<float> cosines(outputs * extent, 0.0f),
+      sines(outputs * extent, 0.0f);
+  for (int64_t k = 0; k < outputs; ++k)
+    for (int64_t n = 0; n < std::min(extent, length); ++n) {
+      double angle = 2 * M_PI * double((k * n) % length) / double(length);
+      cosines[k * extent + n] = static_cast<float>(std::cos(angle) * scale);
+      sines[k * extent + n] =
+          static_cast<float>(sign * std::sin(angle) * scale);
+    }
+  auto matrix = [&](const std::vector<float> &values) {
+    auto matrixType = RankedTensorType::get({outputs, extent},
+                                            c.importer.builder.getF32Type());
+    return c.importer.edge.constantFromBytes(
+        c.loc, matrixType,
+        ArrayRef<char>(reinterpret_cast<const char *>(values.data()),
+                       values.size() * sizeof(float)),
+        "");
+  };
+  Value cosine = matrix(cosines), sine = matrix(sines);
+  // (a + ib)(cos + i sin) = (a cos - b sin) + i (a sin + b cos).
+  Value outReal = c.op<edge::LinearOp>({real, cosine});
+  Value outImaginary = c.op<edge::LinearOp>({real, sine});
+  if (imaginary) {
+    outReal =
+        c.op<edge::SubOp>({outReal, c.op<edge::LinearOp>({imaginary, sine})});
+    outImaginary = c.op<edge::AddOp>(
+        {outImaginary, c.op<edge::LinearOp>({imaginary, cosine})});
+  }
+  // Back to the input's layout with a trailing [real, imaginary] dim.
+  SmallVector<int64_t> back(rank - 1);
+  for (int64_t d = 0; d < rank - 1; ++d)
+    back[order[d]] = d;
+  auto restore = [&](Value value) {
+    return c.op<edge::UnsqueezeOp>({c.permute(value, back)},
+                                   {c.attr("dim", rank - 1)});
+  };
+  return c.bind(c.op<edge::CatOp>({restore(outReal), restore(outImaginary)},
+                                  {c.attr("dim", rank - 1)}));
+}
+
 /// Det: torch's _linalg_det, whose LU output is the elimination's space.
 LogicalResult det(Compose &c) {
   return c.bind(c.op<edge::LinalgDetOp>({c.in(0)}));
@@ -1378,6 +1468,7 @@ const llvm::StringMap<Composition> &composedOps() {
       {"NonMaxSuppression", nonMaxSuppression},
       {"RoiAlign", roiAlign},
       {"Det", det},
+      {"DFT", dft},
       {"ReverseSequence", reverseSequence},
       {"MaxUnpool", maxUnpool},
       {"Unique", unique},

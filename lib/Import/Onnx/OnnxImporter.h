@@ -67,6 +67,10 @@ public:
   mlir::LogicalResult convertDequantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertDynamicQuantizeLinear(const OnnxNode &node);
   mlir::LogicalResult convertTrainingBatchNorm(const OnnxNode &node);
+  mlir::LogicalResult
+  bindMaxPoolIndices(const OnnxNode &node, mlir::Value x,
+                     llvm::ArrayRef<mlir::NamedAttribute> attributes,
+                     bool padded);
   /// ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul.
   mlir::LogicalResult convertIntegerProduct(const OnnxNode &node);
   /// If, Loop and Scan, resolved at import (OnnxControlFlow.cpp).

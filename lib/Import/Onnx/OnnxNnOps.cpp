@@ -530,15 +530,67 @@ LogicalResult OnnxImporter::convertLayerNormalization(const OnnxNode &node) {
                                 builder.getDenseI32ArrayAttr(segments))}));
 }
 
+/// MaxPool with its Indices read: positions within each plane from
+/// edge.max_pool2d_with_indices (column-major within the plane for
+/// storage_order 1), made flat over the whole NCHW tensor by each plane's
+/// offset, as onnxruntime numbers them.
+LogicalResult
+OnnxImporter::bindMaxPoolIndices(const OnnxNode &node, Value x,
+                                 ArrayRef<NamedAttribute> attributes,
+                                 bool padded) {
+  RankedTensorType type = rankedTypeOf(x);
+  if (padded || !type.hasStaticShape())
+    return nodeError(node) << "Indices need a static input and pads the "
+                              "pooling window takes (at most half the kernel, "
+                              "symmetric)";
+  Location loc = locationOf(node);
+  FailureOr<Value> pooled =
+      edge.create<edge::MaxPool2dWithIndicesOp>(loc, x, attributes);
+  if (failed(pooled))
+    return failure();
+  Operation *op = pooled->getDefiningOp();
+  int64_t batch = type.getDimSize(0), channels = type.getDimSize(1),
+          plane = type.getDimSize(2) * type.getDimSize(3);
+  std::vector<int64_t> offsets(batch * channels);
+  for (int64_t i = 0; i < batch * channels; ++i)
+    offsets[i] = i * plane;
+  Compose c(*this, node);
+  Value within = op->getResult(1);
+  if (intAttr(node, "storage_order", 0) != 0) {
+    // Column-major within the plane: h + w * H for the row-major h * W + w.
+    int64_t width = type.getDimSize(3);
+    Value row = c.op<edge::DivOp>(
+        {within, c.scalar(within, width)},
+        {builder.getNamedAttr("rounding_mode",
+                              builder.getStringAttr("trunc"))});
+    Value column = c.op<edge::RemainderOp>({within, c.scalar(within, width)});
+    within = c.op<edge::AddOp>(
+        {row,
+         c.op<edge::MulOp>({column, c.scalar(within, type.getDimSize(2))})});
+  }
+  Value flat =
+      c.op<edge::AddOp>({within, c.int64s({batch, channels, 1, 1}, offsets)});
+  if (failed(bind(node, op->getResult(0))))
+    return failure();
+  return c.bind(flat, 1);
+}
+
 LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
   Value x = input(node, 0);
   if (!x)
     return failure();
   if (rankedTypeOf(x).getRank() == 3)
     return convertAs2d(node, &OnnxImporter::convertPool);
-  if (failed(requireUnused(node, 1)))
-    return failure();
   RankedTensorType type = rankedTypeOf(x);
+  // MaxPool's Indices output over NCHW: where each maximum came from.
+  bool wantsIndices = node.opType == "MaxPool" && node.outputs.size() > 1 &&
+                      !node.outputs[1].empty() &&
+                      useCounts.lookup(node.outputs[1]) > 0;
+  if (!wantsIndices || type.getRank() != 4) {
+    if (failed(requireUnused(node, 1)))
+      return failure();
+    wantsIndices = false;
+  }
   std::optional<std::vector<int64_t>> kernel = intsAttr(node, "kernel_shape");
   if (!kernel || (type.getRank() != 4 && type.getRank() != 5) ||
       static_cast<int64_t>(kernel->size()) != type.getRank() - 2)
@@ -593,12 +645,15 @@ LogicalResult OnnxImporter::convertPool(const OnnxNode &node) {
                            builder.getDenseI64ArrayAttr(window->padding)),
       builder.getNamedAttr("ceil_mode", builder.getBoolAttr(ceilMode))};
   if (maxPool) {
-    if (intAttr(node, "storage_order", 0) != 0)
+    if (intAttr(node, "storage_order", 0) != 0 && !wantsIndices)
       return nodeError(node) << "storage_order=1 is not supported";
     attributes.push_back(builder.getNamedAttr(
         "dilation", builder.getDenseI64ArrayAttr(window->dilation)));
     if (volumetric)
       return bind(node, edge.create<edge::MaxPool3dOp>(loc, x, attributes));
+    if (wantsIndices)
+      return bindMaxPoolIndices(node, x, attributes,
+                                !window->explicitPad.empty());
     return bind(node, edge.create<edge::MaxPool2dOp>(loc, x, attributes));
   }
   if (llvm::any_of(window->dilation, [](int64_t d) { return d != 1; }))

@@ -54,8 +54,9 @@ Volume volumeOf(const TensorView &t, int spatial) {
   return v;
 }
 
-Error validateWindowed(const KernelCall &call, int spatial, bool hasDilation) {
-  ET_CHECK_OK(checkArity(call, 1, 1, 1));
+Error validateWindowed(const KernelCall &call, int spatial, bool hasDilation,
+                       size_t outputs = 1) {
+  ET_CHECK_OK(checkArity(call, 1, 1, outputs));
   const TensorView &in = *call.inputs[0];
   // Max pooling takes the element types maxPool dispatches on.
   ScalarType type = in.scalarType();
@@ -101,12 +102,15 @@ Error validateWindowed(const KernelCall &call, int spatial, bool hasDilation) {
   return checkShape(call, call.outputs[0], "output", expected, r);
 }
 
+/// With a second output, each maximum's flat position in its plane too.
 template <typename T> void maxPoolOf(const KernelCall &call, int spatial) {
   Window w = windowOf(call, spatial);
   Volume in = volumeOf(*call.inputs[0], spatial);
   Volume out = volumeOf(*call.outputs[0], spatial);
   const T *src = call.inputs[0]->data<T>();
   T *dst = call.outputs[0]->data<T>();
+  int64_t *where =
+      call.outputs.size() > 1 ? call.outputs[1]->data<int64_t>() : nullptr;
   const int64_t *extent = in.extent;
   for (int64_t p = 0; p < in.planes; ++p) {
     const T *plane = src + p * in.size();
@@ -116,6 +120,7 @@ template <typename T> void maxPoolOf(const KernelCall &call, int spatial) {
           T best = std::numeric_limits<T>::has_infinity
                        ? -std::numeric_limits<T>::infinity()
                        : std::numeric_limits<T>::lowest();
+          int64_t bestAt = -1;
           for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
             int64_t iz = oz * w.stride[0] - w.padding[0] + kz * w.dilation[0];
             if (iz < 0 || iz >= extent[0])
@@ -128,12 +133,17 @@ template <typename T> void maxPoolOf(const KernelCall &call, int spatial) {
               for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
                 int64_t ix =
                     ox * w.stride[2] - w.padding[2] + kx * w.dilation[2];
-                if (ix >= 0 && ix < extent[2])
-                  best = std::max(best, row[ix]);
+                if (ix >= 0 && ix < extent[2] &&
+                    (bestAt < 0 || row[ix] > best)) {
+                  best = row[ix];
+                  bestAt = (iz * extent[1] + iy) * extent[2] + ix;
+                }
               }
             }
           }
           *dst++ = best;
+          if (where)
+            *where++ = bestAt;
         }
   }
 }
@@ -223,6 +233,13 @@ Error validateMaxPool2d(const KernelCall &call) {
   return validateWindowed(call, 2, true);
 }
 void runMaxPool2d(const KernelCall &call) { maxPool(call, 2); }
+Error validateMaxPool2dWithIndices(const KernelCall &call) {
+  ET_CHECK_OK(validateWindowed(call, 2, true, 2));
+  ET_CHECK_OK(checkType(call, call.outputs[1], "indices", ScalarType::Int64));
+  return checkShape(call, call.outputs[1], "indices", call.outputs[0]->sizes(),
+                    call.outputs[0]->rank());
+}
+void runMaxPool2dWithIndices(const KernelCall &call) { maxPool(call, 2); }
 Error validateMaxPool3d(const KernelCall &call) {
   return validateWindowed(call, 3, true);
 }

@@ -82,6 +82,8 @@ const KernelEntry kKernels[] = {
     {"edge.max_pool2d", validateMaxPool2d, runMaxPool2d},
     {"edge.avg_pool2d", validateAvgPool2d, runAvgPool2d},
     {"edge.max_pool3d", validateMaxPool3d, runMaxPool3d},
+    {"edge.max_pool2d_with_indices", validateMaxPool2dWithIndices,
+     runMaxPool2dWithIndices},
     {"edge.avg_pool3d", validateAvgPool3d, runAvgPool3d},
     {"edge.upsample_nearest2d", validateUpsampleNearest2d,
      runUpsampleNearest2d},

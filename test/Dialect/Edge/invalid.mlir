@@ -200,6 +200,16 @@ func.func @linalg_det_square(%a: tensor<2x3x4xf32>) {
 
 // -----
 
+// The window rules of max_pool2d hold with indices too.
+func.func @max_pool2d_with_indices_window(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+2 {{'edge.max_pool2d_with_indices' op kernel_size must have 2 entries (H, W), got 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = edge.max_pool2d_with_indices %x {kernel_size = array<i64: 2, 2, 2>} : (tensor<1x3x4x4xf32>) -> (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>)
+  return
+}
+
+// -----
+
 // The declared result type must match the inferred one.
 func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
   // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}

@@ -87,6 +87,14 @@ func.func @linalg_det(%a: tensor<2x3x3xf32>) -> tensor<2xf32> {
   return %0#0 : tensor<2xf32>
 }
 
+// Max pooling with where each maximum came from.
+// CHECK-LABEL: func @max_pool2d_with_indices
+// CHECK: edge.max_pool2d_with_indices %{{.*}} {kernel_size = array<i64: 2, 2>} : (tensor<1x3x4x4xf32>) -> (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>)
+func.func @max_pool2d_with_indices(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x2x2xi64> {
+  %0:2 = edge.max_pool2d_with_indices %x {kernel_size = array<i64: 2, 2>} : (tensor<1x3x4x4xf32>) -> (tensor<1x3x2x2xf32>, tensor<1x3x2x2xi64>)
+  return %0#1 : tensor<1x3x2x2xi64>
+}
+
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
 // CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>

@@ -321,6 +321,15 @@ TEST(PortablePooling, MaxPoolOverUint8AndInt64) {
   ASSERT_EQ(runKernel("edge.max_pool2d", {&y.view}, {&yOut.view}, whole),
             Error::Ok);
   EXPECT_EQ(yOut.view.data<int64_t>()[0], -5);
+  // With indices: each maximum's flat position in its plane (the first of
+  // equal values).
+  OwnedTensor indices(ScalarType::Int64, {1, 1, 2, 2});
+  ASSERT_EQ(runKernel("edge.max_pool2d_with_indices", {&x.view},
+                      {&out.view, &indices.view}, window),
+            Error::Ok);
+  int64_t positions[] = {0, 1, 3, 8};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(indices.view.data<int64_t>()[i], positions[i]) << i;
   // Average pooling stays float.
   EXPECT_EQ(runKernel("edge.avg_pool2d", {&x.view}, {&out.view}, window),
             Error::InvalidType);
