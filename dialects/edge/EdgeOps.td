@@ -584,6 +584,24 @@ def Edge_RoiAlignOp
       "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Edge_UniqueDimOp : Edge_AtenOp<"unique_dim", "aten::unique_dim",
+    [DeclareOpInterfaceMethods<Edge_DataDependentShapeOpInterface>]> {
+  let summary = "The distinct slices along `dim`, with where they are";
+  let description = [{
+    `edge.unique` over the slices `self[..., i, ...]` along `dim`, compared
+    element by element in row-major order: `values` holds the distinct
+    slices along `dim` (ascending lexicographically when `sorted`, else in
+    order of first occurrence), `indices` each one's first position,
+    `inverse` each input slice's entry in `values`, `counts` how often each
+    occurs. Planned at every slice distinct.
+  }];
+  let arguments = (ins Edge_NumericTensor:$self, I64Attr:$dim,
+      DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs Edge_NumericTensor:$values,
+      RankedTensorOf<[I64]>:$indices, RankedTensorOf<[I64]>:$inverse,
+      RankedTensorOf<[I64]>:$counts);
+}
+
 def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
   let summary = "The `k` largest (or smallest) values along `dim`, with indices";
   let description = [{

@@ -292,6 +292,56 @@ LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+/// unique_dim's dim, checked against the rank; nullopt after an error.
+static std::optional<int64_t> uniqueDim(std::optional<Location> location,
+                                        StringRef name, RankedTensorType type,
+                                        int64_t dim) {
+  int64_t rank = type.getRank();
+  if (dim < -rank || dim >= rank || rank == 0) {
+    (void)emitInferenceError(location, name,
+                             "dim " + Twine(dim) +
+                                 " is out of range for rank " + Twine(rank));
+    return std::nullopt;
+  }
+  return dim < 0 ? dim + rank : dim;
+}
+
+LogicalResult UniqueDimOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getSelf());
+  std::optional<int64_t> dim =
+      uniqueDim(location, getOperationName(), type, adaptor.getDim());
+  if (!dim)
+    return failure();
+  auto i64 = IntegerType::get(context, 64);
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t slices = shape[*dim];
+  shape[*dim] = ShapedType::kDynamic;
+  types.push_back(type.clone(shape));
+  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
+  types.push_back(RankedTensorType::get({slices}, i64));
+  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
+  return success();
+}
+
+LogicalResult UniqueDimOp::upperBoundTypes(TypeRange operandTypes,
+                                           SmallVectorImpl<Type> &types) {
+  auto type = cast<RankedTensorType>(operandTypes.front());
+  std::optional<int64_t> dim =
+      uniqueDim(std::nullopt, getOperationName(), type, getDim());
+  if (!type.hasStaticShape() || !dim)
+    return failure();
+  // Every slice distinct.
+  auto i64 = IntegerType::get(getContext(), 64);
+  int64_t slices = type.getDimSize(*dim);
+  types.push_back(type);
+  for (int i = 0; i < 3; ++i)
+    types.push_back(RankedTensorType::get({slices}, i64));
+  return success();
+}
+
 LogicalResult UniqueOp::upperBoundTypes(TypeRange operandTypes,
                                         SmallVectorImpl<Type> &types) {
   auto type = cast<RankedTensorType>(operandTypes.front());

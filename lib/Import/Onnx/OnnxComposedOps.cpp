@@ -1386,9 +1386,10 @@ LogicalResult gridSample(Compose &c) {
 /// Unique without axis: Edge's unique gives all four outputs.
 LogicalResult unique(Compose &c) {
   if (c.node.attributes.count("axis"))
-    return c.importer.nodeError(c.node)
-           << "axis is not supported (unique slices); only the flattened "
-              "form is";
+    return c.bindResults(c.op<edge::UniqueDimOp>(
+        c.in(0),
+        {c.attr("dim", c.importer.intAttr(c.node, "axis", 0)),
+         c.boolAttr("sorted", c.importer.intAttr(c.node, "sorted", 1) != 0)}));
   Value values = c.op<edge::UniqueOp>(
       c.in(0),
       {c.boolAttr("sorted", c.importer.intAttr(c.node, "sorted", 1) != 0)});

@@ -133,6 +133,8 @@ const KernelEntry kKernels[] = {
     {"edge.topk", validateTopk, runTopk},
     {"edge.sort", validateSort, runSort},
     {"edge.unique", validateUnique, runUnique, /*shapeFromData=*/true},
+    {"edge.unique_dim", validateUniqueDim, runUniqueDim,
+     /*shapeFromData=*/true},
     {"edge.nonzero", validateNonzero, runNonzero, /*shapeFromData=*/true},
     {"edge.non_max_suppression", validateNonMaxSuppression,
      runNonMaxSuppression, /*shapeFromData=*/true},

@@ -192,6 +192,86 @@ template <typename T> int64_t uniqueTyped(const KernelCall &call, bool sorted) {
   return groups;
 }
 
+/// unique_dim: slices along a dim compared element by element. With no
+/// working memory beyond the outputs, each slice's first occurrence and
+/// rank among the distinct slices are found by comparing slices (O(n^2)
+/// slice comparisons): `indices` first collects the first occurrences in
+/// position order, then is rewritten in output order.
+template <typename T> struct Slices {
+  const T *x;
+  int64_t outer, count, inner;
+  /// <0, 0, >0 as slice i orders before, equal to, after slice j.
+  int compare(int64_t i, int64_t j) const {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < inner; ++k) {
+        T a = x[(o * count + i) * inner + k],
+          b = x[(o * count + j) * inner + k];
+        if (a < b)
+          return -1;
+        if (b < a)
+          return 1;
+      }
+    return 0;
+  }
+};
+
+template <typename T>
+int64_t uniqueSlicesTyped(const KernelCall &call, int64_t dim, bool sorted) {
+  const TensorView &in = *call.inputs[0];
+  Slices<T> s{in.data<T>(), 1, in.size(dim), 1};
+  for (int d = 0; d < dim; ++d)
+    s.outer *= in.size(d);
+  for (int d = dim + 1; d < in.rank(); ++d)
+    s.inner *= in.size(d);
+  int64_t *first = call.outputs[1]->data<int64_t>();
+  int64_t *inverse = call.outputs[2]->data<int64_t>();
+  int64_t *counts = call.outputs[3]->data<int64_t>();
+  // The first occurrences, in position order; inverse[i] = that group.
+  int64_t groups = 0;
+  for (int64_t i = 0; i < s.count; ++i) {
+    int64_t g = 0;
+    while (g < groups && s.compare(first[g], i) != 0)
+      ++g;
+    if (g == groups)
+      first[groups++] = i;
+    inverse[i] = g;
+  }
+  // Output rank of each group: its position, or its lexicographic rank
+  // (counts[] holds the rank for now).
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t rank = g;
+    if (sorted) {
+      rank = 0;
+      for (int64_t h = 0; h < groups; ++h)
+        rank += s.compare(first[h], first[g]) < 0;
+    }
+    counts[g] = rank;
+  }
+  for (int64_t i = 0; i < s.count; ++i)
+    inverse[i] = counts[inverse[i]];
+  // first[] and counts[] in output order: place each group at its rank.
+  for (int64_t r = 0; r < groups; ++r) {
+    int64_t g = r;
+    while (counts[g] != r) {
+      // Follow the permutation cycle: swap group g towards its rank.
+      int64_t target = counts[g];
+      std::swap(first[g], first[target]);
+      std::swap(counts[g], counts[target]);
+    }
+  }
+  for (int64_t r = 0; r < groups; ++r)
+    counts[r] = 0;
+  for (int64_t i = 0; i < s.count; ++i)
+    ++counts[inverse[i]];
+  T *values = call.outputs[0]->data<T>();
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t r = 0; r < groups; ++r)
+      std::copy(s.x + (o * s.count + first[r]) * s.inner,
+                s.x + (o * s.count + first[r] + 1) * s.inner,
+                values + (o * groups + r) * s.inner);
+  return groups;
+}
+
 } // namespace
 
 Error validateUnique(const KernelCall &call) {
@@ -216,6 +296,44 @@ void runUnique(const KernelCall &call) {
         return uniqueTyped<std::remove_pointer_t<decltype(type)>>(call, sorted);
       });
   for (int i : {0, 1, 3}) // within the planned bound: never fails
+    call.outputs[i]->resize(&groups, 1);
+}
+
+Error validateUniqueDim(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  ET_CHECK_OK(checkSortable(call, in, 4));
+  const char *names[] = {"indices", "inverse", "counts"};
+  for (int i = 1; i < 4; ++i)
+    ET_CHECK_OK(
+        checkType(call, call.outputs[i], names[i - 1], ScalarType::Int64));
+  int64_t rank = in.rank(), dim = call.intAttr("dim", 0);
+  if (rank == 0 || dim < -rank || dim >= rank)
+    return kernelError(
+        call, Error::InvalidProgram, "dim %lld is out of range for rank %lld",
+        static_cast<long long>(dim), static_cast<long long>(rank));
+  dim = normalizeDim(dim, in.rank());
+  // Planned for every slice distinct; run() sets the actual count.
+  int64_t slices = in.size(dim);
+  ET_CHECK_OK(
+      checkShape(call, call.outputs[0], "values", in.sizes(), in.rank()));
+  for (int i = 1; i < 4; ++i)
+    ET_CHECK_OK(checkShape(call, call.outputs[i], names[i - 1], &slices, 1));
+  return Error::Ok;
+}
+
+void runUniqueDim(const KernelCall &call) {
+  const TensorView &in = *call.inputs[0];
+  int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
+  bool sorted = call.boolAttr("sorted", true);
+  int64_t groups = visitNumericType(in.scalarType(), [&](auto *type) {
+    return uniqueSlicesTyped<std::remove_pointer_t<decltype(type)>>(call, dim,
+                                                                    sorted);
+  });
+  int64_t shape[kMaxRank];
+  std::copy(in.sizes(), in.sizes() + in.rank(), shape);
+  shape[dim] = groups; // within the planned bound: never fails
+  call.outputs[0]->resize(shape, in.rank());
+  for (int i : {1, 3})
     call.outputs[i]->resize(&groups, 1);
 }
 

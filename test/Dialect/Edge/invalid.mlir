@@ -210,6 +210,16 @@ func.func @max_pool2d_with_indices_window(%x: tensor<1x3x4x4xf32>) {
 
 // -----
 
+// unique_dim's dim is one of the input's.
+func.func @unique_dim_range(%x: tensor<2x5xf32>) {
+  // expected-error @+2 {{'edge.unique_dim' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:4 = edge.unique_dim %x {dim = 2 : i64} : (tensor<2x5xf32>) -> (tensor<2x?xf32>, tensor<?xi64>, tensor<5xi64>, tensor<?xi64>)
+  return
+}
+
+// -----
+
 // The declared result type must match the inferred one.
 func.func @convolution_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
   // expected-error @+2 {{'edge.convolution' op inferred type(s) 'tensor<1x6x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x6x8x8xf32>'}}

@@ -95,6 +95,14 @@ func.func @max_pool2d_with_indices(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x2x2xi6
   return %0#1 : tensor<1x3x2x2xi64>
 }
 
+// Distinct slices along a dim.
+// CHECK-LABEL: func @unique_dim
+// CHECK: edge.unique_dim %{{.*}} {dim = 1 : i64, sorted = false} : (tensor<2x5x3xf32>) -> (tensor<2x?x3xf32>, tensor<?xi64>, tensor<5xi64>, tensor<?xi64>)
+func.func @unique_dim(%x: tensor<2x5x3xf32>) -> tensor<5xi64> {
+  %0:4 = edge.unique_dim %x {dim = 1 : i64, sorted = false} : (tensor<2x5x3xf32>) -> (tensor<2x?x3xf32>, tensor<?xi64>, tensor<5xi64>, tensor<?xi64>)
+  return %0#2 : tensor<5xi64>
+}
+
 // Depthwise convolution without bias, dynamic batch.
 // CHECK-LABEL: func @convolution_depthwise
 // CHECK: edge.convolution %{{.*}}, %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>} : (tensor<?x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<?x8x5x5xf32>

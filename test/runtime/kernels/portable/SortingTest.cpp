@@ -183,3 +183,55 @@ TEST(PortableSorting, RejectsBadKAndTypes) {
 }
 
 } // namespace
+
+TEST(PortableSorting, UniqueRowsSortedAndInFirstOccurrenceOrder) {
+  // Rows {2,1} {0,5} {2,1} {0,3} {0,5} along dim 0.
+  for (bool sorted : {true, false}) {
+    OwnedTensor x(ScalarType::Int64, {5, 2}), values(ScalarType::Int64, {5, 2}),
+        first(ScalarType::Int64, {5}), inverse(ScalarType::Int64, {5}),
+        counts(ScalarType::Int64, {5});
+    int64_t rows[] = {2, 1, 0, 5, 2, 1, 0, 3, 0, 5};
+    std::copy(rows, rows + 10, x.i64());
+    Attributes attributes;
+    attributes.i("dim", 0).b("sorted", sorted);
+    ASSERT_EQ(
+        runKernel("edge.unique_dim", {&x.view},
+                  {&values.view, &first.view, &inverse.view, &counts.view},
+                  attributes),
+        Error::Ok);
+    ASSERT_EQ(values.view.size(0), 3);
+    ASSERT_EQ(first.view.size(0), 3);
+    std::vector<int64_t> gotValues(values.i64(), values.i64() + 6),
+        gotFirst(first.i64(), first.i64() + 3),
+        gotInverse(inverse.i64(), inverse.i64() + 5),
+        gotCounts(counts.i64(), counts.i64() + 3);
+    if (sorted) {
+      EXPECT_EQ(gotValues, (std::vector<int64_t>{0, 3, 0, 5, 2, 1}));
+      EXPECT_EQ(gotFirst, (std::vector<int64_t>{3, 1, 0}));
+      EXPECT_EQ(gotInverse, (std::vector<int64_t>{2, 1, 2, 0, 1}));
+      EXPECT_EQ(gotCounts, (std::vector<int64_t>{1, 2, 2}));
+    } else {
+      EXPECT_EQ(gotValues, (std::vector<int64_t>{2, 1, 0, 5, 0, 3}));
+      EXPECT_EQ(gotFirst, (std::vector<int64_t>{0, 1, 3}));
+      EXPECT_EQ(gotInverse, (std::vector<int64_t>{0, 1, 0, 2, 1}));
+      EXPECT_EQ(gotCounts, (std::vector<int64_t>{2, 2, 1}));
+    }
+  }
+  // Columns of a [2, 3] float tensor: dim 1 compares down each column.
+  OwnedTensor y(ScalarType::Float32, {2, 3}),
+      yValues(ScalarType::Float32, {2, 3}), yFirst(ScalarType::Int64, {3}),
+      yInverse(ScalarType::Int64, {3}), yCounts(ScalarType::Int64, {3});
+  float columns[] = {1, 0, 1, 4, 9, 4}; // columns {1,4} {0,9} {1,4}
+  std::copy(columns, columns + 6, y.f());
+  Attributes byColumn;
+  byColumn.i("dim", -1);
+  ASSERT_EQ(
+      runKernel("edge.unique_dim", {&y.view},
+                {&yValues.view, &yFirst.view, &yInverse.view, &yCounts.view},
+                byColumn),
+      Error::Ok);
+  ASSERT_EQ(yValues.view.size(1), 2);
+  float expected[] = {0, 1, 9, 4};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(yValues.f()[i], expected[i]) << i;
+}
