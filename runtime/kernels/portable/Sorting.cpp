@@ -272,20 +272,25 @@ int64_t uniqueSlicesTyped(const KernelCall &call, int64_t dim, bool sorted) {
   return groups;
 }
 
+/// unique's and unique_dim's outputs: values of the input's type, then
+/// indices, inverse and counts in int64.
+const char *const kUniqueNames[] = {"values", "indices", "inverse", "counts"};
+Error checkUniqueTypes(const KernelCall &call) {
+  ET_CHECK_OK(checkSortable(call, *call.inputs[0], 4));
+  for (int i = 1; i < 4; ++i)
+    ET_CHECK_OK(
+        checkType(call, call.outputs[i], kUniqueNames[i], ScalarType::Int64));
+  return Error::Ok;
+}
+
 } // namespace
 
 Error validateUnique(const KernelCall &call) {
-  const TensorView &in = *call.inputs[0];
-  ET_CHECK_OK(checkSortable(call, in, 4));
-  const char *names[] = {"indices", "inverse", "counts"};
-  for (int i = 1; i < 4; ++i)
-    ET_CHECK_OK(
-        checkType(call, call.outputs[i], names[i - 1], ScalarType::Int64));
+  ET_CHECK_OK(checkUniqueTypes(call));
   // Planned for every element distinct; run() sets the actual count.
-  int64_t bound = in.numel();
+  int64_t bound = call.inputs[0]->numel();
   for (int i = 0; i < 4; ++i)
-    ET_CHECK_OK(checkShape(call, call.outputs[i], i ? names[i - 1] : "values",
-                           &bound, 1));
+    ET_CHECK_OK(checkShape(call, call.outputs[i], kUniqueNames[i], &bound, 1));
   return Error::Ok;
 }
 
@@ -301,11 +306,7 @@ void runUnique(const KernelCall &call) {
 
 Error validateUniqueDim(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
-  ET_CHECK_OK(checkSortable(call, in, 4));
-  const char *names[] = {"indices", "inverse", "counts"};
-  for (int i = 1; i < 4; ++i)
-    ET_CHECK_OK(
-        checkType(call, call.outputs[i], names[i - 1], ScalarType::Int64));
+  ET_CHECK_OK(checkUniqueTypes(call));
   int64_t rank = in.rank(), dim = call.intAttr("dim", 0);
   if (rank == 0 || dim < -rank || dim >= rank)
     return kernelError(
@@ -317,7 +318,7 @@ Error validateUniqueDim(const KernelCall &call) {
   ET_CHECK_OK(
       checkShape(call, call.outputs[0], "values", in.sizes(), in.rank()));
   for (int i = 1; i < 4; ++i)
-    ET_CHECK_OK(checkShape(call, call.outputs[i], names[i - 1], &slices, 1));
+    ET_CHECK_OK(checkShape(call, call.outputs[i], kUniqueNames[i], &slices, 1));
   return Error::Ok;
 }
 
