@@ -23,7 +23,7 @@ LogicalResult NonMaxSuppressionOp::inferReturnTypes(
         "scores must be [batch, classes, boxes] for boxes [" + Twine(boxes[0]) +
             ", " + Twine(boxes[1]) + ", 4], got [" + Twine(scores[0]) + ", " +
             Twine(scores[1]) + ", " + Twine(scores[2]) + "]");
-  if (adaptor.getMaxOutputBoxesPerClass() < 0)
+  if (static_cast<int64_t>(adaptor.getMaxOutputBoxesPerClass()) < 0)
     return emitInferenceError(location, name,
                               "max_output_boxes_per_class must be >= 0");
   types.push_back(RankedTensorType::get({ShapedType::kDynamic, 3},
@@ -38,8 +38,8 @@ NonMaxSuppressionOp::upperBoundTypes(TypeRange operandTypes,
   if (!scores.hasStaticShape())
     return failure();
   // Every class of every batch keeps as many boxes as it may.
-  int64_t perClass =
-      std::min<int64_t>(getMaxOutputBoxesPerClass(), scores.getDimSize(2));
+  int64_t perClass = std::min<int64_t>(
+      static_cast<int64_t>(getMaxOutputBoxesPerClass()), scores.getDimSize(2));
   types.push_back(RankedTensorType::get(
       {scores.getDimSize(0) * scores.getDimSize(1) * perClass, 3},
       IntegerType::get(getContext(), 64)));

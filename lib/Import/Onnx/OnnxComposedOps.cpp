@@ -1118,6 +1118,16 @@ LogicalResult nonMaxSuppression(Compose &c) {
     return std::optional<double>(values->front());
   };
   auto maxOut = scalar(2), iou = scalar(3), score = scalar(4);
+  // The count read exactly: exporters write INT64_MAX for "every box",
+  // which a double cannot hold.
+  int64_t most = 0;
+  if (c.importer.hasInput(c.node, 2)) {
+    std::optional<std::vector<int64_t>> count = constantInts(c, 2);
+    if (!count || count->size() != 1)
+      maxOut = std::nullopt;
+    else
+      most = std::max<int64_t>(0, count->front());
+  }
   if (!maxOut || !iou || !score)
     return c.importer.nodeError(c.node)
            << "max_output_boxes_per_class, iou_threshold and score_threshold "
@@ -1128,8 +1138,7 @@ LogicalResult nonMaxSuppression(Compose &c) {
     return c.importer.nodeError(c.node)
            << "iou_threshold must be in [0, 1], got " << iouThreshold;
   SmallVector<NamedAttribute> attributes = {
-      c.attr("max_output_boxes_per_class",
-             static_cast<int64_t>(std::max(0.0, maxOut->value_or(0.0)))),
+      c.attr("max_output_boxes_per_class", most),
       c.attr("iou_threshold", iouThreshold),
       c.boolAttr("center_point_box",
                  c.importer.intAttr(c.node, "center_point_box", 0) != 0)};

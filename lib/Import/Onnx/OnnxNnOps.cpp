@@ -679,9 +679,21 @@ LogicalResult OnnxImporter::convertGlobalPool(const OnnxNode &node) {
   if (!x)
     return failure();
   RankedTensorType type = rankedTypeOf(x);
-  if (type.getRank() != 4)
-    return nodeError(node) << "only NCHW input is supported, got " << type;
+  if (type.getRank() < 3)
+    return nodeError(node) << "needs N, C and spatial dims, got " << type;
   Location loc = locationOf(node);
+  if (type.getRank() != 4) {
+    // 1-D and 3-D (video) inputs: mean or max over every spatial dim.
+    SmallVector<int64_t> spatial;
+    for (int64_t d = 2; d < type.getRank(); ++d)
+      spatial.push_back(d);
+    SmallVector<NamedAttribute> attributes = {
+        builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(spatial)),
+        builder.getNamedAttr("keepdim", builder.getBoolAttr(true))};
+    if (node.opType == "GlobalAveragePool")
+      return bind(node, edge.create<edge::MeanOp>(loc, x, attributes));
+    return bind(node, edge.create<edge::AmaxOp>(loc, x, attributes));
+  }
   if (node.opType == "GlobalAveragePool")
     return bind(node,
                 edge.create<edge::AdaptiveAvgPool2dOp>(

@@ -353,6 +353,28 @@ def loop_runtime_count():
         [vi("n", [], TensorProto.INT64), vi("x", [2])], [vi("y", [2])])
 
 
+def volume_pools():
+    """Global and windowed pooling over an NCDHW (video) input."""
+    return model(
+        [helper.make_node("GlobalAveragePool", ["x"], ["mean"], name="gap"),
+         helper.make_node("GlobalMaxPool", ["x"], ["peak"], name="gmp"),
+         helper.make_node("MaxPool", ["x"], ["pooled"], name="pool",
+                          kernel_shape=[2, 2, 2], strides=[1, 2, 2])],
+        [vi("x", [1, 2, 3, 4, 5])],
+        [vi("mean", [1, 2, 1, 1, 1]), vi("peak", [1, 2, 1, 1, 1]),
+         vi("pooled", [1, 2, 2, 2, 2])])
+
+
+def nms_every_box():
+    """NonMaxSuppression as torchvision exports it: INT64_MAX boxes allowed."""
+    return model(
+        [helper.make_node("NonMaxSuppression", ["boxes", "scores", "most", "iou"],
+                          ["selected"], name="suppress")],
+        [vi("boxes", [1, 6, 4]), vi("scores", [1, 1, 6])],
+        [vi("selected", [None, 3], TensorProto.INT64)],
+        [ints("most", [2**63 - 1]), floats("iou", [0.5])])
+
+
 def training_dropout():
     return model(
         [helper.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="drop")],
@@ -517,7 +539,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
                                  transposed_asymmetric_pads, transposed_same, transposed_wide_output, nms_runtime_threshold,
-                                 control_flow, loop_runtime_count,
+                                 control_flow, loop_runtime_count, volume_pools, nms_every_box,
                                  training_dropout, scatter_multiply, runtime_depth,
                                  sequence_input, string_input, einsum_diagonal,
                                  einsum_mismatch, unranked_custom,
