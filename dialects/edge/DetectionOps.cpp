@@ -67,7 +67,8 @@ LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *,
                               "got rois [" +
                                   Twine(rois[0]) + ", " + Twine(rois[1]) +
                                   "] and " + Twine(regions) + " indices");
-  if (adaptor.getOutputHeight() < 1 || adaptor.getOutputWidth() < 1 ||
+  if (static_cast<int64_t>(adaptor.getOutputHeight()) < 1 ||
+      static_cast<int64_t>(adaptor.getOutputWidth()) < 1 ||
       static_cast<int64_t>(adaptor.getSamplingRatio()) < 0)
     return emitInferenceError(location, name,
                               "output_height and output_width must be >= 1 "
@@ -75,7 +76,8 @@ LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *,
   RankedTensorType input = rankedType(adaptor.getInput());
   types.push_back(RankedTensorType::get(
       {ShapedType::isDynamic(rois[0]) ? regions : rois[0], input.getDimSize(1),
-       adaptor.getOutputHeight(), adaptor.getOutputWidth()},
+       static_cast<int64_t>(adaptor.getOutputHeight()),
+       static_cast<int64_t>(adaptor.getOutputWidth())},
       input.getElementType()));
   return success();
 }
