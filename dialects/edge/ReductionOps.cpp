@@ -292,27 +292,14 @@ LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
-/// unique_dim's dim, checked against the rank; nullopt after an error.
-static std::optional<int64_t> uniqueDim(std::optional<Location> location,
-                                        StringRef name, RankedTensorType type,
-                                        int64_t dim) {
-  int64_t rank = type.getRank();
-  if (dim < -rank || dim >= rank || rank == 0) {
-    (void)emitInferenceError(location, name,
-                             "dim " + Twine(dim) +
-                                 " is out of range for rank " + Twine(rank));
-    return std::nullopt;
-  }
-  return dim < 0 ? dim + rank : dim;
-}
-
 LogicalResult UniqueDimOp::inferReturnTypes(MLIRContext *context,
                                             std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(adaptor.getSelf());
   std::optional<int64_t> dim =
-      uniqueDim(location, getOperationName(), type, adaptor.getDim());
+      normalizeDim(location, getOperationName(), "dim",
+                   static_cast<int64_t>(adaptor.getDim()), type.getRank());
   if (!dim)
     return failure();
   auto i64 = IntegerType::get(context, 64);
@@ -330,7 +317,8 @@ LogicalResult UniqueDimOp::upperBoundTypes(TypeRange operandTypes,
                                            SmallVectorImpl<Type> &types) {
   auto type = cast<RankedTensorType>(operandTypes.front());
   std::optional<int64_t> dim =
-      uniqueDim(std::nullopt, getOperationName(), type, getDim());
+      normalizeDim(std::nullopt, getOperationName(), "dim",
+                   static_cast<int64_t>(getDim()), type.getRank());
   if (!type.hasStaticShape() || !dim)
     return failure();
   // Every slice distinct.

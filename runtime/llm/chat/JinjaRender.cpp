@@ -6,6 +6,7 @@
 #include "runtime/llm/chat/JinjaBuiltins.h"
 
 #include <cmath>
+#include <optional>
 
 namespace etch::llm::jinja {
 
@@ -28,6 +29,50 @@ public:
 private:
   [[noreturn]] void failAt(int line, const std::string &message) {
     fail("chat template line " + std::to_string(line) + ": " + message);
+  }
+  /// Python's integer arithmetic in int64: floor division and modulo, and
+  /// an error where Python's unbounded integers would leave int64 (the
+  /// template comes from a file: never undefined behaviour). nullopt for
+  /// the operators that give floats (/, negative **).
+  std::optional<Value> integerArithmetic(int line, const std::string &op,
+                                         int64_t x, int64_t y) {
+    int64_t result = 0;
+    bool overflow = false;
+    if (op == "+") {
+      overflow = __builtin_add_overflow(x, y, &result);
+    } else if (op == "-") {
+      overflow = __builtin_sub_overflow(x, y, &result);
+    } else if (op == "*") {
+      overflow = __builtin_mul_overflow(x, y, &result);
+    } else if (op == "//" || op == "%") {
+      if (y == -1) { // x / -1 overflows for INT64_MIN; x % -1 is 0
+        overflow = op == "//" && __builtin_sub_overflow(int64_t(0), x, &result);
+        if (op == "%")
+          result = 0;
+      } else {
+        int64_t q = x / y, r = x % y;
+        if (r != 0 && ((r < 0) != (y < 0))) {
+          --q;
+          r += y;
+        }
+        result = op == "//" ? q : r;
+      }
+    } else if (op == "**" && y >= 0) {
+      // By squaring: a huge exponent of 1 or -1 takes 63 steps, not y.
+      result = 1;
+      for (int64_t base = x, e = y; e > 0 && !overflow; e >>= 1) {
+        if (e & 1)
+          overflow = __builtin_mul_overflow(result, base, &result);
+        if (e > 1 && !overflow)
+          overflow = __builtin_mul_overflow(base, base, &base);
+      }
+    } else {
+      return std::nullopt;
+    }
+    if (overflow)
+      failAt(line, "integer overflow in " + std::to_string(x) + " " + op + " " +
+                       std::to_string(y));
+    return Value(result);
   }
 
   Flow runNode(const Node &node, std::string &out) {
@@ -308,27 +353,10 @@ private:
     double a = left.number(), b = right.number();
     if ((op == "/" || op == "//" || op == "%") && b == 0)
       failAt(expr.line, "division by zero");
-    if (integers) {
-      int64_t x = left.integer(), y = right.integer();
-      if (op == "+")
-        return Value(x + y);
-      if (op == "-")
-        return Value(x - y);
-      if (op == "*")
-        return Value(x * y);
-      if (op == "//")
-        return Value(static_cast<int64_t>(std::floor(a / b)));
-      if (op == "%") {
-        int64_t r = x % y;
-        return Value(r != 0 && ((r < 0) != (y < 0)) ? r + y : r);
-      }
-      if (op == "**" && y >= 0) {
-        int64_t result = 1;
-        for (int64_t i = 0; i < y && i < 64; ++i)
-          result *= x;
-        return Value(result);
-      }
-    }
+    if (integers)
+      if (std::optional<Value> exact =
+              integerArithmetic(expr.line, op, left.integer(), right.integer()))
+        return *exact;
     if (op == "+")
       return Value(a + b);
     if (op == "-")

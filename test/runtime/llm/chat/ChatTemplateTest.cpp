@@ -79,6 +79,22 @@ TEST(ChatTemplate, Errors) {
             "render error: chat template line 1: division by zero");
   EXPECT_EQ(render("x", "[1]"),
             "render error: the chat context is not a JSON object");
+  // Integers past int64 (Python's would grow): an error, never a wrap.
+  EXPECT_EQ(render("{{ 4611686018427387904 * 2 }}"),
+            "render error: chat template line 1: integer overflow in "
+            "4611686018427387904 * 2");
+  EXPECT_EQ(render("{{ 2 ** 63 }}"),
+            "render error: chat template line 1: integer overflow in 2 ** 63");
+}
+
+TEST(ChatTemplate, IntegerArithmeticAsPython) {
+  // Floor division and modulo take the divisor's sign; powers by squaring
+  // (a huge exponent of 1 or -1 is quick); negative powers are floats.
+  EXPECT_EQ(render("{{ -7 // 2 }} {{ -7 % 2 }} {{ 7 % -2 }} {{ 7 // -1 }}"),
+            "-4 1 -1 -7");
+  EXPECT_EQ(render("{{ (-1) ** 1000000000000000001 }} {{ 2 ** 62 }}"),
+            "-1 4611686018427387904");
+  EXPECT_EQ(render("{{ 2 ** -1 }}"), "0.5");
 }
 
 TEST(ChatConfig, ReadsTokenizerConfigs) {
