@@ -258,6 +258,16 @@ class LinalgOps(torch.nn.Module):
         return torch.linalg.det(x), torch.det(x[0] @ x[1].transpose(-1, -2)) * 0.5
 
 
+class UniqueSlices(torch.nn.Module):
+    """torch.unique with dim: distinct rows of an integer table with their
+    inverse and counts, and distinct columns of its float copy."""
+
+    def forward(self, x):  # x [6, 3] int64 with repeated rows and columns
+        rows, inverse, counts = torch.unique(x, dim=0, return_inverse=True,
+                                             return_counts=True)
+        return rows, inverse, counts, torch.unique(x.float() * 0.5, dim=1)
+
+
 class VolumetricOps(torch.nn.Module):
     """3-D convolution and pooling (video and volumetric models): strided,
     dilated, grouped, 'same'-padded and transposed Conv3d, BatchNorm3d,
@@ -316,6 +326,10 @@ MODELS = {
                                  torch.rand(2, 4, 6, 2, generator=generator(2)) * 2.6 - 1.3),
                         None, False, False),
     "detection_ops": (DetectionOps, detection_inputs, None, False, False),
+    "unique_slices": (UniqueSlices,
+                      lambda: (torch.tensor([[1, 2, 1], [0, 5, 0], [1, 2, 1], [3, 3, 3],
+                                             [0, 5, 0], [1, 2, 1]]),),
+                      None, False, False),
     "linalg_ops": (LinalgOps, lambda: (torch.randn(2, 3, 4, 4, generator=generator()),),
                    None, False, False),
     "volumetric_ops": (VolumetricOps,

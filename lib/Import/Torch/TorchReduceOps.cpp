@@ -189,21 +189,31 @@ LogicalResult importProd(TorchNode &node) {
 
 /// _unique2(self, sorted, return_inverse, return_counts) -> (output,
 /// inverse with self's shape, counts); torch's sorted=False order is its
-/// hash table's, which etch does not reproduce.
+/// hash table's, which etch does not reproduce. unique_dim(self, dim, ...)
+/// -> (slices, inverse per slice, counts), always sorted.
 LogicalResult importUnique(TorchNode &node) {
   Value input = node.self();
   if (!input)
     return node.error() << "needs a tensor";
-  if (!node.boolean("sorted").value_or(true))
+  bool slices = node.aten() == "aten::unique_dim";
+  std::optional<int64_t> dim = node.integer("dim");
+  if (slices && !dim)
+    return node.error() << "needs a constant dim";
+  if (!slices && !node.boolean("sorted").value_or(true))
     return node.error() << "sorted=False is not supported (torch's order "
                            "then is its hash table's); use sorted=True";
+  Builder &b = node.builder();
   FailureOr<Value> values =
-      node.build<edge::UniqueOp>(input, node.builder().getBoolAttr(true));
+      slices ? node.build<edge::UniqueDimOp>(input, b.getI64IntegerAttr(*dim),
+                                             b.getBoolAttr(true))
+             : node.build<edge::UniqueOp>(input, b.getBoolAttr(true));
   if (failed(values))
     return failure();
   Operation *unique = values->getDefiningOp();
   Value inverse;
-  if (node.boolean("return_inverse").value_or(false)) {
+  if (slices && node.boolean("return_inverse").value_or(false)) {
+    inverse = unique->getResult(2);
+  } else if (node.boolean("return_inverse").value_or(false)) {
     auto shape = cast<RankedTensorType>(input.getType()).getShape();
     if (ShapedType::isDynamicShape(shape))
       return node.error() << "return_inverse needs a static input shape";
@@ -276,7 +286,8 @@ LogicalResult importSort(TorchNode &node) {
 void addReduceHandlers(TorchOpHandlers &handlers) {
   handlers["aten::prod"] = importProd;
   handlers["aten::topk"] = importTopk;
-  handlers["aten::_unique2"] = importUnique;
+  for (const char *name : {"aten::_unique2", "aten::unique_dim"})
+    handlers[name] = importUnique;
   handlers["aten::sort"] = importSort;
   handlers["aten::argsort"] = importSort;
   handlers["aten::max"] = importMaxMin;
