@@ -24,37 +24,40 @@ std::pair<int64_t, int64_t> storageRange(IntegerType type) {
   return {-(int64_t(1) << (width - 1)), (int64_t(1) << (width - 1)) - 1};
 }
 
-/// QuantizeLinear's arithmetic for a scale computed at run time (no QDQ
-/// type can hold it): clamp(round_half_even(x / scale) + zero_point) in the
-/// storage range, cast to the storage type. A per-axis scale is viewed to
-/// broadcast along `axis`.
-/// A per-axis \p value (1-D along the node's `axis`) viewed to broadcast
-/// against \p x; per-tensor values as they are.
-Value alongAxis(Compose &c, Value x, Value value) {
-  RankedTensorType xType = c.typeOf(x);
-  if (!value)
+/// A per-channel \p value (1-D with more than one entry) viewed to
+/// broadcast along dim \p axis of a rank-\p rank tensor; per-tensor values
+/// as they are.
+Value perChannel(Compose &c, Value value, int64_t rank, int64_t axis) {
+  RankedTensorType type = value ? c.typeOf(value) : RankedTensorType();
+  if (!type || type.getRank() != 1 || type.getDimSize(0) == 1)
     return value;
-  RankedTensorType type = c.typeOf(value);
-  if (type.getRank() != 1 || type.getDimSize(0) == 1 || xType.getRank() < 2)
-    return value;
-  int64_t axis = c.importer.intAttr(c.node, "axis", 1);
-  axis = axis < 0 ? axis + xType.getRank() : axis;
-  SmallVector<int64_t> shape(xType.getRank(), 1);
+  SmallVector<int64_t> shape(rank, 1);
   shape[axis] = type.getDimSize(0);
   return c.view(value, shape);
 }
 
+/// \p value per tensor, or per channel along the node's `axis` of \p x.
+Value alongAxis(Compose &c, Value x, Value value) {
+  int64_t rank = c.typeOf(x).getRank();
+  if (rank < 2)
+    return value;
+  int64_t axis = c.importer.intAttr(c.node, "axis", 1);
+  return perChannel(c, value, rank, axis < 0 ? axis + rank : axis);
+}
+
+/// QuantizeLinear's arithmetic for a scale computed at run time (no QDQ
+/// type can hold it): clamp(round_half_even(x / scale) + zero_point) in the
+/// storage range, cast to the storage type; scale and zero point per tensor
+/// or per axis.
 LogicalResult quantizeComputed(Compose &c, Value x, Value scale,
                                Value zeroPoint, IntegerType storage) {
   Type element = c.typeOf(x).getElementType();
-  auto alongAxis = [&](Value value) {
-    return onnx_import::alongAxis(c, x, value);
-  };
-  Value scaled = c.op<edge::DivOp>({x, alongAxis(c.cast(scale, element))});
+  Value scaled =
+      c.op<edge::DivOp>({x, alongAxis(c, x, c.cast(scale, element))});
   Value shifted = c.op<edge::RoundOp>({scaled});
   if (zeroPoint)
-    shifted =
-        c.op<edge::AddOp>({shifted, alongAxis(c.cast(zeroPoint, element))});
+    shifted = c.op<edge::AddOp>(
+        {shifted, alongAxis(c, x, c.cast(zeroPoint, element))});
   auto [low, high] = storageRange(storage);
   Value clamped = c.op<edge::ClampOp>(
       {shifted}, {c.attr("min", static_cast<double>(low)),
@@ -230,13 +233,8 @@ static Value centered(Compose &c, Value value, Value zeroPoint, int64_t axis) {
   Value wide = c.cast(value, f64);
   if (!zeroPoint)
     return wide;
-  Value offset = c.cast(zeroPoint, f64);
-  RankedTensorType type = c.typeOf(offset), valueType = c.typeOf(value);
-  if (type && type.getRank() == 1 && type.getDimSize(0) > 1) {
-    SmallVector<int64_t> shape(valueType.getRank(), 1);
-    shape[axis] = type.getDimSize(0);
-    offset = c.view(offset, shape);
-  }
+  Value offset =
+      perChannel(c, c.cast(zeroPoint, f64), c.typeOf(value).getRank(), axis);
   return c.op<edge::SubOp>({wide, offset});
 }
 
@@ -313,14 +311,8 @@ LogicalResult OnnxImporter::convertIntegerProduct(const OnnxNode &node) {
     return failure();
   Type f32 = builder.getF32Type();
   // The weight scale is per tensor or per output channel.
-  Value weightScale = wScale;
-  RankedTensorType wScaleType = rankedTypeOf(wScale);
   int64_t outRank = rankedTypeOf(accumulated).getRank();
-  if (wScaleType.getRank() == 1 && wScaleType.getDimSize(0) > 1) {
-    SmallVector<int64_t> shape(outRank, 1);
-    shape[conv ? 1 : outRank - 1] = wScaleType.getDimSize(0);
-    weightScale = c.view(wScale, shape);
-  }
+  Value weightScale = perChannel(c, wScale, outRank, conv ? 1 : outRank - 1);
   Value multiplier = c.op<edge::DivOp>(
       {c.op<edge::MulOp>({c.cast(xScale, f32), c.cast(weightScale, f32)}),
        c.cast(yScale, f32)});
