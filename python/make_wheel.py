@@ -26,7 +26,7 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_FILES = ["__init__.py", "_error.py", "_native.py", "capi.py", "compiler.py",
-                 "runtime.py", "llm.py"]
+                 "runtime.py", "llm.py", "inspection.py"]
 TOOLS = ["et-compile", "et-run", "et-llm"]
 # What every glibc system has (the manylinux policy's core): not bundled.
 SYSTEM = {"linux-vdso.so.1", "ld-linux-x86-64.so.2", "libc.so.6", "libm.so.6",

@@ -53,10 +53,20 @@ bool isFloatBias(Value bias) {
          cast<RankedTensorType>(bias.getType()).getElementType().isF32();
 }
 
+/// The op, its clamp and the quantize it folds: a debug handle then names
+/// the quantize node, whose value the integer op computes.
+Location foldedLocation(const QuantizedOp &q) {
+  SmallVector<Location, 3> parts{q.op->getLoc()};
+  if (q.activation)
+    parts.push_back(q.activation->getLoc());
+  parts.push_back(q.output->getLoc());
+  return FusedLoc::get(q.op->getContext(), parts);
+}
+
 class Folder {
 public:
   Folder(const QuantizedOp &q, OpBuilder &builder)
-      : q(q), builder(builder), loc(q.op->getLoc()) {
+      : q(q), builder(builder), loc(foldedLocation(q)) {
     float low, high;
     if (q.activation && quantization::isClampLike(q.activation, low, high)) {
       if (!std::isinf(low))

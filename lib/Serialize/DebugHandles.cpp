@@ -58,11 +58,32 @@ instructionDebug(fb::FlatBufferBuilder &fbb, Operation *op) {
     nodes.push_back(std::move(origin.node));
     sources.push_back(std::move(origin.source));
   }
+  // Each output's producer: the op itself, or inside a delegate the op
+  // whose result the body returns ("" for a value passed through).
+  std::vector<std::string> outputNodes;
+  std::vector<uint32_t> outputResults;
+  auto addProducer = [&](Value value) {
+    auto result = dyn_cast<OpResult>(value);
+    outputNodes.push_back(result ? opOrigin(result.getOwner()->getLoc()).node
+                                 : std::string());
+    outputResults.push_back(result ? result.getResultNumber() : 0);
+  };
+  if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {
+    for (Value value :
+         delegate.getBody().front().getTerminator()->getOperands())
+      addProducer(value);
+  } else {
+    for (Value value : op->getResults())
+      addProducer(value);
+  }
   auto opsVector = fbb.CreateVectorOfStrings(names);
   auto nodesVector = fbb.CreateVectorOfStrings(nodes);
   auto sourcesVector = fbb.CreateVectorOfStrings(sources);
+  auto outputNodesVector = fbb.CreateVectorOfStrings(outputNodes);
+  auto outputResultsVector = fbb.CreateVector(outputResults);
   return schema::CreateInstructionDebug(fbb, opsVector, nodesVector,
-                                        sourcesVector);
+                                        sourcesVector, outputNodesVector,
+                                        outputResultsVector);
 }
 
 } // namespace etch

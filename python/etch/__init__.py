@@ -12,11 +12,12 @@ test suite and is not part of the wheel.
 from ._error import Error
 
 __version__ = "0.1.0"
-__all__ = ["Error", "compile", "load", "Program", "Module", "llm", "__version__"]
+__all__ = ["Error", "compile", "load", "Program", "Module", "llm", "inspect", "Report",
+           "__version__"]
 
 
 _LAZY = {"compile": "compiler", "Program": "compiler", "load": "runtime",
-         "Module": "runtime", "llm": "llm"}
+         "Module": "runtime", "llm": "llm", "inspect": "inspection", "Report": "inspection"}
 
 
 def __getattr__(name):

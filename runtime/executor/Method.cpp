@@ -301,6 +301,17 @@ const char *Method::debugSource(size_t index, size_t op) const {
   return entry ? debugString(entry->sources(), op) : "";
 }
 
+const char *Method::debugOutputNode(size_t index, size_t output) const {
+  const schema::InstructionDebug *entry = debugEntry(*method_, index);
+  return entry ? debugString(entry->output_nodes(), output) : "";
+}
+
+uint32_t Method::debugOutputResult(size_t index, size_t output) const {
+  const schema::InstructionDebug *entry = debugEntry(*method_, index);
+  const auto *results = entry ? entry->output_results() : nullptr;
+  return results && output < results->size() ? results->Get(output) : 0;
+}
+
 const char *Method::inputName(size_t index) const {
   const auto *names = method_->input_names();
   return names && index < names->size() ? names->Get(index)->c_str() : "";

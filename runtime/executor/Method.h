@@ -93,6 +93,11 @@ public:
   const char *debugOp(size_t index, size_t op) const;
   const char *debugNode(size_t index, size_t op) const;
   const char *debugSource(size_t index, size_t op) const;
+  /// The producer node of instruction \p index's output \p output (inside
+  /// a delegate, of the op that computes it; "" where unknown) and which
+  /// of that op's results it is.
+  const char *debugOutputNode(size_t index, size_t output) const;
+  uint32_t debugOutputResult(size_t index, size_t output) const;
   /// The steps delegate instruction \p index timed itself (delegate
   /// profiling on at load): the first \p out.size() are written; returns
   /// how many there are, 0 for a kernel call.

@@ -247,3 +247,77 @@ def test_llm_generate_matches_et_llm():
     expect_error(lambda: etch.llm.generate(program, prompt_ids=[10 ** 9]), "vocabulary")
     expect_error(lambda: etch.llm.generate(program), "give prompt")
     expect_error(lambda: etch.llm.generate(program, "x", colour=3), "unknown option")
+
+
+# --- etch.inspect ------------------------------------------------------------
+class InPlaceCnn(torch.nn.Module if torch else object):
+    """Batch norm folded into the convolution, in-place activations (their
+    producers' values must be kept before they are overwritten), a tuple op."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.norm = torch.nn.BatchNorm2d(8)
+        self.head = torch.nn.Linear(8 * 4 * 4, 5)
+
+    def forward(self, x):
+        y = torch.nn.functional.relu(self.norm(self.conv(x)), inplace=True)
+        y, indices = torch.nn.functional.max_pool2d(y, 2, return_indices=True)
+        y = torch.nn.functional.hardswish(y, inplace=True)
+        return self.head(y.flatten(1)), indices
+
+
+@needs_torch
+@pytest.mark.parametrize("form", ["training", "core_aten"])
+def test_inspect_aligns_every_value_with_torch(form):
+    torch.manual_seed(0)
+    model = InPlaceCnn().eval()
+    with torch.no_grad():
+        model.norm.running_mean.uniform_(-0.5, 0.5)
+        model.norm.running_var.uniform_(0.5, 2.0)
+    x = torch.randn(2, 3, 8, 8, generator=torch.Generator().manual_seed(2))
+    exported = torch.export.export(model, (x,))
+    if form == "core_aten":
+        exported = exported.run_decompositions()
+    report = etch.inspect(exported, (x,), targets=["portable"])
+    assert isinstance(report, etch.Report)
+    ops = [row["op"] for row in report.rows]
+    assert ops[0] == "edge.convolution" and "+" in report.rows[0]["node"], str(report)
+    assert "edge.relu" in ops and len(ops) >= 6, str(report)
+    assert any(row["dtype"] == "int64" for row in report.rows), str(report)  # indices
+    for row in report.rows:
+        assert row["rel_l2"] < 1e-5 and row["snr_db"] > 90, str(report)
+        assert row["torch_fp32_error"] is not None and row["torch_fp32_error"] < 1e-5
+        assert row["source"].endswith(".py:" + row["source"].split(":")[-1])
+    assert report.first_divergence(1e-4) is None
+    assert "rel_l2" in str(report) and "edge.convolution" in str(report)
+
+    # int8: the values part from torch's float ones from the first
+    # quantized op on, and first_divergence names it.
+    quantized = etch.inspect(exported, (x,), targets=["portable"], quantize="int8",
+                             calibration_data=[x])
+    first = quantized.first_divergence(1e-4)
+    assert first is not None and first["instruction"] <= 2, str(quantized)
+
+
+@needs_torch
+def test_inspect_names_the_delegate_outputs():
+    torch.manual_seed(0)
+    model = InPlaceCnn().eval()
+    x = torch.randn(1, 3, 8, 8)
+    report = etch.inspect(model, (x,), targets=["xnnpack", "portable"])
+    delegated = [row for row in report.rows if row["target"] == "xnnpack"]
+    assert delegated and all(row["rel_l2"] < 1e-5 for row in delegated), str(report)
+    exported = torch.export.export(model, (x,))
+    expect_error(lambda: etch.inspect(exported, (x, x)), "takes 1 inputs, 2 given")
+    expect_error(lambda: etch.inspect(model, (x, x)), "torch.export.export failed")
+
+
+@pytest.mark.skipif(not HAS_EXPORT, reason="needs torch with torch.export")
+def test_inspect_onnx_against_onnxruntime():
+    pytest.importorskip("onnxruntime")
+    x = np.random.default_rng(4).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    report = etch.inspect(os.path.join(DATA, "small_cnn.onnx"), (x,), targets=["portable"])
+    assert len(report.rows) >= 8, str(report)
+    assert all(row["node"].startswith("/") for row in report.rows), str(report)
+    assert all(row["rel_l2"] < 1e-5 for row in report.rows), str(report)

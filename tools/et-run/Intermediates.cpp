@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace etch::tools {
 
@@ -73,6 +75,16 @@ bool IntermediateDump::begin(const std::string &dir, const Method &method,
     error = "cannot create " + dir + ": " + std::strerror(errno);
     return false;
   }
+  // Found before the first file rather than after a half-written dump (a
+  // probe file: access() says yes to root even where writes fail).
+  std::string probe = dir + "/.et-run-probe";
+  int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    error = "cannot write to " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  close(fd);
+  unlink(probe.c_str());
   dir_ = dir;
   for (size_t i = 0; i < method.inputCount(); ++i) {
     const TensorView &input = method.input(i);
@@ -105,8 +117,12 @@ void IntermediateDump::after(void *self, const Method &method,
     dump.write(*outputs[k], prefix + label + "_" + std::to_string(k) + ".npy",
                "\"kind\": \"instruction\", \"instruction\": " +
                    std::to_string(instruction) + ", \"call\": " + quoted(name) +
-                   ", \"output\": " + std::to_string(k) + ", " +
-                   debugFields(method, instruction));
+                   ", \"output\": " + std::to_string(k) +
+                   ", \"output_node\": " +
+                   quoted(method.debugOutputNode(instruction, k)) +
+                   ", \"output_result\": " +
+                   std::to_string(method.debugOutputResult(instruction, k)) +
+                   ", " + debugFields(method, instruction));
   }
 }
 
@@ -119,6 +135,7 @@ void IntermediateDump::write(const TensorView &tensor, const std::string &file,
       error_ = error;
     return;
   }
+  written_.push_back(dir_ + "/" + file);
   index_ += std::string(entries_++ ? ",\n" : "") +
             "  {\"file\": " + quoted(file.c_str()) + ", \"dtype\": " +
             quoted(runtime::scalarTypeName(tensor.scalarType())) +
@@ -131,12 +148,14 @@ bool IntermediateDump::finish(std::string &error) {
   bool written = file && std::fprintf(file, "[\n%s\n]\n", index_.c_str()) >= 0;
   if (file)
     written &= std::fclose(file) == 0;
-  if (!written) {
-    error = "cannot write " + path;
-    return false;
-  }
-  error = error_;
-  return error_.empty();
+  if (written && error_.empty())
+    return true;
+  error = written ? error_ : "cannot write " + path;
+  // A dump is whole or absent: what was written is removed.
+  for (const std::string &each : written_)
+    std::remove(each.c_str());
+  std::remove(path.c_str());
+  return false;
 }
 
 } // namespace etch::tools

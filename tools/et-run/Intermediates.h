@@ -6,6 +6,7 @@
 #include "runtime/executor/Method.h"
 
 #include <string>
+#include <vector>
 
 namespace etch::tools {
 
@@ -20,7 +21,7 @@ public:
     return {&IntermediateDump::after, this};
   }
   /// Writes the index; false with \p error when a file could not be written
-  /// (the first such failure).
+  /// (the first such failure), after removing every file the dump wrote.
   bool finish(std::string &error);
 
 private:
@@ -30,6 +31,7 @@ private:
              std::string entry);
 
   std::string dir_, index_, error_;
+  std::vector<std::string> written_;
   size_t entries_ = 0;
 };
 

@@ -699,7 +699,35 @@ LogicalResult importRoll(TorchNode &node) {
   return node.bind(value);
 }
 
+/// max_pool2d_with_indices: the values-only op (what targets take) unless
+/// the graph reads the indices.
+LogicalResult importMaxPool2dWithIndices(TorchNode &node) {
+  if (!node.outputRead(1))
+    return node.importAs("aten::max_pool2d");
+  Value input = node.self();
+  auto kernel = windowArg(node, "kernel_size", 2, 1);
+  if (!input || !kernel)
+    return node.error() << "needs a tensor and a constant kernel_size";
+  auto stride = node.has("stride") && !node.ints("stride")->empty()
+                    ? windowArg(node, "stride", 2, 1)
+                    : kernel;
+  auto padding = windowArg(node, "padding", 2, 0);
+  auto dilation = windowArg(node, "dilation", 2, 1);
+  if (!stride || !padding || !dilation)
+    return node.error() << "needs constant stride, padding and dilation";
+  Builder &b = node.builder();
+  FailureOr<Value> pooled = node.build<edge::MaxPool2dWithIndicesOp>(
+      input, b.getDenseI64ArrayAttr(*kernel), b.getDenseI64ArrayAttr(*stride),
+      b.getDenseI64ArrayAttr(*padding), b.getDenseI64ArrayAttr(*dilation),
+      b.getBoolAttr(node.boolean("ceil_mode").value_or(false)));
+  if (failed(pooled))
+    return failure();
+  Operation *op = pooled->getDefiningOp();
+  return node.bindEach({op->getResult(0), op->getResult(1)});
+}
+
 void addCompositeHandlers(TorchOpHandlers &handlers) {
+  handlers["aten::max_pool2d_with_indices"] = importMaxPool2dWithIndices;
   for (const char *name :
        {"aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
         "aten::_convolution", "aten::conv_transpose1d",

@@ -56,6 +56,8 @@ public:
   std::optional<bool> boolean(llvm::StringRef name) const;
 
   std::vector<std::string> outputNames() const;
+  /// Whether a later node or the graph's outputs read output \p index.
+  bool outputRead(size_t index) const;
   /// The program's recorded type of output \p index.
   mlir::FailureOr<mlir::RankedTensorType> outputType(size_t index = 0) const;
 

@@ -111,6 +111,12 @@ std::vector<std::string> TorchNode::outputNames() const {
   return importer.outputTensorNames(node);
 }
 
+bool TorchNode::outputRead(size_t index) const {
+  std::vector<std::string> names = outputNames();
+  return index < names.size() && !names[index].empty() &&
+         importer.lastUse.count(names[index]);
+}
+
 FailureOr<RankedTensorType> TorchNode::outputType(size_t index) const {
   std::vector<std::string> names = outputNames();
   if (index >= names.size() || names[index].empty())

@@ -6,7 +6,8 @@ instructions appear in order, the last instruction's output equals et-run's
 output0.npy, and with --nodes every instruction names its producer nodes
 (--no-nodes: none, a program without debug handles). Prints one line per
 instruction: index, call, ops, nodes, the first source file's base name and
-line."""
+line, and the
+producer node and result of the instruction's output."""
 import json
 import os
 import sys
@@ -27,7 +28,8 @@ for entry in instructions:
     source = entry["sources"][0] if entry["sources"] else ""
     print(entry["instruction"], entry["call"], " ".join(entry["ops"]),
           " ".join(entry["nodes"]) or "-",
-          os.path.basename(source) if source else "-")
+          os.path.basename(source) if source else "-",
+          "->", (entry["output_node"] or "-") + "#" + str(entry["output_result"]))
 last = np.load(os.path.join(dump, instructions[-1]["file"]))
 expected = np.load(os.path.join(outputs, "output0.npy"))
 assert np.array_equal(last, expected), "the last value is not the output"
