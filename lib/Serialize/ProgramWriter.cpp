@@ -1,5 +1,6 @@
 //===- ProgramWriter.cpp - Planned Edge IR -> .etp program file -----------===//
 #include "etch/Serialize/ProgramWriter.h"
+#include "BundledCases.h"
 #include "DebugHandles.h"
 
 #include "edge/ConstantData.h"
@@ -26,33 +27,10 @@ static_assert(edge::kDynamicSize == runtime::kSizeFromInput,
 namespace {
 
 std::optional<schema::ScalarType> scalarTypeOf(Type type) {
-  if (type.isF32())
-    return schema::ScalarType::Float32;
-  if (type.isF16())
-    return schema::ScalarType::Float16;
-  if (type.isF64())
-    return schema::ScalarType::Float64;
-  if (type.isBF16())
-    return schema::ScalarType::BFloat16;
-  if (auto integer = dyn_cast<IntegerType>(type)) {
-    switch (integer.getWidth()) {
-    case 1:
-      return schema::ScalarType::Bool;
-    case 8:
-      return integer.isUnsigned() ? schema::ScalarType::UInt8
-                                  : schema::ScalarType::Int8;
-    case 16:
-      return integer.isUnsigned() ? schema::ScalarType::UInt16
-                                  : schema::ScalarType::Int16;
-    case 32:
-      return integer.isUnsigned() ? schema::ScalarType::UInt32
-                                  : schema::ScalarType::Int32;
-    case 64:
-      return integer.isUnsigned() ? schema::ScalarType::UInt64
-                                  : schema::ScalarType::Int64;
-    }
-  }
-  return std::nullopt;
+  std::optional<runtime::ScalarType> scalar = programScalarType(type);
+  if (!scalar)
+    return std::nullopt;
+  return static_cast<schema::ScalarType>(*scalar);
 }
 
 /// The program's description of a quantized element type; null otherwise.
@@ -88,6 +66,8 @@ public:
   void setMetadata(DictionaryAttr metadata);
   /// A file carried by name, in a segment of its own.
   void addNamedData(const NamedData &data);
+  /// A test case, each tensor in a segment of its own.
+  void addBundledCase(const BundledCase &bundled);
   void finish(raw_ostream &os);
 
 private:
@@ -122,6 +102,7 @@ private:
   std::vector<fb::Offset<schema::Method>> methods;
   std::vector<fb::Offset<schema::Metadata>> metadata;
   std::vector<fb::Offset<schema::NamedData>> namedData;
+  std::vector<fb::Offset<schema::BundledCase>> bundledCases;
   std::vector<std::string> segments;
   llvm::DenseMap<Attribute, uint32_t> segmentIndex;
 };
@@ -551,6 +532,25 @@ void ProgramBuilder::addNamedData(const NamedData &data) {
   segments.push_back(data.bytes);
 }
 
+void ProgramBuilder::addBundledCase(const BundledCase &bundled) {
+  auto tensors = [&](const std::vector<BundledTensor> &list) {
+    std::vector<fb::Offset<schema::BundledTensor>> entries;
+    for (const BundledTensor &tensor : list) {
+      entries.push_back(schema::CreateBundledTensorDirect(
+          fbb, static_cast<schema::ScalarType>(tensor.type), &tensor.shape,
+          segments.size()));
+      segments.push_back(tensor.bytes);
+    }
+    return entries;
+  };
+  std::vector<fb::Offset<schema::BundledTensor>> inputs =
+      tensors(bundled.inputs);
+  std::vector<fb::Offset<schema::BundledTensor>> expected =
+      tensors(bundled.expected);
+  bundledCases.push_back(schema::CreateBundledCaseDirect(
+      fbb, bundled.name.c_str(), bundled.method.c_str(), &inputs, &expected));
+}
+
 void ProgramBuilder::finish(raw_ostream &os) {
   std::vector<fb::Offset<schema::Segment>> segmentTable;
   uint64_t offset = 0;
@@ -562,7 +562,8 @@ void ProgramBuilder::finish(raw_ostream &os) {
   auto program = schema::CreateProgramDirect(
       fbb, runtime::kProgramVersion, &methods, &segmentTable,
       metadata.empty() ? nullptr : &metadata,
-      namedData.empty() ? nullptr : &namedData);
+      namedData.empty() ? nullptr : &namedData,
+      bundledCases.empty() ? nullptr : &bundledCases);
   schema::FinishProgramBuffer(fbb, program);
 
   runtime::FileHeader header;
@@ -595,7 +596,8 @@ void ProgramBuilder::finish(raw_ostream &os) {
 
 LogicalResult writeProgram(ModuleOp module, raw_ostream &os,
                            const std::vector<NamedData> &namedData,
-                           bool debugHandles) {
+                           bool debugHandles,
+                           const std::vector<BundledCase> &bundled) {
   ProgramBuilder builder(debugHandles);
   if (auto metadata = module->getAttrOfType<DictionaryAttr>("etch.metadata"))
     builder.setMetadata(metadata);
@@ -611,6 +613,16 @@ LogicalResult writeProgram(ModuleOp module, raw_ostream &os,
   }
   if (!any)
     return module.emitError("module has no function to write as a method");
+  for (const BundledCase &each : bundled) {
+    auto func = module.lookupSymbol<func::FuncOp>(each.method);
+    if (!func || func.isExternal())
+      return module.emitError("bundled case '")
+             << each.name << "' is for method '" << each.method
+             << "', which the program does not have";
+    if (failed(checkBundledCase(func, each)))
+      return failure();
+    builder.addBundledCase(each);
+  }
   builder.finish(os);
   return success();
 }

@@ -1,6 +1,7 @@
 """etch.compile and etch.Program: et-compile (the wheel's, or the build
 tree's) on a torch.export program, an nn.Module or a .pt2 / .onnx file."""
 import os
+import re
 import subprocess
 import tempfile
 
@@ -18,6 +19,29 @@ class Program:
     def save(self, path):
         with open(path, "wb") as file:
             file.write(self.buffer)
+
+    def verify(self, rtol=1e-4, atol=1e-5):
+        """Runs the test cases bundled at compile time (etch.compile's
+        bundle=) with et-run --verify. Returns one dict per case: case,
+        method, passed, rel_l2 (None when it did not run) and line (et-run's
+        text); raises etch.Error when the program has no cases."""
+        with tempfile.TemporaryDirectory(prefix="etch-verify-") as folder:
+            path = os.path.join(folder, "program.etp")
+            self.save(path)
+            run = subprocess.run([_native.tool("et-run"), path, "--verify",
+                                  "--rtol", repr(float(rtol)), "--atol", repr(float(atol))],
+                                 capture_output=True, text=True)
+        cases = []
+        for line in run.stdout.splitlines():
+            match = re.match(r"case '(.*)' \((.*)\): (pass|FAIL)", line)
+            if match:
+                error = re.search(r"rel-L2 (\S+?),", line)
+                cases.append({"case": match[1], "method": match[2],
+                              "passed": match[3] == "pass",
+                              "rel_l2": float(error[1]) if error else None, "line": line})
+        if not cases:
+            raise Error(run.stderr.strip() or "et-run --verify gave no result")
+        return cases
 
     def __repr__(self):
         return f"<etch.Program, {len(self.buffer)} bytes>"
@@ -72,15 +96,39 @@ def _write_calibration(samples, folder):
     return root
 
 
+def _write_bundle(cases, folder):
+    """One subfolder per case: input0.npy... and expected0.npy...
+    (et-compile's --bundle layout)."""
+    import numpy as np
+    root = os.path.join(folder, "bundle")
+    for index, case in enumerate(cases):
+        if not isinstance(case, (tuple, list)) or len(case) != 2:
+            raise Error("etch.compile: each bundle case is a pair (inputs, expected outputs)")
+        case_folder = os.path.join(root, f"case{index:04d}")
+        os.makedirs(case_folder)
+        for kind, values in zip(("input", "expected"), case):
+            if not isinstance(values, (tuple, list)):
+                values = (values,)
+            for position, value in enumerate(values):
+                if hasattr(value, "detach"):
+                    value = value.detach().cpu().numpy()
+                np.save(os.path.join(case_folder, f"{kind}{position}.npy"),
+                        np.ascontiguousarray(value))
+    if not os.path.isdir(root):
+        raise Error("etch.compile: bundle holds no cases")
+    return root
+
+
 def compile(model, example_inputs=None, *, targets=None, quantize=None,
-            calibration_data=None, target_options=None):
+            calibration_data=None, target_options=None, bundle=None):
     """Compiles model -- a torch.export.ExportedProgram, an nn.Module
     (exported with example_inputs) or the path of a .pt2 / .onnx file --
     into an etch.Program. targets: target names in priority order (None:
     et-compile's defaults); quantize: "int8", "int8-weight" or
     "int4-weight", as et-compile --quantize; calibration_data: samples (an
     input, or a tuple of inputs each) for int8; target_options:
-    "target:name=value" strings."""
+    "target:name=value" strings; bundle: test cases stored in the program,
+    each a pair (inputs, expected outputs), run by Program.verify()."""
     with tempfile.TemporaryDirectory(prefix="etch-compile-") as folder:
         if isinstance(model, (str, os.PathLike)):
             path = os.fspath(model)
@@ -103,6 +151,8 @@ def compile(model, example_inputs=None, *, targets=None, quantize=None,
         if calibration_data is not None:
             command.append("--calibration-data=" +
                            _write_calibration(calibration_data, folder))
+        if bundle is not None:
+            command.append("--bundle=" + _write_bundle(bundle, folder))
         for option in target_options or ():
             command.append(f"--target-option={option}")
         run = subprocess.run(command, capture_output=True, text=True)

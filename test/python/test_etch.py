@@ -321,3 +321,22 @@ def test_inspect_onnx_against_onnxruntime():
     assert len(report.rows) >= 8, str(report)
     assert all(row["node"].startswith("/") for row in report.rows), str(report)
     assert all(row["rel_l2"] < 1e-5 for row in report.rows), str(report)
+
+
+@needs_torch
+def test_bundled_cases_verify():
+    model = made(SmallCnn)
+    generator = torch.Generator().manual_seed(5)
+    xs = [torch.randn(1, 3, 32, 32, generator=generator) for _ in range(2)]
+    with torch.no_grad():
+        cases = [(x, model(x)) for x in xs] + [((xs[0],), (model(xs[0]) + 1,))]
+    program = etch.compile(model, (xs[0],), bundle=cases)
+    results = program.verify()
+    assert [r["passed"] for r in results] == [True, True, False], results
+    assert results[0]["case"] == "case0000" and results[0]["method"] == "forward"
+    assert results[0]["rel_l2"] < 1e-5 and results[2]["rel_l2"] > 1e-2
+    assert all(r["passed"] for r in program.verify(atol=2.0))
+    expect_error(lambda: etch.compile(model, (xs[0],), bundle=[(xs[0][..., 1:], model(xs[0]))]),
+                 "bundled case 'case0000': input 0", "the method takes tensor<1x3x32x32xf32>")
+    expect_error(lambda: etch.compile(model, (xs[0],), bundle=[xs[0]]), "a pair")
+    expect_error(lambda: etch.compile(model, (xs[0],)).verify(), "no bundled cases")

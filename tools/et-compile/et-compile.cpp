@@ -14,7 +14,7 @@
 #include "etch/Serialize/ProgramWriter.h"
 #include "etch/Target/Target.h"
 
-#include "CalibrationData.h"
+#include "NpyFolders.h"
 #include "TokenizerFiles.h"
 
 #include "etch/Transforms/Passes.h"
@@ -71,6 +71,12 @@ static cl::opt<bool> stripDebug(
              "producer nodes and source lines; et-run --dump-intermediates "
              "names values with them)"),
     cl::cat(etchOptions));
+static cl::opt<std::string> bundleFolder(
+    "bundle",
+    cl::desc("Store test cases in the program: one folder per case holding "
+             "input0.npy... and expected0.npy... (et-run --verify runs "
+             "them)"),
+    cl::value_desc("folder"), cl::cat(etchOptions));
 static cl::opt<bool> printPartitionSummary(
     "print-partition-summary",
     cl::desc(
@@ -277,6 +283,15 @@ int main(int argc, char **argv) {
     }
   }
 
+  std::vector<etch::BundledCase> bundledCases;
+  if (!bundleFolder.empty()) {
+    std::string error;
+    if (!etch::tools::readBundleFolder(bundleFolder, bundledCases, error)) {
+      llvm::errs() << "et-compile: --bundle: " << error << "\n";
+      return 1;
+    }
+  }
+
   etch::registerEtchPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
@@ -425,10 +440,23 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (last == etch::Phase::Program) {
+    // The cases are for the model's method (forward, else the first).
+    auto funcs = module->getOps<mlir::func::FuncOp>();
+    auto forward = module->lookupSymbol<mlir::func::FuncOp>("forward");
+    std::string method = forward         ? "forward"
+                         : funcs.empty() ? ""
+                                         : (*funcs.begin()).getSymName().str();
+    for (etch::BundledCase &bundled : bundledCases)
+      bundled.method = method;
     if (failed(etch::writeProgram(*module, output->os(), carried,
-                                  /*debugHandles=*/!stripDebug)))
+                                  /*debugHandles=*/!stripDebug, bundledCases)))
       return 1;
   } else {
+    if (!bundledCases.empty()) {
+      llvm::errs() << "et-compile: --bundle stores cases in a program; it "
+                      "does not apply with --compile-to\n";
+      return 2;
+    }
     module->print(output->os());
     output->os() << "\n";
   }

@@ -3,6 +3,7 @@
 //   et-run model.etp [--input x.npy ... | --input-sets LIST] [--output-dir D]
 //                    [--iterations N] [--profile] [--method NAME] [--seed S]
 //                    [--threads N] [--keep-state]
+//   et-run model.etp --verify [--rtol R] [--atol A]
 //
 // Uses only the runtime (no MLIR/LLVM). Inputs without --input are random
 // (uniform [-1, 1) floats, small non-negative ints) from a fixed seed. A
@@ -11,10 +12,12 @@
 // carries them from one iteration to the next instead. --input-sets runs
 // once per line of LIST (that line's .npy paths) with one load, outputs
 // in D/0/, D/1/, ...: an evaluation over many inputs without reloading.
+// --verify runs the test cases et-compile --bundle stored in the program.
 //
 //===----------------------------------------------------------------------===//
 #include "Intermediates.h"
 #include "Npy.h"
+#include "Verify.h"
 
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/module/Module.h"
@@ -50,6 +53,8 @@ struct Options {
   unsigned seed = 0;
   int threads = 0;
   bool keepState = false;
+  bool verify = false;
+  etch::tools::VerifyTolerance tolerance;
 };
 
 /// The first error the runtime logged since the last take(): the most
@@ -82,7 +87,8 @@ private:
 constexpr const char *kUsage =
     "usage: et-run model.etp [--input x.npy ... | --input-sets LIST] "
     "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
-    "[--seed S] [--threads N] [--keep-state] [--dump-intermediates D]\n";
+    "[--seed S] [--threads N] [--keep-state] [--dump-intermediates D]\n"
+    "       et-run model.etp --verify [--rtol R] [--atol A] [--threads N]\n";
 
 int usage(const char *message) {
   std::fprintf(stderr, "et-run: %s\n%s", message, kUsage);
@@ -111,6 +117,11 @@ int help() {
       "                     last iteration) as D/NNNN_<node>_K.npy, with\n"
       "                     D/index.json: instruction, op(s), producer\n"
       "                     node(s), source line(s), dtype, shape\n"
+      "  --verify           run the test cases stored with et-compile "
+      "--bundle;\n"
+      "                     exit 0 when every output is within\n"
+      "                     atol + rtol * |expected| of its expected value\n"
+      "  --rtol R, --atol A the tolerances of --verify (1e-4, 1e-5)\n"
       "  --help, -h         this text\n",
       kUsage);
   return 0;
@@ -160,6 +171,16 @@ bool parse(int argc, char **argv, Options &options) {
       const char *count = value();
       if (!count || (options.threads = std::atoi(count)) < 1)
         return false;
+    } else if (arg == "--rtol" || arg == "--atol") {
+      const char *number = value();
+      char *end = nullptr;
+      double parsed = number ? std::strtod(number, &end) : -1;
+      if (!number || *end || !(parsed >= 0))
+        return false;
+      (arg == "--rtol" ? options.tolerance.rtol : options.tolerance.atol) =
+          parsed;
+    } else if (arg == "--verify") {
+      options.verify = true;
     } else if (arg == "--profile") {
       options.profile = true;
     } else if (arg == "--keep-state") {
@@ -175,6 +196,11 @@ bool parse(int argc, char **argv, Options &options) {
   if (!options.inputSets.empty() &&
       (!options.inputs.empty() || options.outputDir.empty() ||
        !options.dumpDir.empty()))
+    return false;
+  // --verify runs the program's own inputs, once each.
+  if (options.verify &&
+      (!options.inputs.empty() || !options.inputSets.empty() ||
+       !options.dumpDir.empty() || options.iterations != 1))
     return false;
   return !options.program.empty();
 }
@@ -449,6 +475,9 @@ int main(int argc, char **argv) {
                  ErrorCapture::take().c_str());
     return 1;
   }
+  if (options.verify)
+    return etch::tools::verifyBundledCases(
+        **module, options.program, options.tolerance, &ErrorCapture::take);
   Result<std::unique_ptr<Method>> loaded =
       (*module)->loadMethod(options.method.c_str());
   if (!loaded.ok()) {
