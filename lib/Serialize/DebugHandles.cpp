@@ -41,6 +41,27 @@ OpOrigin opOrigin(Location loc) {
   return origin;
 }
 
+/// Whether an op of another node than \p node (or the method's return)
+/// reads \p value, looking through delegate boundaries.
+static bool readOutsideNode(Value value, StringRef node) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto delegate = dyn_cast<edge::DelegateOp>(user)) {
+      if (readOutsideNode(
+              delegate.getBody().getArgument(use.getOperandNumber()), node))
+        return true;
+    } else if (isa<edge::DelegateReturnOp>(user)) {
+      auto delegate = cast<edge::DelegateOp>(user->getParentOp());
+      if (readOutsideNode(delegate->getResult(use.getOperandNumber()), node))
+        return true;
+    } else if (user->hasTrait<OpTrait::IsTerminator>() ||
+               opOrigin(user->getLoc()).node != node) {
+      return true;
+    }
+  }
+  return false;
+}
+
 fb::Offset<schema::InstructionDebug>
 instructionDebug(fb::FlatBufferBuilder &fbb, Operation *op) {
   std::vector<Operation *> ops;
@@ -64,8 +85,13 @@ instructionDebug(fb::FlatBufferBuilder &fbb, Operation *op) {
   std::vector<uint32_t> outputResults;
   auto addProducer = [&](Value value) {
     auto result = dyn_cast<OpResult>(value);
-    outputNodes.push_back(result ? opOrigin(result.getOwner()->getLoc()).node
-                                 : std::string());
+    std::string node =
+        result ? opOrigin(result.getOwner()->getLoc()).node : std::string();
+    // A step inside the import of one node (a type promotion before a sub)
+    // is not that node's value: it is named only when the node is done.
+    if (!node.empty() && !readOutsideNode(value, node))
+      node.clear();
+    outputNodes.push_back(node);
     outputResults.push_back(result ? result.getResultNumber() : 0);
   };
   if (auto delegate = dyn_cast<edge::DelegateOp>(op)) {

@@ -5,6 +5,7 @@
 #ifndef ETCH_SERIALIZE_DEBUGHANDLES_H
 #define ETCH_SERIALIZE_DEBUGHANDLES_H
 
+#include "etch/Serialize/OpOrigin.h"
 #include "runtime/schema/program_generated.h"
 
 #include "mlir/IR/Operation.h"
@@ -12,16 +13,6 @@
 #include <string>
 
 namespace etch {
-
-/// What a location says about where an op comes from.
-struct OpOrigin {
-  std::string node;   // "conv2d", "/features/features.0/Conv"; "" unknown
-  std::string source; // "model.py:36"; "" unknown
-};
-
-/// The node names (a NameLoc; fused ops join theirs with '+') and the first
-/// source line (a FileLineColLoc with a line) in \p loc.
-OpOrigin opOrigin(mlir::Location loc);
 
 /// The debug entry of the instruction that runs \p op: \p op itself, or
 /// every op inside it for an edge.delegate.

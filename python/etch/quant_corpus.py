@@ -161,6 +161,9 @@ PT2E_MODELS = {
         (1, 3, 224, 224)),
     "pt2e_resnet18": (lambda: pt2e(torchvision_model("resnet18"), (1, 3, 224, 224), True),
                       (1, 3, 224, 224)),
+    "pt2e_mobilenet_v3_small": (
+        lambda: pt2e(torchvision_model("mobilenet_v3_small"), (1, 3, 224, 224), True),
+        (1, 3, 224, 224)),
     "pt2e_dynamic_mlp": (
         lambda: pt2e(reinit_weights(SmallMlp()), (4, 32), True, dynamic=True), (4, 32)),
     "qdq_module": (lambda: (HandWrittenQdq().eval(), None), (1, 3, 12, 12)),

@@ -252,7 +252,8 @@ def test_llm_generate_matches_et_llm():
 # --- etch.inspect ------------------------------------------------------------
 class InPlaceCnn(torch.nn.Module if torch else object):
     """Batch norm folded into the convolution, in-place activations (their
-    producers' values must be kept before they are overwritten), a tuple op."""
+    producers' values must be kept before they are overwritten), a tuple op,
+    a type promotion the importer adds inside a node."""
 
     def __init__(self):
         super().__init__()
@@ -264,6 +265,7 @@ class InPlaceCnn(torch.nn.Module if torch else object):
         y = torch.nn.functional.relu(self.norm(self.conv(x)), inplace=True)
         y, indices = torch.nn.functional.max_pool2d(y, 2, return_indices=True)
         y = torch.nn.functional.hardswish(y, inplace=True)
+        y = y * (indices % 2)  # int64 promoted to float inside the mul node
         return self.head(y.flatten(1)), indices
 
 

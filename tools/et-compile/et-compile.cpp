@@ -14,6 +14,7 @@
 #include "etch/Serialize/ProgramWriter.h"
 #include "etch/Target/Target.h"
 
+#include "MemoryPlanSvg.h"
 #include "NpyFolders.h"
 #include "TokenizerFiles.h"
 
@@ -53,6 +54,12 @@ static cl::opt<bool> printMemoryPlan(
     cl::desc("Print each method's arena size next to its lower bound (the "
              "most bytes alive at any instruction)"),
     cl::init(false), cl::cat(etchOptions));
+
+static cl::opt<std::string> memoryPlanSvg(
+    "memory-plan-svg",
+    cl::desc("Draw each method's arena as SVG: every value a box over its "
+             "lifetime (instructions) and its bytes"),
+    cl::value_desc("file.svg"), cl::cat(etchOptions));
 
 static cl::list<std::string> targets(
     "targets",
@@ -394,14 +401,26 @@ int main(int argc, char **argv) {
                  << "\n";
     return 2;
   }
-  if (printMemoryPlan && !planned) {
-    llvm::errs() << "et-compile: --print-memory-plan needs the plan phase\n";
+  if ((printMemoryPlan || !memoryPlanSvg.empty()) && !planned) {
+    llvm::errs() << "et-compile: --print-memory-plan and --memory-plan-svg "
+                    "need the plan phase\n";
     return 2;
   }
   if (failed(pm.run(*module)))
     return 1;
   if (printMemoryPlan)
     printPlan(*module);
+  if (!memoryPlanSvg.empty()) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> svg =
+        openOutputFile(memoryPlanSvg, &error);
+    if (!svg) {
+      llvm::errs() << "et-compile: --memory-plan-svg: " << error << "\n";
+      return 1;
+    }
+    etch::tools::writeMemoryPlanSvg(*module, svg->os());
+    svg->keep();
+  }
   if ((printPartitionSummary || !partitionGraph.empty()) && !partitioned) {
     llvm::errs() << "et-compile: partition reports need the partition phase\n";
     return 2;

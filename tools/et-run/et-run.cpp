@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "Intermediates.h"
 #include "Npy.h"
+#include "Trace.h"
 #include "Verify.h"
 
 #include "runtime/kernels/portable/KernelSupport.h"
@@ -46,7 +47,8 @@ struct Options {
   std::vector<std::string> inputs;
   std::string inputSets; // a file: one line of .npy paths per execute
   std::string outputDir;
-  std::string dumpDir; // --dump-intermediates
+  std::string dumpDir;   // --dump-intermediates
+  std::string tracePath; // --trace
   std::string method = "forward";
   int iterations = 1;
   bool profile = false;
@@ -88,6 +90,7 @@ constexpr const char *kUsage =
     "usage: et-run model.etp [--input x.npy ... | --input-sets LIST] "
     "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
     "[--seed S] [--threads N] [--keep-state] [--dump-intermediates D]\n"
+    "       [--trace FILE.json]\n"
     "       et-run model.etp --verify [--rtol R] [--atol A] [--threads N]\n";
 
 int usage(const char *message) {
@@ -117,6 +120,9 @@ int help() {
       "                     last iteration) as D/NNNN_<node>_K.npy, with\n"
       "                     D/index.json: instruction, op(s), producer\n"
       "                     node(s), source line(s), dtype, shape\n"
+      "  --trace FILE.json  Chrome trace events (Perfetto, chrome://tracing):\n"
+      "                     each execute and instruction, and the steps a\n"
+      "                     delegate times itself (oneDNN, Vulkan)\n"
       "  --verify           run the test cases stored with et-compile "
       "--bundle;\n"
       "                     exit 0 when every output is within\n"
@@ -153,6 +159,11 @@ bool parse(int argc, char **argv, Options &options) {
       if (!path)
         return false;
       options.dumpDir = path;
+    } else if (arg == "--trace") {
+      const char *path = value();
+      if (!path)
+        return false;
+      options.tracePath = path;
     } else if (arg == "--iterations") {
       const char *count = value();
       if (!count || (options.iterations = std::atoi(count)) < 1)
@@ -195,7 +206,10 @@ bool parse(int argc, char **argv, Options &options) {
   // a dump holds one execute's values.
   if (!options.inputSets.empty() &&
       (!options.inputs.empty() || options.outputDir.empty() ||
-       !options.dumpDir.empty()))
+       !options.dumpDir.empty() || !options.tracePath.empty()))
+    return false;
+  // Each watches every instruction through the one observer.
+  if (!options.dumpDir.empty() && !options.tracePath.empty())
     return false;
   // --verify runs the program's own inputs, once each.
   if (options.verify &&
@@ -297,7 +311,7 @@ void printProfile(const Method &method, const std::vector<uint64_t> &nanos,
   }
   printRows("op", ops);
   if (!steps.empty())
-    printRows("delegate step (device time)", steps);
+    printRows("delegate step (its own timing)", steps);
 }
 
 /// Binds input i of \p method to paths[i] (.npy), or to seeded values
@@ -465,7 +479,7 @@ int main(int argc, char **argv) {
   registerAllBackends();
   if (options.threads)
     setPreferredThreadCount(options.threads);
-  setDelegateProfiling(options.profile);
+  setDelegateProfiling(options.profile || !options.tracePath.empty());
   uint64_t loadStart = nowNanoseconds();
   Result<std::unique_ptr<Module>> module =
       Module::open(options.program.c_str());
@@ -504,25 +518,37 @@ int main(int argc, char **argv) {
 
   std::vector<uint64_t> profile(method.instructionCount(), 0);
   std::vector<double> times;
+  etch::tools::ChromeTrace trace;
+  bool tracing = !options.tracePath.empty();
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     if (iteration > 0 && !options.keepState)
       method.resetState();
     bool last = iteration + 1 == options.iterations;
+    bool dumping = last && !options.dumpDir.empty();
     etch::tools::IntermediateDump dump;
-    Method::InstructionObserver observer = dump.observer();
+    Method::InstructionObserver observer =
+        tracing ? trace.observer() : dump.observer();
     std::string error;
-    if (last && !options.dumpDir.empty() &&
-        !dump.begin(options.dumpDir, method, error)) {
+    if (dumping && !dump.begin(options.dumpDir, method, error)) {
       std::fprintf(stderr, "et-run: --dump-intermediates: %s\n", error.c_str());
       return 1;
     }
+    if (tracing)
+      trace.begin();
     if (!execute(method, options, options.profile ? profile.data() : nullptr,
-                 times, last && !options.dumpDir.empty() ? &observer : nullptr))
+                 times, dumping || tracing ? &observer : nullptr))
       return 1;
-    if (last && !options.dumpDir.empty() && !dump.finish(error)) {
+    if (tracing)
+      trace.end(method);
+    if (dumping && !dump.finish(error)) {
       std::fprintf(stderr, "et-run: --dump-intermediates: %s\n", error.c_str());
       return 1;
     }
+  }
+  if (std::string error;
+      tracing && !trace.write(options.tracePath, method, error)) {
+    std::fprintf(stderr, "et-run: --trace: %s\n", error.c_str());
+    return 1;
   }
   if (!writeOutputs(method, options.outputDir, /*print=*/true))
     return 1;

@@ -66,6 +66,9 @@ struct Handle {
   // Border reorders into the delegate and the nodes, then the border
   // reorders out of it.
   std::vector<Step> steps, outputSteps;
+  // Each step's last time (steps, then outputSteps); sized at load only
+  // when delegate profiling is on.
+  std::vector<uint64_t> stepNanos;
   uint64_t bytes = 0; // of buffers, against the method's memory limit
   std::vector<int64_t> inputElements; // the blob's static input sizes
   ~Handle() {

@@ -14,6 +14,9 @@
 #include "runtime/backend/BlobFraming.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
+#include "runtime/platform/Platform.h"
+
+#include <oneapi/dnnl/dnnl_debug.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -138,6 +141,9 @@ public:
                     inputs, outputs);
     if (Error error = builder.build(); error != Error::Ok)
       return error;
+    if (runtime::delegateProfiling())
+      handle->stepNanos.assign(
+          handle->steps.size() + handle->outputSteps.size(), 0);
     return static_cast<void *>(handle.release());
   }
 
@@ -162,23 +168,53 @@ public:
     return Error::Ok;
   }
 
+  /// Each step's wall time (oneDNN's CPU primitives finish before
+  /// execute returns), named by its primitive kind.
+  size_t profile(void *opaque, Span<runtime::DelegateEvent> out) override {
+    const Handle &handle = *static_cast<Handle *>(opaque);
+    size_t index = 0;
+    for (const auto *list : {&handle.steps, &handle.outputSteps})
+      for (const Step &step : *list) {
+        if (index < out.size() && index < handle.stepNanos.size())
+          out[index] = {stepName(step), handle.stepNanos[index]};
+        ++index;
+      }
+    return handle.stepNanos.empty() ? 0 : index;
+  }
+
   void destroy(void *opaque) override { delete static_cast<Handle *>(opaque); }
 
 private:
+  static const char *stepName(const Step &step) {
+    const_dnnl_primitive_desc_t pd = nullptr;
+    dnnl_primitive_kind_t kind = dnnl_undefined_primitive;
+    if (!step.primitive ||
+        dnnl_primitive_get_primitive_desc(step.primitive, &pd) !=
+            dnnl_success ||
+        dnnl_primitive_desc_query(pd, dnnl_query_primitive_kind, 0, &kind) !=
+            dnnl_success)
+      return "copy";
+    return dnnl_prim_kind2str(kind); // static storage
+  }
+
   static Error run(Handle &handle) {
     omp_set_num_threads(handle.threads);
+    bool timing = !handle.stepNanos.empty();
+    size_t index = 0;
     for (const auto *list : {&handle.steps, &handle.outputSteps})
       for (const Step &step : *list) {
+        uint64_t start = timing ? runtime::nowNanoseconds() : 0;
         if (!step.primitive) {
           std::memcpy(step.copyTo, step.copyFrom, step.copyBytes);
-          continue;
-        }
-        if (dnnl_primitive_execute(step.primitive, handle.device->stream,
-                                   static_cast<int>(step.args.size()),
-                                   step.args.data()) != dnnl_success) {
+        } else if (dnnl_primitive_execute(step.primitive, handle.device->stream,
+                                          static_cast<int>(step.args.size()),
+                                          step.args.data()) != dnnl_success) {
           ET_LOG(Error, "onednn: a primitive failed to execute");
           return Error::DelegateExecuteFailed;
         }
+        if (timing)
+          handle.stepNanos[index] = runtime::nowNanoseconds() - start;
+        ++index;
       }
     return Error::Ok;
   }

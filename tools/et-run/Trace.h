@@ -1,0 +1,46 @@
+// et-run --trace FILE.json: Chrome trace-event JSON (Perfetto,
+// chrome://tracing) of every execute: one complete ("X") event per
+// execute and per instruction on the executing thread's track, and the
+// steps a delegate timed itself (oneDNN primitives, Vulkan dispatches) on a
+// track of their own, laid end to end from the delegate call's start.
+#pragma once
+
+#include "runtime/executor/Method.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace etch::tools {
+
+class ChromeTrace {
+public:
+  /// What Method::execute calls after each instruction.
+  runtime::Method::InstructionObserver observer() {
+    return {&ChromeTrace::after, this};
+  }
+  /// Brackets one execute: \p begin before it, \p end after it (then the
+  /// delegates' own step times are read).
+  void begin();
+  void end(const runtime::Method &method);
+  /// Writes the events; false with \p error when the file cannot be written.
+  bool write(const std::string &path, const runtime::Method &method,
+             std::string &error) const;
+
+private:
+  struct Event {
+    std::string name, category;
+    uint64_t start, duration;
+    int track;
+    long instruction; // -1: none
+  };
+  static void after(void *self, const runtime::Method &method,
+                    size_t instruction);
+
+  uint64_t origin_ = 0, executeStart_ = 0, previous_ = 0;
+  std::vector<uint64_t> instructionStart_;
+  std::vector<Event> events_;
+  int iteration_ = 0;
+};
+
+} // namespace etch::tools
