@@ -1,6 +1,9 @@
 //===- BundledCases.cpp - Test cases stored in the program ----------------===//
 #include "BundledCases.h"
 
+#include "runtime/program/FileHeader.h"
+#include "runtime/schema/bundled_generated.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <string>
@@ -100,6 +103,46 @@ LogicalResult checkBundledCase(func::FuncOp func, const BundledCase &bundled) {
   return success(
       succeeded(check(bundled.inputs, signature.getInputs(), "input")) &&
       succeeded(check(bundled.expected, outputs, "output")));
+}
+
+FailureOr<NamedData> bundledCasesData(ModuleOp module,
+                                      const std::vector<BundledCase> &cases) {
+  namespace fb = flatbuffers;
+  fb::FlatBufferBuilder fbb;
+  auto tensors = [&](const std::vector<BundledTensor> &list) {
+    std::vector<fb::Offset<schema::BundledTensor>> entries;
+    for (const BundledTensor &tensor : list) {
+      fbb.ForceVectorAlignment(tensor.bytes.size(), 1, 16);
+      auto data = fbb.CreateVector(
+          reinterpret_cast<const uint8_t *>(tensor.bytes.data()),
+          tensor.bytes.size());
+      entries.push_back(
+          schema::CreateBundledTensor(fbb, static_cast<uint8_t>(tensor.type),
+                                      fbb.CreateVector(tensor.shape), data));
+    }
+    return fbb.CreateVector(entries);
+  };
+  std::vector<fb::Offset<schema::BundledCase>> entries;
+  for (const BundledCase &each : cases) {
+    auto func = module.lookupSymbol<func::FuncOp>(each.method);
+    if (!func || func.isExternal())
+      return module.emitError("bundled case '")
+             << each.name << "' is for method '" << each.method
+             << "', which the program does not have";
+    if (failed(checkBundledCase(func, each)))
+      return failure();
+    auto inputs = tensors(each.inputs);
+    auto expected = tensors(each.expected);
+    entries.push_back(schema::CreateBundledCase(
+        fbb, fbb.CreateString(each.name), fbb.CreateString(each.method), inputs,
+        expected));
+  }
+  schema::FinishBundledCasesBuffer(
+      fbb, schema::CreateBundledCases(fbb, fbb.CreateVector(entries)));
+  return NamedData{
+      runtime::kBundledCasesName,
+      std::string(reinterpret_cast<const char *>(fbb.GetBufferPointer()),
+                  fbb.GetSize())};
 }
 
 } // namespace etch

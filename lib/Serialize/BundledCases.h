@@ -22,6 +22,11 @@ std::optional<runtime::ScalarType> programScalarType(mlir::Type type);
 mlir::LogicalResult checkBundledCase(mlir::func::FuncOp func,
                                      const BundledCase &bundled);
 
+/// \p cases, each checked against its method in \p module, as the named
+/// data runtime::kBundledCasesName (runtime/schema/bundled.fbs).
+mlir::FailureOr<NamedData>
+bundledCasesData(mlir::ModuleOp module, const std::vector<BundledCase> &cases);
+
 } // namespace etch
 
 #endif // ETCH_SERIALIZE_BUNDLEDCASES_H

@@ -66,8 +66,6 @@ public:
   void setMetadata(DictionaryAttr metadata);
   /// A file carried by name, in a segment of its own.
   void addNamedData(const NamedData &data);
-  /// A test case, each tensor in a segment of its own.
-  void addBundledCase(const BundledCase &bundled);
   void finish(raw_ostream &os);
 
 private:
@@ -102,7 +100,6 @@ private:
   std::vector<fb::Offset<schema::Method>> methods;
   std::vector<fb::Offset<schema::Metadata>> metadata;
   std::vector<fb::Offset<schema::NamedData>> namedData;
-  std::vector<fb::Offset<schema::BundledCase>> bundledCases;
   std::vector<std::string> segments;
   llvm::DenseMap<Attribute, uint32_t> segmentIndex;
 };
@@ -532,25 +529,6 @@ void ProgramBuilder::addNamedData(const NamedData &data) {
   segments.push_back(data.bytes);
 }
 
-void ProgramBuilder::addBundledCase(const BundledCase &bundled) {
-  auto tensors = [&](const std::vector<BundledTensor> &list) {
-    std::vector<fb::Offset<schema::BundledTensor>> entries;
-    for (const BundledTensor &tensor : list) {
-      entries.push_back(schema::CreateBundledTensorDirect(
-          fbb, static_cast<schema::ScalarType>(tensor.type), &tensor.shape,
-          segments.size()));
-      segments.push_back(tensor.bytes);
-    }
-    return entries;
-  };
-  std::vector<fb::Offset<schema::BundledTensor>> inputs =
-      tensors(bundled.inputs);
-  std::vector<fb::Offset<schema::BundledTensor>> expected =
-      tensors(bundled.expected);
-  bundledCases.push_back(schema::CreateBundledCaseDirect(
-      fbb, bundled.name.c_str(), bundled.method.c_str(), &inputs, &expected));
-}
-
 void ProgramBuilder::finish(raw_ostream &os) {
   std::vector<fb::Offset<schema::Segment>> segmentTable;
   uint64_t offset = 0;
@@ -562,8 +540,7 @@ void ProgramBuilder::finish(raw_ostream &os) {
   auto program = schema::CreateProgramDirect(
       fbb, runtime::kProgramVersion, &methods, &segmentTable,
       metadata.empty() ? nullptr : &metadata,
-      namedData.empty() ? nullptr : &namedData,
-      bundledCases.empty() ? nullptr : &bundledCases);
+      namedData.empty() ? nullptr : &namedData);
   schema::FinishProgramBuffer(fbb, program);
 
   runtime::FileHeader header;
@@ -603,6 +580,12 @@ LogicalResult writeProgram(ModuleOp module, raw_ostream &os,
     builder.setMetadata(metadata);
   for (const NamedData &data : namedData)
     builder.addNamedData(data);
+  if (!bundled.empty()) {
+    FailureOr<NamedData> cases = bundledCasesData(module, bundled);
+    if (failed(cases))
+      return failure();
+    builder.addNamedData(*cases);
+  }
   bool any = false;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
@@ -613,16 +596,6 @@ LogicalResult writeProgram(ModuleOp module, raw_ostream &os,
   }
   if (!any)
     return module.emitError("module has no function to write as a method");
-  for (const BundledCase &each : bundled) {
-    auto func = module.lookupSymbol<func::FuncOp>(each.method);
-    if (!func || func.isExternal())
-      return module.emitError("bundled case '")
-             << each.name << "' is for method '" << each.method
-             << "', which the program does not have";
-    if (failed(checkBundledCase(func, each)))
-      return failure();
-    builder.addBundledCase(each);
-  }
   builder.finish(os);
   return success();
 }

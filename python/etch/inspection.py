@@ -56,9 +56,14 @@ class Report:
             if isinstance(value, list):
                 return "x".join(map(str, value)) or "scalar"
             return str(value)
-        table = [_COLUMNS] + [tuple(cell(row, key) for key in _COLUMNS) for row in self.rows]
-        widths = [min(40, max(len(line[i]) for line in table)) for i in range(len(_COLUMNS))]
-        lines = ["  ".join(text[:40].ljust(width) for text, width in zip(line, widths)).rstrip()
+        def fit(text, key):  # a path keeps its end: the file and line
+            if len(text) <= 40:
+                return text
+            return "..." + text[-37:] if key == "source" else text[:40]
+        table = [_COLUMNS] + [tuple(fit(cell(row, key), key) for key in _COLUMNS)
+                              for row in self.rows]
+        widths = [max(len(line[i]) for line in table) for i in range(len(_COLUMNS))]
+        lines = ["  ".join(text.ljust(width) for text, width in zip(line, widths)).rstrip()
                  for line in table]
         if self.skipped:
             lines.append(f"({len(self.skipped)} values without a producer value to compare: "

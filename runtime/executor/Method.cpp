@@ -263,55 +263,6 @@ void Method::resetState() {
   }
 }
 
-/// The debug entry of instruction \p index, or null: none in the program,
-/// or a list that does not match the instructions.
-static const schema::InstructionDebug *debugEntry(const schema::Method &method,
-                                                  size_t index) {
-  const auto *debug = method.debug();
-  if (!debug || debug->size() != method.instructions()->size() ||
-      index >= debug->size())
-    return nullptr;
-  return debug->Get(index);
-}
-
-/// Entry \p op of one of an InstructionDebug's string lists, "" past it.
-static const char *debugString(
-    const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>> *list,
-    size_t op) {
-  return list && op < list->size() ? list->Get(op)->c_str() : "";
-}
-
-size_t Method::debugOpCount(size_t index) const {
-  const schema::InstructionDebug *entry = debugEntry(*method_, index);
-  return entry && entry->ops() ? entry->ops()->size() : 0;
-}
-
-const char *Method::debugOp(size_t index, size_t op) const {
-  const schema::InstructionDebug *entry = debugEntry(*method_, index);
-  return entry ? debugString(entry->ops(), op) : "";
-}
-
-const char *Method::debugNode(size_t index, size_t op) const {
-  const schema::InstructionDebug *entry = debugEntry(*method_, index);
-  return entry ? debugString(entry->nodes(), op) : "";
-}
-
-const char *Method::debugSource(size_t index, size_t op) const {
-  const schema::InstructionDebug *entry = debugEntry(*method_, index);
-  return entry ? debugString(entry->sources(), op) : "";
-}
-
-const char *Method::debugOutputNode(size_t index, size_t output) const {
-  const schema::InstructionDebug *entry = debugEntry(*method_, index);
-  return entry ? debugString(entry->output_nodes(), output) : "";
-}
-
-uint32_t Method::debugOutputResult(size_t index, size_t output) const {
-  const schema::InstructionDebug *entry = debugEntry(*method_, index);
-  const auto *results = entry ? entry->output_results() : nullptr;
-  return results && output < results->size() ? results->Get(output) : 0;
-}
-
 const char *Method::inputName(size_t index) const {
   const auto *names = method_->input_names();
   return names && index < names->size() ? names->Get(index)->c_str() : "";

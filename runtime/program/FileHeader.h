@@ -11,6 +11,9 @@ inline constexpr uint32_t kFileHeaderVersion = 1;
 /// Program.version the runtime reads; bumped on incompatible schema changes.
 inline constexpr uint32_t kProgramVersion = 2;
 inline constexpr uint64_t kSegmentAlignment = 64;
+/// The named data holding a program's bundled test cases
+/// (runtime/schema/bundled.fbs; et-compile --bundle, et-run --verify).
+inline constexpr char kBundledCasesName[] = "etch.bundled_cases";
 
 struct FileHeader {
   char magic[8];

@@ -1,6 +1,8 @@
 #include "Verify.h"
 
 #include "runtime/kernels/portable/KernelSupport.h"
+#include "runtime/program/FileHeader.h"
+#include "runtime/schema/bundled_generated.h"
 
 #include <cmath>
 #include <cstdio>
@@ -16,26 +18,25 @@ namespace {
 using BundledTensors =
     flatbuffers::Vector<flatbuffers::Offset<schema::BundledTensor>>;
 
-/// \p entry as a view of its segment; false with \p why when the segment
-/// is missing or does not hold the tensor's bytes (a damaged program).
-bool viewOf(const Program &program, const schema::BundledTensor &entry,
-            TensorView &view, std::string &why) {
+/// \p entry as a view of its bytes; false with \p why when they do not
+/// hold the tensor it describes.
+bool viewOf(const schema::BundledTensor &entry, TensorView &view,
+            std::string &why) {
   auto type = static_cast<ScalarType>(entry.scalar_type());
   const auto *sizes = entry.sizes();
   int rank = sizes ? static_cast<int>(sizes->size()) : 0;
-  if (static_cast<uint8_t>(type) > kLastScalarType || rank > kMaxRank ||
+  if (entry.scalar_type() > kLastScalarType || rank > kMaxRank ||
       !view.reset(type, sizes ? sizes->data() : nullptr, rank)) {
     why = "an unreadable tensor";
     return false;
   }
-  Span<const uint8_t> bytes = program.segment(entry.segment());
-  if (bytes.size() != view.nbytes()) {
-    why = "segment " + std::to_string(entry.segment()) + " holds " +
-          std::to_string(bytes.size()) + " bytes, " +
+  size_t bytes = entry.data() ? entry.data()->size() : 0;
+  if (bytes != view.nbytes()) {
+    why = "holds " + std::to_string(bytes) + " bytes, " +
           std::to_string(view.nbytes()) + " expected";
     return false;
   }
-  view.setData(const_cast<uint8_t *>(bytes.data()));
+  view.setData(bytes ? const_cast<uint8_t *>(entry.data()->data()) : nullptr);
   return true;
 }
 
@@ -103,7 +104,7 @@ public:
     std::string why;
     for (size_t i = 0; i < inputCount; ++i) {
       TensorView input;
-      if (!viewOf(module.program(), *inputs->Get(i), input, why))
+      if (!viewOf(*inputs->Get(i), input, why))
         return fail("input " + std::to_string(i) + ": " + why);
       if (method->setInput(i, input.scalarType(), input.sizes(), input.rank(),
                            input.data(), input.nbytes()) != Error::Ok)
@@ -122,7 +123,7 @@ public:
     std::string outcome;
     for (size_t i = 0; i < expectedCount; ++i) {
       TensorView reference;
-      if (!viewOf(module.program(), *expected->Get(i), reference, why))
+      if (!viewOf(*expected->Get(i), reference, why))
         return fail("expected output " + std::to_string(i) + ": " + why);
       Comparison each;
       why = compare(method->output(i), reference, tolerance, each);
@@ -172,21 +173,32 @@ private:
 int verifyBundledCases(Module &module, const std::string &path,
                        VerifyTolerance tolerance,
                        std::string (*runtimeError)()) {
-  const auto *cases = module.program().flatbuffer().bundled_cases();
-  if (!cases || cases->size() == 0) {
+  Span<const uint8_t> bytes = module.program().namedData(kBundledCasesName);
+  if (bytes.empty()) {
     std::fprintf(stderr,
                  "et-run: %s: the program has no bundled cases (et-compile "
                  "--bundle stores them)\n",
                  path.c_str());
     return 1;
   }
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  const schema::BundledCases *bundle =
+      schema::BundledCasesBufferHasIdentifier(bytes.data()) &&
+              schema::VerifyBundledCasesBuffer(verifier)
+          ? schema::GetBundledCases(bytes.data())
+          : nullptr;
+  if (!bundle || !bundle->cases() || bundle->cases()->size() == 0) {
+    std::fprintf(stderr, "et-run: %s: the bundled cases are damaged\n",
+                 path.c_str());
+    return 1;
+  }
   CaseRunner runner(module, tolerance, runtimeError);
   size_t passed = 0;
-  for (const schema::BundledCase *bundled : *cases)
+  for (const schema::BundledCase *bundled : *bundle->cases())
     passed += runner.run(*bundled);
   std::printf("verify: %zu of %u cases passed (rtol %g, atol %g)\n", passed,
-              cases->size(), tolerance.rtol, tolerance.atol);
-  return passed == cases->size() ? 0 : 1;
+              bundle->cases()->size(), tolerance.rtol, tolerance.atol);
+  return passed == bundle->cases()->size() ? 0 : 1;
 }
 
 } // namespace etch::tools

@@ -1,7 +1,9 @@
-"""Damages a program's flatbuffer at random (fixed seed) and runs et-run on
-each copy with the given arguments: every run must end with status 0 or 1
-and say something, never crash. damage_program.py ET_RUN PROGRAM WORK_DIR
-COUNT ARGS..."""
+"""Damages a program at random (fixed seed) and runs et-run on each copy
+with the given arguments: every run must end with status 0 or 1 and say
+something, never crash. damage_program.py ET_RUN PROGRAM WORK_DIR COUNT
+[--segments] ARGS... (--segments: the bytes after the flatbuffer, where
+constants and named data such as bundled cases are; else the flatbuffer's
+tables)."""
 import os
 import random
 import struct
@@ -10,14 +12,17 @@ import sys
 
 et_run, program, work, count, args = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \
     sys.argv[5:]
+segments = bool(args) and args[0] == "--segments"
+args = args[1:] if segments else args
 data = open(program, "rb").read()
 flatbuffer_size = struct.unpack_from("<Q", data, 24)[0]
+low, high = (32 + flatbuffer_size, len(data)) if segments else (32, 32 + flatbuffer_size)
 rng = random.Random(11)
 statuses = {}
 for attempt in range(count):
     damaged = bytearray(data)
-    for _ in range(3):  # inside the flatbuffer, where the tables are
-        damaged[32 + rng.randrange(flatbuffer_size)] ^= rng.randrange(1, 256)
+    for _ in range(3):
+        damaged[rng.randrange(low, high)] ^= rng.randrange(1, 256)
     path = os.path.join(work, "damaged.etp")
     open(path, "wb").write(damaged)
     run = subprocess.run([et_run, path] + [a.replace("@N", str(attempt)) for a in args],
