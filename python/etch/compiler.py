@@ -76,21 +76,27 @@ def _save_torch(model, example_inputs, folder):
     return path
 
 
+def _save_arrays(folder, name, values, width=1):
+    """values (an array or tensor, or a tuple of them) as folder/{name}0.npy,
+    {name}1.npy, ... (numbers zero-padded to width)."""
+    import numpy as np
+    if not isinstance(values, (tuple, list)):
+        values = (values,)
+    for position, value in enumerate(values):
+        if hasattr(value, "detach"):
+            value = value.detach().cpu().numpy()
+        np.save(os.path.join(folder, f"{name}{position:0{width}d}.npy"),
+                np.ascontiguousarray(value))
+
+
 def _write_calibration(samples, folder):
     """One subfolder per sample, one .npy per input (et-compile's
     --calibration-data layout)."""
-    import numpy as np
     root = os.path.join(folder, "calibration")
     for index, sample in enumerate(samples):
-        if not isinstance(sample, (tuple, list)):
-            sample = (sample,)
         sample_folder = os.path.join(root, f"sample{index:06d}")
         os.makedirs(sample_folder)
-        for position, value in enumerate(sample):
-            if hasattr(value, "detach"):
-                value = value.detach().cpu().numpy()
-            np.save(os.path.join(sample_folder, f"input{position:03d}.npy"),
-                    np.ascontiguousarray(value))
+        _save_arrays(sample_folder, "input", sample, width=3)
     if not os.path.isdir(root):
         raise Error("etch.compile: calibration_data holds no samples")
     return root
@@ -99,21 +105,14 @@ def _write_calibration(samples, folder):
 def _write_bundle(cases, folder):
     """One subfolder per case: input0.npy... and expected0.npy...
     (et-compile's --bundle layout)."""
-    import numpy as np
     root = os.path.join(folder, "bundle")
     for index, case in enumerate(cases):
         if not isinstance(case, (tuple, list)) or len(case) != 2:
             raise Error("etch.compile: each bundle case is a pair (inputs, expected outputs)")
         case_folder = os.path.join(root, f"case{index:04d}")
         os.makedirs(case_folder)
-        for kind, values in zip(("input", "expected"), case):
-            if not isinstance(values, (tuple, list)):
-                values = (values,)
-            for position, value in enumerate(values):
-                if hasattr(value, "detach"):
-                    value = value.detach().cpu().numpy()
-                np.save(os.path.join(case_folder, f"{kind}{position}.npy"),
-                        np.ascontiguousarray(value))
+        _save_arrays(case_folder, "input", case[0])
+        _save_arrays(case_folder, "expected", case[1])
     if not os.path.isdir(root):
         raise Error("etch.compile: bundle holds no cases")
     return root

@@ -1,5 +1,6 @@
 #include "Intermediates.h"
 #include "Npy.h"
+#include "Text.h"
 
 #include <cctype>
 #include <cerrno>
@@ -16,25 +17,6 @@ using runtime::TensorView;
 
 namespace {
 
-/// \p text as a JSON string literal.
-std::string quoted(const char *text) {
-  std::string out = "\"";
-  for (const char *c = text; *c; ++c) {
-    unsigned char byte = static_cast<unsigned char>(*c);
-    if (byte == '"' || byte == '\\') {
-      out += '\\';
-      out += *c;
-    } else if (byte < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
-      out += escape;
-    } else {
-      out += *c;
-    }
-  }
-  return out + "\"";
-}
-
 /// A node name as a file name part: letters, digits, '-' and '_' kept.
 std::string fileSafe(const char *name) {
   std::string out;
@@ -46,22 +28,14 @@ std::string fileSafe(const char *name) {
   return out;
 }
 
-/// "[1, 3, 32, 32]".
-std::string shapeList(const TensorView &tensor) {
-  std::string out = "[";
-  for (int d = 0; d < tensor.rank(); ++d)
-    out += (d ? ", " : "") + std::to_string(tensor.size(d));
-  return out + "]";
-}
-
 /// The ops, nodes and sources of instruction \p i as JSON lists.
 std::string debugFields(const Method &method, size_t i) {
   std::string ops, nodes, sources;
   for (size_t k = 0; k < method.debugOpCount(i); ++k) {
     const char *separator = k ? ", " : "";
-    ops += separator + quoted(method.debugOp(i, k));
-    nodes += separator + quoted(method.debugNode(i, k));
-    sources += separator + quoted(method.debugSource(i, k));
+    ops += separator + jsonQuoted(method.debugOp(i, k));
+    nodes += separator + jsonQuoted(method.debugNode(i, k));
+    sources += separator + jsonQuoted(method.debugSource(i, k));
   }
   return "\"ops\": [" + ops + "], \"nodes\": [" + nodes + "], \"sources\": [" +
          sources + "]";
@@ -90,7 +64,7 @@ bool IntermediateDump::begin(const std::string &dir, const Method &method,
     const TensorView &input = method.input(i);
     write(input, "input" + std::to_string(i) + ".npy",
           "\"kind\": \"input\", \"input\": " + std::to_string(i) +
-              ", \"name\": " + quoted(method.inputName(i)));
+              ", \"name\": " + jsonQuoted(method.inputName(i)));
   }
   error = error_;
   return error_.empty();
@@ -114,15 +88,15 @@ void IntermediateDump::after(void *self, const Method &method,
   for (size_t k = 0; k < outputs.size(); ++k) {
     if (!outputs[k])
       continue;
-    dump.write(*outputs[k], prefix + label + "_" + std::to_string(k) + ".npy",
-               "\"kind\": \"instruction\", \"instruction\": " +
-                   std::to_string(instruction) + ", \"call\": " + quoted(name) +
-                   ", \"output\": " + std::to_string(k) +
-                   ", \"output_node\": " +
-                   quoted(method.debugOutputNode(instruction, k)) +
-                   ", \"output_result\": " +
-                   std::to_string(method.debugOutputResult(instruction, k)) +
-                   ", " + debugFields(method, instruction));
+    dump.write(
+        *outputs[k], prefix + label + "_" + std::to_string(k) + ".npy",
+        "\"kind\": \"instruction\", \"instruction\": " +
+            std::to_string(instruction) + ", \"call\": " + jsonQuoted(name) +
+            ", \"output\": " + std::to_string(k) + ", \"output_node\": " +
+            jsonQuoted(method.debugOutputNode(instruction, k)) +
+            ", \"output_result\": " +
+            std::to_string(method.debugOutputResult(instruction, k)) + ", " +
+            debugFields(method, instruction));
   }
 }
 
@@ -137,9 +111,9 @@ void IntermediateDump::write(const TensorView &tensor, const std::string &file,
   }
   written_.push_back(dir_ + "/" + file);
   index_ += std::string(entries_++ ? ",\n" : "") +
-            "  {\"file\": " + quoted(file.c_str()) + ", \"dtype\": " +
-            quoted(runtime::scalarTypeName(tensor.scalarType())) +
-            ", \"shape\": " + shapeList(tensor) + ", " + entry + "}";
+            "  {\"file\": " + jsonQuoted(file) + ", \"dtype\": " +
+            jsonQuoted(runtime::scalarTypeName(tensor.scalarType())) +
+            ", \"shape\": " + shapeText(tensor) + ", " + entry + "}";
 }
 
 bool IntermediateDump::finish(std::string &error) {

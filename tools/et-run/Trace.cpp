@@ -1,4 +1,5 @@
 #include "Trace.h"
+#include "Text.h"
 
 #include "runtime/platform/Platform.h"
 
@@ -13,25 +14,6 @@ using runtime::Method;
 namespace {
 
 constexpr int kExecuteTrack = 1, kDelegateTrack = 2;
-
-/// \p text as a JSON string literal.
-std::string quoted(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    unsigned char byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
-      out += escape;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 /// The producer nodes of instruction \p index, joined by ", ".
 std::string nodesOf(const Method &method, size_t index) {
@@ -110,12 +92,12 @@ bool ChromeTrace::write(const std::string &path, const Method &method,
     if (event.instruction >= 0 && event.track == kExecuteTrack) {
       size_t index = static_cast<size_t>(event.instruction);
       args = ", \"args\": {\"instruction\": " + std::to_string(index) +
-             ", \"nodes\": " + quoted(nodesOf(method, index)) + "}";
+             ", \"nodes\": " + jsonQuoted(nodesOf(method, index)) + "}";
     }
     std::fprintf(file,
                  ",\n  {\"name\": %s, \"cat\": \"%s\", \"ph\": \"X\", "
                  "\"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %d%s}",
-                 quoted(event.name).c_str(), event.category.c_str(),
+                 jsonQuoted(event.name).c_str(), event.category.c_str(),
                  (event.start - origin_) / 1e3, event.duration / 1e3,
                  event.track, args.c_str());
   }

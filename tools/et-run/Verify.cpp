@@ -1,4 +1,5 @@
 #include "Verify.h"
+#include "Text.h"
 
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/program/FileHeader.h"
@@ -38,13 +39,6 @@ bool viewOf(const schema::BundledTensor &entry, TensorView &view,
   }
   view.setData(bytes ? const_cast<uint8_t *>(entry.data()->data()) : nullptr);
   return true;
-}
-
-std::string shapeText(const TensorView &tensor) {
-  std::string text = "[";
-  for (int d = 0; d < tensor.rank(); ++d)
-    text += (d ? ", " : "") + std::to_string(tensor.size(d));
-  return text + "]";
 }
 
 struct Comparison {

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "Intermediates.h"
 #include "Npy.h"
+#include "Text.h"
 #include "Trace.h"
 #include "Verify.h"
 
@@ -39,6 +40,7 @@
 
 using namespace etch::runtime;
 using etch::tools::NpyArray;
+using etch::tools::shapeText;
 
 namespace {
 
@@ -217,13 +219,6 @@ bool parse(int argc, char **argv, Options &options) {
        !options.dumpDir.empty() || options.iterations != 1))
     return false;
   return !options.program.empty();
-}
-
-std::string shapeText(const TensorView &tensor) {
-  std::string text = "[";
-  for (int d = 0; d < tensor.rank(); ++d)
-    text += (d ? ", " : "") + std::to_string(tensor.size(d));
-  return text + "]";
 }
 
 /// "[1..8, 3, 32, 32]": what input \p index accepts.
