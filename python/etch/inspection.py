@@ -80,7 +80,8 @@ def _errors(actual, expected):
     expected = np.asarray(expected, np.float64).ravel()
     finite = np.isfinite(actual) & np.isfinite(expected)
     same_specials = np.array_equal(actual[~finite], expected[~finite], equal_nan=True)
-    difference = np.where(finite, actual - expected, 0.0)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf where not finite
+        difference = np.where(finite, actual - expected, 0.0)
     noise = float(np.dot(difference, difference))
     signal = float(np.dot(np.where(finite, expected, 0.0), np.where(finite, expected, 0.0)))
     rel_l2 = math.sqrt(noise / signal) if signal > 0 else math.sqrt(noise)

@@ -253,7 +253,8 @@ def test_llm_generate_matches_et_llm():
 class InPlaceCnn(torch.nn.Module if torch else object):
     """Batch norm folded into the convolution, in-place activations (their
     producers' values must be kept before they are overwritten), a tuple op,
-    a type promotion the importer adds inside a node."""
+    a type promotion the importer adds inside a node, a node whose outputs
+    are computed by separate ops (chunk)."""
 
     def __init__(self):
         super().__init__()
@@ -266,6 +267,7 @@ class InPlaceCnn(torch.nn.Module if torch else object):
         y, indices = torch.nn.functional.max_pool2d(y, 2, return_indices=True)
         y = torch.nn.functional.hardswish(y, inplace=True)
         y = y * (indices % 2)  # int64 promoted to float inside the mul node
+        y = torch.cat(y.chunk(2, dim=1)[::-1], 1)  # a node with two outputs
         return self.head(y.flatten(1)), indices
 
 

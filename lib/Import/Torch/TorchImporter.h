@@ -67,6 +67,9 @@ public:
   mlir::LogicalResult bind(mlir::FailureOr<mlir::Value> value);
   /// Binds outputs in order (null entries: that output is not produced).
   mlir::LogicalResult bindEach(llvm::ArrayRef<mlir::Value> results);
+  /// Names the op computing output \p index after that output.
+  void nameAfterOutput(llvm::ArrayRef<mlir::Value> results, size_t index,
+                       llvm::StringRef name);
   /// Maps the node through the generic path as ATen op \p aten (after a
   /// handler renamed or rewrote arguments).
   mlir::LogicalResult importAs(llvm::StringRef aten);

@@ -149,8 +149,26 @@ LogicalResult TorchNode::bindEach(ArrayRef<Value> results) {
       return error() << "output #" << index << " is " << *declared
                      << " but Edge gives " << results[index].getType();
     importer.values[name] = results[index];
+    nameAfterOutput(results, index, name);
   }
   return success();
+}
+
+void TorchNode::nameAfterOutput(ArrayRef<Value> results, size_t index,
+                                StringRef name) {
+  // An op made for output #index alone (one of split's slices) is named
+  // after that output (getitem_1), so a debug handle says which of the
+  // node's outputs it computes; output #0 already has the node's name.
+  Operation *producer = results[index].getDefiningOp();
+  if (index == 0 || !producer || producer->getNumResults() != 1 ||
+      producer->getLoc() != location ||
+      llvm::count(results, results[index]) != 1)
+    return;
+  Location where = location;
+  if (auto named = dyn_cast<NameLoc>(location))
+    where = named.getChildLoc();
+  producer->setLoc(
+      NameLoc::get(StringAttr::get(producer->getContext(), name), where));
 }
 
 LogicalResult TorchNode::importAs(StringRef aten) {
