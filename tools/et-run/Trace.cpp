@@ -6,6 +6,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace etch::tools {
 
@@ -13,7 +16,10 @@ using runtime::Method;
 
 namespace {
 
-constexpr int kExecuteTrack = 1, kDelegateTrack = 2;
+// Not a thread id of this process: the delegates' own steps.
+constexpr long kDelegateTrack = 0x7ffffffe;
+
+long threadId() { return static_cast<long>(syscall(SYS_gettid)); }
 
 /// The producer nodes of instruction \p index, joined by ", ".
 std::string nodesOf(const Method &method, size_t index) {
@@ -32,7 +38,18 @@ void ChromeTrace::begin() {
   executeStart_ = previous_ = runtime::nowNanoseconds();
   if (!origin_)
     origin_ = executeStart_;
+  executingThread_ = threadId();
   instructionStart_.clear();
+  running_ = 0;
+  runtime::optimized::ThreadPool::shared().setChunkObserver(&chunks_);
+}
+
+void ChromeTrace::chunk(void *self, uint64_t start, uint64_t end) {
+  auto &trace = *static_cast<ChromeTrace *>(self);
+  long instruction = static_cast<long>(trace.running_.load());
+  std::lock_guard<std::mutex> lock(trace.chunkMutex_);
+  trace.events_.push_back(
+      {"", "chunk", start, end - start, threadId(), instruction});
 }
 
 void ChromeTrace::after(void *self, const Method &method, size_t instruction) {
@@ -40,19 +57,22 @@ void ChromeTrace::after(void *self, const Method &method, size_t instruction) {
   uint64_t now = runtime::nowNanoseconds();
   bool delegate =
       std::strncmp(method.instructionName(instruction), "edge.", 5) != 0;
+  std::lock_guard<std::mutex> lock(trace.chunkMutex_);
   trace.events_.push_back({method.instructionName(instruction),
                            delegate ? "delegate" : "kernel", trace.previous_,
-                           now - trace.previous_, kExecuteTrack,
+                           now - trace.previous_, trace.executingThread_,
                            static_cast<long>(instruction)});
   trace.instructionStart_.resize(instruction + 1, 0);
   trace.instructionStart_[instruction] = trace.previous_;
   trace.previous_ = now;
+  trace.running_ = instruction + 1;
 }
 
 void ChromeTrace::end(const Method &method) {
   uint64_t now = runtime::nowNanoseconds();
+  runtime::optimized::ThreadPool::shared().setChunkObserver(nullptr);
   events_.push_back({"execute #" + std::to_string(iteration_++), "method",
-                     executeStart_, now - executeStart_, kExecuteTrack, -1});
+                     executeStart_, now - executeStart_, executingThread_, -1});
   std::vector<runtime::DelegateEvent> steps;
   for (size_t i = 0; i < instructionStart_.size(); ++i) {
     size_t count = method.delegateEvents(i, {});
@@ -78,28 +98,44 @@ bool ChromeTrace::write(const std::string &path, const Method &method,
     error = "cannot write " + path + ": " + std::strerror(errno);
     return false;
   }
-  std::fprintf(
-      file,
-      "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n"
-      "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
-      "\"tid\": %d, \"args\": {\"name\": \"execute (instructions)\"}},\n"
-      "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
-      "\"tid\": %d, \"args\": {\"name\": \"delegate steps (timed by "
-      "the target)\"}}",
-      kExecuteTrack, kDelegateTrack);
+  // One named track per thread: the executing one, the pool's workers, and
+  // the delegates' own steps.
+  std::set<long> threads;
+  for (const Event &event : events_)
+    threads.insert(event.track);
+  std::fprintf(file, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [");
+  const char *separator = "\n";
+  for (long thread : threads) {
+    const char *name = thread == executingThread_ ? "execute (instructions)"
+                       : thread == kDelegateTrack
+                           ? "delegate steps (timed by the target)"
+                           : "kernel worker";
+    std::fprintf(file,
+                 "%s  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
+                 "\"tid\": %ld, \"args\": {\"name\": \"%s\"}}",
+                 separator, thread, name);
+    separator = ",\n";
+  }
   for (const Event &event : events_) {
-    std::string args;
-    if (event.instruction >= 0 && event.track == kExecuteTrack) {
-      size_t index = static_cast<size_t>(event.instruction);
+    std::string name = event.name, args;
+    size_t index = static_cast<size_t>(event.instruction);
+    if (event.category == "kernel" || event.category == "delegate")
       args = ", \"args\": {\"instruction\": " + std::to_string(index) +
              ", \"nodes\": " + jsonQuoted(nodesOf(method, index)) + "}";
+    if (event.category == "chunk") {
+      // A chunk of the instruction running when it ran.
+      name = index < method.instructionCount()
+                 ? std::string(method.instructionName(index)) + " (chunk)"
+                 : "chunk";
+      args = ", \"args\": {\"instruction\": " + std::to_string(index) + "}";
     }
     std::fprintf(file,
-                 ",\n  {\"name\": %s, \"cat\": \"%s\", \"ph\": \"X\", "
-                 "\"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %d%s}",
-                 jsonQuoted(event.name).c_str(), event.category.c_str(),
+                 "%s  {\"name\": %s, \"cat\": \"%s\", \"ph\": \"X\", "
+                 "\"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %ld%s}",
+                 separator, jsonQuoted(name).c_str(), event.category.c_str(),
                  (event.start - origin_) / 1e3, event.duration / 1e3,
                  event.track, args.c_str());
+    separator = ",\n";
   }
   bool written = std::fprintf(file, "\n]}\n") > 0;
   written &= std::fclose(file) == 0;

@@ -1,13 +1,18 @@
 // et-run --trace FILE.json: Chrome trace-event JSON (Perfetto,
 // chrome://tracing) of every execute: one complete ("X") event per
-// execute and per instruction on the executing thread's track, and the
-// steps a delegate timed itself (oneDNN primitives, Vulkan dispatches) on a
-// track of their own, laid end to end from the delegate call's start.
+// execute and per instruction on the executing thread's track, each chunk
+// the kernels' thread pool runs on the track of the thread that ran it
+// (named by its instruction), and the steps a delegate timed itself (oneDNN
+// primitives, Vulkan dispatches) on a track of their own, laid end to end
+// from the delegate call's start.
 #pragma once
 
 #include "runtime/executor/Method.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,12 +36,18 @@ private:
   struct Event {
     std::string name, category;
     uint64_t start, duration;
-    int track;
+    long track;       // the thread's id, or kDelegateTrack
     long instruction; // -1: none
   };
   static void after(void *self, const runtime::Method &method,
                     size_t instruction);
+  static void chunk(void *self, uint64_t start, uint64_t end);
 
+  runtime::optimized::ThreadPool::ChunkObserver chunks_{&ChromeTrace::chunk,
+                                                        this};
+  std::mutex chunkMutex_;          // chunks arrive on every thread
+  std::atomic<size_t> running_{0}; // the instruction running now
+  long executingThread_ = 0;
   uint64_t origin_ = 0, executeStart_ = 0, previous_ = 0;
   std::vector<uint64_t> instructionStart_;
   std::vector<Event> events_;

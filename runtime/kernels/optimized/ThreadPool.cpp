@@ -18,6 +18,21 @@ constexpr uint64_t kSpinNanos = 50'000;
 // cores; more chunks measured slower on these 2-core machines).
 constexpr int64_t kChunksPerThread = 4;
 
+/// A job's task with the chunk observer around each chunk.
+struct ObservedTask {
+  ThreadPool::Task task;
+  const void *context;
+  const ThreadPool::ChunkObserver *observer;
+
+  static void run(const void *self, int64_t begin, int64_t end) {
+    const auto &observed = *static_cast<const ObservedTask *>(self);
+    uint64_t start = nowNanoseconds();
+    observed.task(observed.context, begin, end);
+    observed.observer->chunk(observed.observer->context, start,
+                             nowNanoseconds());
+  }
+};
+
 } // namespace
 
 ThreadPool &ThreadPool::shared() {
@@ -128,6 +143,12 @@ void ThreadPool::run(int64_t count, int64_t grain, Task task,
   }
   int64_t chunk = std::max(grain, (count + kChunksPerThread * threads - 1) /
                                       (kChunksPerThread * threads));
+  ObservedTask observed{task, context,
+                        observer_.load(std::memory_order_acquire)};
+  if (observed.observer) {
+    task = &ObservedTask::run;
+    context = &observed;
+  }
   if (lender_.impl) {
     lender_.parallelize(lender_.impl, count, chunk, task, context);
     return;

@@ -62,6 +62,18 @@ public:
   /// the calling thread rather than spin against it).
   bool isLent() const { return lent_.load(std::memory_order_relaxed); }
 
+  /// Sees every chunk of the jobs that run on several threads (et-run
+  /// --trace): chunk(context, start, end) with nowNanoseconds() times, on
+  /// the thread that ran the chunk. Set or clear it between jobs; null (the
+  /// default) costs one load per job.
+  struct ChunkObserver {
+    void (*chunk)(void *context, uint64_t start, uint64_t end);
+    void *context;
+  };
+  void setChunkObserver(const ChunkObserver *observer) {
+    observer_.store(observer, std::memory_order_release);
+  }
+
   /// run() with a callable: fn(begin, end).
   template <typename Fn> void parallelFor(int64_t count, int64_t grain, Fn &&fn) {
     run(count, grain,
@@ -97,6 +109,7 @@ private:
   std::condition_variable wake_;
   std::atomic<int> sleeping_{0};
   bool stop_ = false;
+  std::atomic<const ChunkObserver *> observer_{nullptr};
 };
 
 /// Threads the optimized kernels use: preferredThreadCount() when set,

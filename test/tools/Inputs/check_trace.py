@@ -1,9 +1,11 @@
 """Checks an et-run --trace file: check_trace.py TRACE ITERATIONS
-[--steps]. It must be Chrome trace-event JSON whose complete events nest:
-per iteration one 'execute #K' event holding that iteration's
-instruction events, in order, without overlap; with --steps also delegate
-steps on their own track, inside a delegate call. Prints the instruction
-names of the first iteration and a summary."""
+[--steps] [--chunks]. It must be Chrome trace-event JSON whose complete
+events nest: per iteration one 'execute #K' event holding that iteration's
+instruction events, in order, without overlap; every thread pool chunk
+inside the instruction it names, on a named track (with --chunks there must
+be some, on two threads or more); with --steps also delegate steps on their
+own track, inside a delegate call. Prints the instruction names of the
+first iteration and a summary."""
 import json
 import sys
 
@@ -32,6 +34,16 @@ if "--steps" in sys.argv:
     calls = [e for e in instructions if e["cat"] == "delegate"]
     for step in steps:
         assert any(c["ts"] - 1e-3 <= step["ts"] <= c["ts"] + c["dur"] + 1e-3 for c in calls), step
+chunks = [e for e in complete if e["cat"] == "chunk"]
+for chunk in chunks:
+    assert chunk["tid"] in names, chunk
+    assert any(i["args"]["instruction"] == chunk["args"]["instruction"] and
+               i["ts"] - 1e-3 <= chunk["ts"] and
+               chunk["ts"] + chunk["dur"] <= i["ts"] + i["dur"] + 1e-3
+               for i in instructions), chunk
+if "--chunks" in sys.argv:
+    assert len({c["tid"] for c in chunks}) >= 2, "no chunks on two threads"
+    print("chunks on", len({c["tid"] for c in chunks}), "threads")
 for e in instructions[:per_iteration]:
     print(e["args"]["instruction"], e["name"], e["args"]["nodes"])
 print(f"trace: {len(executes)} executes, {per_iteration} instructions each, "
