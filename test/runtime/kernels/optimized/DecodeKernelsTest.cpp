@@ -19,6 +19,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
 
 namespace etch::runtime::testing {
 namespace {
@@ -424,6 +427,44 @@ TEST(ThreadPool, ALentPoolTakesTheJobsUntilGivenBack) {
   EXPECT_EQ(lender.jobs, 2);
   for (int64_t i = 0; i < 100; ++i)
     ASSERT_EQ(hits[i].load(), i < 5 ? 4 : 3) << i;
+}
+
+TEST(ThreadPool, AnObserverSeesEveryChunkOnItsThread) {
+  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
+  pool.resize(3);
+  // Chunks per thread as the tasks count them and as the observer does.
+  struct Counts {
+    std::mutex mutex;
+    std::map<std::thread::id, int> chunks;
+    bool ordered = true;
+    void add() {
+      std::lock_guard<std::mutex> lock(mutex);
+      ++chunks[std::this_thread::get_id()];
+    }
+  } ran, seen;
+  optimized::ThreadPool::ChunkObserver observer{
+      [](void *context, uint64_t start, uint64_t end) {
+        auto &seen = *static_cast<Counts *>(context);
+        seen.add();
+        seen.ordered &= start <= end;
+      },
+      &seen};
+  pool.setChunkObserver(&observer);
+  std::atomic<int64_t> covered{0};
+  pool.parallelFor(4096, 1, [&](int64_t begin, int64_t end) {
+    covered.fetch_add(end - begin);
+    ran.add();
+  });
+  pool.setChunkObserver(nullptr);
+  EXPECT_EQ(covered.load(), 4096);
+  EXPECT_GT(ran.chunks.size(), 0u);
+  EXPECT_EQ(seen.chunks, ran.chunks); // every chunk once, on its thread
+  EXPECT_TRUE(seen.ordered);
+  // Cleared: jobs run unobserved again.
+  std::map<std::thread::id, int> before = seen.chunks;
+  pool.parallelFor(64, 1, [](int64_t, int64_t) {});
+  EXPECT_EQ(seen.chunks, before);
+  pool.resize(1);
 }
 
 TEST(ThreadPool, EveryIndexRunsOnce) {
