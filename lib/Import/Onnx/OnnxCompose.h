@@ -64,6 +64,10 @@ public:
 
   /// Input \p index, null (with an error) when missing.
   mlir::Value in(size_t index) { return importer.input(node, index); }
+  /// Float attribute \p name of the node, \p fallback when absent.
+  double floatAttr(llvm::StringRef name, double fallback) {
+    return importer.floatAttr(node, name, static_cast<float>(fallback));
+  }
   mlir::RankedTensorType typeOf(mlir::Value value) {
     return importer.rankedTypeOf(value);
   }
@@ -81,6 +85,16 @@ public:
 using Composition = mlir::LogicalResult (*)(Compose &);
 /// Every composed operator by ONNX op type (OnnxComposedOps.cpp).
 const llvm::StringMap<Composition> &composedOps();
+/// The data-dependent, detection and signal operators
+/// (OnnxComposedDataOps.cpp).
+void addDataDependentCompositions(llvm::StringMap<Composition> &table);
+/// Indexing, layout and normalization operators (OnnxComposedIndexOps.cpp).
+void addIndexCompositions(llvm::StringMap<Composition> &table);
+/// \p axis normalized for \p rank; an error naming the node when it is out
+/// of range.
+mlir::FailureOr<int64_t> checkedAxis(Compose &c, int64_t axis, int64_t rank);
+/// Input \p index as constant integers; std::nullopt when it is not one.
+std::optional<std::vector<int64_t>> constantInts(Compose &c, size_t index);
 /// Gather with indices of any shape (OnnxTensorOps.cpp keeps the forms with
 /// an Edge op of their own).
 mlir::LogicalResult composeGather(Compose &c);
