@@ -69,7 +69,19 @@ defvar edgeCommonDecls = [{
 class Edge_Op<string mnemonic, list<Trait> traits = []>
     : Op<Edge_Dialect, mnemonic, traits> {
   code extraDecls = "";
+  // A result-type rule the op shares with its family
+  // (dialects/edge/InferenceRules.h, namespace rules): its inferReturnTypes
+  // is generated to call rules::<inferRule>(context, location, name,
+  // adaptor, types) instead of being written by hand.
+  string inferRule = "";
   let extraClassDeclaration = edgeCommonDecls # extraDecls;
+  let extraClassDefinition = !if(!empty(inferRule), "",
+      "::mlir::LogicalResult $cppClass::inferReturnTypes("
+      "::mlir::MLIRContext *context, "
+      "std::optional<::mlir::Location> location, Adaptor adaptor, "
+      "::llvm::SmallVectorImpl<::mlir::Type> &types) {\n"
+      "  return ::etch::edge::rules::" # inferRule #
+      "(context, location, getOperationName(), adaptor, types);\n}\n");
 }
 
 // An op mirroring ATen operator(s) `aten`; the result type is inferred from

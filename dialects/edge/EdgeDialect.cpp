@@ -1,5 +1,6 @@
 //===- EdgeDialect.cpp - Edge dialect registration, constant op -----------===//
 #include "edge/EdgeDialect.h"
+#include "edge/InferenceRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

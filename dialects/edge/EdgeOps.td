@@ -415,6 +415,7 @@ def Edge_ClampOp : Edge_AtenOp<"clamp", "aten::clamp"> {
 }
 
 def Edge_SoftmaxOp : Edge_AtenOp<"softmax", "aten::_softmax,aten::softmax"> {
+  let inferRule = "softmax";
   let summary = "Softmax along `dim`";
   let arguments = (ins Edge_FloatTensor:$self, I64Attr:$dim,
       DefaultValuedAttr<BoolAttr, "false">:$half_to_float);
@@ -423,6 +424,7 @@ def Edge_SoftmaxOp : Edge_AtenOp<"softmax", "aten::_softmax,aten::softmax"> {
 
 def Edge_LogSoftmaxOp
     : Edge_AtenOp<"log_softmax", "aten::_log_softmax,aten::log_softmax"> {
+  let inferRule = "softmax";
   let summary = "Log of softmax along `dim`";
   let arguments = (ins Edge_FloatTensor:$self, I64Attr:$dim,
       DefaultValuedAttr<BoolAttr, "false">:$half_to_float);
@@ -435,6 +437,7 @@ def Edge_LogSoftmaxOp
 
 class Edge_ReductionOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let inferRule = "reduction";
   let description = [{
     Reduces over `dim` (all dimensions when absent or empty); `keepdim` keeps
     reduced dimensions with size 1.
@@ -446,6 +449,7 @@ class Edge_ReductionOp<string mnemonic, string aten>
 }
 
 def Edge_MeanOp : Edge_ReductionOp<"mean", "aten::mean"> {
+  let inferRule = "";
   let summary = "Mean over dimensions";
 }
 def Edge_SumOp : Edge_ReductionOp<"sum", "aten::sum"> {
@@ -463,6 +467,7 @@ def Edge_AminOp : Edge_ReductionOp<"amin", "aten::amin"> {
 
 class Edge_ArgReductionOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let inferRule = "argReduction";
   let description = [{
     Index (i64) of the first extreme value along `dim`; without `dim`, over
     the flattened tensor.
@@ -480,6 +485,7 @@ def Edge_ArgminOp : Edge_ArgReductionOp<"argmin", "aten::argmin"> {
 
 class Edge_TruthReductionOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let inferRule = "truthReduction";
   let description = [{
     Reduces truth values (nonzero is true) over `dim` (all dimensions when
     absent or empty); `keepdim` keeps reduced dimensions with size 1.
@@ -636,6 +642,7 @@ def Edge_SortOp : Edge_AtenOp<"sort", "aten::sort"> {
 
 def Edge_MaxPool2dOp
     : Edge_AtenOp<"max_pool2d", "aten::max_pool2d,aten::max_pool2d_with_indices"> {
+  let inferRule = "maxPool<2>";
   let summary = "2-D max pooling over NCHW (values only)";
   let description = [{
     An empty `stride` means stride = kernel_size, as in ATen. Any numeric
@@ -672,6 +679,7 @@ def Edge_MaxPool2dWithIndicesOp
 }
 
 def Edge_AvgPool2dOp : Edge_AtenOp<"avg_pool2d", "aten::avg_pool2d"> {
+  let inferRule = "avgPool<2>";
   let summary = "2-D average pooling over NCHW";
   let description = [{
     An empty `stride` means stride = kernel_size, as in ATen.
@@ -688,6 +696,7 @@ def Edge_AvgPool2dOp : Edge_AtenOp<"avg_pool2d", "aten::avg_pool2d"> {
 
 def Edge_MaxPool3dOp
     : Edge_AtenOp<"max_pool3d", "aten::max_pool3d,aten::max_pool3d_with_indices"> {
+  let inferRule = "maxPool<3>";
   let summary = "3-D max pooling over NCDHW or CDHW (values only)";
   let description = [{
     `edge.max_pool2d` with three window entries (D, H, W).
@@ -702,6 +711,7 @@ def Edge_MaxPool3dOp
 }
 
 def Edge_AvgPool3dOp : Edge_AtenOp<"avg_pool3d", "aten::avg_pool3d"> {
+  let inferRule = "avgPool<3>";
   let summary = "3-D average pooling over NCDHW or CDHW";
   let description = [{
     `edge.avg_pool2d` with three window entries (D, H, W).
@@ -727,6 +737,7 @@ def Edge_AdaptiveAvgPool2dOp
 
 class Edge_UpsampleOp<string mnemonic, string aten, dag extra>
     : Edge_AtenOp<mnemonic, aten> {
+  let inferRule = "upsample";
   let arguments = !con((ins Edge_FloatTensor:$self,
                             DenseI64ArrayAttr:$output_size), extra,
                        (ins OptionalAttr<F64Attr>:$scales_h,

@@ -1,26 +1,19 @@
 //===- PoolingOps.cpp - max/avg (2-D, 3-D), adaptive avg pooling ----------===//
 #include "edge/EdgeDialect.h"
+#include "edge/InferenceRules.h"
 #include "runtime/core/WindowExtent.h"
 
 using namespace mlir;
 using namespace etch::edge;
 
-namespace {
-/// The window parameters ATen's pooling ops share, after defaulting.
-struct PoolWindow {
-  SmallVector<int64_t, 3> kernel, stride, padding, dilation;
-  bool ceilMode;
-};
-} // namespace
-
 /// Validates the window and computes [.., C, spatial outputs...] for an input
 /// with \p spatialDims spatial dims, batched or not (CHW/NCHW for 2-D,
 /// CDHW/NCDHW for 3-D).
-static LogicalResult inferPoolShape(std::optional<Location> location,
-                                    StringRef opName, Value input,
-                                    const PoolWindow &window,
-                                    size_t spatialDims,
-                                    SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferPoolShape(std::optional<Location> location,
+                                         StringRef opName, Value input,
+                                         const PoolWindow &window,
+                                         size_t spatialDims,
+                                         SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(input);
   int64_t unbatched = static_cast<int64_t>(spatialDims) + 1;
   if (type.getRank() != unbatched && type.getRank() != unbatched + 1)
@@ -71,78 +64,15 @@ static LogicalResult inferPoolShape(std::optional<Location> location,
   return success();
 }
 
-/// ATen: an empty stride means "same as the kernel".
-static SmallVector<int64_t, 3> strideOrKernel(ArrayRef<int64_t> stride,
-                                              ArrayRef<int64_t> kernel) {
-  return SmallVector<int64_t, 3>(stride.empty() ? kernel : stride);
-}
-
-template <typename Adaptor>
-static LogicalResult
-inferMaxPool(std::optional<Location> location, StringRef name, Adaptor adaptor,
-             size_t spatialDims, SmallVectorImpl<Type> &types) {
-  PoolWindow window{
-      SmallVector<int64_t, 3>(adaptor.getKernelSize()),
-      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
-      SmallVector<int64_t, 3>(adaptor.getPadding()),
-      SmallVector<int64_t, 3>(adaptor.getDilation()), adaptor.getCeilMode()};
-  return inferPoolShape(location, name, adaptor.getSelf(), window, spatialDims,
-                        types);
-}
-
-template <typename Adaptor>
-static LogicalResult
-inferAvgPool(std::optional<Location> location, StringRef name, Adaptor adaptor,
-             size_t spatialDims, SmallVectorImpl<Type> &types) {
-  std::optional<uint64_t> divisor = adaptor.getDivisorOverride();
-  if (divisor && *divisor == 0)
-    return emitInferenceError(location, name,
-                              "divisor_override must be non-zero");
-  PoolWindow window{
-      SmallVector<int64_t, 3>(adaptor.getKernelSize()),
-      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
-      SmallVector<int64_t, 3>(adaptor.getPadding()),
-      SmallVector<int64_t, 3>(spatialDims, 1), adaptor.getCeilMode()};
-  return inferPoolShape(location, name, adaptor.getSelf(), window, spatialDims,
-                        types);
-}
-
-LogicalResult MaxPool2dOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  return inferMaxPool(location, getOperationName(), adaptor, 2, types);
-}
-
 LogicalResult MaxPool2dWithIndicesOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
-  if (failed(inferMaxPool(location, getOperationName(), adaptor, 2, types)))
+  if (failed(rules::maxPool<2>(context, location, getOperationName(), adaptor,
+                               types)))
     return failure();
   types.push_back(cast<RankedTensorType>(types.front())
                       .clone(IntegerType::get(context, 64)));
   return success();
-}
-
-LogicalResult MaxPool3dOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  return inferMaxPool(location, getOperationName(), adaptor, 3, types);
-}
-
-LogicalResult AvgPool2dOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  return inferAvgPool(location, getOperationName(), adaptor, 2, types);
-}
-
-LogicalResult AvgPool3dOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  return inferAvgPool(location, getOperationName(), adaptor, 3, types);
 }
 
 LogicalResult AdaptiveAvgPool2dOp::inferReturnTypes(
@@ -166,10 +96,10 @@ LogicalResult AdaptiveAvgPool2dOp::inferReturnTypes(
 }
 
 /// Upsampling keeps N and C and sets H, W to output_size.
-static LogicalResult inferUpsample(std::optional<Location> location,
-                                   StringRef opName, Value self,
-                                   ArrayRef<int64_t> size,
-                                   SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferUpsample(std::optional<Location> location,
+                                        StringRef opName, Value self,
+                                        ArrayRef<int64_t> size,
+                                        SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(self);
   if (type.getRank() != 4)
     return emitInferenceError(location, opName,
@@ -181,18 +111,4 @@ static LogicalResult inferUpsample(std::optional<Location> location,
       {type.getDimSize(0), type.getDimSize(1), size[0], size[1]},
       type.getElementType()));
   return success();
-}
-
-LogicalResult UpsampleNearest2dOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  return inferUpsample(location, getOperationName(), adaptor.getSelf(),
-                       adaptor.getOutputSize(), types);
-}
-
-LogicalResult UpsampleBilinear2dOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  return inferUpsample(location, getOperationName(), adaptor.getSelf(),
-                       adaptor.getOutputSize(), types);
 }

@@ -1,5 +1,6 @@
 //===- ReductionOps.cpp - mean, sum, softmax, log_softmax -----------------===//
 #include "edge/EdgeDialect.h"
+#include "edge/InferenceRules.h"
 
 #include "runtime/core/ReductionShape.h"
 
@@ -8,11 +9,11 @@ using namespace etch::edge;
 
 /// The reduction's result type by runtime/core/ReductionShape.h's rule,
 /// which the portable kernels check against too.
-static LogicalResult inferReductionShape(std::optional<Location> location,
-                                         StringRef opName, Value self,
-                                         std::optional<ArrayRef<int64_t>> dims,
-                                         bool keepdim,
-                                         SmallVectorImpl<Type> &types) {
+LogicalResult
+etch::edge::inferReductionShape(std::optional<Location> location,
+                                StringRef opName, Value self,
+                                std::optional<ArrayRef<int64_t>> dims,
+                                bool keepdim, SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(self);
   int64_t rank = type.getRank();
   ArrayRef<int64_t> named = dims ? *dims : ArrayRef<int64_t>();
@@ -50,43 +51,13 @@ LogicalResult MeanOp::inferReturnTypes(MLIRContext *,
                              adaptor.getDim(), adaptor.getKeepdim(), types);
 }
 
-LogicalResult SumOp::inferReturnTypes(MLIRContext *,
-                                      std::optional<Location> location,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
-  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
-                             adaptor.getDim(), adaptor.getKeepdim(), types);
-}
-
-LogicalResult ProdOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
-                             adaptor.getDim(), adaptor.getKeepdim(), types);
-}
-
-LogicalResult AmaxOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
-                             adaptor.getDim(), adaptor.getKeepdim(), types);
-}
-
-LogicalResult AminOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
-                             adaptor.getDim(), adaptor.getKeepdim(), types);
-}
-
 /// argmax/argmin: the reduction shape over one dim (or all), as i64.
-static LogicalResult
-inferArgReduction(MLIRContext *context, std::optional<Location> location,
-                  StringRef opName, Value self, std::optional<uint64_t> dim,
-                  bool keepdim, SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferArgReduction(MLIRContext *context,
+                                            std::optional<Location> location,
+                                            StringRef opName, Value self,
+                                            std::optional<uint64_t> dim,
+                                            bool keepdim,
+                                            SmallVectorImpl<Type> &types) {
   SmallVector<int64_t, 1> dims;
   if (dim)
     dims.push_back(static_cast<int64_t>(*dim));
@@ -101,30 +72,12 @@ inferArgReduction(MLIRContext *context, std::optional<Location> location,
   return success();
 }
 
-LogicalResult ArgmaxOp::inferReturnTypes(MLIRContext *context,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  return inferArgReduction(context, location, getOperationName(),
-                           adaptor.getSelf(), adaptor.getDim(),
-                           adaptor.getKeepdim(), types);
-}
-
-LogicalResult ArgminOp::inferReturnTypes(MLIRContext *context,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  return inferArgReduction(context, location, getOperationName(),
-                           adaptor.getSelf(), adaptor.getDim(),
-                           adaptor.getKeepdim(), types);
-}
-
 /// Softmax-like ops keep the shape; `dim` must name a dimension (rank-0
 /// tensors accept 0 and -1, as ATen does). `half_to_float` turns f16 into f32.
-static LogicalResult inferSoftmaxResult(std::optional<Location> location,
-                                        StringRef opName, Value self,
-                                        int64_t dim, bool halfToFloat,
-                                        SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferSoftmaxResult(std::optional<Location> location,
+                                             StringRef opName, Value self,
+                                             int64_t dim, bool halfToFloat,
+                                             SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(self);
   if (!normalizeDim(location, opName, "dim", dim,
                     std::max<int64_t>(type.getRank(), 1)))
@@ -141,52 +94,16 @@ static LogicalResult inferSoftmaxResult(std::optional<Location> location,
   return success();
 }
 
-LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
-                                          std::optional<Location> location,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &types) {
-  return inferSoftmaxResult(location, getOperationName(), adaptor.getSelf(),
-                            adaptor.getDim(), adaptor.getHalfToFloat(), types);
-}
-
-LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
-                                             std::optional<Location> location,
-                                             Adaptor adaptor,
-                                             SmallVectorImpl<Type> &types) {
-  return inferSoftmaxResult(location, getOperationName(), adaptor.getSelf(),
-                            adaptor.getDim(), adaptor.getHalfToFloat(), types);
-}
-
 /// any/all: the reduction shape, as i1.
-static LogicalResult inferTruthReduction(MLIRContext *context,
-                                         std::optional<Location> location,
-                                         StringRef opName, Value self,
-                                         std::optional<ArrayRef<int64_t>> dims,
-                                         bool keepdim,
-                                         SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferTruthReduction(
+    MLIRContext *context, std::optional<Location> location, StringRef opName,
+    Value self, std::optional<ArrayRef<int64_t>> dims, bool keepdim,
+    SmallVectorImpl<Type> &types) {
   if (failed(inferReductionShape(location, opName, self, dims, keepdim, types)))
     return failure();
   types.back() =
       cast<RankedTensorType>(types.back()).clone(IntegerType::get(context, 1));
   return success();
-}
-
-LogicalResult AnyOp::inferReturnTypes(MLIRContext *context,
-                                      std::optional<Location> location,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
-  return inferTruthReduction(context, location, getOperationName(),
-                             adaptor.getSelf(), adaptor.getDim(),
-                             adaptor.getKeepdim(), types);
-}
-
-LogicalResult AllOp::inferReturnTypes(MLIRContext *context,
-                                      std::optional<Location> location,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
-  return inferTruthReduction(context, location, getOperationName(),
-                             adaptor.getSelf(), adaptor.getDim(),
-                             adaptor.getKeepdim(), types);
 }
 
 /// The dim cumsum, topk and sort run along (a scalar has dim 0 or -1).

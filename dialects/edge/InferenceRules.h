@@ -1,0 +1,148 @@
+//===- InferenceRules.h - Result-type rules ops share -----------*- C++ -*-===//
+// An op that says `let inferRule = "reduction";` in EdgeOps.td gets its
+// inferReturnTypes generated as a call to rules::reduction(context,
+// location, getOperationName(), adaptor, types): a family's rule is written
+// once, here (reading the operands and attributes it needs from the
+// adaptor), over the shape computations below, defined beside their ops.
+#ifndef ETCH_EDGE_INFERENCERULES_H
+#define ETCH_EDGE_INFERENCERULES_H
+
+#include "edge/EdgeTypeUtils.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace etch::edge {
+
+/// The reduction over \p dims (all when absent) by
+/// runtime/core/ReductionShape.h's rule (ReductionOps.cpp).
+mlir::LogicalResult
+inferReductionShape(std::optional<mlir::Location> location,
+                    llvm::StringRef opName, mlir::Value self,
+                    std::optional<llvm::ArrayRef<int64_t>> dims, bool keepdim,
+                    llvm::SmallVectorImpl<mlir::Type> &types);
+/// softmax/log_softmax: the input's shape; f16 to f32 with half_to_float.
+mlir::LogicalResult
+inferSoftmaxResult(std::optional<mlir::Location> location,
+                   llvm::StringRef opName, mlir::Value self, int64_t dim,
+                   bool halfToFloat, llvm::SmallVectorImpl<mlir::Type> &types);
+/// any/all: the reduction shape as i1.
+mlir::LogicalResult
+inferTruthReduction(mlir::MLIRContext *context,
+                    std::optional<mlir::Location> location,
+                    llvm::StringRef opName, mlir::Value self,
+                    std::optional<llvm::ArrayRef<int64_t>> dims, bool keepdim,
+                    llvm::SmallVectorImpl<mlir::Type> &types);
+/// argmax/argmin: the reduction over one dim (or all) as i64.
+mlir::LogicalResult inferArgReduction(mlir::MLIRContext *context,
+                                      std::optional<mlir::Location> location,
+                                      llvm::StringRef opName, mlir::Value self,
+                                      std::optional<uint64_t> dim, bool keepdim,
+                                      llvm::SmallVectorImpl<mlir::Type> &types);
+
+/// The window parameters ATen's pooling ops share, after defaulting.
+struct PoolWindow {
+  llvm::SmallVector<int64_t, 3> kernel, stride, padding, dilation;
+  bool ceilMode;
+};
+/// [.., C, spatial outputs...] of a pooling window over \p input with
+/// \p spatialDims spatial dims (PoolingOps.cpp).
+mlir::LogicalResult inferPoolShape(std::optional<mlir::Location> location,
+                                   llvm::StringRef opName, mlir::Value input,
+                                   const PoolWindow &window, size_t spatialDims,
+                                   llvm::SmallVectorImpl<mlir::Type> &types);
+/// N and C kept, H and W set to \p size.
+mlir::LogicalResult inferUpsample(std::optional<mlir::Location> location,
+                                  llvm::StringRef opName, mlir::Value self,
+                                  llvm::ArrayRef<int64_t> size,
+                                  llvm::SmallVectorImpl<mlir::Type> &types);
+
+namespace rules {
+
+using Types = llvm::SmallVectorImpl<mlir::Type>;
+using Where = std::optional<mlir::Location>;
+
+template <typename Adaptor>
+mlir::LogicalResult reduction(mlir::MLIRContext *, Where location,
+                              llvm::StringRef name, Adaptor adaptor,
+                              Types &types) {
+  return inferReductionShape(location, name, adaptor.getSelf(),
+                             adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
+template <typename Adaptor>
+mlir::LogicalResult truthReduction(mlir::MLIRContext *context, Where location,
+                                   llvm::StringRef name, Adaptor adaptor,
+                                   Types &types) {
+  return inferTruthReduction(context, location, name, adaptor.getSelf(),
+                             adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
+template <typename Adaptor>
+mlir::LogicalResult argReduction(mlir::MLIRContext *context, Where location,
+                                 llvm::StringRef name, Adaptor adaptor,
+                                 Types &types) {
+  return inferArgReduction(context, location, name, adaptor.getSelf(),
+                           adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+
+template <typename Adaptor>
+mlir::LogicalResult softmax(mlir::MLIRContext *, Where location,
+                            llvm::StringRef name, Adaptor adaptor,
+                            Types &types) {
+  return inferSoftmaxResult(location, name, adaptor.getSelf(), adaptor.getDim(),
+                            adaptor.getHalfToFloat(), types);
+}
+
+/// An empty stride means stride = kernel_size, as in ATen.
+inline llvm::SmallVector<int64_t, 3>
+strideOrKernel(llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> kernel) {
+  return llvm::SmallVector<int64_t, 3>(stride.empty() ? kernel : stride);
+}
+
+template <size_t SpatialDims, typename Adaptor>
+mlir::LogicalResult maxPool(mlir::MLIRContext *, Where location,
+                            llvm::StringRef name, Adaptor adaptor,
+                            Types &types) {
+  PoolWindow window{
+      llvm::SmallVector<int64_t, 3>(adaptor.getKernelSize()),
+      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
+      llvm::SmallVector<int64_t, 3>(adaptor.getPadding()),
+      llvm::SmallVector<int64_t, 3>(adaptor.getDilation()),
+      adaptor.getCeilMode()};
+  return inferPoolShape(location, name, adaptor.getSelf(), window, SpatialDims,
+                        types);
+}
+
+template <size_t SpatialDims, typename Adaptor>
+mlir::LogicalResult avgPool(mlir::MLIRContext *, Where location,
+                            llvm::StringRef name, Adaptor adaptor,
+                            Types &types) {
+  std::optional<uint64_t> divisor = adaptor.getDivisorOverride();
+  if (divisor && *divisor == 0)
+    return emitInferenceError(location, name,
+                              "divisor_override must be non-zero");
+  PoolWindow window{
+      llvm::SmallVector<int64_t, 3>(adaptor.getKernelSize()),
+      strideOrKernel(adaptor.getStride(), adaptor.getKernelSize()),
+      llvm::SmallVector<int64_t, 3>(adaptor.getPadding()),
+      llvm::SmallVector<int64_t, 3>(SpatialDims, 1), adaptor.getCeilMode()};
+  return inferPoolShape(location, name, adaptor.getSelf(), window, SpatialDims,
+                        types);
+}
+
+template <typename Adaptor>
+mlir::LogicalResult upsample(mlir::MLIRContext *, Where location,
+                             llvm::StringRef name, Adaptor adaptor,
+                             Types &types) {
+  return inferUpsample(location, name, adaptor.getSelf(),
+                       adaptor.getOutputSize(), types);
+}
+
+} // namespace rules
+} // namespace etch::edge
+
+#endif // ETCH_EDGE_INFERENCERULES_H
