@@ -87,6 +87,7 @@ def Edge_CustomOp : Edge_Op<"custom"> {
 
 def Edge_ConvolutionOp
     : Edge_AtenOp<"convolution", "aten::convolution,aten::conv2d"> {
+  let inferRule = "convolution<2>";
   let summary = "2-D convolution, direct or transposed, with optional bias";
   let description = [{
     NCHW input, OIHW weight (IOHW when `transposed`), optional bias of size O.
@@ -107,6 +108,7 @@ def Edge_ConvolutionOp
 
 def Edge_Convolution3dOp
     : Edge_AtenOp<"convolution3d", "aten::conv3d"> {
+  let inferRule = "convolution<3>";
   let summary = "3-D convolution, direct or transposed, with optional bias";
   let description = [{
     `edge.convolution` over NCDHW input with OIDHW weight (IODHW when
@@ -154,12 +156,14 @@ def Edge_LinearOp : Edge_AtenOp<"linear", "aten::linear"> {
 }
 
 def Edge_MmOp : Edge_AtenOp<"mm", "aten::mm"> {
+  let inferRule = "matmul<2>";
   let summary = "Matrix product of two 2-D tensors";
   let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat2);
   let results = (outs Edge_FloatTensor:$result);
 }
 
 def Edge_BmmOp : Edge_AtenOp<"bmm", "aten::bmm"> {
+  let inferRule = "matmul<3>";
   let summary = "Batched matrix product of two 3-D tensors";
   let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat2);
   let results = (outs Edge_FloatTensor:$result);
@@ -407,6 +411,7 @@ def Edge_EluOp : Edge_UnaryFloatOp<"elu", "aten::elu"> {
 }
 
 def Edge_ClampOp : Edge_AtenOp<"clamp", "aten::clamp"> {
+  let inferRule = "sameAsSelf";
   let summary = "Clamp to [min, max]; either bound may be absent";
   let arguments = (ins Edge_NumericTensor:$self,
       OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
@@ -1037,6 +1042,7 @@ def Edge_IndexOp : Edge_AtenOp<"index", "aten::index"> {
 }
 
 def Edge_TriuOp : Edge_AtenOp<"triu", "aten::triu"> {
+  let inferRule = "triangle";
   let summary = "Keep elements on and above the `diagonal`-th diagonal";
   let description = [{
     Over the last two dimensions: element (i, j) is kept when
@@ -1048,6 +1054,7 @@ def Edge_TriuOp : Edge_AtenOp<"triu", "aten::triu"> {
 }
 
 def Edge_TrilOp : Edge_AtenOp<"tril", "aten::tril"> {
+  let inferRule = "triangle";
   let summary = "Keep elements on and below the `diagonal`-th diagonal";
   let description = [{
     Over the last two dimensions: element (i, j) is kept when

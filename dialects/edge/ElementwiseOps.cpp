@@ -134,13 +134,6 @@ LogicalResult HardtanhOp::verify() {
   return success();
 }
 
-LogicalResult ClampOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &types) {
-  types.push_back(adaptor.getSelf().getType());
-  return success();
-}
-
 LogicalResult ClampOp::verify() {
   std::optional<APFloat> low = getMin(), high = getMax();
   if (!low && !high)

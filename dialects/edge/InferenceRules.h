@@ -60,6 +60,30 @@ mlir::LogicalResult inferUpsample(std::optional<mlir::Location> location,
                                   llvm::ArrayRef<int64_t> size,
                                   llvm::SmallVectorImpl<mlir::Type> &types);
 
+/// What edge.convolution and edge.convolution3d share.
+struct ConvolutionArgs {
+  mlir::Value input, weight, bias;
+  llvm::ArrayRef<int64_t> stride, padding, dilation, outputPadding;
+  bool transposed;
+  int64_t groups;
+};
+/// Checks a convolution with \p spatial spatial dims and computes
+/// [N, O, spatial outputs...] (LinearAlgebraOps.cpp).
+mlir::LogicalResult inferConvolution(std::optional<mlir::Location> location,
+                                     llvm::StringRef name,
+                                     const ConvolutionArgs &args,
+                                     size_t spatial,
+                                     llvm::SmallVectorImpl<mlir::Type> &types);
+/// self @ mat2 for mm (rank 2) and bmm (rank 3).
+mlir::LogicalResult inferMatmulResult(std::optional<mlir::Location> location,
+                                      llvm::StringRef opName, mlir::Value self,
+                                      mlir::Value mat2, int64_t rank,
+                                      llvm::SmallVectorImpl<mlir::Type> &types);
+/// triu/tril: self's type, rank 2 or more (ShapeOps.cpp).
+mlir::LogicalResult inferTriangle(std::optional<mlir::Location> location,
+                                  llvm::StringRef name, mlir::Value self,
+                                  llvm::SmallVectorImpl<mlir::Type> &types);
+
 namespace rules {
 
 using Types = llvm::SmallVectorImpl<mlir::Type>;
@@ -140,6 +164,45 @@ mlir::LogicalResult upsample(mlir::MLIRContext *, Where location,
                              Types &types) {
   return inferUpsample(location, name, adaptor.getSelf(),
                        adaptor.getOutputSize(), types);
+}
+
+template <size_t Spatial, typename Adaptor>
+mlir::LogicalResult convolution(mlir::MLIRContext *, Where location,
+                                llvm::StringRef name, Adaptor adaptor,
+                                Types &types) {
+  ConvolutionArgs args{adaptor.getInput(),
+                       adaptor.getWeight(),
+                       adaptor.getBias(),
+                       adaptor.getStride(),
+                       adaptor.getPadding(),
+                       adaptor.getDilation(),
+                       adaptor.getOutputPadding(),
+                       adaptor.getTransposed(),
+                       static_cast<int64_t>(adaptor.getGroups())};
+  return inferConvolution(location, name, args, Spatial, types);
+}
+
+template <int64_t Rank, typename Adaptor>
+mlir::LogicalResult matmul(mlir::MLIRContext *, Where location,
+                           llvm::StringRef name, Adaptor adaptor,
+                           Types &types) {
+  return inferMatmulResult(location, name, adaptor.getSelf(), adaptor.getMat2(),
+                           Rank, types);
+}
+
+template <typename Adaptor>
+mlir::LogicalResult triangle(mlir::MLIRContext *, Where location,
+                             llvm::StringRef name, Adaptor adaptor,
+                             Types &types) {
+  return inferTriangle(location, name, adaptor.getSelf(), types);
+}
+
+/// The result has self's type.
+template <typename Adaptor>
+mlir::LogicalResult sameAsSelf(mlir::MLIRContext *, Where, llvm::StringRef,
+                               Adaptor adaptor, Types &types) {
+  types.push_back(adaptor.getSelf().getType());
+  return mlir::success();
 }
 
 } // namespace rules

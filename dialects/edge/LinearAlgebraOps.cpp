@@ -1,5 +1,6 @@
 //===- LinearAlgebraOps.cpp - convolution, addmm, linear, mm, bmm ---------===//
 #include "edge/EdgeDialect.h"
+#include "edge/InferenceRules.h"
 #include "runtime/core/WindowExtent.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -22,23 +23,11 @@ static LogicalResult emitExtentMismatch(std::optional<Location> location,
 // ConvolutionOp
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// What edge.convolution and edge.convolution3d share.
-struct ConvolutionArgs {
-  Value input, weight, bias;
-  ArrayRef<int64_t> stride, padding, dilation, outputPadding;
-  bool transposed;
-  int64_t groups;
-};
-} // namespace
-
-/// Checks a convolution with \p spatial spatial dims and computes
-/// [N, O, spatial outputs...].
-static LogicalResult inferConvolution(std::optional<Location> location,
-                                      StringRef name,
-                                      const ConvolutionArgs &args,
-                                      size_t spatial,
-                                      SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferConvolution(std::optional<Location> location,
+                                           StringRef name,
+                                           const ConvolutionArgs &args,
+                                           size_t spatial,
+                                           SmallVectorImpl<Type> &types) {
   int64_t rank = static_cast<int64_t>(spatial) + 2;
   if (failed(verifyRank(location, name, "input", args.input, rank)) ||
       failed(verifyRank(location, name, "weight", args.weight, rank)) ||
@@ -126,34 +115,6 @@ static LogicalResult inferConvolution(std::optional<Location> location,
   return success();
 }
 
-template <typename Adaptor>
-static ConvolutionArgs convolutionArgs(Adaptor adaptor) {
-  return {adaptor.getInput(),
-          adaptor.getWeight(),
-          adaptor.getBias(),
-          adaptor.getStride(),
-          adaptor.getPadding(),
-          adaptor.getDilation(),
-          adaptor.getOutputPadding(),
-          adaptor.getTransposed(),
-          static_cast<int64_t>(adaptor.getGroups())};
-}
-
-LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
-                                              std::optional<Location> location,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &types) {
-  return inferConvolution(location, getOperationName(),
-                          convolutionArgs(adaptor), 2, types);
-}
-
-LogicalResult Convolution3dOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  return inferConvolution(location, getOperationName(),
-                          convolutionArgs(adaptor), 3, types);
-}
-
 LogicalResult LinalgDetOp::inferReturnTypes(MLIRContext *context,
                                             std::optional<Location> location,
                                             Adaptor adaptor,
@@ -207,11 +168,10 @@ static LogicalResult inferMatmulShape(std::optional<Location> location,
   return success();
 }
 
-/// Result type of self @ mat2 for mm (rank 2) and bmm (rank 3).
-static LogicalResult inferMatmulResult(std::optional<Location> location,
-                                       StringRef opName, Value self, Value mat2,
-                                       int64_t rank,
-                                       SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferMatmulResult(std::optional<Location> location,
+                                            StringRef opName, Value self,
+                                            Value mat2, int64_t rank,
+                                            SmallVectorImpl<Type> &types) {
   SmallVector<int64_t> shape;
   if (failed(inferMatmulShape(location, opName, "self", self, "mat2", mat2,
                               rank, shape)))
@@ -219,22 +179,6 @@ static LogicalResult inferMatmulResult(std::optional<Location> location,
   types.push_back(
       RankedTensorType::get(shape, rankedType(self).getElementType()));
   return success();
-}
-
-LogicalResult MmOp::inferReturnTypes(MLIRContext *,
-                                     std::optional<Location> location,
-                                     Adaptor adaptor,
-                                     SmallVectorImpl<Type> &types) {
-  return inferMatmulResult(location, getOperationName(), adaptor.getSelf(),
-                           adaptor.getMat2(), 2, types);
-}
-
-LogicalResult BmmOp::inferReturnTypes(MLIRContext *,
-                                      std::optional<Location> location,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
-  return inferMatmulResult(location, getOperationName(), adaptor.getSelf(),
-                           adaptor.getMat2(), 3, types);
 }
 
 LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,

@@ -1,5 +1,6 @@
 //===- ShapeOps.cpp - view, permute, cat, slice, ... and embedding --------===//
 #include "edge/EdgeDialect.h"
+#include "edge/InferenceRules.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -606,29 +607,15 @@ LogicalResult IndexPutOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-static LogicalResult inferTriangle(std::optional<Location> location,
-                                   StringRef name, Value self,
-                                   SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferTriangle(std::optional<Location> location,
+                                        StringRef name, Value self,
+                                        SmallVectorImpl<Type> &types) {
   if (rankedType(self).getRank() < 2)
     return emitInferenceError(location, name,
                               "self must have rank >= 2, got " +
                                   formatType(rankedType(self)));
   types.push_back(self.getType());
   return success();
-}
-
-LogicalResult TriuOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  return inferTriangle(location, getOperationName(), adaptor.getSelf(), types);
-}
-
-LogicalResult TrilOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  return inferTriangle(location, getOperationName(), adaptor.getSelf(), types);
 }
 
 LogicalResult SymSizeOp::inferReturnTypes(MLIRContext *context,
