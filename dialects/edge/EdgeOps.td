@@ -175,6 +175,7 @@ def Edge_BmmOp : Edge_AtenOp<"bmm", "aten::bmm"> {
 
 class Edge_BinaryOp<string mnemonic, string aten, list<Trait> traits = []>
     : Edge_AtenOp<mnemonic, aten, traits> {
+  let inferRule = "broadcast";
   let promotedOperands = "self,other";
   let results = (outs Edge_NumericTensor:$result);
   let description = [{
@@ -209,6 +210,7 @@ def Edge_DivOp : Edge_BinaryOp<"div", "aten::div"> {
 }
 
 def Edge_PowOp : Edge_BinaryOp<"pow", "aten::pow"> {
+  let inferRule = "power";
   let summary = "self ** exponent (integers as torch: a negative exponent "
                 "gives 1, -1 or 0)";
   let promotedOperands = "self,exponent";
@@ -261,6 +263,7 @@ def Edge_MinimumOp : Edge_BinaryOp<"minimum", "aten::minimum"> {
 
 class Edge_CompareOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let inferRule = "comparison";
   let summary = "Elementwise comparison (broadcasting) producing i1";
   let promotedOperands = "self,other";
   let arguments = (ins Edge_NumericTensor:$self, Edge_NumericTensor:$other);
@@ -283,6 +286,7 @@ def Edge_WhereOp : Edge_AtenOp<"where", "aten::where"> {
 
 class Edge_LogicalBinaryOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let inferRule = "logical";
   let description = [{
     Operands broadcast (NumPy rules); any element type, nonzero is true.
   }];

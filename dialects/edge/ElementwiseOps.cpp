@@ -1,5 +1,6 @@
 //===- ElementwiseOps.cpp - Binary arithmetic and activation ops ----------===//
 #include "edge/EdgeDialect.h"
+#include "edge/InferenceRules.h"
 
 #include "mlir/Dialect/Traits.h"
 
@@ -8,10 +9,10 @@ using namespace etch::edge;
 
 /// Broadcasts `self` with `other` (NumPy rules); both must share an element
 /// type because importers make ATen's type promotion explicit.
-static LogicalResult inferBroadcastResult(std::optional<Location> location,
-                                          StringRef opName, Value self,
-                                          Value other,
-                                          SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferBroadcastResult(std::optional<Location> location,
+                                               StringRef opName, Value self,
+                                               Value other,
+                                               SmallVectorImpl<Type> &types) {
   RankedTensorType lhs = rankedType(self), rhs = rankedType(other);
   if (lhs.getElementType() != rhs.getElementType())
     return emitInferenceError(location, opName,
@@ -28,45 +29,6 @@ static LogicalResult inferBroadcastResult(std::optional<Location> location,
   types.push_back(RankedTensorType::get(shape, lhs.getElementType()));
   return success();
 }
-
-#define EDGE_BROADCAST_INFERENCE(OpClass)                                      \
-  LogicalResult OpClass::inferReturnTypes(                                     \
-      MLIRContext *, std::optional<Location> location, Adaptor adaptor,        \
-      SmallVectorImpl<Type> &types) {                                          \
-    return inferBroadcastResult(location, getOperationName(),                  \
-                                adaptor.getSelf(), adaptor.getOther(), types); \
-  }
-EDGE_BROADCAST_INFERENCE(AddOp)
-EDGE_BROADCAST_INFERENCE(SubOp)
-EDGE_BROADCAST_INFERENCE(MulOp)
-EDGE_BROADCAST_INFERENCE(DivOp)
-EDGE_BROADCAST_INFERENCE(MaximumOp)
-EDGE_BROADCAST_INFERENCE(RemainderOp)
-EDGE_BROADCAST_INFERENCE(FmodOp)
-EDGE_BROADCAST_INFERENCE(MinimumOp)
-EDGE_BROADCAST_INFERENCE(BitwiseLeftShiftOp)
-EDGE_BROADCAST_INFERENCE(BitwiseRightShiftOp)
-#undef EDGE_BROADCAST_INFERENCE
-
-#define EDGE_COMPARE_INFERENCE(OpClass)                                        \
-  LogicalResult OpClass::inferReturnTypes(                                     \
-      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
-      SmallVectorImpl<Type> &types) {                                          \
-    if (failed(inferBroadcastResult(location, getOperationName(),              \
-                                    adaptor.getSelf(), adaptor.getOther(),     \
-                                    types)))                                   \
-      return failure();                                                        \
-    types.back() = cast<RankedTensorType>(types.back())                        \
-                       .clone(IntegerType::get(context, 1));                   \
-    return success();                                                          \
-  }
-EDGE_COMPARE_INFERENCE(EqOp)
-EDGE_COMPARE_INFERENCE(NeOp)
-EDGE_COMPARE_INFERENCE(LtOp)
-EDGE_COMPARE_INFERENCE(LeOp)
-EDGE_COMPARE_INFERENCE(GtOp)
-EDGE_COMPARE_INFERENCE(GeOp)
-#undef EDGE_COMPARE_INFERENCE
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> location,
@@ -101,14 +63,6 @@ LogicalResult ToCopyOp::inferReturnTypes(MLIRContext *,
                                   formatType(dtype));
   types.push_back(rankedType(adaptor.getSelf()).clone(dtype));
   return success();
-}
-
-LogicalResult PowOp::inferReturnTypes(MLIRContext *,
-                                      std::optional<Location> location,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
-  return inferBroadcastResult(location, getOperationName(), adaptor.getSelf(),
-                              adaptor.getExponent(), types);
 }
 
 LogicalResult DivOp::verify() {
@@ -146,11 +100,11 @@ LogicalResult ClampOp::verify() {
 }
 
 /// Logical ops read any element type as truth values: only shapes broadcast.
-static LogicalResult inferLogicalResult(MLIRContext *context,
-                                        std::optional<Location> location,
-                                        StringRef opName, Value self,
-                                        Value other,
-                                        SmallVectorImpl<Type> &types) {
+LogicalResult etch::edge::inferLogicalResult(MLIRContext *context,
+                                             std::optional<Location> location,
+                                             StringRef opName, Value self,
+                                             Value other,
+                                             SmallVectorImpl<Type> &types) {
   RankedTensorType lhs = rankedType(self), rhs = rankedType(other);
   SmallVector<int64_t> shape;
   if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
@@ -162,18 +116,6 @@ static LogicalResult inferLogicalResult(MLIRContext *context,
   types.push_back(RankedTensorType::get(shape, IntegerType::get(context, 1)));
   return success();
 }
-
-#define EDGE_LOGICAL_INFERENCE(OpClass)                                        \
-  LogicalResult OpClass::inferReturnTypes(                                     \
-      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
-      SmallVectorImpl<Type> &types) {                                          \
-    return inferLogicalResult(context, location, getOperationName(),           \
-                              adaptor.getSelf(), adaptor.getOther(), types);   \
-  }
-EDGE_LOGICAL_INFERENCE(LogicalAndOp)
-EDGE_LOGICAL_INFERENCE(LogicalOrOp)
-EDGE_LOGICAL_INFERENCE(LogicalXorOp)
-#undef EDGE_LOGICAL_INFERENCE
 
 LogicalResult LogicalNotOp::inferReturnTypes(MLIRContext *context,
                                              std::optional<Location>,

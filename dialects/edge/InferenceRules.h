@@ -43,6 +43,21 @@ mlir::LogicalResult inferArgReduction(mlir::MLIRContext *context,
                                       std::optional<uint64_t> dim, bool keepdim,
                                       llvm::SmallVectorImpl<mlir::Type> &types);
 
+/// \p self and \p other broadcast (NumPy rules); one element type, as
+/// importers make ATen's promotion explicit (ElementwiseOps.cpp).
+mlir::LogicalResult
+inferBroadcastResult(std::optional<mlir::Location> location,
+                     llvm::StringRef opName, mlir::Value self,
+                     mlir::Value other,
+                     llvm::SmallVectorImpl<mlir::Type> &types);
+
+/// logical and/or/xor: the broadcast shape as i1, any element types.
+mlir::LogicalResult
+inferLogicalResult(mlir::MLIRContext *context,
+                   std::optional<mlir::Location> location,
+                   llvm::StringRef opName, mlir::Value self, mlir::Value other,
+                   llvm::SmallVectorImpl<mlir::Type> &types);
+
 /// The window parameters ATen's pooling ops share, after defaulting.
 struct PoolWindow {
   llvm::SmallVector<int64_t, 3> kernel, stride, padding, dilation;
@@ -195,6 +210,43 @@ mlir::LogicalResult triangle(mlir::MLIRContext *, Where location,
                              llvm::StringRef name, Adaptor adaptor,
                              Types &types) {
   return inferTriangle(location, name, adaptor.getSelf(), types);
+}
+
+template <typename Adaptor>
+mlir::LogicalResult broadcast(mlir::MLIRContext *, Where location,
+                              llvm::StringRef name, Adaptor adaptor,
+                              Types &types) {
+  return inferBroadcastResult(location, name, adaptor.getSelf(),
+                              adaptor.getOther(), types);
+}
+
+/// pow: self broadcast with its exponent.
+template <typename Adaptor>
+mlir::LogicalResult power(mlir::MLIRContext *, Where location,
+                          llvm::StringRef name, Adaptor adaptor, Types &types) {
+  return inferBroadcastResult(location, name, adaptor.getSelf(),
+                              adaptor.getExponent(), types);
+}
+
+/// Comparisons: the broadcast shape, as i1.
+template <typename Adaptor>
+mlir::LogicalResult comparison(mlir::MLIRContext *context, Where location,
+                               llvm::StringRef name, Adaptor adaptor,
+                               Types &types) {
+  if (mlir::failed(inferBroadcastResult(location, name, adaptor.getSelf(),
+                                        adaptor.getOther(), types)))
+    return mlir::failure();
+  types.back() = mlir::cast<mlir::RankedTensorType>(types.back())
+                     .clone(mlir::IntegerType::get(context, 1));
+  return mlir::success();
+}
+
+template <typename Adaptor>
+mlir::LogicalResult logical(mlir::MLIRContext *context, Where location,
+                            llvm::StringRef name, Adaptor adaptor,
+                            Types &types) {
+  return inferLogicalResult(context, location, name, adaptor.getSelf(),
+                            adaptor.getOther(), types);
 }
 
 /// The result has self's type.
