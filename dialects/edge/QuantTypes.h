@@ -13,6 +13,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
+#include <cstdint>
+#include <optional>
+
 namespace etch::edge {
 
 /// True for a `!quant.uniform` element type or a tensor of one.
@@ -29,6 +32,11 @@ mlir::RankedTensorType storageTensorType(mlir::RankedTensorType type);
 
 /// The element type the bytes of \p type have (storage for quantized types).
 mlir::Type storageOrElementType(mlir::Type elementType);
+
+/// Bytes a statically shaped tensor of \p type occupies at run time (i1 and
+/// other sub-byte elements take one byte; quantized ones their storage);
+/// std::nullopt for anything else. The memory planner's size rule.
+std::optional<uint64_t> tensorBytes(mlir::Type type);
 
 /// Checks what the quant dialect leaves to its users (it checks scales and
 /// ranges itself): a per-axis type's quantized dimension lies inside \p type

@@ -1,6 +1,8 @@
 //===- QuantizationOps.cpp - Quantized types and Q/DQ ops -----------------===//
 #include "edge/EdgeDialect.h"
 
+#include <algorithm>
+
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -25,6 +27,18 @@ Type storageOrElementType(Type elementType) {
   if (auto quantized = dyn_cast<quant::QuantizedType>(elementType))
     return storageElementType(quantized);
   return elementType;
+}
+
+std::optional<uint64_t> tensorBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return std::nullopt;
+  Type element = storageOrElementType(tensor.getElementType());
+  if (!element.isIntOrFloat())
+    return std::nullopt;
+  uint64_t elementBytes =
+      std::max<uint64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+  return elementBytes * tensor.getNumElements();
 }
 
 RankedTensorType storageTensorType(RankedTensorType type) {

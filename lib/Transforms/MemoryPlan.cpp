@@ -15,19 +15,6 @@ using namespace mlir;
 
 namespace {
 
-/// Bytes of a statically shaped tensor; i1 is stored as one byte.
-std::optional<uint64_t> tensorBytes(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return std::nullopt;
-  Type element = etch::edge::storageOrElementType(tensor.getElementType());
-  if (!element.isIntOrFloat())
-    return std::nullopt;
-  uint64_t elementBytes =
-      std::max<uint64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
-  return elementBytes * tensor.getNumElements();
-}
-
 struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
   using MemoryPlanBase::MemoryPlanBase;
 
@@ -91,7 +78,8 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     llvm::DenseMap<Value, uint64_t> offsetInGroup;
     std::vector<Value> planned;
     auto addValue = [&](Value value, int64_t first) -> LogicalResult {
-      std::optional<uint64_t> bytes = tensorBytes(plannedType(value));
+      std::optional<uint64_t> bytes =
+          etch::edge::tensorBytes(plannedType(value));
       if (!bytes)
         return emitError(value.getLoc())
                << "cannot plan memory for " << value.getType()
@@ -112,7 +100,8 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
         return std::nullopt; // a constant
       Group &group = groups[it->second];
       Value result = op.getResult(0);
-      std::optional<uint64_t> bytes = tensorBytes(plannedType(result));
+      std::optional<uint64_t> bytes =
+          etch::edge::tensorBytes(plannedType(result));
       auto update = updateOf.find(result);
       bool otherState = update != updateOf.end() && !group.state.empty() &&
                         update->second != group.state;
@@ -144,7 +133,7 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       size_t target = groupOf.lookup(cat.getResult());
       uint64_t slice = 0;
       for (Value input : cat.getTensors()) {
-        uint64_t bytes = tensorBytes(input.getType()).value_or(0);
+        uint64_t bytes = etch::edge::tensorBytes(input.getType()).value_or(0);
         uint64_t offset = slice;
         slice += bytes;
         auto it = groupOf.find(input);

@@ -5,7 +5,6 @@
 #include "etch/Serialize/OpOrigin.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Quant/QuantTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
@@ -28,19 +27,6 @@ struct Box {
 };
 
 constexpr double kWidth = 960, kHeight = 420, kLeft = 90, kTop = 40, kGap = 70;
-
-/// Bytes of \p type as the runtime stores it (bool and sub-byte: 1).
-uint64_t bytesOf(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return 0;
-  Type element = tensor.getElementType();
-  if (auto quantized = dyn_cast<quant::QuantizedType>(element))
-    element = quantized.getStorageType();
-  unsigned bits = element.getIntOrFloatBitWidth();
-  return static_cast<uint64_t>(tensor.getNumElements()) *
-         std::max(1u, (bits + 7) / 8);
-}
 
 /// A coordinate as SVG takes it (raw_ostream writes doubles in exponent
 /// form).
@@ -102,7 +88,8 @@ std::vector<Box> boxesOf(func::FuncOp func, int64_t &instructions) {
     Type type = planned ? planned.getValue() : argument.getType();
     if (offset)
       boxes.push_back({0, std::max<int64_t>(instructions - 1, 0),
-                       static_cast<uint64_t>(offset.getInt()), bytesOf(type),
+                       static_cast<uint64_t>(offset.getInt()),
+                       edge::tensorBytes(type).value_or(0),
                        "input " + std::to_string(argument.getArgNumber()) +
                            ": " + typeText(type)});
   }
@@ -122,7 +109,8 @@ std::vector<Box> boxesOf(func::FuncOp func, int64_t &instructions) {
                           : result.getType();
       int64_t first = position.lookup(&op);
       boxes.push_back({first, std::max(first, lastRead(result)),
-                       static_cast<uint64_t>(offset), bytesOf(type),
+                       static_cast<uint64_t>(offset),
+                       edge::tensorBytes(type).value_or(0),
                        op.getName().getStringRef().str() + node + " #" +
                            std::to_string(index) + ": " + typeText(type)});
     }

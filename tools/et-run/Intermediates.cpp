@@ -76,7 +76,7 @@ void IntermediateDump::after(void *self, const Method &method,
   const char *name = method.instructionName(instruction);
   // A kernel call is named by its producer node (else its op), a delegate
   // by its target: it holds many nodes.
-  bool delegate = std::strncmp(name, "edge.", 5) != 0;
+  bool delegate = isDelegateCall(name);
   const char *node =
       method.debugOpCount(instruction) ? method.debugNode(instruction, 0) : "";
   std::string label =

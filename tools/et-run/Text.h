@@ -4,6 +4,7 @@
 #include "runtime/core/Tensor.h"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace etch::tools {
@@ -25,6 +26,12 @@ inline std::string jsonQuoted(const std::string &text) {
     }
   }
   return out + "\"";
+}
+
+/// Whether the instruction named \p name (Method::instructionName) is a
+/// delegate call: kernel calls are named by their Edge op.
+inline bool isDelegateCall(const char *name) {
+  return std::strncmp(name, "edge.", 5) != 0;
 }
 
 /// "[1, 3, 32, 32]" (also a JSON list).

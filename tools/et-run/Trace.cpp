@@ -55,8 +55,7 @@ void ChromeTrace::chunk(void *self, uint64_t start, uint64_t end) {
 void ChromeTrace::after(void *self, const Method &method, size_t instruction) {
   auto &trace = *static_cast<ChromeTrace *>(self);
   uint64_t now = runtime::nowNanoseconds();
-  bool delegate =
-      std::strncmp(method.instructionName(instruction), "edge.", 5) != 0;
+  bool delegate = isDelegateCall(method.instructionName(instruction));
   std::lock_guard<std::mutex> lock(trace.chunkMutex_);
   trace.events_.push_back({method.instructionName(instruction),
                            delegate ? "delegate" : "kernel", trace.previous_,
