@@ -4,6 +4,7 @@
 #include "targets/vulkan/schema/ShaderInterface.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace etch::vulkan {
 namespace {
@@ -255,6 +256,9 @@ uint64_t sharedBytes(Shader shader, uint64_t width) {
 } // namespace
 
 std::string checkRegion(const Region *region, const DeviceLimits &limits) {
+  // The flatbuffers verifier checks a struct's bounds, not its alignment.
+  if (region && reinterpret_cast<uintptr_t>(region) % alignof(Region))
+    return "a region is misaligned";
   if (!region || region->size() == 0 || region->size() % 4 ||
       region->offset() > limits.arenaSize ||
       region->size() > limits.arenaSize - region->offset())
