@@ -25,16 +25,11 @@
 # namespace, to the haswell build -- AVX2, FMA, F16C -- so ggml's loader
 # cannot pick an AVX-512 one).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${ETCH_BUILD_DIR:-$root/build}
-rounds=${ROUNDS:-3}
+source "$(dirname "${BASH_SOURCE[0]}")/llm-common.sh"
 work="$build/bench/llm"
+mkdir -p "$work"
 chroot_dir=${ETCH_CHROOT_DIR:-/var/cache/etch/chroots}/sid
 model=reference_llama
-"$root/scripts/setup.sh"
-"$root/scripts/setup-torch.sh" sid
-"$root/scripts/build.sh" >/dev/null
-mkdir -p "$work"
 
 # llama.cpp and its converter's needs, in the sid chroot (once).
 llama_stamp="$chroot_dir.llama-ready"
@@ -93,7 +88,6 @@ for row in csv.DictReader(sys.stdin):
 
 # One round: every precision and thread count, etch then llama.cpp.
 declare -A results
-rate() { sed -nE "s/^$1: .*\(([0-9.]+) tokens\/s\)$/\1/p"; }
 for round in $(seq "$rounds"); do
   for precision in f32 int8 int4; do
     for threads in 1 2; do
@@ -113,12 +107,7 @@ for round in $(seq "$rounds"); do
     done
   done
 done
-median() { printf '%s\n' $1 | sort -g | awk '{v[NR]=$1} END{printf "%.1f", v[int((NR+1)/2)]}'; }
-ratio() { awk "BEGIN{ printf \"%.2f\", $1 / $2 }"; }
-
-cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
-printf 'reference Llama (58.5 M parameters), %s (%s); median of %s alternating rounds, tokens/s\n' \
-  "$cpu" "$("$build/bin/etch-runtime-bench" isa)" "$rounds"
+header "reference Llama (58.5 M parameters)"
 printf '%-6s %7s %6s | %11s %11s %6s | %11s %11s %6s\n' precision threads isa \
   "etch pp16" "llama pp16" ratio "etch tg128" "llama tg128" ratio
 for precision in f32 int8 int4; do

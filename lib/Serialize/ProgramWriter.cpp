@@ -3,8 +3,12 @@
 #include "BundledCases.h"
 #include "DebugHandles.h"
 
+#include "etch/Serialize/ExternalWeights.h"
+
 #include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
+#include "runtime/backend/BlobFraming.h"
+#include "runtime/core/Checksum.h"
 #include "runtime/kernels/KernelCall.h"
 #include "runtime/program/FileHeader.h"
 #include "runtime/schema/program_generated.h"
@@ -12,7 +16,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OpDefinition.h"
 
+#include "llvm/Support/Path.h"
+
 #include <cstring>
+#include <map>
 
 using namespace mlir;
 namespace fb = flatbuffers;
@@ -60,7 +67,8 @@ fb::Offset<schema::Quantization> quantization(fb::FlatBufferBuilder &fbb,
 /// Builds the flatbuffer and collects constant segments.
 class ProgramBuilder {
 public:
-  explicit ProgramBuilder(bool debugHandles) : debugHandles(debugHandles) {}
+  ProgramBuilder(bool debugHandles, ExternalWeights *externalWeights)
+      : debugHandles(debugHandles), externalWeights(externalWeights) {}
   LogicalResult addMethod(func::FuncOp func);
   /// Program metadata: the module's `etch.metadata` string entries.
   void setMetadata(DictionaryAttr metadata);
@@ -70,6 +78,8 @@ public:
 
 private:
   struct MethodState {
+    /// The plan's state prefix [0, stateBytes): arena 1 in the program.
+    uint64_t stateBytes = 0;
     std::vector<fb::Offset<schema::Value>> values;
     llvm::DenseMap<Value, uint32_t> index;
     std::vector<fb::Offset<schema::Operator>> operators;
@@ -93,23 +103,41 @@ private:
     return state.values.size() - 1;
   }
   std::optional<uint32_t> attributeValue(MethodState &state, Attribute attr);
-  uint32_t segmentFor(ElementsAttr constant, ArrayRef<char> bytes);
+  /// Weights (constants, delegate constant sections, initial state) may go
+  /// to the external weights file; blobs and named data stay.
+  enum class SegmentKind { Weights, Program };
+  /// The segment holding \p bytes: equal bytes of a kind share one.
+  uint32_t segmentFor(ArrayRef<char> bytes, SegmentKind kind);
+
+  struct SegmentData {
+    std::string bytes;
+    SegmentKind kind;
+    uint64_t checksum;
+  };
 
   fb::FlatBufferBuilder fbb{1 << 16};
   bool debugHandles;
+  ExternalWeights *externalWeights;
   std::vector<fb::Offset<schema::Method>> methods;
   std::vector<fb::Offset<schema::Metadata>> metadata;
   std::vector<fb::Offset<schema::NamedData>> namedData;
-  std::vector<std::string> segments;
-  llvm::DenseMap<Attribute, uint32_t> segmentIndex;
+  std::vector<SegmentData> segments;
+  std::multimap<std::pair<uint64_t, uint64_t>, uint32_t> segmentsByContent;
 };
 
-uint32_t ProgramBuilder::segmentFor(ElementsAttr constant,
-                                    ArrayRef<char> bytes) {
-  auto [it, inserted] = segmentIndex.try_emplace(constant, segments.size());
-  if (inserted)
-    segments.emplace_back(bytes.data(), bytes.size());
-  return it->second;
+uint32_t ProgramBuilder::segmentFor(ArrayRef<char> bytes, SegmentKind kind) {
+  uint64_t checksum = runtime::checksum64(bytes.data(), bytes.size());
+  auto key = std::make_pair(checksum, static_cast<uint64_t>(bytes.size()));
+  auto [first, last] = segmentsByContent.equal_range(key);
+  for (auto it = first; it != last; ++it) {
+    const SegmentData &segment = segments[it->second];
+    if (segment.kind == kind &&
+        std::memcmp(segment.bytes.data(), bytes.data(), bytes.size()) == 0)
+      return it->second;
+  }
+  segmentsByContent.emplace(key, segments.size());
+  segments.push_back({std::string(bytes.data(), bytes.size()), kind, checksum});
+  return segments.size() - 1;
 }
 
 /// The type the program holds for \p value: for a dynamic one, the bounded
@@ -154,7 +182,7 @@ FailureOr<uint32_t> ProgramBuilder::tensorValue(MethodState &state, Value value,
     dimOrder[d] = d;
 
   schema::TensorStorage storage = schema::TensorStorage::Arena;
-  uint32_t segment = 0;
+  uint32_t arena = 0, segment = 0;
   uint64_t offset = 0;
   if (auto constant = value.getDefiningOp<edge::ConstantOp>()) {
     SmallVector<char> storageBytes;
@@ -164,7 +192,7 @@ FailureOr<uint32_t> ProgramBuilder::tensorValue(MethodState &state, Value value,
       return emitError(loc)
              << "constant payload of " << type << " is not available";
     storage = schema::TensorStorage::Constant;
-    segment = segmentFor(constant.getValue(), *bytes);
+    segment = segmentFor(*bytes, SegmentKind::Weights);
   } else {
     IntegerAttr planned;
     if (auto argument = dyn_cast<BlockArgument>(value)) {
@@ -183,10 +211,15 @@ FailureOr<uint32_t> ProgramBuilder::tensorValue(MethodState &state, Value value,
       return emitError(loc) << "value of type " << type
                             << " has no memory plan (run etch-memory-plan)";
     offset = planned.getInt();
+    // The state prefix of the plan is arena 1; the rest arena 0.
+    if (state.stateBytes) {
+      arena = offset < state.stateBytes ? 1 : 0;
+      offset = arena ? offset : offset - state.stateBytes;
+    }
   }
   auto tensor = schema::CreateTensorDirect(
-      fbb, *scalarType, &sizes, &dimOrder, storage,
-      /*arena=*/0, segment, offset, nbytes,
+      fbb, *scalarType, &sizes, &dimOrder, storage, arena, segment, offset,
+      nbytes,
       quantization(fbb, cast<ShapedType>(value.getType()).getElementType()));
   state.values.push_back(
       schema::CreateValue(fbb, schema::ValueKind::Tensor, tensor.Union()));
@@ -278,9 +311,27 @@ LogicalResult ProgramBuilder::addDelegateCall(
         specs.push_back(schema::CreateCompileSpecDirect(
             fbb, spec.getName().getValue().str().c_str(), &value));
       }
-  uint32_t segment = segmentFor(*blob, *bytes);
-  state.delegates.push_back(schema::CreateDelegateEntryDirect(
-      fbb, delegate.getTarget().str().c_str(), segment, &specs));
+  // The constant section apart from the blob: methods share equal weights,
+  // and they can live in the external weights file.
+  runtime::Span<const uint8_t> whole(
+      reinterpret_cast<const uint8_t *>(bytes->data()), bytes->size());
+  runtime::Span<const uint8_t> framed, constants;
+  if (!runtime::splitBlobConstants(whole, framed, constants))
+    return delegate.emitOpError("blob is not framed (runtime/backend/"
+                                "BlobFraming.h)");
+  auto asChars = [](runtime::Span<const uint8_t> span) {
+    return ArrayRef<char>(reinterpret_cast<const char *>(span.data()),
+                          span.size());
+  };
+  uint32_t segment = segmentFor(asChars(constants.empty() ? whole : framed),
+                                SegmentKind::Program);
+  int32_t constantsSegment =
+      constants.empty() ? -1
+                        : static_cast<int32_t>(segmentFor(
+                              asChars(constants), SegmentKind::Weights));
+  state.delegates.push_back(
+      schema::CreateDelegateEntryDirect(fbb, delegate.getTarget().str().c_str(),
+                                        segment, &specs, constantsSegment));
   auto call = schema::CreateDelegateCallDirect(fbb, state.delegates.size() - 1,
                                                &inputs, &outputs);
   instructions.push_back(schema::CreateInstruction(
@@ -295,6 +346,8 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
     return func.emitError("function '")
            << func.getSymName()
            << "' has no memory plan (run etch-memory-plan)";
+  if (auto stateBytes = func->getAttrOfType<IntegerAttr>("etch.state_bytes"))
+    state.stateBytes = stateBytes.getInt();
 
   std::vector<uint32_t> inputs, outputs;
   std::vector<fb::Offset<fb::String>> inputNames, outputNames;
@@ -468,7 +521,9 @@ LogicalResult ProgramBuilder::addMethod(func::FuncOp func) {
       debug.push_back(instructionDebug(fbb, &op));
   }
   std::vector<uint64_t> arenaSizes = {
-      static_cast<uint64_t>(arenaSize.getInt())};
+      static_cast<uint64_t>(arenaSize.getInt()) - state.stateBytes};
+  if (state.stateBytes)
+    arenaSizes.push_back(state.stateBytes);
   methods.push_back(schema::CreateMethodDirect(
       fbb, func.getSymName().str().c_str(), &state.values, &inputs, &outputs,
       &inputNames, &outputNames, &instructions, &state.operators,
@@ -511,7 +566,7 @@ ProgramBuilder::mutableBuffer(MethodState &state, edge::BufferOp buffer,
            << buffer.getName() << "' are not available";
   int32_t initial = -1;
   if (llvm::any_of(*bytes, [](char byte) { return byte != 0; }))
-    initial = segmentFor(buffer.getValue(), *bytes);
+    initial = segmentFor(*bytes, SegmentKind::Weights);
   return schema::CreateMutableBufferDirect(fbb, buffer.getName().str().c_str(),
                                            *value, *updated, initial);
 }
@@ -524,23 +579,40 @@ void ProgramBuilder::setMetadata(DictionaryAttr entries) {
 }
 
 void ProgramBuilder::addNamedData(const NamedData &data) {
-  namedData.push_back(
-      schema::CreateNamedDataDirect(fbb, data.name.c_str(), segments.size()));
-  segments.push_back(data.bytes);
+  namedData.push_back(schema::CreateNamedDataDirect(
+      fbb, data.name.c_str(),
+      segmentFor(ArrayRef<char>(data.bytes.data(), data.bytes.size()),
+                 SegmentKind::Program)));
 }
 
 void ProgramBuilder::finish(raw_ostream &os) {
+  auto isExternal = [&](const SegmentData &segment) {
+    return externalWeights && segment.kind == SegmentKind::Weights;
+  };
   std::vector<fb::Offset<schema::Segment>> segmentTable;
   uint64_t offset = 0;
-  for (const std::string &segment : segments) {
-    segmentTable.push_back(schema::CreateSegment(fbb, offset, segment.size()));
-    offset = (offset + segment.size() + runtime::kSegmentAlignment - 1) /
+  for (const SegmentData &segment : segments) {
+    if (isExternal(segment)) {
+      externalWeights->add(
+          ArrayRef<char>(segment.bytes.data(), segment.bytes.size()));
+      segmentTable.push_back(schema::CreateSegment(
+          fbb, 0, segment.bytes.size(), /*external=*/true, segment.checksum));
+      continue;
+    }
+    segmentTable.push_back(
+        schema::CreateSegment(fbb, offset, segment.bytes.size()));
+    offset = (offset + segment.bytes.size() + runtime::kSegmentAlignment - 1) /
              runtime::kSegmentAlignment * runtime::kSegmentAlignment;
   }
+  // The name only: the weights are found beside the program.
+  std::string weightsName =
+      externalWeights ? llvm::sys::path::filename(externalWeights->path()).str()
+                      : "";
   auto program = schema::CreateProgramDirect(
       fbb, runtime::kProgramVersion, &methods, &segmentTable,
       metadata.empty() ? nullptr : &metadata,
-      namedData.empty() ? nullptr : &namedData);
+      namedData.empty() ? nullptr : &namedData,
+      externalWeights ? weightsName.c_str() : nullptr);
   schema::FinishProgramBuffer(fbb, program);
 
   runtime::FileHeader header;
@@ -560,11 +632,13 @@ void ProgramBuilder::finish(raw_ostream &os) {
   };
   pad(base);
   offset = 0;
-  for (const std::string &segment : segments) {
+  for (const SegmentData &segment : segments) {
+    if (isExternal(segment))
+      continue;
     pad(base + offset);
-    os.write(segment.data(), segment.size());
-    position += segment.size();
-    offset = (offset + segment.size() + runtime::kSegmentAlignment - 1) /
+    os.write(segment.bytes.data(), segment.bytes.size());
+    position += segment.bytes.size();
+    offset = (offset + segment.bytes.size() + runtime::kSegmentAlignment - 1) /
              runtime::kSegmentAlignment * runtime::kSegmentAlignment;
   }
 }
@@ -572,16 +646,14 @@ void ProgramBuilder::finish(raw_ostream &os) {
 } // namespace
 
 LogicalResult writeProgram(ModuleOp module, raw_ostream &os,
-                           const std::vector<NamedData> &namedData,
-                           bool debugHandles,
-                           const std::vector<BundledCase> &bundled) {
-  ProgramBuilder builder(debugHandles);
+                           const ProgramWriteOptions &options) {
+  ProgramBuilder builder(options.debugHandles, options.externalWeights);
   if (auto metadata = module->getAttrOfType<DictionaryAttr>("etch.metadata"))
     builder.setMetadata(metadata);
-  for (const NamedData &data : namedData)
+  for (const NamedData &data : options.namedData)
     builder.addNamedData(data);
-  if (!bundled.empty()) {
-    FailureOr<NamedData> cases = bundledCasesData(module, bundled);
+  if (!options.bundled.empty()) {
+    FailureOr<NamedData> cases = bundledCasesData(module, options.bundled);
     if (failed(cases))
       return failure();
     builder.addNamedData(*cases);

@@ -200,8 +200,29 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       if (!group.members.empty())
         buffers.push_back(group.buffer);
     }
+    // State first, one buffer after another: [0, stateBytes) holds nothing
+    // else, so the program keeps it as an arena of its own, and methods that
+    // share their state (et-compile --method) hold no copy of it each.
+    std::vector<etch::runtime::PlannedBuffer> others;
+    std::vector<size_t> otherIndex;
+    uint64_t stateBytes = 0;
+    for (auto [index, group] : llvm::enumerate(groups)) {
+      if (group.members.empty())
+        continue;
+      etch::runtime::PlannedBuffer &buffer = buffers[bufferOf[index]];
+      if (group.state.empty()) {
+        others.push_back(buffer);
+        otherIndex.push_back(bufferOf[index]);
+        continue;
+      }
+      buffer.offset = stateBytes;
+      stateBytes =
+          (stateBytes + buffer.size + alignment - 1) / alignment * alignment;
+    }
     etch::runtime::MemoryPlanner planner(alignment);
-    uint64_t arenaSize = planner.plan(buffers);
+    uint64_t arenaSize = stateBytes + planner.plan(others);
+    for (auto [buffer, index] : llvm::zip(others, otherIndex))
+      buffers[index].offset = stateBytes + buffer.offset;
     Builder builder(func.getContext());
     llvm::DenseMap<Operation *, SmallVector<int64_t>> offsets;
     for (Value value : planned) {
@@ -236,6 +257,8 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       op->setAttr("etch.planned_types", builder.getArrayAttr(types));
     }
     func->setAttr("etch.arena_size", builder.getI64IntegerAttr(arenaSize));
+    if (stateBytes)
+      func->setAttr("etch.state_bytes", builder.getI64IntegerAttr(stateBytes));
     func->setAttr(
         "etch.arena_lower_bound",
         builder.getI64IntegerAttr(etch::runtime::MemoryPlanner::lowerBound(buffers)));

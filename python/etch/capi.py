@@ -34,7 +34,7 @@ class TensorInfo(ctypes.Structure):
 
 class LoadOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("threads", ctypes.c_uint32),
-                ("profile_delegates", ctypes.c_int32)]
+                ("profile_delegates", ctypes.c_int32), ("weights_path", ctypes.c_char_p)]
 
 
 _LIBRARIES = {}
@@ -170,15 +170,18 @@ class Module:
         self.close()
 
 
-def load(path_or_bytes, library="libetch.so", threads=None, module_type=Module):
+def load(path_or_bytes, library="libetch.so", threads=None, module_type=Module,
+         weights=None):
     """Opens the program at a path, or held in bytes, with the runtime in
-    library."""
+    library; weights: its external weights file (None: beside the program)."""
     lib = _bind(library)
     options = LoadOptions()
     lib.etch_load_options_init(ctypes.byref(options))
     if threads is not None and (not isinstance(threads, int) or threads < 1):
         raise Error(f"threads must be a positive int, not {threads!r}")
     options.threads = threads or 0
+    if weights is not None:
+        options.weights_path = os.fsencode(weights)
     program = ctypes.c_void_p()
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         data = bytes(path_or_bytes)  # the runtime copies them

@@ -11,12 +11,16 @@ from ._error import Error
 
 class Program:
     """A compiled program: buffer (its bytes, what et-compile writes),
-    summary (the partition summary: ops per target, delegates, fallbacks)."""
+    summary (the partition summary: ops per target, delegates, fallbacks),
+    weights_path (its external weights file, or None)."""
 
-    def __init__(self, buffer, summary):
+    def __init__(self, buffer, summary, weights_path=None):
         self.buffer, self.summary = buffer, summary
+        self.weights_path = weights_path
 
     def save(self, path):
+        """Writes the program; one with external weights finds them by the
+        file's name beside it (or etch.load(path, weights=...))."""
         with open(path, "wb") as file:
             file.write(self.buffer)
 
@@ -28,9 +32,11 @@ class Program:
         with tempfile.TemporaryDirectory(prefix="etch-verify-") as folder:
             path = os.path.join(folder, "program.etp")
             self.save(path)
-            run = subprocess.run([_native.tool("et-run"), path, "--verify",
-                                  "--rtol", repr(float(rtol)), "--atol", repr(float(atol))],
-                                 capture_output=True, text=True)
+            command = [_native.tool("et-run"), path, "--verify",
+                       "--rtol", repr(float(rtol)), "--atol", repr(float(atol))]
+            if self.weights_path:
+                command += ["--weights", self.weights_path]
+            run = subprocess.run(command, capture_output=True, text=True)
         cases = []
         for line in run.stdout.splitlines():
             match = re.match(r"case '(.*)' \((.*)\): (pass|FAIL)", line)
@@ -119,7 +125,8 @@ def _write_bundle(cases, folder):
 
 
 def compile(model, example_inputs=None, *, targets=None, quantize=None,
-            calibration_data=None, target_options=None, bundle=None):
+            calibration_data=None, target_options=None, bundle=None,
+            external_weights=None):
     """Compiles model -- a torch.export.ExportedProgram, an nn.Module
     (exported with example_inputs) or the path of a .pt2 / .onnx file --
     into an etch.Program. targets: target names in priority order (None:
@@ -127,7 +134,9 @@ def compile(model, example_inputs=None, *, targets=None, quantize=None,
     "int4-weight", as et-compile --quantize; calibration_data: samples (an
     input, or a tuple of inputs each) for int8; target_options:
     "target:name=value" strings; bundle: test cases stored in the program,
-    each a pair (inputs, expected outputs), run by Program.verify()."""
+    each a pair (inputs, expected outputs), run by Program.verify();
+    external_weights: a weights file path (et-compile --external-weights):
+    the weights go there, kept with what the file already holds."""
     with tempfile.TemporaryDirectory(prefix="etch-compile-") as folder:
         if isinstance(model, (str, os.PathLike)):
             path = os.fspath(model)
@@ -154,10 +163,13 @@ def compile(model, example_inputs=None, *, targets=None, quantize=None,
             command.append("--bundle=" + _write_bundle(bundle, folder))
         for option in target_options or ():
             command.append(f"--target-option={option}")
+        if external_weights is not None:
+            external_weights = os.path.abspath(os.fspath(external_weights))
+            command.append("--external-weights=" + external_weights)
         run = subprocess.run(command, capture_output=True, text=True)
         if run.returncode != 0:
             message = run.stderr.strip() or \
                 f"et-compile stopped with status {run.returncode} and no message"
             raise Error(message)
         with open(output, "rb") as file:
-            return Program(file.read(), run.stdout)
+            return Program(file.read(), run.stdout, external_weights)

@@ -107,6 +107,8 @@ def _run_program(program, inputs, folder):
     program.save(path)
     command = [_native.tool("et-run"), path, "--dump-intermediates",
                os.path.join(folder, "dump"), "--output-dir", os.path.join(folder, "out")]
+    if program.weights_path:
+        command += ["--weights", program.weights_path]
     for index, value in enumerate(inputs):
         file = os.path.join(folder, f"input{index}.npy")
         np.save(file, np.ascontiguousarray(_as_numpy(value)))

@@ -8,13 +8,17 @@ continuation (teacher forcing) and compares the logits behind every token.
                  --prefix DIR/NAME --out DIR [--quantize int8-weight]
                  [--compile-option=--last-logits-only ...]
                  [--same-tokens N] [--rtol-l2 X] [--min-agreement F]
+                 [--decode-model D.pt2]
 
 NAME_prompt.txt, NAME_generate.txt and NAME_logits.npy come from
 llm_export.py. --same-tokens: at least N leading generated tokens equal the
 reference (all of them by default); --compile-option: passed to et-compile
 (repeatable); --rtol-l2: the logits' relative L2
 error over all steps; --min-agreement: the share of forced tokens that were
-the model's own top choice. Prints one line per configuration with the
+the model's own top choice. --decode-model: a one-token export of the same
+model; the program then has methods prefill (--model) and decode sharing
+their caches, and et-llm runs the prompt on prefill and every new token on
+decode. Prints one line per configuration with the
 measured figures; exits 1 when any check fails.
 """
 import argparse
@@ -46,6 +50,7 @@ def main():
     parser.add_argument("--same-tokens", type=int, default=-1)
     parser.add_argument("--rtol-l2", type=float, default=1e-4)
     parser.add_argument("--min-agreement", type=float, default=1.0)
+    parser.add_argument("--decode-model", default="")
     args = parser.parse_args()
 
     prompt = open(args.prefix + "_prompt.txt").read().split()
@@ -57,8 +62,10 @@ def main():
         out = os.path.join(args.out, config.replace(",", "-"))
         os.makedirs(out, exist_ok=True)
         program = os.path.join(out, "model.etp")
-        compile_command = [os.path.join(args.bin, "et-compile"), args.model,
-                           f"--targets={config}", "-o", program]
+        models = ([f"--method=prefill={args.model}", f"--method=decode={args.decode_model}"]
+                  if args.decode_model else [args.model])
+        compile_command = [os.path.join(args.bin, "et-compile")] + models + [
+            f"--targets={config}", "-o", program]
         if args.quantize:
             compile_command.append(f"--quantize={args.quantize}")
         compile_command += args.compile_option

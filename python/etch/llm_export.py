@@ -12,6 +12,10 @@ each model NAME:
                           KV caches are buffers written in place
     NAME_decomposed.pt2   the same after run_decompositions() (where torch
                           can: not for the non-strict forms below)
+    NAME_decode.pt2       the same model exported for one token (static
+                          input_ids [1, 1], cache_position [1]): a decode
+                          method beside NAME_export.pt2 as prefill
+                          (et-compile --method; strict forms only)
     NAME_prompt.txt       the prompt's token ids (seeded)
     NAME_generate.txt     transformers' generate() greedy continuation of
                           the prompt (new tokens only; EOS does not stop it)
@@ -251,6 +255,10 @@ def export_model(name, out, new_tokens, save_hf):
                            "vocab_size": config.vocab_size})
     extra = {"etch_metadata.json": metadata}
     torch.export.save(program, os.path.join(out, f"{name}_export.pt2"), extra_files=extra)
+    if strict:
+        decode = exportable.export(input_ids=prompt[:, :1],
+                                   cache_position=torch.tensor([0]), strict=True)
+        torch.export.save(decode, os.path.join(out, f"{name}_decode.pt2"), extra_files=extra)
     try:
         decomposed = program.run_decompositions()
     except Exception as error:  # noqa: BLE001 (torch's own limitation, reported)

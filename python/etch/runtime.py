@@ -40,12 +40,16 @@ class Module(capi.Module):
         self.close()
 
 
-def load(path_or_bytes, *, threads=None):
+def load(path_or_bytes, *, threads=None, weights=None):
     """Loads a program from a path, or from its bytes (etch.Program.buffer).
     threads: the kernels' thread count (None: the runtime's default, the
-    cores); it is process-wide, as the C API's load option is."""
+    cores); it is process-wide, as the C API's load option is. weights: the
+    external weights file of a program compiled with external_weights=
+    (None: a Program's own, else the file beside the program)."""
     from .compiler import Program
     if isinstance(path_or_bytes, Program):
+        if weights is None:
+            weights = path_or_bytes.weights_path
         path_or_bytes = path_or_bytes.buffer
     return capi.load(path_or_bytes, library=_native.library(), threads=threads,
-                     module_type=Module)
+                     module_type=Module, weights=weights)

@@ -3,6 +3,7 @@
 // executed any number of times; it must not allocate in execute.
 #pragma once
 
+#include "runtime/backend/BlobFraming.h"
 #include "runtime/core/Result.h"
 #include "runtime/core/Span.h"
 #include "runtime/core/Tensor.h"
@@ -29,7 +30,7 @@ public:
   /// Verifies \p blob and builds what execute needs, with the tensors the
   /// call will pass (bound at load, so execute can stay allocation-free);
   /// returns an opaque handle.
-  virtual Result<void *> init(Span<const uint8_t> blob,
+  virtual Result<void *> init(const DelegateBlob &blob,
                               Span<const CompileSpec> specs,
                               Span<TensorView *> inputs,
                               Span<TensorView *> outputs) = 0;

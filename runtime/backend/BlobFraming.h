@@ -31,7 +31,16 @@ inline size_t blobConstantPadding(size_t size) {
          kBlobConstantAlignment;
 }
 
-/// A blob's pieces (pointers into the blob).
+/// A delegate's blob as a program holds it: the framed bytes and, when the
+/// program stores the constant section apart (DelegateEntry's
+/// constants_segment: shared between methods, or in an external weights
+/// file), that section; a null constants.data() means inside the bytes.
+struct DelegateBlob {
+  Span<const uint8_t> bytes;
+  Span<const uint8_t> constants;
+};
+
+/// A blob's pieces (pointers into the blob and its constants).
 struct FramedBlob {
   const uint8_t *flatbuffer = nullptr;
   uint64_t flatbufferSize = 0;
@@ -39,10 +48,11 @@ struct FramedBlob {
   uint64_t constantsSize = 0;
 };
 
-/// Splits \p bytes; empty when it holds a \p magic blob of \p version
+/// Splits \p delegate; empty when it holds a \p magic blob of \p version
 /// (the flatbuffer not yet verified), otherwise what is wrong.
-inline std::string unframeBlob(Span<const uint8_t> bytes, const char *magic,
+inline std::string unframeBlob(const DelegateBlob &delegate, const char *magic,
                                uint32_t version, FramedBlob &blob) {
+  Span<const uint8_t> bytes = delegate.bytes;
   if (bytes.size() < kBlobHeaderSize ||
       std::memcmp(bytes.data(), magic, 4) != 0)
     return "blob does not start with " + std::string(magic, 4);
@@ -57,6 +67,14 @@ inline std::string unframeBlob(Span<const uint8_t> bytes, const char *magic,
   uint64_t constants = blobConstantSectionOffset(size);
   if (constants > bytes.size())
     return "constant section lies outside the blob";
+  if (delegate.constants.data()) {
+    if (constants != bytes.size())
+      return "a blob stored apart from its constants goes on past its "
+             "flatbuffer";
+    blob = {bytes.data() + kBlobHeaderSize, size, delegate.constants.data(),
+            delegate.constants.size()};
+    return "";
+  }
   blob = {bytes.data() + kBlobHeaderSize, size, bytes.data() + constants,
           bytes.size() - constants};
   return "";
@@ -65,15 +83,35 @@ inline std::string unframeBlob(Span<const uint8_t> bytes, const char *magic,
 /// unframeBlob, then the flatbuffer through the schema's \p Verify
 /// (VerifyBlobBuffer of the target's generated header).
 template <bool (*Verify)(flatbuffers::Verifier &)>
-std::string openBlob(Span<const uint8_t> bytes, const char *magic,
+std::string openBlob(const DelegateBlob &delegate, const char *magic,
                      uint32_t version, FramedBlob &blob) {
-  if (std::string problem = unframeBlob(bytes, magic, version, blob);
+  if (std::string problem = unframeBlob(delegate, magic, version, blob);
       !problem.empty())
     return problem;
   flatbuffers::Verifier verifier(blob.flatbuffer, blob.flatbufferSize);
   return Verify(verifier)
              ? ""
              : "blob flatbuffer verification failed (corrupt blob)";
+}
+
+/// The framed bytes and the constant section of a whole blob (what the
+/// program writer stores as two segments); false when \p bytes is not
+/// framed.
+inline bool splitBlobConstants(Span<const uint8_t> bytes,
+                               Span<const uint8_t> &framed,
+                               Span<const uint8_t> &constants) {
+  if (bytes.size() < kBlobHeaderSize)
+    return false;
+  uint64_t size;
+  std::memcpy(&size, bytes.data() + 8, 8);
+  if (size > bytes.size() - kBlobHeaderSize)
+    return false;
+  uint64_t offset = blobConstantSectionOffset(size);
+  if (offset > bytes.size())
+    return false;
+  framed = Span<const uint8_t>(bytes.data(), offset);
+  constants = Span<const uint8_t>(bytes.data() + offset, bytes.size() - offset);
+  return true;
 }
 
 /// The blob around \p flatbuffer and \p constants.

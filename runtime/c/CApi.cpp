@@ -15,6 +15,7 @@
 #include "runtime/module/Module.h"
 #include "runtime/platform/Platform.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +37,7 @@ struct etch_program {
   std::unique_ptr<Module> module;
   std::unique_ptr<uint8_t[], void (*)(uint8_t *)> copy{nullptr, nullptr};
   std::unique_ptr<Program> loaded;
+  std::shared_ptr<const WeightsFile> weights; // for `loaded`
   std::string name;
   std::vector<const char *> methodNames;
 
@@ -144,6 +146,14 @@ void applyOptions(const etch_load_options *options) {
   setDelegateProfiling(options->profile_delegates != 0);
 }
 
+/// options->weights_path where the caller's struct has that field.
+const char *weightsPath(const etch_load_options *options) {
+  bool has = options &&
+             options->struct_size >= offsetof(etch_load_options, weights_path) +
+                                         sizeof(options->weights_path);
+  return has ? options->weights_path : nullptr;
+}
+
 etch_status *finishProgram(std::unique_ptr<etch_program> program,
                            etch_program **out) {
   const auto *methods = program->program().flatbuffer().methods();
@@ -211,7 +221,8 @@ etch_status *etch_program_open(const char *path,
   *program = nullptr;
   Capture capture;
   applyOptions(options);
-  Result<std::unique_ptr<Module>> module = Module::open(path);
+  Result<std::unique_ptr<Module>> module =
+      Module::open(path, weightsPath(options));
   if (!module.ok())
     return status(module.error(), std::string(path) + ": cannot load program",
                   capture);
@@ -245,7 +256,23 @@ etch_status *etch_program_load(const void *data, size_t size, const char *name,
                       std::to_string(size) + " bytes");
   if (size)
     std::memcpy(made->copy.get(), data, size);
-  Result<Program> loaded = Program::load(made->copy.get(), size);
+  const char *compiledAgainst = "";
+  Result<bool> needsWeights =
+      Program::needsWeights(made->copy.get(), size, compiledAgainst);
+  if (needsWeights.ok() && *needsWeights) {
+    const char *path = weightsPath(options);
+    if (!path)
+      return status(ETCH_WEIGHTS_MISMATCH,
+                    shown + ": cannot load program: it keeps its weights in '" +
+                        compiledAgainst +
+                        "'; set etch_load_options.weights_path");
+    Result<std::shared_ptr<const WeightsFile>> weights = openWeightsFile(path);
+    if (!weights.ok())
+      return status(weights.error(), shown + ": cannot load program", capture);
+    made->weights = std::move(*weights);
+  }
+  Result<Program> loaded =
+      Program::load(made->copy.get(), size, made->weights.get());
   if (!loaded.ok())
     return status(loaded.error(), shown + ": cannot load program", capture);
   made->loaded = std::make_unique<Program>(std::move(*loaded));
@@ -271,15 +298,35 @@ const char *etch_program_metadata(const etch_program *program,
   return program && key ? program->program().metadata(key) : nullptr;
 }
 
+struct etch_state {
+  SharedState shared;
+};
+
+etch_status *etch_state_create(etch_state **state) {
+  if (!state)
+    return invalid("etch_state_create: state must not be NULL");
+  *state = new (std::nothrow) etch_state();
+  return *state ? nullptr
+                : status(ETCH_MEMORY_ALLOCATION_FAILED, "out of memory");
+}
+
+void etch_state_free(etch_state *state) { delete state; }
+
 etch_status *etch_method_load(const etch_program *program, const char *name,
                               etch_method **method) {
+  return etch_method_load_shared(program, name, nullptr, method);
+}
+
+etch_status *etch_method_load_shared(const etch_program *program,
+                                     const char *name, etch_state *state,
+                                     etch_method **method) {
   if (!program || !method)
     return invalid("etch_method_load: program and method must not be NULL");
   *method = nullptr;
   const char *wanted = name ? name : "forward";
   Capture capture;
-  Result<std::unique_ptr<Method>> loaded =
-      Method::load(program->program(), wanted);
+  Result<std::unique_ptr<Method>> loaded = Method::load(
+      program->program(), wanted, state ? &state->shared : nullptr);
   if (!loaded.ok())
     return status(loaded.error(),
                   program->name + ": cannot load method '" + wanted + "'",

@@ -32,6 +32,10 @@ const char *errorName(Error error) {
     return "ProgramVersionMismatch";
   case Error::OperatorMissing:
     return "OperatorMissing";
+  case Error::InvalidWeights:
+    return "InvalidWeights";
+  case Error::WeightsMismatch:
+    return "WeightsMismatch";
   case Error::DelegateInvalidBlob:
     return "DelegateInvalidBlob";
   case Error::DelegateInitFailed:

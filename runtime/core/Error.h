@@ -27,6 +27,9 @@ enum class Error : uint32_t {
   InvalidProgram = 0x30,
   ProgramVersionMismatch = 0x31,
   OperatorMissing = 0x32,
+  // An external weights file is damaged, or is not the program's.
+  InvalidWeights = 0x33,
+  WeightsMismatch = 0x34,
 
   // A delegate failed.
   DelegateInvalidBlob = 0x40,

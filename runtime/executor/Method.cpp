@@ -56,8 +56,8 @@ AttributeValue attributeValue(const schema::Value &value) {
 
 } // namespace
 
-Result<std::unique_ptr<Method>> Method::load(const Program &program,
-                                             const char *name) {
+Result<std::unique_ptr<Method>>
+Method::load(const Program &program, const char *name, SharedState *shared) {
   const schema::Method *method = program.method(name);
   if (!method) {
     ET_LOG(Error, "program has no method '%s'", name);
@@ -65,7 +65,7 @@ Result<std::unique_ptr<Method>> Method::load(const Program &program,
   }
   std::unique_ptr<Method> result(new Method());
   result->method_ = method;
-  ET_CHECK_OK(result->bind(program, *method));
+  ET_CHECK_OK(result->bind(program, *method, shared));
   return result;
 }
 
@@ -75,11 +75,46 @@ Method::~Method() {
       call.backend->destroy(call.handle);
 }
 
-Error Method::bind(const Program &program, const schema::Method &method) {
+Error Method::shareState(const Program &program, const schema::Method &method,
+                         SharedState &shared,
+                         std::vector<SharedRange> &ranges) {
+  if (!method.mutable_buffers())
+    return Error::Ok;
+  for (const schema::MutableBuffer *buffer : *method.mutable_buffers()) {
+    // Verified at load: an arena tensor, an initial segment of its size.
+    const schema::Tensor *state =
+        method.values()->Get(buffer->value())->kind_as_Tensor();
+    int32_t initial = buffer->initial_segment();
+    Result<uint8_t *> memory = shared.acquire(
+        buffer->name()->c_str(), static_cast<ScalarType>(state->scalar_type()),
+        state->nbytes(),
+        initial < 0 ? Span<const uint8_t>() : program.segment(initial),
+        method.name()->c_str());
+    if (!memory.ok())
+      return memory.error();
+    ranges.push_back({state->arena(), state->offset(),
+                      state->offset() + state->nbytes(), *memory});
+  }
+  return Error::Ok;
+}
+
+Error Method::bind(const Program &program, const schema::Method &method,
+                   SharedState *shared) {
   prepareKernels();
-  // Arenas: the memory plan, allocated once here.
+  std::vector<SharedRange> sharedRanges;
+  if (shared)
+    ET_CHECK_OK(shareState(program, method, *shared, sharedRanges));
+  // Arenas: the memory plan, allocated once here; not one that holds
+  // nothing but shared state (the plan's state arena).
   if (const auto *sizes = method.arena_sizes()) {
-    for (uint64_t size : *sizes) {
+    for (uint32_t arena = 0; arena < sizes->size(); ++arena) {
+      uint64_t size = sizes->Get(arena), covered = 0;
+      for (const SharedRange &range : sharedRanges)
+        covered += range.arena == arena ? range.end - range.begin : 0;
+      if (size && covered == size) {
+        arenas_.emplace_back();
+        continue;
+      }
       if (size > memoryLimit() - arenaBytes_) {
         ET_LOG(Error,
                "the method's arenas need more than the memory limit (%llu "
@@ -99,6 +134,16 @@ Error Method::bind(const Program &program, const schema::Method &method) {
       arenaBytes_ += size;
     }
   }
+  // A value planned inside a state buffer's bytes (the state, an update
+  // planned in place) lives in the shared memory at the same place.
+  auto arenaAddress = [&](const schema::Tensor &tensor) -> uint8_t * {
+    for (const SharedRange &range : sharedRanges)
+      if (tensor.arena() == range.arena && tensor.offset() >= range.begin &&
+          tensor.offset() + tensor.nbytes() <= range.end)
+        return range.memory + (tensor.offset() - range.begin);
+    uint8_t *base = arenas_[tensor.arena()].get();
+    return base ? base + tensor.offset() : nullptr;
+  };
   const auto &values = *method.values();
   tensors_.resize(values.size());
   quantParams_.resize(values.size());
@@ -119,7 +164,12 @@ Error Method::bind(const Program &program, const schema::Method &method) {
     }
     switch (tensor->storage()) {
     case schema::TensorStorage::Arena:
-      tensors_[i].setData(arenas_[tensor->arena()].get() + tensor->offset());
+      if (uint8_t *address = arenaAddress(*tensor))
+        tensors_[i].setData(address);
+      else {
+        ET_LOG(Error, "value %u lies across shared state buffers", i);
+        return Error::InvalidProgram;
+      }
       break;
     case schema::TensorStorage::Constant:
       // Kernels never write their inputs; constants stay in the file image.
@@ -158,7 +208,10 @@ Error Method::bind(const Program &program, const schema::Method &method) {
                          initial < 0 ? Span<const uint8_t>()
                                      : program.segment(initial)});
     }
-  resetState();
+  // Shared buffers got their initial contents when made: loading another
+  // method must not reset a sequence one has begun.
+  if (sharedRanges.empty())
+    resetState();
 
   // Size the argument arrays first so the spans below stay valid.
   const auto &instructions = *method.instructions();
@@ -238,10 +291,12 @@ Error Method::bind(const Program &program, const schema::Method &method) {
                              ? Span<const uint8_t>(spec->value()->data(),
                                                    spec->value()->size())
                              : Span<const uint8_t>()});
+    DelegateBlob blob{program.segment(entry->segment()), {}};
+    if (entry->constants_segment() >= 0)
+      blob.constants = program.segment(entry->constants_segment());
     Result<void *> handle = call.backend->init(
-        program.segment(entry->segment()),
-        Span<const CompileSpec>(specs.data(), specs.size()), call.args.inputs,
-        call.args.outputs);
+        blob, Span<const CompileSpec>(specs.data(), specs.size()),
+        call.args.inputs, call.args.outputs);
     if (!handle.ok()) {
       ET_LOG(Error, "instruction %u: backend '%s' rejected its blob", i,
              entry->target()->c_str());

@@ -6,6 +6,7 @@
 
 #include "runtime/backend/Backend.h"
 #include "runtime/core/Result.h"
+#include "runtime/executor/SharedState.h"
 #include "runtime/kernels/KernelCall.h"
 #include "runtime/platform/Platform.h"
 #include "runtime/program/Program.h"
@@ -18,8 +19,11 @@ namespace etch::runtime {
 
 class Method {
 public:
-  static Result<std::unique_ptr<Method>> load(const Program &program,
-                                              const char *name);
+  /// With \p shared, the method's state buffers are those of that name in
+  /// \p shared (made by the first method that declares them): methods of
+  /// one program loaded with one SharedState (Module does) share them.
+  static Result<std::unique_ptr<Method>>
+  load(const Program &program, const char *name, SharedState *shared = nullptr);
   ~Method();
   Method(const Method &) = delete;
   Method &operator=(const Method &) = delete;
@@ -121,8 +125,20 @@ private:
     int64_t min[kMaxRank], max[kMaxRank];
   };
 
+  /// A state buffer's planned bytes in arena \p arena, and where its
+  /// shared memory is.
+  struct SharedRange {
+    uint32_t arena;
+    uint64_t begin, end;
+    uint8_t *memory;
+  };
+
   Method() = default;
-  Error bind(const Program &program, const schema::Method &method);
+  Error bind(const Program &program, const schema::Method &method,
+             SharedState *shared);
+  /// The shared memory of each state buffer's arena range.
+  Error shareState(const Program &program, const schema::Method &method,
+                   SharedState &shared, std::vector<SharedRange> &ranges);
   /// Call \p index takes its inputs' current shapes: a kernel validates
   /// and resizes its outputs, a delegate resizes.
   Error reshape(size_t index);

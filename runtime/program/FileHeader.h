@@ -8,8 +8,15 @@ namespace etch::runtime {
 inline constexpr char kProgramMagic[8] = {'E', 'T', 'C', 'H',
                                           'P', 'R', 'G', '\0'};
 inline constexpr uint32_t kFileHeaderVersion = 1;
-/// Program.version the runtime reads; bumped on incompatible schema changes.
-inline constexpr uint32_t kProgramVersion = 2;
+/// Program.version the compiler writes; bumped on incompatible schema
+/// changes. Version 3 added external segments and delegate constants stored
+/// apart; a version-2 program has neither and loads as it is.
+inline constexpr uint32_t kProgramVersion = 3;
+inline constexpr uint32_t kOldestProgramVersion = 2;
+/// External weights files (schema/weights.fbs) share the header layout.
+inline constexpr char kWeightsMagic[8] = {'E', 'T', 'C', 'H',
+                                          'W', 'T', 'S', '\0'};
+inline constexpr uint32_t kWeightsVersion = 1;
 inline constexpr uint64_t kSegmentAlignment = 64;
 /// The named data holding a program's bundled test cases
 /// (runtime/schema/bundled.fbs; et-compile --bundle, et-run --verify).

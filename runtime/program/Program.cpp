@@ -278,16 +278,85 @@ Error verifyMethod(const schema::Method &method,
                    b);
     }
   if (method.delegates())
-    for (uint32_t i = 0; i < delegateCount; ++i)
-      if (!program.segments() ||
-          method.delegates()->Get(i)->segment() >= program.segments()->size())
+    for (uint32_t i = 0; i < delegateCount; ++i) {
+      const schema::DelegateEntry *entry = method.delegates()->Get(i);
+      uint32_t segments = program.segments() ? program.segments()->size() : 0;
+      if (entry->segment() >= segments)
         return bad("delegate blob segment out of range: delegate", i);
+      if (entry->constants_segment() < -1 ||
+          entry->constants_segment() >= static_cast<int64_t>(segments))
+        return bad("delegate constants segment out of range: delegate", i);
+    }
+  return Error::Ok;
+}
+
+/// Where each segment's bytes are: in the file, or (external) in \p weights
+/// under its checksum and size.
+Error verifySegments(const schema::Program &program, uint64_t base, size_t size,
+                     const WeightsFile *weights, bool externalChecked) {
+  if (!program.segments())
+    return Error::Ok;
+  const char *weightsName =
+      program.weights_file() ? program.weights_file()->c_str() : "";
+  for (uint32_t i = 0; i < program.segments()->size(); ++i) {
+    const schema::Segment *segment = program.segments()->Get(i);
+    if (!segment->external()) {
+      if (segment->offset() % kSegmentAlignment != 0 ||
+          !fits(base, segment->offset(), size) ||
+          !fits(base + segment->offset(), segment->size(), size))
+        return fail(Error::InvalidProgram,
+                    "a data segment lies outside the file (truncated?)");
+      continue;
+    }
+    if (program.version() < 3)
+      return fail(Error::InvalidProgram,
+                  "an external segment in a version-2 program");
+    if (!externalChecked)
+      continue;
+    if (!weights) {
+      ET_LOG(Error,
+             "program: its weights are in an external file ('%s'); load it "
+             "with the program (et-run --weights FILE)",
+             weightsName);
+      return Error::WeightsMismatch;
+    }
+    if (!weights->find(segment->checksum(), segment->size()).data()) {
+      ET_LOG(Error,
+             "program: %s has no entry for segment %u (%llu bytes, checksum "
+             "%016llx): it holds another program's weights (this one was "
+             "compiled against '%s')",
+             weights->name(), i,
+             static_cast<unsigned long long>(segment->size()),
+             static_cast<unsigned long long>(segment->checksum()), weightsName);
+      return Error::WeightsMismatch;
+    }
+  }
   return Error::Ok;
 }
 
 } // namespace
 
-Result<Program> Program::load(const void *data, size_t size) {
+Result<Program> Program::load(const void *data, size_t size,
+                              const WeightsFile *weights) {
+  return verify(data, size, weights, /*externalChecked=*/true);
+}
+
+Result<bool> Program::needsWeights(const void *data, size_t size,
+                                   const char *&name) {
+  Result<Program> program = verify(data, size, nullptr, false);
+  if (!program.ok())
+    return program.error();
+  name = program->weightsFileName();
+  if (const auto *segments = program->program_->segments())
+    for (const schema::Segment *segment : *segments)
+      if (segment->external())
+        return true;
+  return false;
+}
+
+Result<Program> Program::verify(const void *data, size_t size,
+                                const WeightsFile *weights,
+                                bool externalChecked) {
   const uint8_t *bytes = static_cast<const uint8_t *>(data);
   if (!data || size < sizeof(FileHeader))
     return fail(Error::InvalidProgram,
@@ -320,20 +389,14 @@ Result<Program> Program::load(const void *data, size_t size) {
     return fail(Error::InvalidProgram,
                 "flatbuffer verification failed (corrupt file)");
   const schema::Program *program = schema::GetProgram(buffer);
-  if (program->version() != kProgramVersion) {
-    ET_LOG(Error, "program: version %u, this runtime reads version %u",
-           program->version(), kProgramVersion);
+  if (program->version() < kOldestProgramVersion ||
+      program->version() > kProgramVersion) {
+    ET_LOG(Error, "program: version %u, this runtime reads versions %u to %u",
+           program->version(), kOldestProgramVersion, kProgramVersion);
     return Error::ProgramVersionMismatch;
   }
   uint64_t base = segmentBase(header);
-  if (program->segments()) {
-    for (const schema::Segment *segment : *program->segments())
-      if (segment->offset() % kSegmentAlignment != 0 ||
-          !fits(base, segment->offset(), size) ||
-          !fits(base + segment->offset(), segment->size(), size))
-        return fail(Error::InvalidProgram,
-                    "a data segment lies outside the file (truncated?)");
-  }
+  ET_CHECK_OK(verifySegments(*program, base, size, weights, externalChecked));
   if (const auto *entries = program->named_data())
     for (const schema::NamedData *entry : *entries)
       if (!program->segments() ||
@@ -344,7 +407,7 @@ Result<Program> Program::load(const void *data, size_t size) {
     return fail(Error::InvalidProgram, "program has no methods");
   for (const schema::Method *method : *program->methods())
     ET_CHECK_OK(verifyMethod(*method, *program));
-  return Program(bytes, size, program, base);
+  return Program(bytes, size, program, base, weights);
 }
 
 const schema::Method *Program::method(const char *name) const {
@@ -372,8 +435,14 @@ Span<const uint8_t> Program::namedData(const char *name) const {
 
 Span<const uint8_t> Program::segment(uint32_t index) const {
   const schema::Segment *segment = program_->segments()->Get(index);
+  if (segment->external())
+    return weights_->find(segment->checksum(), segment->size());
   return Span<const uint8_t>(data_ + segmentBase_ + segment->offset(),
                              segment->size());
+}
+
+const char *Program::weightsFileName() const {
+  return program_->weights_file() ? program_->weights_file()->c_str() : "";
 }
 
 } // namespace etch::runtime

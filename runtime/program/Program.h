@@ -5,6 +5,7 @@
 
 #include "runtime/core/Result.h"
 #include "runtime/core/Span.h"
+#include "runtime/program/WeightsFile.h"
 #include "runtime/schema/program_generated.h"
 
 #include <cstddef>
@@ -15,8 +16,16 @@ namespace etch::runtime {
 class Program {
 public:
   /// Verifies \p data (which must outlive the Program). Errors are logged
-  /// with what is wrong and where.
-  static Result<Program> load(const void *data, size_t size);
+  /// with what is wrong and where. A program compiled with external weights
+  /// needs its \p weights file (which must outlive it too): each external
+  /// segment must be there, with its checksum and size.
+  static Result<Program> load(const void *data, size_t size,
+                              const WeightsFile *weights = nullptr);
+  /// Verifies \p data as load does, but for the external segments; returns
+  /// whether the program keeps weights in an external file, and that file's
+  /// name as et-compile was given it (\p name, "" when it has none).
+  static Result<bool> needsWeights(const void *data, size_t size,
+                                   const char *&name);
 
   const schema::Program &flatbuffer() const { return *program_; }
   /// The named method, or null.
@@ -26,19 +35,27 @@ public:
   /// The bytes of the named data \p name ("tokenizer", "chat_template"), or
   /// an empty span with a null data() when the program has none.
   Span<const uint8_t> namedData(const char *name) const;
-  /// Bytes of segment \p index (bounds-checked at load).
+  /// Bytes of segment \p index (bounds-checked at load), in the file or in
+  /// the external weights.
   Span<const uint8_t> segment(uint32_t index) const;
+  /// The external weights file the program was compiled with ("" when it
+  /// has none), as et-compile was given it.
+  const char *weightsFileName() const;
 
 private:
+  static Result<Program> verify(const void *data, size_t size,
+                                const WeightsFile *weights,
+                                bool externalChecked);
   Program(const uint8_t *data, size_t size, const schema::Program *program,
-          uint64_t segmentBase)
-      : data_(data), size_(size), program_(program), segmentBase_(segmentBase) {
-  }
+          uint64_t segmentBase, const WeightsFile *weights)
+      : data_(data), size_(size), program_(program), segmentBase_(segmentBase),
+        weights_(weights) {}
 
   const uint8_t *data_;
   size_t size_;
   const schema::Program *program_;
   uint64_t segmentBase_;
+  const WeightsFile *weights_;
 };
 
 } // namespace etch::runtime

@@ -100,8 +100,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::aligned_alloc(64, (blobSize + 63) / 64 * 64 + 64)));
   std::memcpy(blob.get(), data + reader.offset, blobSize);
   Result<void *> handle = backend->init(
-      Span<const uint8_t>(blob.get(), blobSize), Span<const CompileSpec>(),
-      Span<TensorView *>(pointers.data(), counts[0]),
+      DelegateBlob{Span<const uint8_t>(blob.get(), blobSize), {}},
+      Span<const CompileSpec>(), Span<TensorView *>(pointers.data(), counts[0]),
       Span<TensorView *>(pointers.data() + counts[0], counts[1]));
   if (!handle.ok())
     return 0;

@@ -83,8 +83,15 @@ int blobSeeds(const char *programPath, const std::string &outDir) {
         if (list)
           for (uint32_t value : *list)
             appendTensor(seed, *method, value);
+      // The whole blob: its constants follow it when stored apart.
       Span<const uint8_t> blob = program->segment(entry->segment());
       seed.append(reinterpret_cast<const char *>(blob.data()), blob.size());
+      if (entry->constants_segment() >= 0) {
+        Span<const uint8_t> constants =
+            program->segment(entry->constants_segment());
+        seed.append(reinterpret_cast<const char *>(constants.data()),
+                    constants.size());
+      }
       std::string dir = outDir + "/blob-" + entry->target()->str();
       mkdir(dir.c_str(), 0755);
       if (!writeFile(dir + "/" + base + "-" + method->name()->str() + "-" +

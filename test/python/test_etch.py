@@ -54,6 +54,28 @@ def test_onnx_file_compiles_and_runs(cnn_program, tmp_path):
     np.testing.assert_allclose(first[0].sum(), 1.0, rtol=1e-5)  # softmax
 
 
+def test_external_weights(cnn_program, tmp_path):
+    weights = tmp_path / "cnn.etw"
+    program = etch.compile(os.path.join(DATA, "small_cnn.onnx"), targets=["xnnpack", "portable"],
+                           external_weights=weights)
+    assert program.weights_path == str(weights) and weights.exists()
+    assert len(program.buffer) < len(cnn_program.buffer) / 4
+    x = np.random.default_rng(1).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    expected = etch.load(cnn_program).forward(x)[0]
+    np.testing.assert_array_equal(etch.load(program).forward(x)[0], expected)
+    path = tmp_path / "cnn.etp"
+    program.save(path)  # beside its weights: found by name
+    np.testing.assert_array_equal(etch.load(str(path)).forward(x)[0], expected)
+    np.testing.assert_array_equal(
+        etch.load(program.buffer, weights=weights).forward(x)[0], expected)
+    expect_error(lambda: etch.load(program.buffer), "keeps its weights in 'cnn.etw'")
+    other = tmp_path / "other.etw"
+    etch.compile(os.path.join(DATA, "small_cnn.onnx"), quantize="int8-weight",
+                 targets=["portable"], external_weights=other)
+    expect_error(lambda: etch.load(str(path), weights=other), "WeightsMismatch",
+                 "compiled against 'cnn.etw'")
+
+
 def expect_error(function, *fragments):
     with pytest.raises(etch.Error) as caught:
         function()

@@ -11,10 +11,12 @@
 #include "etch/Import/Import.h"
 #include "etch/Partition/Partition.h"
 #include "etch/Pipeline/Pipeline.h"
+#include "etch/Serialize/ExternalWeights.h"
 #include "etch/Serialize/ProgramWriter.h"
 #include "etch/Target/Target.h"
 
 #include "MemoryPlanSvg.h"
+#include "MethodMerge.h"
 #include "NpyFolders.h"
 #include "TokenizerFiles.h"
 
@@ -84,6 +86,18 @@ static cl::opt<std::string> bundleFolder(
              "input0.npy... and expected0.npy... (et-run --verify runs "
              "them)"),
     cl::value_desc("folder"), cl::cat(etchOptions));
+static cl::list<std::string> methodSpecs(
+    "method",
+    cl::desc("Compile MODEL as method NAME of the program (repeatable, "
+             "instead of the input file): equal weights are stored once and "
+             "methods share state buffers of the same name"),
+    cl::value_desc("NAME=MODEL"), cl::cat(etchOptions));
+static cl::opt<std::string> externalWeightsPath(
+    "external-weights",
+    cl::desc("Keep the weights in this file (an etch weights file; what it "
+             "already holds is kept and reused) instead of in the program; "
+             "et-run finds it beside the program or takes --weights"),
+    cl::value_desc("file.etw"), cl::cat(etchOptions));
 static cl::opt<bool> printPartitionSummary(
     "print-partition-summary",
     cl::desc(
@@ -271,9 +285,24 @@ int main(int argc, char **argv) {
       llvm::outs() << name << "\n";
     return 0;
   }
-  if (inputPath.empty()) {
+  // (method name, model): one unnamed model, or the --method list.
+  std::vector<std::pair<std::string, std::string>> models;
+  if (!methodSpecs.empty()) {
+    std::string error;
+    if (!inputPath.empty()) {
+      llvm::errs() << "et-compile: give the input file or --method "
+                      "NAME=MODEL, not both\n";
+      return 2;
+    }
+    if (!etch::tools::parseMethodSpecs(methodSpecs, models, error)) {
+      llvm::errs() << "et-compile: " << error << "\n";
+      return 2;
+    }
+  } else if (inputPath.empty()) {
     llvm::errs() << "et-compile: no input file (see --help)\n";
     return 2;
+  } else {
+    models.emplace_back("", inputPath);
   }
   // The files the program carries: read (and checked) before compiling.
   std::vector<etch::NamedData> carried;
@@ -295,6 +324,17 @@ int main(int argc, char **argv) {
     std::string error;
     if (!etch::tools::readBundleFolder(bundleFolder, bundledCases, error)) {
       llvm::errs() << "et-compile: --bundle: " << error << "\n";
+      return 1;
+    }
+  }
+  // Checked before compiling: an existing file that is not a weights file
+  // is never overwritten.
+  std::unique_ptr<etch::ExternalWeights> externalWeights;
+  if (!externalWeightsPath.empty()) {
+    std::string error;
+    externalWeights = etch::ExternalWeights::open(externalWeightsPath, error);
+    if (!externalWeights) {
+      llvm::errs() << "et-compile: --external-weights: " << error << "\n";
       return 1;
     }
   }
@@ -372,17 +412,6 @@ int main(int argc, char **argv) {
     return failure();
   });
 
-  OwningOpRef<ModuleOp> module = etch::importModel(inputPath, &context);
-  if (!module) {
-    if (!errorCount)
-      llvm::errs() << inputPath << ": error: the import failed without a "
-                                   "diagnostic (an etch bug: please report)\n";
-    return 1;
-  }
-
-  if (!addMetadata(*module))
-    return 2;
-
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
@@ -406,8 +435,32 @@ int main(int argc, char **argv) {
                     "need the plan phase\n";
     return 2;
   }
-  if (failed(pm.run(*module)))
-    return 1;
+  OwningOpRef<ModuleOp> module;
+  for (const auto &[name, path] : models) {
+    OwningOpRef<ModuleOp> compiled = etch::importModel(path, &context);
+    if (!compiled) {
+      if (!errorCount)
+        llvm::errs() << path
+                     << ": error: the import failed without a "
+                        "diagnostic (an etch bug: please report)\n";
+      return 1;
+    }
+    if (!addMetadata(*compiled))
+      return 2;
+    if (failed(pm.run(*compiled)))
+      return 1;
+    if (name.empty()) {
+      module = std::move(compiled);
+      continue;
+    }
+    if (!module)
+      module = ModuleOp::create(UnknownLoc::get(&context));
+    std::string error;
+    if (!etch::tools::addMethod(*module, *compiled, name, error)) {
+      llvm::errs() << "et-compile: " << path << ": " << error << "\n";
+      return 1;
+    }
+  }
   if (printMemoryPlan)
     printPlan(*module);
   if (!memoryPlanSvg.empty()) {
@@ -467,10 +520,23 @@ int main(int argc, char **argv) {
                                          : (*funcs.begin()).getSymName().str();
     for (etch::BundledCase &bundled : bundledCases)
       bundled.method = method;
-    if (failed(etch::writeProgram(*module, output->os(), carried,
-                                  /*debugHandles=*/!stripDebug, bundledCases)))
+    etch::ProgramWriteOptions write;
+    write.namedData = std::move(carried);
+    write.debugHandles = !stripDebug;
+    write.bundled = std::move(bundledCases);
+    write.externalWeights = externalWeights.get();
+    if (failed(etch::writeProgram(*module, output->os(), write)))
       return 1;
+    if (externalWeights && !externalWeights->write(error)) {
+      llvm::errs() << "et-compile: " << error << "\n";
+      return 1;
+    }
   } else {
+    if (externalWeights) {
+      llvm::errs() << "et-compile: --external-weights keeps a program's "
+                      "weights apart; it does not apply with --compile-to\n";
+      return 2;
+    }
     if (!bundledCases.empty()) {
       llvm::errs() << "et-compile: --bundle stores cases in a program; it "
                       "does not apply with --compile-to\n";

@@ -190,15 +190,28 @@ bool openModel(const ModelOptions &options, LlmModel &model) {
   if (options.chat == ChatUse::Required && !model.tokenizer)
     return fail("--chat needs a tokenizer (--tokenizer FILE, or one the "
                 "program carries)");
-  Result<std::unique_ptr<Method>> method =
-      model.module->loadMethod(options.method.c_str());
-  if (!method.ok())
-    return fail(options.program + ": cannot load method '" + options.method +
-                "' (" + errorName(method.error()) + ")" + runtimeCause());
-  model.method = std::move(*method);
+  bool split = options.method.empty() && program.method("prefill") &&
+               program.method("decode");
+  std::string name = split                    ? "prefill"
+                     : options.method.empty() ? "forward"
+                                              : options.method;
+  auto load = [&](const std::string &method, std::unique_ptr<Method> &loaded) {
+    Result<std::unique_ptr<Method>> result =
+        model.module->loadMethod(method.c_str(), &model.state);
+    if (!result.ok())
+      return fail(options.program + ": cannot load method '" + method + "' (" +
+                  errorName(result.error()) + ")" + runtimeCause());
+    loaded = std::move(*result);
+    return true;
+  };
+  if (!load(name, model.method))
+    return false;
   std::string error;
   if (!model.runner.bind(*model.method, error))
     return fail(options.program + ": " + error);
+  if (split && (!load("decode", model.decode) ||
+                !model.runner.bindDecode(*model.decode, error)))
+    return error.empty() ? false : fail(options.program + ": " + error);
   return readLimits(options, model);
 }
 

@@ -21,7 +21,8 @@ namespace etch::tools {
 enum class ChatUse { Skip, IfPresent, Required };
 
 struct ModelOptions {
-  std::string program, method = "forward";
+  // "": `prefill` and `decode` when the program has both, else `forward`.
+  std::string program, method;
   std::string tokenizer;    // a file instead of the program's
   std::string chatTemplate; // a file instead of the program's
   ChatUse chat = ChatUse::Skip;
@@ -33,7 +34,8 @@ struct ModelOptions {
 
 struct LlmModel {
   std::unique_ptr<runtime::Module> module;
-  std::unique_ptr<runtime::Method> method;
+  runtime::SharedState state; // the caches prefill and decode share
+  std::unique_ptr<runtime::Method> method, decode;
   LlmRunner runner;
   std::unique_ptr<llm::Tokenizer> tokenizer;
   std::optional<llm::ChatConfig> chat;

@@ -2,7 +2,7 @@
 //
 //   et-run model.etp [--input x.npy ... | --input-sets LIST] [--output-dir D]
 //                    [--iterations N] [--profile] [--method NAME] [--seed S]
-//                    [--threads N] [--keep-state]
+//                    [--threads N] [--keep-state] [--weights W]
 //   et-run model.etp --verify [--rtol R] [--atol A]
 //
 // Uses only the runtime (no MLIR/LLVM). Inputs without --input are random
@@ -51,6 +51,7 @@ struct Options {
   std::string outputDir;
   std::string dumpDir;   // --dump-intermediates
   std::string tracePath; // --trace
+  std::string weights;   // --weights
   std::string method = "forward";
   int iterations = 1;
   bool profile = false;
@@ -92,7 +93,7 @@ constexpr const char *kUsage =
     "usage: et-run model.etp [--input x.npy ... | --input-sets LIST] "
     "[--output-dir D] [--iterations N] [--profile] [--method NAME] "
     "[--seed S] [--threads N] [--keep-state] [--dump-intermediates D]\n"
-    "       [--trace FILE.json]\n"
+    "       [--trace FILE.json] [--weights FILE.etw]\n"
     "       et-run model.etp --verify [--rtol R] [--atol A] [--threads N]\n";
 
 int usage(const char *message) {
@@ -118,6 +119,9 @@ int help() {
       "  --seed S           seed of the generated inputs (0)\n"
       "  --threads N        kernel threads (default: the cores)\n"
       "  --keep-state       keep state buffers between iterations\n"
+      "  --weights FILE.etw the program's external weights (et-compile\n"
+      "                     --external-weights; default: the file it was\n"
+      "                     compiled against, beside the program)\n"
       "  --dump-intermediates D  write every value the method computes (the\n"
       "                     last iteration) as D/NNNN_<node>_K.npy, with\n"
       "                     D/index.json: instruction, op(s), producer\n"
@@ -161,6 +165,11 @@ bool parse(int argc, char **argv, Options &options) {
       if (!path)
         return false;
       options.dumpDir = path;
+    } else if (arg == "--weights") {
+      const char *path = value();
+      if (!path)
+        return false;
+      options.weights = path;
     } else if (arg == "--trace") {
       const char *path = value();
       if (!path)
@@ -477,7 +486,8 @@ int main(int argc, char **argv) {
   setDelegateProfiling(options.profile || !options.tracePath.empty());
   uint64_t loadStart = nowNanoseconds();
   Result<std::unique_ptr<Module>> module =
-      Module::open(options.program.c_str());
+      Module::open(options.program.c_str(),
+                   options.weights.empty() ? nullptr : options.weights.c_str());
   if (!module.ok()) {
     std::fprintf(stderr, "et-run: %s: cannot load program (%s)%s\n",
                  options.program.c_str(), errorName(module.error()),
@@ -490,9 +500,16 @@ int main(int argc, char **argv) {
   Result<std::unique_ptr<Method>> loaded =
       (*module)->loadMethod(options.method.c_str());
   if (!loaded.ok()) {
-    std::fprintf(stderr, "et-run: %s: cannot load method '%s' (%s)%s\n",
+    // A missing method: say which there are (et-compile --method).
+    std::string methods;
+    if (loaded.error() == Error::NotFound)
+      for (const auto *method : *(*module)->program().flatbuffer().methods())
+        methods += (methods.empty() ? " (the program has: " : ", ") +
+                   method->name()->str();
+    std::fprintf(stderr, "et-run: %s: cannot load method '%s' (%s)%s%s\n",
                  options.program.c_str(), options.method.c_str(),
-                 errorName(loaded.error()), ErrorCapture::take().c_str());
+                 errorName(loaded.error()), ErrorCapture::take().c_str(),
+                 methods.empty() ? "" : (methods + ")").c_str());
     return 1;
   }
   Method &method = **loaded;

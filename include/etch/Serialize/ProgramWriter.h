@@ -32,18 +32,30 @@ struct BundledCase {
   std::vector<BundledTensor> inputs, expected;
 };
 
+class ExternalWeights;
+
+/// What goes into a program besides its methods.
+struct ProgramWriteOptions {
+  /// Files carried by name, as they are.
+  std::vector<NamedData> namedData;
+  /// Each instruction's Edge ops and the producer's nodes and source lines
+  /// (InstructionDebug; et-compile --strip-debug drops them).
+  bool debugHandles = true;
+  /// Test cases, each checked against its method's signature (count, dtype,
+  /// rank, static sizes) with an error naming the file.
+  std::vector<BundledCase> bundled;
+  /// Set: the weights (constant tensors, delegates' constant sections,
+  /// initial state) go there, and the program names that file.
+  ExternalWeights *externalWeights = nullptr;
+};
+
 /// Writes every function of \p module as a method of one program file
 /// (runtime/schema/program.fbs). Functions must be memory planned
 /// (etch-memory-plan); an op without a runtime kernel (edge.custom, ...) is
-/// an error at its location. \p namedData go into the program as they are.
-/// \p debugHandles: each instruction's Edge ops and the producer's nodes
-/// and source lines (InstructionDebug; et-compile --strip-debug drops them).
-/// \p bundled: test cases, each checked against its method's signature
-/// (count, dtype, rank, static sizes) with an error naming the file.
+/// an error at its location. Equal weights are stored once, also across
+/// methods: a delegate's constant section is a segment of its own.
 mlir::LogicalResult writeProgram(mlir::ModuleOp module, llvm::raw_ostream &os,
-                                 const std::vector<NamedData> &namedData = {},
-                                 bool debugHandles = true,
-                                 const std::vector<BundledCase> &bundled = {});
+                                 const ProgramWriteOptions &options = {});
 
 } // namespace etch
 

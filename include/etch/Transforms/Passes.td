@@ -67,6 +67,10 @@ def MemoryPlan : Pass<"etch-memory-plan", "mlir::func::FuncOp"> {
     as `etch.arena_offsets` (per op result), `etch.arena_offset` (per
     argument), and the function attributes `etch.arena_size` and
     `etch.arena_lower_bound` (the most bytes alive at any instruction).
+    State buffers (`edge.buffer`, with their in-place updates) come first,
+    one after another, in `[0, etch.state_bytes)`: the program file keeps
+    them as an arena of their own, which methods sharing their state do not
+    allocate each.
     Tensors must have static or bounded shapes.
 
     Mutable buffers (`edge.buffer`) keep their bytes for the whole method

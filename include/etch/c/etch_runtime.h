@@ -44,6 +44,8 @@ typedef enum etch_code {
   ETCH_INVALID_PROGRAM = 0x30,
   ETCH_PROGRAM_VERSION_MISMATCH = 0x31,
   ETCH_OPERATOR_MISSING = 0x32,
+  ETCH_INVALID_WEIGHTS = 0x33,
+  ETCH_WEIGHTS_MISMATCH = 0x34,
   ETCH_DELEGATE_INVALID_BLOB = 0x40,
   ETCH_DELEGATE_INIT_FAILED = 0x41,
   ETCH_DELEGATE_EXECUTE_FAILED = 0x42,
@@ -80,6 +82,11 @@ typedef struct etch_load_options {
   uint32_t threads;
   /* Non-zero: delegates time their own steps (as et-run --profile). */
   int32_t profile_delegates;
+  /* The program's external weights file (et-compile --external-weights);
+   * NULL: etch_program_open looks beside the program for the file it was
+   * compiled against. Programs loaded with the same file share its
+   * mapping. */
+  const char *weights_path;
 } etch_load_options;
 
 /* A tensor as a method declares it (inputs) or holds it now (outputs). */
@@ -134,6 +141,17 @@ const char *etch_program_metadata(const etch_program *program,
 etch_status *etch_method_load(const etch_program *program, const char *name,
                               etch_method **method);
 void etch_method_free(etch_method *method);
+
+/* State shared between methods: methods loaded with one etch_state use the
+ * same state buffers (KV caches) by name, as prefill and decode of one
+ * sequence do (et-compile --method). Free it after those methods. */
+typedef struct etch_state etch_state;
+etch_status *etch_state_create(etch_state **state);
+void etch_state_free(etch_state *state);
+/* etch_method_load, with the method's state buffers those of state. */
+etch_status *etch_method_load_shared(const etch_program *program,
+                                     const char *name, etch_state *state,
+                                     etch_method **method);
 
 size_t etch_method_input_count(const etch_method *method);
 size_t etch_method_output_count(const etch_method *method);

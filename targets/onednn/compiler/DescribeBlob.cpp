@@ -67,7 +67,7 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
   raw_string_ostream os(text);
   runtime::FramedBlob framed;
   if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
-          {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
+          {{bytes.data(), bytes.size()}, {}}, kBlobMagic, kBlobVersion, framed);
       !problem.empty())
     return "onednn: " + problem + "\n";
   const Blob *blob = GetBlob(framed.flatbuffer);

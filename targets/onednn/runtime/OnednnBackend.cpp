@@ -113,7 +113,7 @@ Error checkCpu(const Blob &blob) {
 
 class OnednnBackend : public runtime::Backend {
 public:
-  Result<void *> init(Span<const uint8_t> bytes,
+  Result<void *> init(const runtime::DelegateBlob &bytes,
                       Span<const runtime::CompileSpec> specs,
                       Span<TensorView *> inputs,
                       Span<TensorView *> outputs) override {

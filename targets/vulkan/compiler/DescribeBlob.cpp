@@ -42,7 +42,7 @@ void printBindings(llvm::raw_ostream &os, const char *what,
 std::string describeBlob(llvm::ArrayRef<uint8_t> bytes) {
   runtime::FramedBlob framed;
   if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
-          {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
+          {{bytes.data(), bytes.size()}, {}}, kBlobMagic, kBlobVersion, framed);
       !problem.empty())
     return "vulkan: " + problem + "\n";
   const Blob *blob = GetBlob(framed.flatbuffer);

@@ -80,7 +80,7 @@ void printProfile(const Handle &handle) {
 
 class VulkanBackend final : public runtime::Backend {
 public:
-  Result<void *> init(Span<const uint8_t> bytes,
+  Result<void *> init(const runtime::DelegateBlob &bytes,
                       Span<const runtime::CompileSpec>,
                       Span<TensorView *> inputs,
                       Span<TensorView *> outputs) override {

@@ -79,7 +79,7 @@ static const schema::Blob *openDescribedBlob(ArrayRef<uint8_t> bytes,
                                              runtime::FramedBlob &framed,
                                              std::string &problem) {
   problem = runtime::openBlob<schema::VerifyBlobBuffer>(
-      {bytes.data(), bytes.size()}, kBlobMagic, kBlobVersion, framed);
+      {{bytes.data(), bytes.size()}, {}}, kBlobMagic, kBlobVersion, framed);
   return problem.empty() ? schema::GetBlob(framed.flatbuffer) : nullptr;
 }
 

@@ -185,7 +185,7 @@ runtime::ScalarType borderScalarType(Datatype datatype) {
 
 class XnnpackBackend : public runtime::Backend {
 public:
-  Result<void *> init(Span<const uint8_t> bytes,
+  Result<void *> init(const runtime::DelegateBlob &bytes,
                       Span<const runtime::CompileSpec> specs,
                       Span<TensorView *> inputs,
                       Span<TensorView *> outputs) override {

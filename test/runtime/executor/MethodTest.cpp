@@ -19,12 +19,12 @@ namespace {
 /// Records what init received; executes nothing.
 class RecordingBackend : public Backend {
 public:
-  Result<void *> init(Span<const uint8_t> blob, Span<const CompileSpec> specs,
+  Result<void *> init(const DelegateBlob &blob, Span<const CompileSpec> specs,
                       Span<TensorView *>, Span<TensorView *>) override {
     specKeys.clear();
     for (const CompileSpec &spec : specs)
       specKeys.emplace_back(spec.key);
-    blobSize = blob.size();
+    blobSize = blob.bytes.size();
     return static_cast<void *>(this);
   }
   Error execute(void *, Span<TensorView *>, Span<TensorView *>) override {

@@ -24,6 +24,7 @@ struct StateProgramOptions {
   uint64_t segmentBytes = 16;  // the initial contents' size
   int64_t updateSize = 4;      // elements of the update tensor
   uint32_t stateValue = 1;     // the value the buffer names
+  bool stateArena = false;     // acc and its update (in place) in arena 1
 };
 
 /// A program whose method takes x [4], returns acc + x, and keeps acc:
@@ -31,15 +32,17 @@ struct StateProgramOptions {
 /// contents 1, 2, 3, 4 in segment 0.
 flatbuffers::FlatBufferBuilder stateProgram(const StateProgramOptions &o) {
   flatbuffers::FlatBufferBuilder fbb;
-  auto tensor = [&](uint64_t offset, int64_t count) {
+  auto tensor = [&](uint64_t offset, int64_t count, uint32_t arena = 0) {
     std::vector<int64_t> sizes = {count};
     auto t = schema::CreateTensorDirect(
         fbb, schema::ScalarType::Float32, &sizes, nullptr,
-        schema::TensorStorage::Arena, 0, 0, offset, count * 4);
+        schema::TensorStorage::Arena, arena, 0, offset, count * 4);
     return schema::CreateValue(fbb, schema::ValueKind::Tensor, t.Union());
   };
   std::vector<flatbuffers::Offset<schema::Value>> values = {
-      tensor(0, 4), tensor(64, 4), tensor(o.updateOffset, o.updateSize)};
+      tensor(0, 4), o.stateArena ? tensor(0, 4, 1) : tensor(64, 4),
+      o.stateArena ? tensor(0, o.updateSize, 1)
+                   : tensor(o.updateOffset, o.updateSize)};
   std::vector<int32_t> addInputs = {1, 0};
   std::vector<uint32_t> addOutputs = {2};
   auto add = schema::CreateKernelCallDirect(fbb, 0, &addInputs, &addOutputs);
@@ -50,6 +53,8 @@ flatbuffers::FlatBufferBuilder stateProgram(const StateProgramOptions &o) {
       schema::CreateOperatorDirect(fbb, "edge.add")};
   std::vector<uint32_t> inputs = {0}, outputs = {2};
   std::vector<uint64_t> arenas = {256};
+  if (o.stateArena)
+    arenas.push_back(16);
   std::vector<flatbuffers::Offset<schema::MutableBuffer>> buffers = {
       schema::CreateMutableBufferDirect(fbb, "acc", o.stateValue, 2,
                                         o.initialSegment)};
@@ -146,6 +151,86 @@ TEST(State, DamagedEntriesAreRefusedAtLoad) {
   StateProgramOptions noValue;
   noValue.stateValue = 9;
   expectRefused(noValue);
+}
+
+/// Two loads of the method sharing their state (as prefill and decode do):
+/// each execute continues from what the other left, neither load resets
+/// it, and either reset restarts both.
+void expectSharedStateCarries(const StateProgramOptions &options) {
+  StateProgram file(options);
+  Result<Program> program = Program::load(file.data(), file.size());
+  ASSERT_TRUE(program.ok());
+  SharedState shared;
+  Result<std::unique_ptr<Method>> first =
+      Method::load(*program, "forward", &shared);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(step(**first), (std::vector<float>{2, 3, 4, 5}));
+  Result<std::unique_ptr<Method>> second =
+      Method::load(*program, "forward", &shared);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(shared.bufferCount(), 1u);
+  EXPECT_EQ(shared.totalBytes(), 16u);
+  EXPECT_EQ(step(**second), (std::vector<float>{3, 4, 5, 6}));
+  EXPECT_EQ(step(**first), (std::vector<float>{4, 5, 6, 7}));
+  EXPECT_EQ((*first)->state(0).data(), (*second)->state(0).data());
+  (*second)->resetState();
+  EXPECT_EQ(step(**first), (std::vector<float>{2, 3, 4, 5}));
+  // Without a SharedState a load keeps its own.
+  Result<std::unique_ptr<Method>> own = Method::load(*program, "forward");
+  ASSERT_TRUE(own.ok());
+  EXPECT_EQ(step(**own), (std::vector<float>{2, 3, 4, 5}));
+}
+
+TEST(State, MethodsLoadedWithOneSharedStateShareIt) {
+  expectSharedStateCarries({});
+}
+
+TEST(State, SharedStateKeepsAnUpdatePlannedInPlace) {
+  StateProgramOptions inPlace;
+  inPlace.updateOffset = 64;
+  expectSharedStateCarries(inPlace);
+}
+
+TEST(State, AStateArenaIsNotAllocatedWhenShared) {
+  StateProgramOptions stateArena;
+  stateArena.stateArena = true;
+  expectStateCarries(stateArena);
+  expectSharedStateCarries(stateArena);
+  StateProgram file(stateArena);
+  Result<Program> program = Program::load(file.data(), file.size());
+  ASSERT_TRUE(program.ok());
+  SharedState shared;
+  Result<std::unique_ptr<Method>> alone = Method::load(*program, "forward");
+  Result<std::unique_ptr<Method>> sharing =
+      Method::load(*program, "forward", &shared);
+  ASSERT_TRUE(alone.ok() && sharing.ok());
+  EXPECT_EQ((*alone)->arenaBytes(), 256u + 16u);
+  EXPECT_EQ((*sharing)->arenaBytes(), 256u);
+}
+
+TEST(State, SharedBuffersMustAgree) {
+  SharedState shared;
+  float initial[4] = {1, 2, 3, 4};
+  Span<const uint8_t> contents(reinterpret_cast<const uint8_t *>(initial),
+                               sizeof(initial));
+  ASSERT_TRUE(
+      shared.acquire("cache", ScalarType::Float32, 16, contents, "prefill")
+          .ok());
+  EXPECT_EQ(shared.acquire("cache", ScalarType::Float32, 32, contents, "decode")
+                .error(),
+            Error::InvalidProgram);
+  EXPECT_EQ(shared.acquire("cache", ScalarType::Int32, 16, contents, "decode")
+                .error(),
+            Error::InvalidProgram);
+  EXPECT_EQ(shared
+                .acquire("cache", ScalarType::Float32, 16,
+                         Span<const uint8_t>(), "decode")
+                .error(),
+            Error::InvalidProgram);
+  Result<uint8_t *> again =
+      shared.acquire("cache", ScalarType::Float32, 16, contents, "decode");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(reinterpret_cast<float *>(*again)[3], 4.0f);
 }
 
 } // namespace

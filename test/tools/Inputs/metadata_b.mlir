@@ -1,0 +1,7 @@
+// A planned-ready method with metadata max_context = 16 (et-compile-methods.test).
+module attributes {etch.metadata = {max_context = "16"}} {
+  func.func @forward(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = edge.relu %x : (tensor<4xf32>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
+  }
+}
