@@ -37,7 +37,7 @@ struct etch_program {
   std::unique_ptr<Module> module;
   std::unique_ptr<uint8_t[], void (*)(uint8_t *)> copy{nullptr, nullptr};
   std::unique_ptr<Program> loaded;
-  std::shared_ptr<const WeightsFile> weights; // for `loaded`
+  WeightsMapping weights; // for `loaded`
   std::string name;
   std::vector<const char *> methodNames;
 
@@ -266,7 +266,7 @@ etch_status *etch_program_load(const void *data, size_t size, const char *name,
                     shown + ": cannot load program: it keeps its weights in '" +
                         compiledAgainst +
                         "'; set etch_load_options.weights_path");
-    Result<std::shared_ptr<const WeightsFile>> weights = openWeightsFile(path);
+    Result<WeightsMapping> weights = WeightsMapping::open(path);
     if (!weights.ok())
       return status(weights.error(), shown + ": cannot load program", capture);
     made->weights = std::move(*weights);

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace etch::runtime {
 namespace {
@@ -76,10 +77,7 @@ Method::~Method() {
 }
 
 Error Method::shareState(const Program &program, const schema::Method &method,
-                         SharedState &shared,
-                         std::vector<SharedRange> &ranges) {
-  if (!method.mutable_buffers())
-    return Error::Ok;
+                         SharedState &shared, SharedRange *ranges) {
   for (const schema::MutableBuffer *buffer : *method.mutable_buffers()) {
     // Verified at load: an arena tensor, an initial segment of its size.
     const schema::Tensor *state =
@@ -92,8 +90,8 @@ Error Method::shareState(const Program &program, const schema::Method &method,
         method.name()->c_str());
     if (!memory.ok())
       return memory.error();
-    ranges.push_back({state->arena(), state->offset(),
-                      state->offset() + state->nbytes(), *memory});
+    *ranges++ = {state->arena(), state->offset(),
+                 state->offset() + state->nbytes(), *memory};
   }
   return Error::Ok;
 }
@@ -101,15 +99,22 @@ Error Method::shareState(const Program &program, const schema::Method &method,
 Error Method::bind(const Program &program, const schema::Method &method,
                    SharedState *shared) {
   prepareKernels();
-  std::vector<SharedRange> sharedRanges;
-  if (shared)
-    ET_CHECK_OK(shareState(program, method, *shared, sharedRanges));
+  // One range per state buffer (an array: the core stays small).
+  uint32_t sharedCount =
+      shared && method.mutable_buffers() ? method.mutable_buffers()->size() : 0;
+  std::unique_ptr<SharedRange[]> sharedRanges(
+      sharedCount ? new (std::nothrow) SharedRange[sharedCount] : nullptr);
+  if (sharedCount && !sharedRanges)
+    return Error::MemoryAllocationFailed;
+  if (sharedCount)
+    ET_CHECK_OK(shareState(program, method, *shared, sharedRanges.get()));
+  Span<const SharedRange> ranges(sharedRanges.get(), sharedCount);
   // Arenas: the memory plan, allocated once here; not one that holds
   // nothing but shared state (the plan's state arena).
   if (const auto *sizes = method.arena_sizes()) {
     for (uint32_t arena = 0; arena < sizes->size(); ++arena) {
       uint64_t size = sizes->Get(arena), covered = 0;
-      for (const SharedRange &range : sharedRanges)
+      for (const SharedRange &range : ranges)
         covered += range.arena == arena ? range.end - range.begin : 0;
       if (size && covered == size) {
         arenas_.emplace_back();
@@ -137,7 +142,7 @@ Error Method::bind(const Program &program, const schema::Method &method,
   // A value planned inside a state buffer's bytes (the state, an update
   // planned in place) lives in the shared memory at the same place.
   auto arenaAddress = [&](const schema::Tensor &tensor) -> uint8_t * {
-    for (const SharedRange &range : sharedRanges)
+    for (const SharedRange &range : ranges)
       if (tensor.arena() == range.arena && tensor.offset() >= range.begin &&
           tensor.offset() + tensor.nbytes() <= range.end)
         return range.memory + (tensor.offset() - range.begin);
@@ -210,7 +215,7 @@ Error Method::bind(const Program &program, const schema::Method &method,
     }
   // Shared buffers got their initial contents when made: loading another
   // method must not reset a sequence one has begun.
-  if (sharedRanges.empty())
+  if (sharedCount == 0)
     resetState();
 
   // Size the argument arrays first so the spans below stay valid.
@@ -406,11 +411,11 @@ Error Method::bindInput(size_t index, ScalarType type, const int64_t *sizes,
 
 void Method::findBindableInputs() {
   inputArena_.clear();
-  inputBindable_.assign(inputs_.size(), true);
+  inputBindable_.assign(inputs_.size(), 1);
   auto notBindable = [&](const TensorView *tensor) {
     for (size_t i = 0; i < inputs_.size(); ++i)
       if (inputs_[i] == tensor)
-        inputBindable_[i] = false;
+        inputBindable_[i] = 0;
   };
   for (TensorView *input : inputs_)
     inputArena_.push_back(input->data());

@@ -136,9 +136,10 @@ private:
   Method() = default;
   Error bind(const Program &program, const schema::Method &method,
              SharedState *shared);
-  /// The shared memory of each state buffer's arena range.
+  /// The shared memory of each state buffer's arena range, into \p ranges
+  /// (one per mutable buffer).
   Error shareState(const Program &program, const schema::Method &method,
-                   SharedState &shared, std::vector<SharedRange> &ranges);
+                   SharedState &shared, SharedRange *ranges);
   /// Call \p index takes its inputs' current shapes: a kernel validates
   /// and resizes its outputs, a delegate resizes.
   Error reshape(size_t index);
@@ -156,7 +157,7 @@ private:
   std::vector<TensorView *> inputs_, outputs_;
   std::vector<InputBounds> inputBounds_;
   std::vector<void *> inputArena_; // each input's planned place
-  std::vector<bool> inputBindable_;
+  std::vector<uint8_t> inputBindable_; // bytes: vector<bool> is more code
   bool shapesChanged_ = false;
   std::vector<TensorView *> argumentPointers_;
   std::vector<NamedAttribute> attributes_;

@@ -13,21 +13,26 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace etch::runtime {
 
 class SharedState {
 public:
+  SharedState() = default;
+  ~SharedState();
+  SharedState(const SharedState &) = delete;
+  SharedState &operator=(const SharedState &) = delete;
+
   /// The memory of buffer \p name, \p nbytes of \p type: allocated and
   /// given its \p initial contents (empty: zeros) on first use; later
   /// methods must declare it alike. \p method names the caller in errors.
   Result<uint8_t *> acquire(const char *name, ScalarType type, size_t nbytes,
                             Span<const uint8_t> initial, const char *method);
-  size_t bufferCount() const { return buffers_.size(); }
-  size_t totalBytes() const;
+  size_t bufferCount() const { return count_; }
+  size_t totalBytes() const { return total_; }
 
 private:
+  // A list, not a vector: the runtime core stays small.
   struct Buffer {
     const char *name; // in the program, which outlives this
     const char *firstMethod;
@@ -35,8 +40,10 @@ private:
     size_t nbytes;
     Span<const uint8_t> initial; // in the program; empty: zeros
     PlatformBlock memory;
+    Buffer *next;
   };
-  std::vector<Buffer> buffers_;
+  Buffer *buffers_ = nullptr;
+  size_t count_ = 0, total_ = 0;
 };
 
 } // namespace etch::runtime

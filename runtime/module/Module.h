@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/executor/Method.h"
+#include "runtime/module/MappedFile.h"
 #include "runtime/program/Program.h"
 #include "runtime/program/WeightsFile.h"
 
@@ -10,39 +11,34 @@
 
 namespace etch::runtime {
 
-class MappedFile;
-
-/// The external weights file at \p path, mapped read-only and verified
-/// (every checksum) once: whatever opens the same file (device and inode)
-/// while another holds it shares that mapping, so programs compiled against
-/// one weights file keep one copy of the weights in memory.
-Result<std::shared_ptr<const WeightsFile>> openWeightsFile(const char *path);
-
 class Module {
 public:
   /// Maps \p path read-only (weights stay in the page cache, not copied)
   /// and verifies it. A program compiled with external weights maps
   /// \p weightsPath, or when that is null the file it was compiled against
-  /// beside the program; the weights file is verified (every checksum) once
-  /// per mapping.
+  /// beside the program; a weights file is mapped once however many
+  /// programs use it (WeightsMapping).
   static Result<std::unique_ptr<Module>>
   open(const char *path, const char *weightsPath = nullptr);
   ~Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
 
   const Program &program() const { return *program_; }
   /// With \p shared, the method's state buffers (KV caches) are the ones
   /// of the same names that other methods loaded with it use (prefill and
   /// decode of one sequence); without, its own.
   Result<std::unique_ptr<Method>>
-  loadMethod(const char *name = "forward", SharedState *shared = nullptr) const;
+  loadMethod(const char *name = "forward",
+             SharedState *shared = nullptr) const;
   size_t fileSize() const;
   /// The external weights the program uses; null when it has none.
-  const WeightsFile *weights() const;
+  const WeightsFile *weights() const { return weights_.get(); }
 
 private:
   Module() = default;
-  std::shared_ptr<const MappedFile> file_;
-  std::shared_ptr<const WeightsFile> weights_;
+  MappedFile *file_ = nullptr;
+  WeightsMapping weights_;
   std::unique_ptr<Program> program_;
 };
 
