@@ -11,6 +11,7 @@
 namespace etch::runtime {
 const KernelEntry *findKernel(const char *) { return nullptr; }
 void prepareKernels() {}
+bool selectiveKernels() { return false; }
 } // namespace etch::runtime
 
 int main(int argc, char **argv) {

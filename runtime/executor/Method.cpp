@@ -252,7 +252,12 @@ Error Method::bind(const Program &program, const schema::Method &method,
       call.name = opName;
       call.kernel = findKernel(opName);
       if (!call.kernel) {
-        ET_LOG(Error, "instruction %u: no kernel for operator '%s'", i, opName);
+        ET_LOG(Error, "instruction %u: no kernel for operator '%s'%s", i,
+               opName,
+               selectiveKernels()
+                   ? " (a selective build without it: build with this "
+                     "program, scripts/selective-build.sh)"
+                   : "");
         return Error::OperatorMissing;
       }
       call.args.opName = opName;

@@ -39,9 +39,9 @@ Result<uint8_t *> SharedState::acquire(const char *name, ScalarType type,
     return buffer->memory.get();
   }
   PlatformBlock memory = allocatePlatformBlock(nbytes ? nbytes : 1, 64);
-  Buffer *buffer = memory ? new (std::nothrow) Buffer{name,    method, type,
-                                                      nbytes,  initial,
-                                                      nullptr, buffers_}
+  Buffer *buffer = memory ? new (std::nothrow)
+                                Buffer{name,    method,  type,    nbytes,
+                                       initial, nullptr, buffers_}
                           : nullptr;
   if (!buffer) {
     ET_LOG(Error, "cannot allocate %zu bytes for state buffer '%s'", nbytes,

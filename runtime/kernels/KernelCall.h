@@ -117,6 +117,8 @@ struct KernelEntry {
 const KernelEntry *findKernel(const char *name);
 /// Every registered kernel (for tools and tests).
 Span<const KernelEntry> registeredKernels();
+/// Whether this build keeps only some kernels (ETCH_SELECT_OPERATORS).
+bool selectiveKernels();
 
 /// Starts what the kernels need before they run (the optimized kernels'
 /// threads, kernelThreadCount() of them); loading a method calls it, so

@@ -3,6 +3,7 @@
 // kernel's). ETCH_KERNELS=portable keeps the portable run functions, to
 // compare or to bisect a numeric difference.
 #include "runtime/kernels/KernelCall.h"
+#include "runtime/kernels/SelectedOperators.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/portable/Kernels.h"
@@ -47,6 +48,8 @@ const Table &table() {
 }
 
 } // namespace
+
+bool selectiveKernels() { return kSelectiveBuild; }
 
 const KernelEntry *findKernel(const char *name) {
   for (size_t i = 0; i < table().size; ++i)

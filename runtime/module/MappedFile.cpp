@@ -95,9 +95,10 @@ Result<MappedFile *> mapFile(const char *path, const char *what) {
     return Error::AccessFailed;
   }
   size_t length = std::strlen(path);
-  auto *file = new (std::nothrow) MappedFile{
-      info.st_dev, info.st_ino, mapping, static_cast<size_t>(info.st_size),
-      1,           new (std::nothrow) char[length + 1]};
+  auto *file = new (std::nothrow)
+      MappedFile{info.st_dev, info.st_ino,
+                 mapping,     static_cast<size_t>(info.st_size),
+                 1,           new (std::nothrow) char[length + 1]};
   if (!file || !file->path) {
     if (file)
       delete file;

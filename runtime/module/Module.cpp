@@ -12,14 +12,14 @@ namespace {
 
 /// Where a program's weights are by default: the file it was compiled
 /// against (its name), beside the program. False when the path is too long.
-bool besideProgram(const char *programPath, const char *weightsName,
-                   char *path, size_t capacity) {
+bool besideProgram(const char *programPath, const char *weightsName, char *path,
+                   size_t capacity) {
   if (const char *slash = std::strrchr(weightsName, '/'))
     weightsName = slash + 1;
   const char *slash = std::strrchr(programPath, '/');
   int folder = slash ? static_cast<int>(slash - programPath + 1) : 0;
-  int written = std::snprintf(path, capacity, "%.*s%s", folder, programPath,
-                              weightsName);
+  int written =
+      std::snprintf(path, capacity, "%.*s%s", folder, programPath, weightsName);
   return written >= 0 && static_cast<size_t>(written) < capacity;
 }
 

@@ -29,8 +29,7 @@ public:
   /// of the same names that other methods loaded with it use (prefill and
   /// decode of one sequence); without, its own.
   Result<std::unique_ptr<Method>>
-  loadMethod(const char *name = "forward",
-             SharedState *shared = nullptr) const;
+  loadMethod(const char *name = "forward", SharedState *shared = nullptr) const;
   size_t fileSize() const;
   /// The external weights the program uses; null when it has none.
   const WeightsFile *weights() const { return weights_.get(); }

@@ -1,10 +1,11 @@
 // The optimized run functions, by Edge op name.
+#include "runtime/kernels/SelectedOperators.h"
 #include "runtime/kernels/optimized/Kernels.h"
 
 namespace etch::runtime::optimized {
 namespace {
 
-const OptimizedKernel kKernels[] = {
+constexpr OptimizedKernel kAllKernels[] = {
     {"edge.linear", runLinear},
     {"edge.mm", runMm},
     {"edge.bmm", runBmm},
@@ -33,11 +34,13 @@ const OptimizedKernel kKernels[] = {
     {"edge.upsample_bilinear2d", runUpsampleBilinear2d},
 };
 
+constexpr auto kKernels =
+    selectEntries<selectedCount(kAllKernels)>(kAllKernels);
+
 } // namespace
 
 Span<const OptimizedKernel> optimizedKernels() {
-  return Span<const OptimizedKernel>(kKernels,
-                                     sizeof(kKernels) / sizeof(kKernels[0]));
+  return Span<const OptimizedKernel>(kKernels.data(), kKernels.size());
 }
 
 } // namespace etch::runtime::optimized

@@ -1,6 +1,7 @@
 // The operator registry: Edge op name -> portable kernel. The compiler
 // writes the same names (the Edge ops' names) into the program's operator
 // table; test/Transforms checks every Edge op has an entry here.
+#include "runtime/kernels/SelectedOperators.h"
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/platform/Platform.h"
 
@@ -13,7 +14,7 @@ namespace {
 
 using namespace portable;
 
-const KernelEntry kKernels[] = {
+constexpr KernelEntry kAllKernels[] = {
     {"edge.convolution", validateConvolution, runConvolution},
     {"edge.convolution3d", validateConvolution3d, runConvolution3d},
     {"edge.linalg_det", validateLinalgDet, runLinalgDet},
@@ -158,6 +159,10 @@ const KernelEntry kKernels[] = {
      runScaledDotProductAttention},
 };
 
+// A selective build's (SelectedOperators.h); all of them otherwise.
+constexpr auto kKernels =
+    selectEntries<selectedCount(kAllKernels)>(kAllKernels);
+
 } // namespace
 
 const KernelEntry *portable::findPortableKernel(const char *name) {
@@ -168,8 +173,7 @@ const KernelEntry *portable::findPortableKernel(const char *name) {
 }
 
 Span<const KernelEntry> portable::portableKernels() {
-  return Span<const KernelEntry>(kKernels,
-                                 sizeof(kKernels) / sizeof(kKernels[0]));
+  return Span<const KernelEntry>(kKernels.data(), kKernels.size());
 }
 
 Error kernelError(const KernelCall &call, Error error, const char *format,
