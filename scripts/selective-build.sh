@@ -26,37 +26,8 @@ done
 "$root/scripts/setup.sh" >/dev/null
 
 # What the programs use: "operators a;b;c" and "targets x;y" (or none).
-read -r -d '' reader <<'PY' || true
-import json, os, struct, subprocess, sys, tempfile
-schema, programs = sys.argv[1], sys.argv[2:]
-operators, targets = set(), set()
-with tempfile.TemporaryDirectory() as folder:
-    for index, path in enumerate(programs):
-        data = open(path, "rb").read(1 << 20)
-        if len(data) < 32 or data[:8] != b"ETCHPRG\0":
-            sys.exit(f"selective-build.sh: {path}: not an etch program (no ETCHPRG header)")
-        _, _, _, offset, size = struct.unpack_from("<8sIIQQ", data)
-        with open(path, "rb") as file:
-            file.seek(offset)
-            flatbuffer = file.read(size)
-        if len(flatbuffer) != size:
-            sys.exit(f"selective-build.sh: {path}: truncated program")
-        binary = os.path.join(folder, f"p{index}.bin")
-        open(binary, "wb").write(flatbuffer)
-        run = subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary",
-                              "-o", folder, schema, "--", binary],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"selective-build.sh: {path}: the program's flatbuffer does not "
-                     f"read as program.fbs: {run.stderr.strip()}")
-        program = json.load(open(os.path.join(folder, f"p{index}.json")))
-        for method in program.get("methods", []):
-            operators.update(o["name"] for o in method.get("operators", []))
-            targets.update(d["target"] for d in method.get("delegates", []))
-print("operators " + (";".join(sorted(operators)) or "none"))
-print("targets " + (";".join(sorted(targets)) or "none"))
-PY
-uses=$(python3 -c "$reader" "$root/runtime/schema/program.fbs" "$@")
+uses=$(python3 "$root/python/etch/program_uses.py" "$root/runtime/schema/program.fbs" "$@" 2>&1) ||
+  { echo "selective-build.sh: $uses" >&2; exit 1; }
 operators=$(sed -n 's/^operators //p' <<<"$uses")
 targets=$(sed -n 's/^targets //p' <<<"$uses")
 

@@ -3,7 +3,9 @@
 #  1. the full build (gcc, Release): lit suite + unit tests through ctest;
 #  2. on a CPU with AVX-512: the end-to-end suite again with etch, XNNPACK
 #     and oneDNN capped to AVX2 (ETCH_CPU_ISA), the CPU targets only;
-#  3. the runtime alone, built without MLIR/LLVM, as an embedder would;
+#  3. the runtime alone, built without MLIR/LLVM, as an embedder would, and
+#     on a Cortex-M4F under QEMU (scripts/cortex-m.sh: the example program,
+#     rel-L2 against torch);
 #  4. the suite again built with clang 19 + ASan + UBSan (end-to-end runs on
 #     the CPU targets, the largest models in step 1 only);
 #  5. every fuzz target for a short bounded time (ETCH_FUZZ_SECONDS, 15).
@@ -56,6 +58,8 @@ stage "build (runtime only, -DETCH_BUILD_COMPILER=OFF)"
 ETCH_BUILD_DIR="$build-runtime" "$root/scripts/build.sh" -DETCH_BUILD_COMPILER=OFF
 stage "tests (runtime only)"
 ctest --test-dir "$build-runtime" --output-on-failure -j2 || status=1
+stage "the runtime on a Cortex-M4F under QEMU (scripts/cortex-m.sh)"
+ETCH_BUILD_DIR="$build" "$root/scripts/cortex-m.sh" "$build-cortex-m" || status=1
 
 stage "build (clang 19, ASan + UBSan)"
 ETCH_SANITIZE_BUILD_DIR="$sanitized" "$root/scripts/build-sanitized.sh" \

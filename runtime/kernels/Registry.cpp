@@ -2,11 +2,32 @@
 // optimized run function where there is one (validation stays the portable
 // kernel's). ETCH_KERNELS=portable keeps the portable run functions, to
 // compare or to bisect a numeric difference.
+//
+// Bare metal (ETCH_BARE_METAL: scripts/cortex-m.sh) has no threads: the
+// portable table alone, used in place.
 #include "runtime/kernels/KernelCall.h"
 #include "runtime/kernels/SelectedOperators.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#if ETCH_BARE_METAL
+
+namespace etch::runtime {
+
+bool selectiveKernels() { return kSelectiveBuild; }
+const KernelEntry *findKernel(const char *name) {
+  return portable::findPortableKernel(name);
+}
+void prepareKernels() {}
+Span<const KernelEntry> registeredKernels() {
+  return portable::portableKernels();
+}
+
+} // namespace etch::runtime
+
+#else
+
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
-#include "runtime/kernels/portable/Kernels.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -68,3 +89,5 @@ Span<const KernelEntry> registeredKernels() {
 }
 
 } // namespace etch::runtime
+
+#endif // ETCH_BARE_METAL

@@ -39,11 +39,18 @@ uint64_t defaultNow() {
 void defaultAbort() { std::abort(); }
 
 void *defaultAllocate(size_t size, size_t alignment) {
+#if ETCH_BARE_METAL
+  // No heap for arenas on a microcontroller: the embedder hands them in
+  // (setPlatformHooks).
+  (void)size, (void)alignment;
+  return nullptr;
+#else
   // aligned_alloc wants a multiple of the alignment; refuse what would wrap.
   if (size > SIZE_MAX - alignment)
     return nullptr;
   return std::aligned_alloc(alignment, (size + alignment - 1) / alignment *
                                            alignment);
+#endif
 }
 
 void defaultDeallocate(void *pointer) { std::free(pointer); }

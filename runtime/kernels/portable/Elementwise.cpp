@@ -7,6 +7,10 @@
 namespace etch::runtime::portable {
 namespace {
 
+// M_PI and M_SQRT1_2 are POSIX, not C++: newlib (bare metal) lacks them.
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kSqrtHalf = 0.70710678118654752440;
+
 enum class BinaryKind {
   Add,
   Sub,
@@ -398,13 +402,13 @@ void runGelu(const KernelCall &call) {
   if (call.stringAttr("approximate", "none")[0] == 't') {
     mapFloat(call, [](auto x) {
       using T = decltype(x);
-      const T k = std::sqrt(T(2) / T(M_PI));
+      const T k = std::sqrt(T(2) / T(kPi));
       return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
     });
   } else {
     mapFloat(call, [](auto x) {
       using T = decltype(x);
-      return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2)));
+      return T(0.5) * x * (T(1) + std::erf(x * T(kSqrtHalf)));
     });
   }
 }
