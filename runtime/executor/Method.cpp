@@ -527,8 +527,9 @@ Error Method::execute(uint64_t *instructionNanos,
   // New contents of mutable buffers the compiler could not plan in place.
   for (State &state : states_)
     if (state.update->data() != state.value->data())
-      std::memcpy(state.value->data(), state.update->data(),
-                  state.value->nbytes());
+      // memmove: a damaged program may plan the two overlapping.
+      std::memmove(state.value->data(), state.update->data(),
+                   state.value->nbytes());
   return Error::Ok;
 }
 

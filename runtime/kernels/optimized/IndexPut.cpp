@@ -41,7 +41,8 @@ void runIndexPut(const KernelCall &call) {
                    &indices = *call.inputs[2];
   TensorView &out = *call.outputs[0];
   if (out.data() != self.data())
-    std::memcpy(out.data(), self.data(), self.nbytes());
+    // memmove: a damaged program may plan them overlapping.
+    std::memmove(out.data(), self.data(), self.nbytes());
   int64_t extent = self.size(dim), count = indices.size(0);
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < dim; ++d)

@@ -103,7 +103,8 @@ template <typename T> void scatterTyped(const KernelCall &call, int64_t dim) {
   TensorView &out = *call.outputs[0];
   const char *reduce = call.stringAttr("reduce", "none");
   if (out.data() != self.data())
-    std::memcpy(out.data(), self.data(), out.nbytes());
+    // memmove: a damaged program may plan them overlapping.
+    std::memmove(out.data(), self.data(), out.nbytes());
   T *dst = out.data<T>();
   const T *values = src.data<T>();
   int rank = self.rank();
@@ -390,7 +391,8 @@ void runIndexPut(const KernelCall &call) {
   const TensorView &self = *call.inputs[0], &values = *call.inputs[1];
   TensorView &out = *call.outputs[0];
   if (out.data() != self.data())
-    std::memcpy(out.data(), self.data(), self.nbytes());
+    // memmove: a damaged program may plan them overlapping.
+    std::memmove(out.data(), self.data(), self.nbytes());
   bool accumulate = call.boolAttr("accumulate", false);
   size_t element = elementSize(self.scalarType());
   char *dst = static_cast<char *>(out.data());

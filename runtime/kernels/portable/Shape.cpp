@@ -121,8 +121,9 @@ Error validateReshape(const KernelCall &call) {
 }
 void runReshape(const KernelCall &call) {
   if (call.outputs[0]->data() != call.inputs[0]->data())
-    std::memcpy(call.outputs[0]->data(), call.inputs[0]->data(),
-                call.inputs[0]->nbytes());
+    // memmove: a damaged program may plan them overlapping.
+    std::memmove(call.outputs[0]->data(), call.inputs[0]->data(),
+                 call.inputs[0]->nbytes());
 }
 
 bool permutationOf(const KernelCall &call, int rank, int64_t *perm) {
@@ -294,7 +295,8 @@ void runSliceScatter(const KernelCall &call) {
   const TensorView &in = *call.inputs[0], &src = *call.inputs[1];
   TensorView &out = *call.outputs[0];
   if (out.data() != in.data())
-    std::memcpy(out.data(), in.data(), in.nbytes());
+    // memmove: a damaged program may plan them overlapping.
+    std::memmove(out.data(), in.data(), in.nbytes());
   SliceSpec s = sliceOf(call, in, nullptr);
   // Each source element lands at its slice position: walk src in order and
   // step through out with the slice's strides.
