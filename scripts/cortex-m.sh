@@ -24,8 +24,12 @@ done
 if [ ${#need[@]} -gt 0 ]; then
   sudo_=()
   [ "$(id -u)" = 0 ] || sudo_=(sudo)
-  "${sudo_[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    --no-install-recommends "${need[@]}" >"$out/apt.log" 2>&1 ||
+  install() {
+    "${sudo_[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends "${need[@]}" >>"$out/apt.log" 2>&1
+  }
+  # Package lists may be missing or stale on a fresh machine: update once.
+  install || { "${sudo_[@]}" apt-get update -qq >>"$out/apt.log" 2>&1 && install; } ||
     { echo "cortex-m.sh: installing ${need[*]} failed (see $out/apt.log)" >&2; exit 1; }
 fi
 [ -x "$build/bin/et-compile" ] || "$root/scripts/build.sh" >/dev/null
