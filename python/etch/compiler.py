@@ -53,9 +53,9 @@ class Program:
         return f"<etch.Program, {len(self.buffer)} bytes>"
 
 
-def _save_torch(model, example_inputs, folder):
+def _save_torch(model, example_inputs, folder, name="model"):
     """Writes model (an ExportedProgram, or an nn.Module exported with
-    example_inputs) as a .pt2 file; None when it is neither."""
+    example_inputs) as folder/name.pt2; None when it is neither."""
     import sys
     torch = sys.modules.get("torch")
     if torch is None:
@@ -77,8 +77,20 @@ def _save_torch(model, example_inputs, folder):
             raise Error(f"etch.compile: torch.export.export failed: {error}") from error
     if export is None or not isinstance(model, export.ExportedProgram):
         return None
-    path = os.path.join(folder, "model.pt2")
+    path = os.path.join(folder, name + ".pt2")
     torch.export.save(model, path)
+    return path
+
+
+def _model_path(model, example_inputs, folder, name="model"):
+    """The file et-compile reads for model: its path, or a .pt2 written."""
+    if isinstance(model, (str, os.PathLike)):
+        return os.fspath(model)
+    path = _save_torch(model, example_inputs, folder, name)
+    if path is None:
+        raise Error(f"etch.compile: model is of type {type(model).__name__}; expected "
+                    "a torch.export.ExportedProgram, a torch.nn.Module or "
+                    "the path of a .pt2 or .onnx file")
     return path
 
 
@@ -128,8 +140,10 @@ def compile(model, example_inputs=None, *, targets=None, quantize=None,
             calibration_data=None, target_options=None, bundle=None,
             external_weights=None):
     """Compiles model -- a torch.export.ExportedProgram, an nn.Module
-    (exported with example_inputs) or the path of a .pt2 / .onnx file --
-    into an etch.Program. targets: target names in priority order (None:
+    (exported with example_inputs) or the path of a .pt2 / .onnx file; or a
+    dict {method name: model} for a program of several methods (equal
+    weights stored once, state buffers shared by name), example_inputs then
+    a dict too -- into an etch.Program. targets: target names in priority order (None:
     et-compile's defaults); quantize: "int8", "int8-weight" or
     "int4-weight", as et-compile --quantize; calibration_data: samples (an
     input, or a tuple of inputs each) for int8; target_options:
@@ -138,17 +152,19 @@ def compile(model, example_inputs=None, *, targets=None, quantize=None,
     external_weights: a weights file path (et-compile --external-weights):
     the weights go there, kept with what the file already holds."""
     with tempfile.TemporaryDirectory(prefix="etch-compile-") as folder:
-        if isinstance(model, (str, os.PathLike)):
-            path = os.fspath(model)
+        if isinstance(model, dict):
+            # One method per entry (et-compile --method NAME=MODEL).
+            if not model:
+                raise Error("etch.compile: a dict of models needs at least one method")
+            inputs = example_inputs or {}
+            models = [f"--method={name}=" + _model_path(each, inputs.get(name), folder,
+                                                        f"method_{index}")
+                      for index, (name, each) in enumerate(model.items())]
         else:
-            path = _save_torch(model, example_inputs, folder)
-            if path is None:
-                raise Error(f"etch.compile: model is of type {type(model).__name__}; expected "
-                            "a torch.export.ExportedProgram, a torch.nn.Module or "
-                            "the path of a .pt2 or .onnx file")
+            models = [_model_path(model, example_inputs, folder)]
         output = os.path.join(folder, "program.etp")
-        command = [_native.tool("et-compile"), path, "-o", output,
-                   "--print-partition-summary"]
+        command = [_native.tool("et-compile")] + models + ["-o", output,
+                                                           "--print-partition-summary"]
         if targets is not None:
             if isinstance(targets, str) or not targets:
                 raise Error("etch.compile: targets is a list of target names, "

@@ -76,6 +76,18 @@ def test_external_weights(cnn_program, tmp_path):
                  "compiled against 'cnn.etw'")
 
 
+def test_several_methods(cnn_program):
+    path = os.path.join(DATA, "small_cnn.onnx")
+    program = etch.compile({"classify": path, "again": path}, targets=["xnnpack", "portable"])
+    assert len(program.buffer) < 1.1 * len(cnn_program.buffer)
+    module = etch.load(program)
+    assert module.method_names == ["classify", "again"]
+    x = np.random.default_rng(2).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    expected = etch.load(cnn_program).forward(x)[0]
+    np.testing.assert_array_equal(module.run("again", x)[0], expected)
+    expect_error(lambda: etch.compile({"1st": path}), "a method name is letters")
+
+
 def expect_error(function, *fragments):
     with pytest.raises(etch.Error) as caught:
         function()
