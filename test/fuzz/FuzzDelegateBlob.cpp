@@ -10,7 +10,7 @@
 // etch-fuzz-seeds writes seeds from compiled programs.
 //
 //===----------------------------------------------------------------------===//
-#include "FuzzSupport.h"
+#include "FuzzRuntime.h"
 
 #include "runtime/backend/Backend.h"
 #include "runtime/platform/Platform.h"
@@ -30,11 +30,6 @@ using namespace etch::runtime;
 
 namespace {
 
-void log(LogLevel, const char *, int, const char *message) {
-  if (etch::fuzz::verbose())
-    std::fprintf(stderr, "etch: %s\n", message);
-}
-
 struct Reader {
   const uint8_t *data;
   size_t size, offset = 0;
@@ -47,17 +42,11 @@ struct Reader {
   }
 };
 
-struct FreeDeleter {
-  void operator()(void *pointer) const { std::free(pointer); }
-};
-
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static Backend *backend = [] {
-    PlatformHooks hooks{};
-    hooks.log = log;
-    setPlatformHooks(hooks);
+    etch::fuzz::quietRuntimeLog();
     setPreferredThreadCount(1);
     setMemoryLimit(etch::fuzz::kFuzzMemoryLimit);
     registerAllBackends();
@@ -70,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!reader.read(counts[0]) || !reader.read(counts[1]))
     return 0;
   std::vector<TensorView> tensors(counts[0] + counts[1]);
-  std::vector<std::unique_ptr<float, FreeDeleter>> buffers;
+  std::vector<std::unique_ptr<float, etch::fuzz::FreeDeleter>> buffers;
   uint64_t totalBytes = 0;
   for (TensorView &tensor : tensors) {
     uint8_t rank;
@@ -96,9 +85,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pointers.push_back(&tensor);
   // The blob is 64-byte aligned in a program's segment.
   size_t blobSize = size - reader.offset;
-  std::unique_ptr<uint8_t, FreeDeleter> blob(static_cast<uint8_t *>(
-      std::aligned_alloc(64, (blobSize + 63) / 64 * 64 + 64)));
-  std::memcpy(blob.get(), data + reader.offset, blobSize);
+  etch::fuzz::AlignedBytes blob =
+      etch::fuzz::alignedCopy(data + reader.offset, blobSize);
   Result<void *> handle = backend->init(
       DelegateBlob{Span<const uint8_t>(blob.get(), blobSize), {}},
       Span<const CompileSpec>(), Span<TensorView *>(pointers.data(), counts[0]),

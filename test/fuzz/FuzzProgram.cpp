@@ -5,7 +5,7 @@
 // executes once.
 //
 //===----------------------------------------------------------------------===//
-#include "FuzzSupport.h"
+#include "FuzzRuntime.h"
 
 #include "runtime/backend/Backend.h"
 #include "runtime/executor/Method.h"
@@ -21,24 +21,9 @@ using namespace etch::runtime;
 namespace schema = etch::schema;
 using etch::fuzz::kFuzzMemoryLimit;
 
-namespace {
-
-void log(LogLevel, const char *, int, const char *message) {
-  if (etch::fuzz::verbose())
-    std::fprintf(stderr, "etch: %s\n", message);
-}
-
-struct AlignedFree {
-  void operator()(void *pointer) const { std::free(pointer); }
-};
-
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool initialised = [] {
-    PlatformHooks hooks{};
-    hooks.log = log;
-    setPlatformHooks(hooks);
+    etch::fuzz::quietRuntimeLog();
     setPreferredThreadCount(1);
     setMemoryLimit(kFuzzMemoryLimit);
     registerAllBackends();
@@ -46,9 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }();
   (void)initialised;
   // Programs are mmapped in real use: page-aligned.
-  std::unique_ptr<uint8_t, AlignedFree> copy(static_cast<uint8_t *>(
-      std::aligned_alloc(64, (size + 63) / 64 * 64 + 64)));
-  std::memcpy(copy.get(), data, size);
+  etch::fuzz::AlignedBytes copy = etch::fuzz::alignedCopy(data, size);
   Result<Program> program = Program::load(copy.get(), size);
   if (!program.ok())
     return 0;
@@ -63,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     Error status = (*method)->execute();
     if (etch::fuzz::verbose())
-      std::fprintf(stderr, "method '%s' executed: %s\n",
-                   entry->name()->c_str(), errorName(status));
+      std::fprintf(stderr, "method '%s' executed: %s\n", entry->name()->c_str(),
+                   errorName(status));
   }
   return 0;
 }

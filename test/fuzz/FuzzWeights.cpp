@@ -4,43 +4,22 @@
 // and reads every entry its index names.
 //
 //===----------------------------------------------------------------------===//
-#include "FuzzSupport.h"
+#include "FuzzRuntime.h"
 
-#include "runtime/platform/Platform.h"
 #include "runtime/program/WeightsFile.h"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <memory>
 
 using namespace etch::runtime;
 
-namespace {
-
-void log(LogLevel, const char *, int, const char *message) {
-  if (etch::fuzz::verbose())
-    std::fprintf(stderr, "etch: %s\n", message);
-}
-
-struct AlignedFree {
-  void operator()(void *pointer) const { std::free(pointer); }
-};
-
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool initialised = [] {
-    PlatformHooks hooks{};
-    hooks.log = log;
-    setPlatformHooks(hooks);
+    etch::fuzz::quietRuntimeLog();
     return true;
   }();
   (void)initialised;
   // Weights files are mmapped in real use: page-aligned.
-  std::unique_ptr<uint8_t, AlignedFree> copy(static_cast<uint8_t *>(
-      std::aligned_alloc(64, (size + 63) / 64 * 64 + 64)));
-  std::memcpy(copy.get(), data, size);
+  etch::fuzz::AlignedBytes copy = etch::fuzz::alignedCopy(data, size);
   Result<WeightsFile> weights = WeightsFile::load(copy.get(), size, "fuzz");
   if (!weights.ok())
     return 0;
