@@ -75,7 +75,6 @@ std::unique_ptr<ExternalWeights> ExternalWeights::open(llvm::StringRef path,
       auto key = std::make_pair(entry->checksum(), entry->size());
       weights->entries_[key].assign(
           reinterpret_cast<const char *>(bytes.data()), bytes.size());
-      weights->fromFile_[key] = true;
     }
   return weights;
 }
@@ -83,14 +82,9 @@ std::unique_ptr<ExternalWeights> ExternalWeights::open(llvm::StringRef path,
 uint64_t ExternalWeights::add(llvm::ArrayRef<char> bytes) {
   uint64_t checksum = runtime::checksum64(bytes.data(), bytes.size());
   auto key = std::make_pair(checksum, static_cast<uint64_t>(bytes.size()));
-  auto [it, inserted] = entries_.try_emplace(key);
-  if (inserted) {
+  // An entry the file (or this program) has already is kept as it is.
+  if (auto [it, inserted] = entries_.try_emplace(key); inserted)
     it->second.assign(bytes.data(), bytes.size());
-  } else if (auto old = fromFile_.find(key);
-             old != fromFile_.end() && old->second) {
-    old->second = false; // counted once
-    ++reused_;
-  }
   return checksum;
 }
 

@@ -36,17 +36,12 @@ public:
   bool write(std::string &error) const;
 
   const std::string &path() const { return path_; }
-  size_t entryCount() const { return entries_.size(); }
-  /// Entries the file already had that this program uses.
-  size_t reusedCount() const { return reused_; }
 
 private:
   explicit ExternalWeights(llvm::StringRef path) : path_(path.str()) {}
 
   std::string path_;
   std::map<std::pair<uint64_t, uint64_t>, std::string> entries_;
-  std::map<std::pair<uint64_t, uint64_t>, bool> fromFile_;
-  size_t reused_ = 0;
 };
 
 } // namespace etch
