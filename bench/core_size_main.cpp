@@ -10,7 +10,7 @@
 
 namespace etch::runtime {
 const KernelEntry *findKernel(const char *) { return nullptr; }
-void prepareKernels() {}
+void prepareKernels(size_t) {}
 bool selectiveKernels() { return false; }
 } // namespace etch::runtime
 

@@ -106,9 +106,10 @@ std::vector<Buffer> randomCopies(ScalarType type, std::vector<int64_t> sizes,
 int main(int argc, char **argv) {
   int64_t rows = 1;
   int iterations = 200, copies = 1;
+  size_t threads = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--threads") == 0)
-      setPreferredThreadCount(std::atoi(argv[i + 1]));
+      threads = static_cast<size_t>(std::atoi(argv[i + 1]));
     else if (std::strcmp(argv[i], "--rows") == 0)
       rows = std::atoll(argv[i + 1]);
     else if (std::strcmp(argv[i], "--iterations") == 0)
@@ -116,7 +117,7 @@ int main(int argc, char **argv) {
     else if (std::strcmp(argv[i], "--copies") == 0)
       copies = std::max(1, std::atoi(argv[i + 1]));
   }
-  prepareKernels();
+  prepareKernels(threads);
   std::mt19937 generator(7);
   std::uniform_real_distribution<float> real(-1, 1);
   std::printf("%-8s %-14s %10s %10s\n", "kind", "shape [N, K]", "us", "GB/s");

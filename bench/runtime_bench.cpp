@@ -31,6 +31,8 @@ using namespace etch::runtime;
 
 namespace {
 
+LoadOptions loadOptions; // --threads
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   return values[values.size() / 2];
@@ -38,7 +40,7 @@ double median(std::vector<double> values) {
 
 std::unique_ptr<Method> loadOrDie(const char *path,
                                   std::unique_ptr<Module> &module) {
-  Result<std::unique_ptr<Module>> opened = Module::open(path);
+  Result<std::unique_ptr<Module>> opened = Module::open(path, loadOptions);
   if (!opened.ok()) {
     std::fprintf(stderr, "cannot load %s\n", path);
     std::exit(1);
@@ -86,7 +88,7 @@ int main(int argc, char **argv) {
   int rounds = 30;
   while (argc > 2 && std::strncmp(argv[1], "--", 2) == 0) {
     if (std::strcmp(argv[1], "--threads") == 0)
-      setPreferredThreadCount(std::atoi(argv[2]));
+      loadOptions.threads = static_cast<size_t>(std::atoi(argv[2]));
     else if (std::strcmp(argv[1], "--input") == 0)
       inputPath = argv[2];
     else if (std::strcmp(argv[1], "--runs") == 0)

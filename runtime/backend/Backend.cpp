@@ -1,9 +1,6 @@
 #include "runtime/backend/Backend.h"
 
-#include "runtime/platform/Platform.h"
-
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -17,21 +14,18 @@ struct Registration {
 constexpr int kMaxBackends = 16;
 Registration registrations[kMaxBackends];
 int registrationCount = 0;
-std::atomic<bool> profiling{false};
 } // namespace
 
 size_t Backend::profile(void *, Span<DelegateEvent>) { return 0; }
-
-void setDelegateProfiling(bool on) { profiling = on; }
-bool delegateProfiling() { return profiling; }
 
 Error Backend::resize(void *, Span<TensorView *>, Span<TensorView *>) {
   return Error::NotSupported;
 }
 
-size_t delegateThreadCount(Span<const CompileSpec> specs) {
-  if (size_t threads = preferredThreadCount())
-    return threads;
+size_t delegateThreadCount(Span<const CompileSpec> specs,
+                           const LoadOptions &options) {
+  if (options.threads)
+    return options.threads;
   for (const CompileSpec &spec : specs)
     if (std::strcmp(spec.key, "num_threads") == 0 && spec.value.size() < 16) {
       char text[16] = {};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/backend/BlobFraming.h"
+#include "runtime/core/LoadOptions.h"
 #include "runtime/core/Result.h"
 #include "runtime/core/Span.h"
 #include "runtime/core/Tensor.h"
@@ -28,12 +29,14 @@ class Backend {
 public:
   virtual ~Backend() = default;
   /// Verifies \p blob and builds what execute needs, with the tensors the
-  /// call will pass (bound at load, so execute can stay allocation-free);
+  /// call will pass (bound at load, so execute can stay allocation-free),
+  /// under the embedder's \p options (threads, profiling, memory limit);
   /// returns an opaque handle.
   virtual Result<void *> init(const DelegateBlob &blob,
                               Span<const CompileSpec> specs,
                               Span<TensorView *> inputs,
-                              Span<TensorView *> outputs) = 0;
+                              Span<TensorView *> outputs,
+                              const LoadOptions &options) = 0;
   virtual Error execute(void *handle, Span<TensorView *> inputs,
                         Span<TensorView *> outputs) = 0;
   /// The delegate's inputs took new shapes (dynamic dimensions, within the
@@ -42,23 +45,19 @@ public:
   /// allocate. The default refuses (a delegate without dynamic shapes).
   virtual Error resize(void *handle, Span<TensorView *> inputs,
                        Span<TensorView *> outputs);
-  /// The steps a delegate timed, when it was initialised with delegate
-  /// profiling on (setDelegateProfiling): writes the first \p out.size()
-  /// and returns how many there are. Not called from execute. The default
+  /// The steps a delegate timed, when it was initialised with
+  /// LoadOptions::profileDelegates: writes the first \p out.size() and
+  /// returns how many there are. Not called from execute. The default
   /// has none (the runtime's own per-instruction time covers the call).
   virtual size_t profile(void *handle, Span<DelegateEvent> out);
   virtual void destroy(void *handle) = 0;
 };
 
-/// The threads a delegate runs on: the runtime's preferred count (et-run
-/// --threads, the embedder), else its positive `num_threads` compile spec,
-/// else every core.
-size_t delegateThreadCount(Span<const CompileSpec> specs);
-
-/// Whether delegates initialised from now on time their steps for
-/// Backend::profile (et-run --profile). Off by default: timing costs.
-void setDelegateProfiling(bool on);
-bool delegateProfiling();
+/// The threads a delegate runs on: \p options.threads (et-run --threads,
+/// the embedder), else its positive `num_threads` compile spec, else every
+/// core.
+size_t delegateThreadCount(Span<const CompileSpec> specs,
+                           const LoadOptions &options);
 
 /// Registers \p backend under \p name (static registration; no allocation).
 /// Returns false when the name is taken or the table is full.

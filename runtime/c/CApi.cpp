@@ -38,6 +38,7 @@ struct etch_program {
   std::unique_ptr<uint8_t[], void (*)(uint8_t *)> copy{nullptr, nullptr};
   std::unique_ptr<Program> loaded;
   WeightsMapping weights; // for `loaded`
+  LoadOptions options;    // every method loaded from it gets them
   std::string name;
   std::vector<const char *> methodNames;
 
@@ -138,20 +139,23 @@ etch_status *invalid(const std::string &message) {
   return status(ETCH_INVALID_ARGUMENT, message);
 }
 
-void applyOptions(const etch_load_options *options) {
-  if (!options)
-    return;
-  if (options->threads)
-    setPreferredThreadCount(options->threads);
-  setDelegateProfiling(options->profile_delegates != 0);
-}
-
 /// options->weights_path where the caller's struct has that field.
 const char *weightsPath(const etch_load_options *options) {
   bool has = options &&
              options->struct_size >= offsetof(etch_load_options, weights_path) +
                                          sizeof(options->weights_path);
   return has ? options->weights_path : nullptr;
+}
+
+/// The runtime's LoadOptions for the C caller's \p options (may be null).
+LoadOptions loadOptions(const etch_load_options *options) {
+  LoadOptions result;
+  if (!options)
+    return result;
+  result.threads = options->threads;
+  result.profileDelegates = options->profile_delegates != 0;
+  result.weightsPath = weightsPath(options);
+  return result;
 }
 
 etch_status *finishProgram(std::unique_ptr<etch_program> program,
@@ -220,9 +224,8 @@ etch_status *etch_program_open(const char *path,
     return invalid("etch_program_open: path and program must not be NULL");
   *program = nullptr;
   Capture capture;
-  applyOptions(options);
-  Result<std::unique_ptr<Module>> module =
-      Module::open(path, weightsPath(options));
+  LoadOptions chosen = loadOptions(options);
+  Result<std::unique_ptr<Module>> module = Module::open(path, chosen);
   if (!module.ok())
     return status(module.error(), std::string(path) + ": cannot load program",
                   capture);
@@ -230,6 +233,8 @@ etch_status *etch_program_open(const char *path,
   if (!made)
     return status(ETCH_MEMORY_ALLOCATION_FAILED, "out of memory");
   made->module = std::move(*module);
+  made->options = chosen;
+  made->options.weightsPath = nullptr; // read by open only
   made->name = path;
   return finishProgram(std::move(made), program);
 }
@@ -242,10 +247,10 @@ etch_status *etch_program_load(const void *data, size_t size, const char *name,
     return invalid("etch_program_load: data and program must not be NULL");
   *program = nullptr;
   Capture capture;
-  applyOptions(options);
   auto made = std::unique_ptr<etch_program>(new (std::nothrow) etch_program());
   if (!made)
     return status(ETCH_MEMORY_ALLOCATION_FAILED, "out of memory");
+  made->options = loadOptions(options);
   // Aligned as a mapping is: the program's segments start on 64-byte
   // boundaries of the file.
   made->copy = {static_cast<uint8_t *>(platformAllocate(size ? size : 1, 64)),
@@ -260,7 +265,7 @@ etch_status *etch_program_load(const void *data, size_t size, const char *name,
   Result<bool> needsWeights =
       Program::needsWeights(made->copy.get(), size, compiledAgainst);
   if (needsWeights.ok() && *needsWeights) {
-    const char *path = weightsPath(options);
+    const char *path = made->options.weightsPath;
     if (!path)
       return status(ETCH_WEIGHTS_MISMATCH,
                     shown + ": cannot load program: it keeps its weights in '" +
@@ -276,6 +281,7 @@ etch_status *etch_program_load(const void *data, size_t size, const char *name,
   if (!loaded.ok())
     return status(loaded.error(), shown + ": cannot load program", capture);
   made->loaded = std::make_unique<Program>(std::move(*loaded));
+  made->options.weightsPath = nullptr; // the caller's string ends here
   made->name = shown;
   return finishProgram(std::move(made), program);
 }
@@ -325,8 +331,9 @@ etch_status *etch_method_load_shared(const etch_program *program,
   *method = nullptr;
   const char *wanted = name ? name : "forward";
   Capture capture;
-  Result<std::unique_ptr<Method>> loaded = Method::load(
-      program->program(), wanted, state ? &state->shared : nullptr);
+  Result<std::unique_ptr<Method>> loaded =
+      Method::load(program->program(), wanted, state ? &state->shared : nullptr,
+                   program->options);
   if (!loaded.ok())
     return status(loaded.error(),
                   program->name + ": cannot load method '" + wanted + "'",

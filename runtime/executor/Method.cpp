@@ -57,8 +57,10 @@ AttributeValue attributeValue(const schema::Value &value) {
 
 } // namespace
 
-Result<std::unique_ptr<Method>>
-Method::load(const Program &program, const char *name, SharedState *shared) {
+Result<std::unique_ptr<Method>> Method::load(const Program &program,
+                                             const char *name,
+                                             SharedState *shared,
+                                             const LoadOptions &options) {
   const schema::Method *method = program.method(name);
   if (!method) {
     ET_LOG(Error, "program has no method '%s'", name);
@@ -66,7 +68,7 @@ Method::load(const Program &program, const char *name, SharedState *shared) {
   }
   std::unique_ptr<Method> result(new Method());
   result->method_ = method;
-  ET_CHECK_OK(result->bind(program, *method, shared));
+  ET_CHECK_OK(result->bind(program, *method, shared, options));
   return result;
 }
 
@@ -97,8 +99,8 @@ Error Method::shareState(const Program &program, const schema::Method &method,
 }
 
 Error Method::bind(const Program &program, const schema::Method &method,
-                   SharedState *shared) {
-  prepareKernels();
+                   SharedState *shared, const LoadOptions &options) {
+  prepareKernels(options.threads);
   // One range per state buffer (an array: the core stays small).
   uint32_t sharedCount =
       shared && method.mutable_buffers() ? method.mutable_buffers()->size() : 0;
@@ -120,11 +122,11 @@ Error Method::bind(const Program &program, const schema::Method &method,
         arenas_.emplace_back();
         continue;
       }
-      if (size > memoryLimit() - arenaBytes_) {
+      if (size > options.memoryLimit - arenaBytes_) {
         ET_LOG(Error,
                "the method's arenas need more than the memory limit (%llu "
                "bytes)",
-               static_cast<unsigned long long>(memoryLimit()));
+               static_cast<unsigned long long>(options.memoryLimit));
         return Error::MemoryAllocationFailed;
       }
       PlatformBlock memory = allocatePlatformBlock(size, 64);
@@ -306,7 +308,7 @@ Error Method::bind(const Program &program, const schema::Method &method,
       blob.constants = program.segment(entry->constants_segment());
     Result<void *> handle = call.backend->init(
         blob, Span<const CompileSpec>(specs.data(), specs.size()),
-        call.args.inputs, call.args.outputs);
+        call.args.inputs, call.args.outputs, options);
     if (!handle.ok()) {
       ET_LOG(Error, "instruction %u: backend '%s' rejected its blob", i,
              entry->target()->c_str());

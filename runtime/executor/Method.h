@@ -5,6 +5,7 @@
 #pragma once
 
 #include "runtime/backend/Backend.h"
+#include "runtime/core/LoadOptions.h"
 #include "runtime/core/Result.h"
 #include "runtime/executor/SharedState.h"
 #include "runtime/kernels/KernelCall.h"
@@ -22,8 +23,11 @@ public:
   /// With \p shared, the method's state buffers are those of that name in
   /// \p shared (made by the first method that declares them): methods of
   /// one program loaded with one SharedState (Module does) share them.
-  static Result<std::unique_ptr<Method>>
-  load(const Program &program, const char *name, SharedState *shared = nullptr);
+  /// \p options reach the kernels' thread pool and every delegate's init.
+  static Result<std::unique_ptr<Method>> load(const Program &program,
+                                              const char *name,
+                                              SharedState *shared = nullptr,
+                                              const LoadOptions &options = {});
   ~Method();
   Method(const Method &) = delete;
   Method &operator=(const Method &) = delete;
@@ -135,7 +139,7 @@ private:
 
   Method() = default;
   Error bind(const Program &program, const schema::Method &method,
-             SharedState *shared);
+             SharedState *shared, const LoadOptions &options);
   /// The shared memory of each state buffer's arena range, into \p ranges
   /// (one per mutable buffer).
   Error shareState(const Program &program, const schema::Method &method,

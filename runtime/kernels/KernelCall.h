@@ -121,9 +121,9 @@ Span<const KernelEntry> registeredKernels();
 bool selectiveKernels();
 
 /// Starts what the kernels need before they run (the optimized kernels'
-/// threads, kernelThreadCount() of them); loading a method calls it, so
-/// execute never does.
-void prepareKernels();
+/// threads, kernelThreadCount(\p threads) of them); loading a method calls
+/// it with its LoadOptions::threads, so execute never does.
+void prepareKernels(size_t threads);
 
 /// Logs "instruction N (op): message" and returns \p error; used by
 /// validate functions so every load failure says where and why.

@@ -17,7 +17,7 @@ bool selectiveKernels() { return kSelectiveBuild; }
 const KernelEntry *findKernel(const char *name) {
   return portable::findPortableKernel(name);
 }
-void prepareKernels() {}
+void prepareKernels(size_t) {}
 Span<const KernelEntry> registeredKernels() {
   return portable::portableKernels();
 }
@@ -79,9 +79,10 @@ const KernelEntry *findKernel(const char *name) {
   return nullptr;
 }
 
-void prepareKernels() {
+void prepareKernels(size_t threads) {
   if (optimizedEnabled())
-    optimized::ThreadPool::shared().resize(optimized::kernelThreadCount());
+    optimized::ThreadPool::shared().resize(
+        optimized::kernelThreadCount(threads));
 }
 
 Span<const KernelEntry> registeredKernels() {

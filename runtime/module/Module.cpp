@@ -26,12 +26,15 @@ bool besideProgram(const char *programPath, const char *weightsName, char *path,
 } // namespace
 
 Result<std::unique_ptr<Module>> Module::open(const char *path,
-                                             const char *weightsPath) {
+                                             const LoadOptions &options) {
+  const char *weightsPath = options.weightsPath;
   Result<MappedFile *> file = mapFile(path, "file");
   if (!file.ok())
     return file.error();
   std::unique_ptr<Module> module(new Module());
   module->file_ = *file;
+  module->options_ = options;
+  module->options_.weightsPath = nullptr; // only open reads it
   const uint8_t *data = fileData(module->file_);
   size_t size = runtime::fileSize(module->file_);
   const char *compiledAgainst = "";
@@ -79,7 +82,7 @@ size_t Module::fileSize() const { return runtime::fileSize(file_); }
 
 Result<std::unique_ptr<Method>> Module::loadMethod(const char *name,
                                                    SharedState *shared) const {
-  return Method::load(*program_, name, shared);
+  return Method::load(*program_, name, shared, options_);
 }
 
 } // namespace etch::runtime

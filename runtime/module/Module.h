@@ -15,11 +15,12 @@ class Module {
 public:
   /// Maps \p path read-only (weights stay in the page cache, not copied)
   /// and verifies it. A program compiled with external weights maps
-  /// \p weightsPath, or when that is null the file it was compiled against
-  /// beside the program; a weights file is mapped once however many
-  /// programs use it (WeightsMapping).
-  static Result<std::unique_ptr<Module>>
-  open(const char *path, const char *weightsPath = nullptr);
+  /// \p options.weightsPath, or when that is null the file it was compiled
+  /// against beside the program; a weights file is mapped once however
+  /// many programs use it (WeightsMapping). Every method the module loads
+  /// gets \p options (threads, profiling, memory limit).
+  static Result<std::unique_ptr<Module>> open(const char *path,
+                                              const LoadOptions &options = {});
   ~Module();
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
@@ -37,6 +38,7 @@ public:
 private:
   Module() = default;
   MappedFile *file_ = nullptr;
+  LoadOptions options_;
   WeightsMapping weights_;
   std::unique_ptr<Program> program_;
 };

@@ -91,17 +91,6 @@ void logMessage(LogLevel level, const char *file, int line, const char *format,
 
 uint64_t nowNanoseconds() { return hooks().nowNanoseconds(); }
 
-namespace {
-size_t threadHint = 0;
-uint64_t memoryLimitBytes = uint64_t(1) << 48;
-} // namespace
-
-void setMemoryLimit(uint64_t bytes) { memoryLimitBytes = bytes; }
-uint64_t memoryLimit() { return memoryLimitBytes; }
-
-void setPreferredThreadCount(size_t threads) { threadHint = threads; }
-size_t preferredThreadCount() { return threadHint; }
-
 void platformAbort() {
   hooks().abort();
   std::abort(); // a hook that returns must not let execution go on

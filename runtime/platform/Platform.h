@@ -51,16 +51,6 @@ inline PlatformBlock allocatePlatformBlock(size_t size, size_t alignment) {
       static_cast<uint8_t *>(platformAllocate(size ? size : 1, alignment)));
 }
 
-/// The most bytes one loaded method may ask for: its arenas plus what its
-/// delegates keep for intermediate values. Loading fails cleanly above it.
-/// Default 2^48 (no practical limit); fuzzers and embedders lower it.
-void setMemoryLimit(uint64_t bytes);
-uint64_t memoryLimit();
-
-/// A process-wide hint for backends that run threads (0: unset, the backend
-/// decides; usually hardware concurrency). Set by the embedder or et-run.
-void setPreferredThreadCount(size_t threads);
-size_t preferredThreadCount();
 [[noreturn]] void platformAbort();
 
 } // namespace etch::runtime

@@ -47,8 +47,6 @@ struct Reader {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static Backend *backend = [] {
     etch::fuzz::quietRuntimeLog();
-    setPreferredThreadCount(1);
-    setMemoryLimit(etch::fuzz::kFuzzMemoryLimit);
     registerAllBackends();
     return findBackend(ETCH_FUZZ_TARGET);
   }();
@@ -90,7 +88,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Result<void *> handle = backend->init(
       DelegateBlob{Span<const uint8_t>(blob.get(), blobSize), {}},
       Span<const CompileSpec>(), Span<TensorView *>(pointers.data(), counts[0]),
-      Span<TensorView *>(pointers.data() + counts[0], counts[1]));
+      Span<TensorView *>(pointers.data() + counts[0], counts[1]),
+      etch::fuzz::fuzzLoadOptions());
   if (!handle.ok())
     return 0;
   Error status = backend->execute(

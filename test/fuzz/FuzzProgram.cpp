@@ -19,13 +19,10 @@
 
 using namespace etch::runtime;
 namespace schema = etch::schema;
-using etch::fuzz::kFuzzMemoryLimit;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool initialised = [] {
     etch::fuzz::quietRuntimeLog();
-    setPreferredThreadCount(1);
-    setMemoryLimit(kFuzzMemoryLimit);
     registerAllBackends();
     return true;
   }();
@@ -37,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   for (const schema::Method *entry : *program->flatbuffer().methods()) {
     Result<std::unique_ptr<Method>> method =
-        Method::load(*program, entry->name()->c_str());
+        Method::load(*program, entry->name()->c_str(), nullptr,
+                     etch::fuzz::fuzzLoadOptions());
     if (!method.ok())
       continue;
     for (size_t i = 0; i < (*method)->inputCount(); ++i) {

@@ -5,6 +5,7 @@
 
 #include "FuzzSupport.h"
 
+#include "runtime/core/LoadOptions.h"
 #include "runtime/platform/Platform.h"
 
 #include <cstdint>
@@ -28,6 +29,15 @@ inline AlignedBytes alignedCopy(const void *data, size_t size) {
   if (size)
     std::memcpy(copy.get(), data, size);
   return copy;
+}
+
+/// One thread (runs repeat) and kFuzzMemoryLimit for what a fuzzed input
+/// loads.
+inline runtime::LoadOptions fuzzLoadOptions() {
+  runtime::LoadOptions options;
+  options.threads = 1;
+  options.memoryLimit = kFuzzMemoryLimit;
+  return options;
 }
 
 /// Installs a log hook that prints only with ETCH_FUZZ_VERBOSE=1.

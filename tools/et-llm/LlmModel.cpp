@@ -165,10 +165,10 @@ bool openModel(const ModelOptions &options, LlmModel &model) {
     return false;
   captureErrors();
   registerAllBackends();
-  if (options.threads)
-    setPreferredThreadCount(options.threads);
+  LoadOptions loadOptions;
+  loadOptions.threads = options.threads;
   const char *path = options.program.c_str();
-  Result<std::unique_ptr<Module>> module = Module::open(path);
+  Result<std::unique_ptr<Module>> module = Module::open(path, loadOptions);
   if (!module.ok())
     return fail(options.program + ": cannot load program (" +
                 errorName(module.error()) + ")" + runtimeCause());

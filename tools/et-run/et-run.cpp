@@ -481,13 +481,14 @@ int main(int argc, char **argv) {
 
   ErrorCapture::install();
   registerAllBackends();
-  if (options.threads)
-    setPreferredThreadCount(options.threads);
-  setDelegateProfiling(options.profile || !options.tracePath.empty());
+  LoadOptions load;
+  load.threads = options.threads;
+  load.profileDelegates = options.profile || !options.tracePath.empty();
+  load.weightsPath =
+      options.weights.empty() ? nullptr : options.weights.c_str();
   uint64_t loadStart = nowNanoseconds();
   Result<std::unique_ptr<Module>> module =
-      Module::open(options.program.c_str(),
-                   options.weights.empty() ? nullptr : options.weights.c_str());
+      Module::open(options.program.c_str(), load);
   if (!module.ok()) {
     std::fprintf(stderr, "et-run: %s: cannot load program (%s)%s\n",
                  options.program.c_str(), errorName(module.error()),

@@ -77,8 +77,9 @@ typedef struct etch_method etch_method;
  * set what you need (later versions add fields at the end). */
 typedef struct etch_load_options {
   uint32_t struct_size;
-  /* Threads the CPU kernels and delegates use; 0: the machine's cores.
-   * Process-wide: the last program loaded with a non-zero count sets it. */
+  /* Threads the CPU kernels and delegates of this program's methods use;
+   * 0: the machine's cores. The CPU kernels share one pool per process,
+   * which the method loaded last sizes. */
   uint32_t threads;
   /* Non-zero: delegates time their own steps (as et-run --profile). */
   int32_t profile_delegates;

@@ -169,11 +169,11 @@ void ThreadPool::run(int64_t count, int64_t grain, Task task,
     _mm_pause();
 }
 
-size_t kernelThreadCount() {
+size_t kernelThreadCount(size_t threads) {
   if (const char *text = std::getenv("ETCH_KERNEL_THREADS"))
     if (long threads = std::strtol(text, nullptr, 10); threads > 0)
       return static_cast<size_t>(threads);
-  if (size_t threads = preferredThreadCount())
+  if (threads)
     return threads;
   return std::max(1u, std::thread::hardware_concurrency());
 }

@@ -112,8 +112,9 @@ private:
   std::atomic<const ChunkObserver *> observer_{nullptr};
 };
 
-/// Threads the optimized kernels use: preferredThreadCount() when set,
-/// else the hardware's; ETCH_KERNEL_THREADS overrides both.
-size_t kernelThreadCount();
+/// Threads the optimized kernels use: \p threads when not 0 (the loading
+/// method's LoadOptions), else the hardware's; ETCH_KERNEL_THREADS
+/// overrides both.
+size_t kernelThreadCount(size_t threads);
 
 } // namespace etch::runtime::optimized

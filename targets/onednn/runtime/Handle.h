@@ -69,7 +69,8 @@ struct Handle {
   // Each step's last time (steps, then outputSteps); sized at load only
   // when delegate profiling is on.
   std::vector<uint64_t> stepNanos;
-  uint64_t bytes = 0; // of buffers, against the method's memory limit
+  uint64_t bytes = 0;                 // of buffers, against memoryLimit
+  uint64_t memoryLimit = 0;           // the loading method's LoadOptions
   std::vector<int64_t> inputElements; // the blob's static input sizes
   ~Handle() {
     for (const auto *list : {&steps, &outputSteps})
@@ -82,7 +83,7 @@ struct Handle {
   }
   /// A buffer of \p size bytes, counted against the memory limit.
   void *allocate(size_t size) {
-    if (size > runtime::memoryLimit() || bytes > runtime::memoryLimit() - size)
+    if (size > memoryLimit || bytes > memoryLimit - size)
       return nullptr;
     runtime::PlatformBlock buffer = runtime::allocatePlatformBlock(size, 64);
     if (!buffer)

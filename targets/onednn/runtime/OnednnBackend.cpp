@@ -35,13 +35,14 @@ using namespace backend;
 /// method mixes targets or XNNPACK's pool already runs etch's kernels: two
 /// pools spinning on the same cores made a mixed encoder block 120x slower
 /// (docs/targets.md); otherwise delegateThreadCount.
-int preferredThreads(Span<const runtime::CompileSpec> specs) {
+int preferredThreads(Span<const runtime::CompileSpec> specs,
+                     const runtime::LoadOptions &options) {
   for (const runtime::CompileSpec &spec : specs)
     if (std::strcmp(spec.key, "mixed_targets") == 0)
       return 1;
   if (runtime::optimized::ThreadPool::shared().isLent())
     return 1;
-  return static_cast<int>(runtime::delegateThreadCount(specs));
+  return static_cast<int>(runtime::delegateThreadCount(specs, options));
 }
 
 /// oneDNN's name for the instruction set it runs on here (its view of the
@@ -115,8 +116,8 @@ class OnednnBackend : public runtime::Backend {
 public:
   Result<void *> init(const runtime::DelegateBlob &bytes,
                       Span<const runtime::CompileSpec> specs,
-                      Span<TensorView *> inputs,
-                      Span<TensorView *> outputs) override {
+                      Span<TensorView *> inputs, Span<TensorView *> outputs,
+                      const runtime::LoadOptions &options) override {
     capOnednnIsa();
     runtime::FramedBlob framed;
     if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
@@ -134,14 +135,15 @@ public:
     handle->device = Device::get();
     if (!handle->device)
       return fail("cannot create the oneDNN CPU engine");
-    handle->threads = preferredThreads(specs);
+    handle->threads = preferredThreads(specs, options);
+    handle->memoryLimit = options.memoryLimit;
     handle->inputElements.resize(inputs.size());
     omp_set_num_threads(handle->threads);
     Builder builder(*blob, framed.constants, framed.constantsSize, *handle,
                     inputs, outputs);
     if (Error error = builder.build(); error != Error::Ok)
       return error;
-    if (runtime::delegateProfiling())
+    if (options.profileDelegates)
       handle->stepNanos.assign(
           handle->steps.size() + handle->outputSteps.size(), 0);
     return static_cast<void *>(handle.release());

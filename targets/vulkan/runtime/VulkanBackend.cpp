@@ -82,8 +82,8 @@ class VulkanBackend final : public runtime::Backend {
 public:
   Result<void *> init(const runtime::DelegateBlob &bytes,
                       Span<const runtime::CompileSpec>,
-                      Span<TensorView *> inputs,
-                      Span<TensorView *> outputs) override {
+                      Span<TensorView *> inputs, Span<TensorView *> outputs,
+                      const runtime::LoadOptions &options) override {
     runtime::FramedBlob framed;
     if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
             bytes, kBlobMagic, kBlobVersion, framed);
@@ -96,7 +96,8 @@ public:
     if (Error error = Context::acquire(handle->context); error != Error::Ok)
       return error;
     uint32_t before = handle->context->validationMessages.load();
-    if (Error error = buildHandle(*blob, framed, *handle, inputs, outputs);
+    if (Error error =
+            buildHandle(*blob, framed, *handle, inputs, outputs, options);
         error != Error::Ok)
       return error;
     if (Error error = validationClean(*handle, before); error != Error::Ok)

@@ -21,8 +21,9 @@ namespace {
 /// Builds a Handle from a verified blob.
 class Builder {
 public:
-  Builder(const Blob &blob, const runtime::FramedBlob &framed, Handle &handle)
-      : blob(blob), framed(framed), handle(handle),
+  Builder(const Blob &blob, const runtime::FramedBlob &framed, Handle &handle,
+          const runtime::LoadOptions &options)
+      : blob(blob), framed(framed), handle(handle), options(options),
         device(handle.context->device), storage(blob.float_storage()) {}
 
   Error build(Span<TensorView *> inputs, Span<TensorView *> outputs) {
@@ -98,7 +99,7 @@ private:
              handle.context->properties.deviceName);
       return Error::DelegateInitFailed;
     }
-    if (blob.arena_size() == 0 || blob.arena_size() > runtime::memoryLimit())
+    if (blob.arena_size() == 0 || blob.arena_size() > options.memoryLimit)
       return fail("arena is empty or larger than the memory limit");
     if (Error error = verifyBindings(blob.inputs(), inputs, "inputs");
         error != Error::Ok)
@@ -211,7 +212,7 @@ private:
       handle.host = handle.arena.mapped;
       return Error::Ok;
     }
-    if (blob.arena_size() + hostBytes > runtime::memoryLimit())
+    if (blob.arena_size() + hostBytes > options.memoryLimit)
       return fail("arena and staging buffer exceed the memory limit");
     if (hostBytes == 0)
       return Error::Ok;
@@ -447,7 +448,7 @@ private:
       return error;
     const auto &dispatches = *blob.dispatches();
     bool profile =
-        (runtime::delegateProfiling() || envSet("ETCH_VULKAN_PROFILE")) &&
+        (options.profileDelegates || envSet("ETCH_VULKAN_PROFILE")) &&
         handle.context->timestamps;
     if (profile) {
       VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -514,6 +515,7 @@ private:
   const Blob &blob;
   const runtime::FramedBlob &framed;
   Handle &handle;
+  const runtime::LoadOptions &options;
   std::vector<uint64_t> bytes; // of each input, then each output
   VkDevice device;
   FloatStorage storage;
@@ -524,8 +526,9 @@ private:
 
 Error buildHandle(const Blob &blob, const runtime::FramedBlob &framed,
                   Handle &handle, Span<TensorView *> inputs,
-                  Span<TensorView *> outputs) {
-  return Builder(blob, framed, handle).build(inputs, outputs);
+                  Span<TensorView *> outputs,
+                  const runtime::LoadOptions &options) {
+  return Builder(blob, framed, handle, options).build(inputs, outputs);
 }
 
 } // namespace etch::vulkan

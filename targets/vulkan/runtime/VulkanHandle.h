@@ -14,6 +14,7 @@
 #include "targets/vulkan/schema/vulkan_blob_generated.h"
 
 #include "runtime/backend/BlobFraming.h"
+#include "runtime/core/LoadOptions.h"
 #include "runtime/core/Result.h"
 #include "runtime/core/Span.h"
 #include "runtime/core/Tensor.h"
@@ -134,12 +135,14 @@ struct Handle {
 Error submitAndWait(Handle &handle);
 
 /// Fills \p handle (its context acquired) from the verified \p blob for a
-/// delegate call with \p inputs and \p outputs: checks every dispatch,
-/// allocates and uploads the arena, creates the pipelines and records the
-/// command buffer (VulkanBuilder.cpp).
+/// delegate call with \p inputs and \p outputs under \p options (memory
+/// limit, profiling): checks every dispatch, allocates and uploads the
+/// arena, creates the pipelines and records the command buffer
+/// (VulkanBuilder.cpp).
 Error buildHandle(const Blob &blob, const runtime::FramedBlob &framed,
                   Handle &handle, Span<TensorView *> inputs,
-                  Span<TensorView *> outputs);
+                  Span<TensorView *> outputs,
+                  const runtime::LoadOptions &options);
 
 } // namespace etch::vulkan
 

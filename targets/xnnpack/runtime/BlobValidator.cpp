@@ -315,7 +315,7 @@ std::string nodeScalesProblem(size_t n, const Node &node, const Blob &blob,
   }
 }
 
-std::string validateBlob(const Blob &blob) {
+std::string validateBlob(const Blob &blob, uint64_t memoryLimit) {
   const auto &tensors = *blob.tensors();
   std::vector<Dims> dims;
   std::vector<bool> defined(tensors.size(), false);
@@ -333,7 +333,7 @@ std::string validateBlob(const Blob &blob) {
         !problem.empty())
       return problem;
   }
-  if (internalBytes > runtime::memoryLimit())
+  if (internalBytes > memoryLimit)
     return "intermediate values need " + std::to_string(internalBytes) +
            " bytes, more than the memory limit";
   const auto &nodes = *blob.nodes();

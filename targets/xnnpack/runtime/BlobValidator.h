@@ -48,7 +48,9 @@ std::string nodeOutputDims(size_t index, const Node &node,
 std::string nodeScalesProblem(size_t index, const Node &node, const Blob &blob,
                               const std::vector<Dims> &dims);
 
-/// Empty when \p blob is consistent; otherwise what is wrong and where.
-std::string validateBlob(const Blob &blob);
+/// Empty when \p blob is consistent and its intermediate values (which
+/// XNNPACK allocates itself) fit in \p memoryLimit bytes (the loading
+/// method's LoadOptions::memoryLimit); otherwise what is wrong and where.
+std::string validateBlob(const Blob &blob, uint64_t memoryLimit = UINT64_MAX);
 
 } // namespace etch::xnnpack

@@ -187,8 +187,8 @@ class XnnpackBackend : public runtime::Backend {
 public:
   Result<void *> init(const runtime::DelegateBlob &bytes,
                       Span<const runtime::CompileSpec> specs,
-                      Span<TensorView *> inputs,
-                      Span<TensorView *> outputs) override {
+                      Span<TensorView *> inputs, Span<TensorView *> outputs,
+                      const runtime::LoadOptions &options) override {
     // Framing and flatbuffer verification.
     runtime::FramedBlob framed;
     if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
@@ -266,7 +266,8 @@ public:
         return fail("a node has an unknown kind or the wrong kind of "
                     "parameters");
     }
-    if (std::string problem = validateBlob(*blob); !problem.empty()) {
+    if (std::string problem = validateBlob(*blob, options.memoryLimit);
+        !problem.empty()) {
       ET_LOG(Error, "xnnpack: %s", problem.c_str());
       return Error::DelegateInvalidBlob;
     }
@@ -274,7 +275,7 @@ public:
       return fail("xnn_initialize failed");
     handle->blob = blob;
     handle->data = data;
-    handle->pool = sharedPool(runtime::delegateThreadCount(specs));
+    handle->pool = sharedPool(runtime::delegateThreadCount(specs, options));
     if (!handle->pool)
       return fail("cannot create the thread pool");
     std::vector<Dims> dims;

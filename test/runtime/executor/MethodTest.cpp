@@ -20,7 +20,9 @@ namespace {
 class RecordingBackend : public Backend {
 public:
   Result<void *> init(const DelegateBlob &blob, Span<const CompileSpec> specs,
-                      Span<TensorView *>, Span<TensorView *>) override {
+                      Span<TensorView *>, Span<TensorView *>,
+                      const LoadOptions &options) override {
+    received = options;
     specKeys.clear();
     for (const CompileSpec &spec : specs)
       specKeys.emplace_back(spec.key);
@@ -34,6 +36,7 @@ public:
 
   std::vector<std::string> specKeys;
   size_t blobSize = 0;
+  LoadOptions received;
 };
 
 RecordingBackend &recorder() {
@@ -97,15 +100,48 @@ TEST(Method, EveryCompileSpecReachesTheDelegate) {
   EXPECT_EQ(backend.blobSize, 8u);
 }
 
+TEST(Method, LoadOptionsReachTheDelegateAsGiven) {
+  RecordingBackend &backend = recorder();
+  DelegateProgram file(0);
+  Result<Program> program = Program::load(file.data(), file.size());
+  ASSERT_TRUE(program.ok());
+  LoadOptions options;
+  options.threads = 3;
+  options.profileDelegates = true;
+  options.memoryLimit = 1 << 20;
+  ASSERT_TRUE(Method::load(*program, "forward", nullptr, options).ok());
+  EXPECT_EQ(backend.received.threads, 3u);
+  EXPECT_TRUE(backend.received.profileDelegates);
+  EXPECT_EQ(backend.received.memoryLimit, uint64_t(1) << 20);
+  // A second load with the defaults sees the defaults: nothing lingers in
+  // the process from the first.
+  ASSERT_TRUE(Method::load(*program, "forward").ok());
+  EXPECT_EQ(backend.received.threads, 0u);
+  EXPECT_FALSE(backend.received.profileDelegates);
+  EXPECT_EQ(backend.received.memoryLimit, LoadOptions().memoryLimit);
+}
+
+TEST(Method, DelegateThreadsComeFromTheOptionsThenTheSpec) {
+  char four[] = "4";
+  CompileSpec spec{"num_threads",
+                   Span<const uint8_t>(reinterpret_cast<uint8_t *>(four), 1)};
+  Span<const CompileSpec> specs(&spec, 1);
+  LoadOptions options;
+  EXPECT_EQ(delegateThreadCount(specs, options), 4u);
+  options.threads = 2;
+  EXPECT_EQ(delegateThreadCount(specs, options), 2u);
+  EXPECT_GE(delegateThreadCount(Span<const CompileSpec>(), LoadOptions()), 1u);
+}
+
 TEST(Method, ArenasAboveTheMemoryLimitAreRefused) {
   recorder();
   DelegateProgram file(0);
   Result<Program> program = Program::load(file.data(), file.size());
   ASSERT_TRUE(program.ok());
-  uint64_t saved = memoryLimit();
-  setMemoryLimit(8); // the method's arena holds 16 bytes
-  Result<std::unique_ptr<Method>> refused = Method::load(*program, "forward");
-  setMemoryLimit(saved);
+  LoadOptions small;
+  small.memoryLimit = 8; // the method's arena holds 16 bytes
+  Result<std::unique_ptr<Method>> refused =
+      Method::load(*program, "forward", nullptr, small);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error(), Error::MemoryAllocationFailed);
   EXPECT_TRUE(Method::load(*program, "forward").ok());

@@ -114,11 +114,12 @@ int main(int argc, char **argv) {
   if (argc == 2 && !std::strcmp(argv[1], "--self-test"))
     return selfTest();
   const char *path = nullptr, *methodName = "forward";
+  LoadOptions options;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--method") && i + 1 < argc)
       methodName = argv[++i];
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
-      setPreferredThreadCount(std::atoi(argv[++i]));
+      options.threads = static_cast<size_t>(std::atoi(argv[++i]));
     else
       path = argv[i];
   }
@@ -129,7 +130,7 @@ int main(int argc, char **argv) {
   }
   installCounter();
   registerAllBackends();
-  Result<std::unique_ptr<Module>> module = Module::open(path);
+  Result<std::unique_ptr<Module>> module = Module::open(path, options);
   if (!module.ok())
     return 1;
   Result<std::unique_ptr<Method>> method = (*module)->loadMethod(methodName);

@@ -2,14 +2,14 @@
 //
 //   etch-thread-count-reload program.etp
 //
-// Loads the method with 2 threads, loads it again with 1 thread, then runs
+// Loads the method with 2 threads (LoadOptions), loads it again from a
+// second module with 1 thread, then runs
 // the first and the second on the same random input: both must succeed and
 // agree. (A delegate that shared one thread pool per process used to destroy
 // the first pool when the second load asked for another size.)
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/module/Module.h"
-#include "runtime/platform/Platform.h"
 
 #include <cstdio>
 #include <cstring>
@@ -23,13 +23,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   registerAllBackends();
-  Result<std::unique_ptr<Module>> module = Module::open(argv[1]);
-  if (!module.ok())
+  LoadOptions two, one;
+  two.threads = 2;
+  one.threads = 1;
+  Result<std::unique_ptr<Module>> twoThreads = Module::open(argv[1], two);
+  Result<std::unique_ptr<Module>> oneThread = Module::open(argv[1], one);
+  if (!twoThreads.ok() || !oneThread.ok())
     return 1;
-  setPreferredThreadCount(2);
-  Result<std::unique_ptr<Method>> first = (*module)->loadMethod("forward");
-  setPreferredThreadCount(1);
-  Result<std::unique_ptr<Method>> second = (*module)->loadMethod("forward");
+  Result<std::unique_ptr<Method>> first = (*twoThreads)->loadMethod("forward");
+  Result<std::unique_ptr<Method>> second = (*oneThread)->loadMethod("forward");
   if (!first.ok() || !second.ok())
     return 1;
   std::mt19937 generator(0);

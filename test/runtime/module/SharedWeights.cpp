@@ -24,7 +24,9 @@ int main(int argc, char **argv) {
   registerAllBackends();
   std::vector<std::unique_ptr<Module>> modules;
   for (int i = 2; i < argc; ++i) {
-    Result<std::unique_ptr<Module>> module = Module::open(argv[i], argv[1]);
+    LoadOptions options;
+    options.weightsPath = argv[1];
+    Result<std::unique_ptr<Module>> module = Module::open(argv[i], options);
     if (!module.ok()) {
       std::printf("%s: cannot load (%s)\n", argv[i], errorName(module.error()));
       return 1;
