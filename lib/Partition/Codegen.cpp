@@ -15,14 +15,18 @@ using namespace etch;
 namespace {
 struct CodegenPass : etch::impl::CodegenBase<CodegenPass> {
   using CodegenBase::CodegenBase;
+  explicit CodegenPass(TargetSettings settings)
+      : parsed_(std::move(settings)) {}
 
   void runOnOperation() override {
     Builder builder(&getContext());
-    std::map<std::string, TargetOptionValues> settings;
-    std::string problem;
-    if (!parseTargetOptions(std::vector<std::string>(targetOptions.begin(),
-                                                     targetOptions.end()),
-                            settings, problem)) {
+    TargetSettings settings;
+    if (parsed_) {
+      settings = *parsed_;
+    } else if (std::string problem; !parseTargetOptions(
+                   std::vector<std::string>(targetOptions.begin(),
+                                            targetOptions.end()),
+                   settings, problem)) {
       getOperation().emitError(problem);
       return signalPassFailure();
     }
@@ -56,5 +60,12 @@ struct CodegenPass : etch::impl::CodegenBase<CodegenPass> {
     if (result.wasInterrupted())
       signalPassFailure();
   }
+
+private:
+  std::optional<TargetSettings> parsed_; // set: the pipeline parsed them
 };
 } // namespace
+
+std::unique_ptr<Pass> etch::createCodegen(TargetSettings settings) {
+  return std::make_unique<CodegenPass>(std::move(settings));
+}

@@ -36,8 +36,7 @@ std::vector<llvm::StringRef> registeredTargetNames() {
 }
 
 bool parseTargetOptions(llvm::ArrayRef<std::string> texts,
-                        std::map<std::string, TargetOptionValues> &values,
-                        std::string &error) {
+                        TargetSettings &values, std::string &error) {
   for (llvm::StringRef text : texts) {
     auto [targetName, setting] = text.split(':');
     auto [name, value] = setting.split('=');

@@ -111,7 +111,7 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
     // weight-only ops.
     pm.addNestedPass<mlir::func::FuncOp>(createFoldQuantizedOps());
     pm.addNestedPass<mlir::func::FuncOp>(createFoldWeightOnlyOps());
-    pm.addPass(createCodegen(CodegenOptions{options.targetOptions}));
+    pm.addPass(createCodegen(options.targetSettings));
     return;
   case Phase::Plan:
     pm.addNestedPass<mlir::func::FuncOp>(createMemoryPlan());

@@ -366,16 +366,11 @@ int main(int argc, char **argv) {
   pipelineOptions.targets =
       targets.empty() ? etch::defaultTargets()
                       : std::vector<std::string>(targets.begin(), targets.end());
-  pipelineOptions.targetOptions.assign(targetOptions.begin(),
-                                       targetOptions.end());
-  {
-    std::map<std::string, etch::TargetOptionValues> parsed;
-    std::string error;
-    if (!etch::parseTargetOptions(pipelineOptions.targetOptions, parsed,
-                                  error)) {
-      llvm::errs() << "et-compile: " << error << "\n";
-      return 2;
-    }
+  if (std::string error; !etch::parseTargetOptions(
+          std::vector<std::string>(targetOptions.begin(), targetOptions.end()),
+          pipelineOptions.targetSettings, error)) {
+    llvm::errs() << "et-compile: " << error << "\n";
+    return 2;
   }
   pipelineOptions.lastPositionOutput = lastLogitsOnly;
   if (!quantizeOptions(pipelineOptions))

@@ -3,6 +3,7 @@
 #define ETCH_PIPELINE_PIPELINE_H
 
 #include "etch/Quantization/Quantize.h"
+#include "etch/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -47,8 +48,9 @@ struct PhaseHook {
 struct PipelineOptions {
   /// Targets in priority order; "portable" (the fallback) claims nothing.
   std::vector<std::string> targets = {"portable"};
-  /// Settings of the targets' code generators, "<target>:<name>=<value>".
-  std::vector<std::string> targetOptions;
+  /// Settings of the targets' code generators, parsed once from
+  /// "<target>:<name>=<value>" texts (parseTargetOptions).
+  TargetSettings targetSettings;
   std::vector<PhaseHook> hooks;
   /// Set: the Quantize phase quantizes with these options (its quantizer
   /// that of the first target in `targets` having one, when not given).

@@ -10,6 +10,7 @@
 #define ETCH_TARGET_TARGET_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -45,6 +46,8 @@ struct TargetOption {
 /// The options given for one target, by name; an option not given is
 /// absent (the target uses its default).
 using TargetOptionValues = std::map<std::string, std::string>;
+/// Settings per target name, as parseTargetOptions leaves them.
+using TargetSettings = std::map<std::string, TargetOptionValues>;
 
 /// Where a target's delegates run.
 enum class TargetDevice { Cpu, Gpu };
@@ -109,8 +112,10 @@ std::vector<llvm::StringRef> registeredTargetNames();
 /// false (and \p error, naming the setting and what was expected) for a
 /// malformed text, an unknown target or option, or a value not accepted.
 bool parseTargetOptions(llvm::ArrayRef<std::string> texts,
-                        std::map<std::string, TargetOptionValues> &values,
-                        std::string &error);
+                        TargetSettings &values, std::string &error);
+/// The etch-codegen pass with \p settings already parsed (the pipeline's;
+/// et-opt's textual target-options are parsed by the pass itself).
+std::unique_ptr<mlir::Pass> createCodegen(TargetSettings settings);
 /// What et-compile uses without --targets: every CPU target that was built
 /// and is on by default, by default priority, then "portable".
 std::vector<std::string> defaultTargets();
