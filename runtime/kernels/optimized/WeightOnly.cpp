@@ -271,7 +271,8 @@ void productRows(const char *isa, const Weights &w, int64_t m, const float *x,
   DotsFn kernels[kRegisterRows + 1] = {};
   for (int64_t count = 1; count <= kRegisterRows; ++count)
     kernels[count] = kernelFor(isa, count);
-  auto rowDots = [&](int64_t n, int64_t first, int64_t rows, float *dots) {
+  auto rowDots = [&](int64_t n, int64_t, int64_t first, int64_t rows,
+                     float *dots) {
     for (int64_t i = 0; i < rows; i += kRegisterRows)
       kernels[std::min(kRegisterRows, rows - i)](
           w, n, x + (first + i) * w.columns, starts + i * w.groups, dots + i);

@@ -106,21 +106,27 @@ constexpr int64_t kMaxBlockRows = 16;
 /// y = x . W^T (+ bias) for m input rows in blocks of up to \p blockRows:
 /// prepare(first, count) readies rows first.. first + count - 1 (quantized
 /// inputs, group sums) and returns the sums finishRow needs (null without
-/// zero points); then every weight row n, the rows split across the pool,
-/// meets the block through rowDots(n, first, count, dots).
-template <typename Prepare, typename RowDots>
+/// zero points); then the weight rows, split across the pool, meet the
+/// block through rowDots(n, weightRows, first, count, dots): weight rows
+/// n.. n + weightRows - 1 (up to \p WeightRows at once, so a kernel can
+/// share each input load between them), row r's dots at
+/// dots + r * kMaxBlockRows.
+template <int WeightRows = 1, typename Prepare, typename RowDots>
 void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
                         float *y, Prepare &&prepare, RowDots &&rowDots) {
+  static_assert(16 % WeightRows == 0, "a task's 16 rows split evenly");
   for (int64_t first = 0; first < m; first += blockRows) {
     int64_t count = std::min(blockRows, m - first);
     const float *sums = prepare(first, count);
     float *ys = y + first * w.rows;
     auto slice = [&](int64_t begin, int64_t end) {
-      float dots[kMaxBlockRows];
-      for (int64_t n = begin * 16, last = std::min(w.rows, end * 16);
-           n < last; ++n) {
-        rowDots(n, first, count, dots);
-        finishRow(w, count, n, dots, sums, ys);
+      float dots[WeightRows * kMaxBlockRows];
+      for (int64_t n = begin * 16, last = std::min(w.rows, end * 16); n < last;
+           n += WeightRows) {
+        int64_t rows = std::min<int64_t>(WeightRows, last - n);
+        rowDots(n, rows, first, count, dots);
+        for (int64_t r = 0; r < rows; ++r)
+          finishRow(w, count, n + r, dots + r * kMaxBlockRows, sums, ys);
       }
     };
     int64_t tasks = (w.rows + 15) / 16;

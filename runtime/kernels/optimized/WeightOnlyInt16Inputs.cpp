@@ -152,7 +152,7 @@ bool int8WithInt16Inputs(const char *isa, const Weights &w, int64_t m,
     groupSums(w, 1, x, sums);
     return sums;
   };
-  auto rowDots = [&](int64_t n, int64_t, int64_t, float *out) {
+  auto rowDots = [&](int64_t n, int64_t, int64_t, int64_t, float *out) {
     out[0] = int16Dot(w, n, halves) * step;
   };
   productByRowBlocks(w, 1, 1, y, prepare, rowDots);

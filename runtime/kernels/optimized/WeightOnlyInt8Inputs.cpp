@@ -8,7 +8,8 @@
 // 32-column block to int8 once per call (scale max|x| / 127, rounded to
 // nearest: llama.cpp's Q8_0 activations, ExecuTorch's 8da4w); the stored
 // nibbles u = q + 8 are the unsigned side, and the offset comes off per
-// lane as 8 * (sum of the inputs it met). A block's integer sum is then
+// lane as 8 * (sum of the inputs it met): the lane's sum starts there. A
+// block's integer sum is then
 // scaled by its weight and input scales in float. Taken for groups of 32,
 // 64 or multiples of 128, rows of whole 128-column chunks and no zero
 // points; int8 tables keep float inputs (exact): their decode is bound by
@@ -34,7 +35,7 @@ struct alignas(64) InputChunk {
   int8_t low[64];     // columns 0..15 of each of 4 blocks
   int8_t high[64];    // columns 16..31 of the same blocks
   float scale[16];    // lane l: the input scale of its block
-  int32_t offset[16]; // lane l: 8 times its inputs' sum
+  int32_t start[16];  // lane l: -8 times its inputs' sum (the offset)
 };
 
 constexpr int64_t kChunkColumns = 128;
@@ -66,7 +67,9 @@ quantizeRow(int64_t columns, const float *x, InputChunk *chunks) {
     __m512i sum = _mm512_dpbusd_epi32(_mm512_setzero_si512(), ones,
                                       _mm512_load_si512(chunk.low));
     sum = _mm512_dpbusd_epi32(sum, ones, _mm512_load_si512(chunk.high));
-    _mm512_store_si512(chunk.offset, _mm512_slli_epi32(sum, 3));
+    _mm512_store_si512(
+        chunk.start,
+        _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(sum, 3)));
   }
 }
 
@@ -85,38 +88,135 @@ weightScales(const float *scales, int64_t group) {
                                _mm512_castps128_ps512(loaded));
 }
 
-/// Row n against M quantized inputs (\p chunks: M rows of columns / 128
-/// each): scaled dot products in out[i].
-template <int M>
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
-dots(const Weights &w, int64_t n, const InputChunk *chunks, float *out) {
-  const int64_t count = w.columns / kChunkColumns;
+#define ETCH_AVX512 __attribute__((target("avx512f"), always_inline)) inline
+
+/// 128-bit groups of \p a and \p b: a.x, a.y, b.x, b.y (vshuff32x4 with
+/// both sources, written as a two-source permute: GCC 12 warns on the
+/// shuffle intrinsic's undefined mask operand).
+template <int X, int Y> ETCH_AVX512 __m512 groups(__m512 a, __m512 b) {
+  const __m512i index = _mm512_setr_epi32(
+      4 * X, 4 * X + 1, 4 * X + 2, 4 * X + 3, 4 * Y, 4 * Y + 1, 4 * Y + 2,
+      4 * Y + 3, 16 + 4 * X, 17 + 4 * X, 18 + 4 * X, 19 + 4 * X, 16 + 4 * Y,
+      17 + 4 * Y, 18 + 4 * Y, 19 + 4 * Y);
+  return _mm512_permutex2var_ps(a, index, b);
+}
+
+/// a's halves summed, then b's: 8 partial sums of each.
+ETCH_AVX512 __m512 halves(__m512 a, __m512 b) {
+  return _mm512_add_ps(groups<0, 1>(a, b), groups<2, 3>(a, b));
+}
+
+/// The lane sums of v0..v7 into out[0..7]: a transposing tree (23
+/// instructions) instead of eight reductions of their own (about 64).
+ETCH_AVX512 void sumLanes8(__m512 v0, __m512 v1, __m512 v2, __m512 v3,
+                           __m512 v4, __m512 v5, __m512 v6, __m512 v7,
+                           float *out) {
+  __m512 t0 = halves(v0, v1), t1 = halves(v2, v3), t2 = halves(v4, v5),
+         t3 = halves(v6, v7);
+  // Quarters: 128-bit group g of u0 holds 4 partial sums of v_g, of u1 of
+  // v_{g+4}.
+  __m512 u0 = _mm512_add_ps(groups<0, 2>(t0, t1), groups<1, 3>(t0, t1));
+  __m512 u1 = _mm512_add_ps(groups<0, 2>(t2, t3), groups<1, 3>(t2, t3));
+  __m512 a =
+      _mm512_add_ps(_mm512_unpacklo_ps(u0, u1), _mm512_unpackhi_ps(u0, u1));
+  __m512 b = _mm512_add_ps(a, _mm512_permute_ps(a, 0x4E));
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, b); // group g: lane 0 sums v[g], lane 1 v[g + 4]
+  for (int g = 0; g < 4; ++g) {
+    out[g] = lanes[4 * g];
+    out[g + 4] = lanes[4 * g + 1];
+  }
+}
+
+#define ETCH_VNNI                                                              \
+  __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline
+
+/// Weight rows n.. n + W - 1 against M quantized inputs (\p chunks: M rows
+/// of \p count chunks each): scaled dot products in out[r * kMaxBlockRows
+/// + i]. With \p prefetch, asks for the next W weight rows (and their
+/// scales) while it reads these: a prefill's weights come from memory once,
+/// and the rows of a tile take long enough that the hardware's prefetchers
+/// fall behind (the down projection's tiles ran half as fast from memory as
+/// from the caches).
+template <int W, int M>
+ETCH_VNNI void tile(const Weights &w, int64_t n, int64_t count,
+                    const InputChunk *chunks, float *out, bool prefetch) {
   const __m512i nibble = _mm512_set1_epi8(0x0F);
-  const float *scales = w.scales + n * w.groups;
-  __m512 total[M];
-  for (int i = 0; i < M; ++i)
-    total[i] = _mm512_setzero_ps();
+  __m512 total[W * M];
+  for (int k = 0; k < W * M; ++k)
+    total[k] = _mm512_setzero_ps();
   for (int64_t c = 0; c < count; ++c) {
-    __m512i bytes = _mm512_loadu_si512(w.row(n) + c * 64);
-    __m512i low = _mm512_and_si512(bytes, nibble);
-    __m512i high = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), nibble);
-    __m512 scale = w.group % 128 == 0
-                       ? _mm512_set1_ps(scales[c * 128 / w.group])
-                       : weightScales(scales + c * 128 / w.group, w.group);
+    __m512i low[W], high[W];
+    __m512 scale[W];
+    for (int r = 0; r < W; ++r) {
+      __m512i bytes = _mm512_loadu_si512(w.row(n + r) + c * 64);
+      low[r] = _mm512_and_si512(bytes, nibble);
+      high[r] = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), nibble);
+      const float *scales = w.scales + (n + r) * w.groups + c * 128 / w.group;
+      scale[r] = w.group % 128 == 0 ? _mm512_set1_ps(*scales)
+                                    : weightScales(scales, w.group);
+      if (prefetch) { // past the table's end a prefetch is dropped, not read
+        _mm_prefetch(reinterpret_cast<const char *>(w.row(n + W + r) + c * 64),
+                     _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char *>(scales + W * w.groups),
+                     _MM_HINT_T0);
+      }
+    }
     for (int i = 0; i < M; ++i) {
       const InputChunk &chunk = chunks[i * count + c];
-      __m512i sum = _mm512_dpbusd_epi32(_mm512_setzero_si512(), low,
-                                        _mm512_load_si512(chunk.low));
-      sum = _mm512_dpbusd_epi32(sum, high, _mm512_load_si512(chunk.high));
-      __m512 value = _mm512_cvtepi32_ps(
-          _mm512_sub_epi32(sum, _mm512_load_si512(chunk.offset)));
-      total[i] = _mm512_fmadd_ps(
-          value, _mm512_mul_ps(scale, _mm512_load_ps(chunk.scale)), total[i]);
+      __m512i start = _mm512_load_si512(chunk.start);
+      __m512i inputLow = _mm512_load_si512(chunk.low);
+      __m512i inputHigh = _mm512_load_si512(chunk.high);
+      __m512 inputScale = _mm512_load_ps(chunk.scale);
+      // In registers for every weight row: GCC would load them again as
+      // memory operands, and a zmm load a cycle is this loop's limit.
+      asm("" : "+v"(start), "+v"(inputLow), "+v"(inputHigh), "+v"(inputScale));
+      for (int r = 0; r < W; ++r) {
+        __m512i sum = _mm512_dpbusd_epi32(start, low[r], inputLow);
+        sum = _mm512_dpbusd_epi32(sum, high[r], inputHigh);
+        total[r * M + i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum),
+                                           _mm512_mul_ps(scale[r], inputScale),
+                                           total[r * M + i]);
+      }
     }
   }
-  for (int i = 0; i < M; ++i)
-    out[i] = _mm512_reduce_add_ps(total[i]);
+  if constexpr (W * M == 8) {
+    float sums[8];
+    sumLanes8(total[0], total[1], total[2], total[3], total[4], total[5],
+              total[6], total[7], sums);
+    for (int r = 0; r < W; ++r)
+      for (int i = 0; i < M; ++i)
+        out[r * kMaxBlockRows + i] = sums[r * M + i];
+  } else {
+    for (int r = 0; r < W; ++r)
+      for (int i = 0; i < M; ++i)
+        out[r * kMaxBlockRows + i] = _mm512_reduce_add_ps(total[r * M + i]);
+  }
 }
+
+/// Weight rows n.. n + W - 1 against \p rows quantized inputs, in tiles of
+/// kRegisterRows inputs. Two weight rows share each input load (prefill);
+/// one row at a time keeps a decode step's weights one sequential stream.
+template <int W>
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
+dots(const Weights &w, int64_t n, const InputChunk *chunks, int64_t rows,
+     float *out) {
+  const int64_t count = w.columns / kChunkColumns;
+  int64_t i = 0;
+  constexpr bool kPrefetch = W > 1; // decode streams one row at a time
+  for (; i + kRegisterRows <= rows; i += kRegisterRows)
+    tile<W, kRegisterRows>(w, n, count, chunks + i * count, out + i,
+                           kPrefetch && i == 0);
+  bool first = kPrefetch && i == 0;
+  if (rows - i == 1)
+    tile<W, 1>(w, n, count, chunks + i * count, out + i, first);
+  else if (rows - i == 2)
+    tile<W, 2>(w, n, count, chunks + i * count, out + i, first);
+  else if (rows - i == 3)
+    tile<W, 3>(w, n, count, chunks + i * count, out + i, first);
+}
+
+#undef ETCH_VNNI
 
 // --- AVX2: the same chunks in two 256-bit halves ---------------------------
 // Half h of a chunk is bytes 32h..32h+31 of its 64 weight bytes (blocks 2h
@@ -181,8 +281,9 @@ quantizeRowAvx2(int64_t columns, const float *x, InputChunk *chunks) {
                    ones,
                    _mm256_load_si256(
                        reinterpret_cast<const __m256i *>(chunk.high + 32 * h)));
-      _mm256_store_si256(reinterpret_cast<__m256i *>(chunk.offset + 8 * h),
-                         _mm256_slli_epi32(sums, 3));
+      _mm256_store_si256(
+          reinterpret_cast<__m256i *>(chunk.start + 8 * h),
+          _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_slli_epi32(sums, 3)));
     }
   }
 }
@@ -225,9 +326,9 @@ dotsAvx2(const Weights &w, int64_t n, const InputChunk *chunks, float *out) {
                      high,
                      _mm256_load_si256(reinterpret_cast<const __m256i *>(
                          chunk.high + 32 * h)));
-        __m256 value = _mm256_cvtepi32_ps(_mm256_sub_epi32(
+        __m256 value = _mm256_cvtepi32_ps(_mm256_add_epi32(
             sum, _mm256_load_si256(
-                     reinterpret_cast<const __m256i *>(chunk.offset + 8 * h))));
+                     reinterpret_cast<const __m256i *>(chunk.start + 8 * h))));
         total[i] = _mm256_fmadd_ps(
             value, _mm256_mul_ps(scale, _mm256_load_ps(chunk.scale + 8 * h)),
             total[i]);
@@ -238,22 +339,37 @@ dotsAvx2(const Weights &w, int64_t n, const InputChunk *chunks, float *out) {
 }
 
 #undef ETCH_AVX2
+#undef ETCH_AVX512
 
-using DotsFn = void (*)(const Weights &, int64_t, const InputChunk *, float *);
+/// Weight rows n.. n + W - 1 against \p rows inputs with AVX2, one weight
+/// row at a time.
+template <int W>
+void eachRowAvx2(const Weights &w, int64_t n, const InputChunk *chunks,
+                 int64_t rows, float *out) {
+  using Fn = void (*)(const Weights &, int64_t, const InputChunk *, float *);
+  constexpr Fn kernels[] = {nullptr, dotsAvx2<1>, dotsAvx2<2>, dotsAvx2<3>,
+                            dotsAvx2<4>};
+  const int64_t count = w.columns / kChunkColumns;
+  for (int r = 0; r < W; ++r)
+    for (int64_t i = 0; i < rows; i += kRegisterRows)
+      kernels[std::min(kRegisterRows, rows - i)](w, n + r, chunks + i * count,
+                                                 out + r * kMaxBlockRows + i);
+}
 
+using DotsFn = void (*)(const Weights &, int64_t, const InputChunk *, int64_t,
+                        float *);
 using QuantizeFn = void (*)(int64_t, const float *, InputChunk *);
 
-/// One instruction set's kernels: the row quantizer and dots for 1..4 rows.
+/// One instruction set's kernels: the row quantizer and dots[W] for 1 or 2
+/// weight rows against a block of input rows.
 struct Int8Path {
   QuantizeFn quantize;
-  DotsFn dots[kRegisterRows + 1];
+  DotsFn dots[3];
 };
 
-const Int8Path kVnni = {quantizeRow,
-                        {nullptr, dots<1>, dots<2>, dots<3>, dots<4>}};
-const Int8Path kAvx2 = {
-    quantizeRowAvx2,
-    {nullptr, dotsAvx2<1>, dotsAvx2<2>, dotsAvx2<3>, dotsAvx2<4>}};
+const Int8Path kVnni = {quantizeRow, {nullptr, dots<1>, dots<2>}};
+const Int8Path kAvx2 = {quantizeRowAvx2,
+                        {nullptr, eachRowAvx2<1>, eachRowAvx2<2>}};
 
 /// The kernels for \p isa ("avx512vnni" or "avx2"), or null.
 const Int8Path *pathFor(const char *isa) {
@@ -290,16 +406,19 @@ bool decodeWithInt8Inputs(const char *isa, const Weights &w, int64_t m,
                      chunks + i * count);
     return nullptr;
   };
-  // One weight row at a time, for every count of input rows: a decode step
-  // streams the weights from memory, and rows read one after the other are
-  // one sequential stream the prefetchers follow (interleaving four rows
-  // halved the bandwidth measured in a decode step).
-  auto rowDots = [&](int64_t n, int64_t, int64_t rows, float *out) {
-    for (int64_t i = 0; i < rows; i += kRegisterRows)
-      path->dots[std::min(kRegisterRows, rows - i)](w, n, chunks + i * count,
-                                                    out + i);
+  auto rowDots = [&](int64_t n, int64_t weightRows, int64_t, int64_t rows,
+                     float *out) {
+    path->dots[weightRows](w, n, chunks, rows, out);
   };
-  productByRowBlocks(w, m, blockRows, y, prepare, rowDots);
+  // A decode step takes one weight row at a time: it streams the weights
+  // from memory, and rows read one after the other are one sequential
+  // stream the prefetchers follow (interleaving four rows halved the
+  // bandwidth measured). Prefill blocks compute: two weight rows share
+  // each quantized input they load.
+  if (m >= kRegisterRows)
+    productByRowBlocks<2>(w, m, blockRows, y, prepare, rowDots);
+  else
+    productByRowBlocks<1>(w, m, blockRows, y, prepare, rowDots);
   return true;
 }
 

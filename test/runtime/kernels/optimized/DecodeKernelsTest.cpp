@@ -94,6 +94,10 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
                            {4, 70, 256, 32, 7, false},
                            {8, 21, 64, 64, 5, false},
                            {4, 19, 256, 32, 21, false},
+                           // Prefill tiles (two weight rows) with groups
+                           // of 64 and 128, an odd row count, input tails.
+                           {4, 13, 256, 64, 9, false},
+                           {4, 22, 512, 128, 6, false},
                            {4, 8, 128, 32, 18, true},
                            {8, 17, 128, 128, 33, false},
                            {8, 6, 4160, 4160, 1, false},
