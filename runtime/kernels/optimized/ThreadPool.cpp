@@ -122,8 +122,15 @@ void ThreadPool::workerLoop(uint64_t seen) {
       if (stop_)
         return;
     }
+    // Join the job while it is open; the caller may have done it all.
+    int64_t gate = gate_.load(std::memory_order_acquire);
+    while ((gate & kGateOpen) && !gate_.compare_exchange_weak(
+                                     gate, gate + 1, std::memory_order_acq_rel))
+      ;
+    if (!(gate & kGateOpen))
+      continue;
     work();
-    active_.fetch_sub(1, std::memory_order_release);
+    gate_.fetch_sub(1, std::memory_order_release);
   }
 }
 
@@ -158,14 +165,16 @@ void ThreadPool::run(int64_t count, int64_t grain, Task task,
   count_ = count;
   chunk_ = chunk;
   next_.store(0, std::memory_order_relaxed);
-  active_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
-  generation_.fetch_add(1); // publishes the job (sequentially consistent)
+  gate_.store(kGateOpen, std::memory_order_release); // the job's state above
+  generation_.fetch_add(1); // wakes the workers (sequentially consistent)
   if (sleeping_.load() > 0) {
     std::lock_guard<std::mutex> lock(sleepMutex_);
     wake_.notify_all();
   }
   work();
-  while (active_.load(std::memory_order_acquire) != 0)
+  // Every chunk is taken; those still running belong to workers inside.
+  gate_.fetch_and(~kGateOpen, std::memory_order_acq_rel);
+  while (gate_.load(std::memory_order_acquire) != 0)
     _mm_pause();
 }
 

@@ -102,7 +102,12 @@ private:
   const void *context_ = nullptr;
   int64_t count_ = 0, chunk_ = 1;
   std::atomic<int64_t> next_{0};
-  std::atomic<int> active_{0};
+  // The job's gate: kGateOpen while workers may join it, plus how many
+  // joined and have not left. The caller closes it after its own share and
+  // waits only for those inside: a worker that wakes late (asleep, or its
+  // core taken by another process) finds it closed and joins the next job.
+  static constexpr int64_t kGateOpen = int64_t(1) << 40;
+  std::atomic<int64_t> gate_{0};
   std::atomic<uint64_t> generation_{0};
   // Sleeping workers wait here.
   std::mutex sleepMutex_;

@@ -170,7 +170,9 @@ ETCH_VNNI void tile(const Weights &w, int64_t n, int64_t count,
       __m512 inputScale = _mm512_load_ps(chunk.scale);
       // In registers for every weight row: GCC would load them again as
       // memory operands, and a zmm load a cycle is this loop's limit.
-      asm("" : "+v"(start), "+v"(inputLow), "+v"(inputHigh), "+v"(inputScale));
+      if constexpr (W > 1)
+        asm(""
+            : "+v"(start), "+v"(inputLow), "+v"(inputHigh), "+v"(inputScale));
       for (int r = 0; r < W; ++r) {
         __m512i sum = _mm512_dpbusd_epi32(start, low[r], inputLow);
         sum = _mm512_dpbusd_epi32(sum, high[r], inputHigh);
@@ -198,9 +200,8 @@ ETCH_VNNI void tile(const Weights &w, int64_t n, int64_t count,
 /// kRegisterRows inputs. Two weight rows share each input load (prefill);
 /// one row at a time keeps a decode step's weights one sequential stream.
 template <int W>
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
-dots(const Weights &w, int64_t n, const InputChunk *chunks, int64_t rows,
-     float *out) {
+ETCH_VNNI void dots(const Weights &w, int64_t n, const InputChunk *chunks,
+                    int64_t rows, float *out) {
   const int64_t count = w.columns / kChunkColumns;
   int64_t i = 0;
   constexpr bool kPrefetch = W > 1; // decode streams one row at a time
@@ -214,6 +215,20 @@ dots(const Weights &w, int64_t n, const InputChunk *chunks, int64_t rows,
     tile<W, 2>(w, n, count, chunks + i * count, out + i, first);
   else if (rows - i == 3)
     tile<W, 3>(w, n, count, chunks + i * count, out + i, first);
+}
+
+/// Weight rows n.. n + weightRows - 1 (a task's) against \p rows inputs:
+/// a prefill block two weight rows at a time; a decode step one row after
+/// the other, all in one call (a row of 512 columns takes nanoseconds).
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
+dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
+         const InputChunk *chunks, int64_t rows, float *out) {
+  int64_t r = 0;
+  if (rows >= kRegisterRows)
+    for (; r + 2 <= weightRows; r += 2)
+      dots<2>(w, n + r, chunks, rows, out + r * kMaxBlockRows);
+  for (; r < weightRows; ++r)
+    dots<1>(w, n + r, chunks, rows, out + r * kMaxBlockRows);
 }
 
 #undef ETCH_VNNI
@@ -300,17 +315,20 @@ ETCH_AVX2 __m256 weightScalesAvx2(const float *scales, int64_t chunk, int h,
                                     : scales[chunk * 128 / group]);
 }
 
-/// dots with AVX2: row n against M quantized inputs.
+/// tile with AVX2: weight row n against M quantized inputs, each chunk in
+/// two 256-bit halves; with \p prefetch, the next row's bytes are asked for.
 template <int M>
-__attribute__((target("avx2,fma"))) void
-dotsAvx2(const Weights &w, int64_t n, const InputChunk *chunks, float *out) {
-  const int64_t count = w.columns / kChunkColumns;
+ETCH_AVX2 void tileAvx2(const Weights &w, int64_t n, int64_t count,
+                        const InputChunk *chunks, float *out, bool prefetch) {
   const __m256i nibble = _mm256_set1_epi8(0x0F);
   const float *scales = w.scales + n * w.groups;
   __m256 total[M];
   for (int i = 0; i < M; ++i)
     total[i] = _mm256_setzero_ps();
-  for (int64_t c = 0; c < count; ++c)
+  for (int64_t c = 0; c < count; ++c) {
+    if (prefetch) // past the table's end a prefetch is dropped, not read
+      _mm_prefetch(reinterpret_cast<const char *>(w.row(n + 1) + c * 64),
+                   _MM_HINT_T0);
     for (int h = 0; h < 2; ++h) {
       __m256i bytes = _mm256_loadu_si256(
           reinterpret_cast<const __m256i *>(w.row(n) + c * 64 + 32 * h));
@@ -334,42 +352,55 @@ dotsAvx2(const Weights &w, int64_t n, const InputChunk *chunks, float *out) {
             total[i]);
       }
     }
+  }
   for (int i = 0; i < M; ++i)
     out[i] = sumLanesAvx2(total[i]);
+}
+
+/// Weight row n against \p rows inputs in tiles of kRegisterRows.
+ETCH_AVX2 void dotsAvx2(const Weights &w, int64_t n, const InputChunk *chunks,
+                        int64_t rows, float *out, bool prefetch) {
+  const int64_t count = w.columns / kChunkColumns;
+  int64_t i = 0;
+  for (; i + kRegisterRows <= rows; i += kRegisterRows)
+    tileAvx2<kRegisterRows>(w, n, count, chunks + i * count, out + i,
+                            prefetch && i == 0);
+  bool first = prefetch && i == 0;
+  if (rows - i == 1)
+    tileAvx2<1>(w, n, count, chunks + i * count, out + i, first);
+  else if (rows - i == 2)
+    tileAvx2<2>(w, n, count, chunks + i * count, out + i, first);
+  else if (rows - i == 3)
+    tileAvx2<3>(w, n, count, chunks + i * count, out + i, first);
+}
+
+/// dotsVnni with AVX2: one weight row at a time (its 16 registers hold no
+/// pair of rows against 4 inputs; pairs against 2 were no faster), a
+/// prefill block's next row prefetched.
+__attribute__((target("avx2,fma"))) void
+dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
+             const InputChunk *chunks, int64_t rows, float *out) {
+  for (int64_t r = 0; r < weightRows; ++r)
+    dotsAvx2(w, n + r, chunks, rows, out + r * kMaxBlockRows,
+             rows >= kRegisterRows);
 }
 
 #undef ETCH_AVX2
 #undef ETCH_AVX512
 
-/// Weight rows n.. n + W - 1 against \p rows inputs with AVX2, one weight
-/// row at a time.
-template <int W>
-void eachRowAvx2(const Weights &w, int64_t n, const InputChunk *chunks,
-                 int64_t rows, float *out) {
-  using Fn = void (*)(const Weights &, int64_t, const InputChunk *, float *);
-  constexpr Fn kernels[] = {nullptr, dotsAvx2<1>, dotsAvx2<2>, dotsAvx2<3>,
-                            dotsAvx2<4>};
-  const int64_t count = w.columns / kChunkColumns;
-  for (int r = 0; r < W; ++r)
-    for (int64_t i = 0; i < rows; i += kRegisterRows)
-      kernels[std::min(kRegisterRows, rows - i)](w, n + r, chunks + i * count,
-                                                 out + r * kMaxBlockRows + i);
-}
-
-using DotsFn = void (*)(const Weights &, int64_t, const InputChunk *, int64_t,
-                        float *);
+using DotsFn = void (*)(const Weights &, int64_t, int64_t, const InputChunk *,
+                        int64_t, float *);
 using QuantizeFn = void (*)(int64_t, const float *, InputChunk *);
 
-/// One instruction set's kernels: the row quantizer and dots[W] for 1 or 2
-/// weight rows against a block of input rows.
+/// One instruction set's kernels: the row quantizer, and the dots of a
+/// task's weight rows against a block of input rows.
 struct Int8Path {
   QuantizeFn quantize;
-  DotsFn dots[3];
+  DotsFn dots;
 };
 
-const Int8Path kVnni = {quantizeRow, {nullptr, dots<1>, dots<2>}};
-const Int8Path kAvx2 = {quantizeRowAvx2,
-                        {nullptr, eachRowAvx2<1>, eachRowAvx2<2>}};
+const Int8Path kVnni = {quantizeRow, dotsVnni};
+const Int8Path kAvx2 = {quantizeRowAvx2, dotsAvx2Rows};
 
 /// The kernels for \p isa ("avx512vnni" or "avx2"), or null.
 const Int8Path *pathFor(const char *isa) {
@@ -408,17 +439,14 @@ bool decodeWithInt8Inputs(const char *isa, const Weights &w, int64_t m,
   };
   auto rowDots = [&](int64_t n, int64_t weightRows, int64_t, int64_t rows,
                      float *out) {
-    path->dots[weightRows](w, n, chunks, rows, out);
+    path->dots(w, n, weightRows, chunks, rows, out);
   };
-  // A decode step takes one weight row at a time: it streams the weights
-  // from memory, and rows read one after the other are one sequential
-  // stream the prefetchers follow (interleaving four rows halved the
-  // bandwidth measured). Prefill blocks compute: two weight rows share
-  // each quantized input they load.
-  if (m >= kRegisterRows)
-    productByRowBlocks<2>(w, m, blockRows, y, prepare, rowDots);
-  else
-    productByRowBlocks<1>(w, m, blockRows, y, prepare, rowDots);
+  // A task's 16 weight rows at once. A decode step takes them one after the
+  // other: it streams the weights from memory, and rows read in order are
+  // one sequential stream the prefetchers follow (interleaving four rows
+  // halved the bandwidth measured). Prefill blocks compute: two weight
+  // rows share each quantized input they load.
+  productByRowBlocks<16>(w, m, blockRows, y, prepare, rowDots);
   return true;
 }
 

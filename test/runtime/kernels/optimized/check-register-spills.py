@@ -6,10 +6,12 @@
 Disassembles LIBRARY (objdump -d, demangled), and in every function whose
 name matches a pattern finds the innermost loops (a jump back to an earlier
 address that lies on a cycle of the control flow, with no other loop inside
-it) and looks for a memory operand based on %rsp or %rbp inside them. A compiler that runs out of vector registers keeps a sum
-on the stack and reloads and stores it at every step (Debian's XNNPACK
+it) and looks for a vector instruction with a memory operand based on %rsp
+or %rbp inside them. A compiler that runs out of vector registers keeps a
+sum on the stack and reloads and stores it at every step (Debian's XNNPACK
 AVX2 f32 kernels do): the loop then runs at store-forwarding latency, about
-half the FMA throughput. Each pattern must match at least one function.
+half the FMA throughput. (A loop bound compared from the stack, when the
+general registers run out, is one load and no such chain.) Each pattern must match at least one function.
 """
 import re
 import subprocess
@@ -129,7 +131,7 @@ def back_edges(body):
 
 
 def stack_accesses_in_loops(body):
-    """Every stack operand in an innermost loop: the instructions from a
+    """Every vector stack operand in an innermost loop: the instructions from a
     back edge's target to its jump, where that jump is on a cycle and no
     other back edge lies inside (outer loops may keep loop counters on the
     stack; the inner loop is where the time goes)."""
@@ -141,7 +143,8 @@ def stack_accesses_in_loops(body):
             continue  # an outer loop
         found += [f"{address:#x}: {mnemonic} {operands}"
                   for address, mnemonic, operands in body
-                  if target <= address <= jump and STACK.search(operands)]
+                  if target <= address <= jump and mnemonic.startswith("v")
+                  and STACK.search(operands)]
     return found
 
 
