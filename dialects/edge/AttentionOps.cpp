@@ -1,8 +1,6 @@
 //===- AttentionOps.cpp - scaled_dot_product_attention --------------------===//
 #include "edge/EdgeDialect.h"
 
-#include "mlir/Dialect/Traits.h"
-
 using namespace mlir;
 using namespace etch::edge;
 

@@ -1,5 +1,6 @@
 #include "edge/EdgeTypeUtils.h"
 
+#include "runtime/core/BroadcastShape.h"
 #include "runtime/core/ReductionShape.h"
 #include "runtime/core/WindowExtent.h"
 
@@ -79,6 +80,19 @@ std::string formatShape(ArrayRef<int64_t> shape) {
   });
   os << "]";
   return text;
+}
+
+static_assert(ShapedType::kDynamic == runtime::kUnknownExtent,
+              "the shared broadcast rule marks dynamic extents as MLIR does");
+
+bool broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+                     SmallVectorImpl<int64_t> &out) {
+  out.resize(std::max(a.size(), b.size()));
+  int64_t rank = runtime::broadcastShape(a.data(), a.size(), b.data(), b.size(),
+                                         out.data());
+  if (rank < 0)
+    out.clear();
+  return rank >= 0;
 }
 
 bool broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {

@@ -55,6 +55,12 @@ inline bool extentsAgree(int64_t lhs, int64_t rhs) {
 mlir::LogicalResult verifyResultShape(mlir::Operation *op,
                                       llvm::ArrayRef<int64_t> expected);
 
+/// The NumPy broadcast of \p a and \p b into \p out by
+/// runtime/core/BroadcastShape.h's rule (dynamic extents trusted to fit);
+/// false when two known extents conflict.
+bool broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+                     llvm::SmallVectorImpl<int64_t> &out);
+
 /// True when a tensor of shape \p from broadcasts to \p to without changing
 /// \p to (NumPy rules; dynamic extents are assumed to fit).
 bool broadcastsTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);

@@ -2,8 +2,6 @@
 #include "edge/EdgeDialect.h"
 #include "edge/InferenceRules.h"
 
-#include "mlir/Dialect/Traits.h"
-
 using namespace mlir;
 using namespace etch::edge;
 
@@ -20,8 +18,7 @@ LogicalResult etch::edge::inferBroadcastResult(std::optional<Location> location,
                                   formatType(lhs.getElementType()) + " vs " +
                                   formatType(rhs.getElementType()) + ")");
   SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
-                                          shape))
+  if (!broadcastShapes(lhs.getShape(), rhs.getShape(), shape))
     return emitInferenceError(location, opName,
                               "operand shapes " + formatShape(lhs.getShape()) +
                                   " and " + formatShape(rhs.getShape()) +
@@ -40,9 +37,8 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
     return failure();
   auto values = cast<RankedTensorType>(types.back());
   SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(
-          values.getShape(), rankedType(adaptor.getCondition()).getShape(),
-          shape))
+  if (!broadcastShapes(values.getShape(),
+                       rankedType(adaptor.getCondition()).getShape(), shape))
     return emitInferenceError(
         location, name,
         "condition of shape " +
@@ -107,8 +103,7 @@ LogicalResult etch::edge::inferLogicalResult(MLIRContext *context,
                                              SmallVectorImpl<Type> &types) {
   RankedTensorType lhs = rankedType(self), rhs = rankedType(other);
   SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
-                                          shape))
+  if (!broadcastShapes(lhs.getShape(), rhs.getShape(), shape))
     return emitInferenceError(location, opName,
                               "operand shapes " + formatShape(lhs.getShape()) +
                                   " and " + formatShape(rhs.getShape()) +

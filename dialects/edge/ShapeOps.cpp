@@ -2,7 +2,6 @@
 #include "edge/EdgeDialect.h"
 #include "edge/InferenceRules.h"
 
-#include "mlir/Dialect/Traits.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 #include <limits>
@@ -545,8 +544,7 @@ indexedShape(std::optional<Location> location, StringRef name,
   SmallVector<int64_t> broadcast;
   for (Value index : indices) {
     SmallVector<int64_t> next;
-    if (!OpTrait::util::getBroadcastedShape(
-            broadcast, rankedType(index).getShape(), next))
+    if (!broadcastShapes(broadcast, rankedType(index).getShape(), next))
       return emitInferenceError(location, name,
                                 "index shapes do not broadcast together");
     broadcast = next;
@@ -591,8 +589,7 @@ LogicalResult IndexPutOp::inferReturnTypes(MLIRContext *,
     return failure();
   SmallVector<int64_t> broadcast;
   if (values.getElementType() != self.getElementType() ||
-      !OpTrait::util::getBroadcastedShape(*shape, values.getShape(),
-                                          broadcast) ||
+      !broadcastShapes(*shape, values.getShape(), broadcast) ||
       broadcast.size() != shape->size() ||
       !llvm::all_of(llvm::zip(broadcast, *shape), [](auto pair) {
         auto [a, b] = pair;

@@ -1,5 +1,6 @@
 #include "runtime/kernels/portable/KernelSupport.h"
 
+#include "runtime/core/BroadcastShape.h"
 #include "runtime/core/Half.h"
 #include "runtime/core/ReductionShape.h"
 
@@ -79,32 +80,19 @@ Error checkSameShape(const KernelCall &call, const TensorView *a,
 }
 
 Error checkBroadcastOutput(const KernelCall &call, size_t first) {
-  int rank = 0;
+  int64_t rank = 0;
   int64_t shape[kMaxRank];
   for (size_t i = first; i < call.inputs.size(); ++i) {
     const TensorView *input = call.inputs[i];
     if (!input)
       continue;
-    if (input->rank() > rank) {
-      // Right-align what we have under the longer shape.
-      int shift = input->rank() - rank;
-      for (int d = rank - 1; d >= 0; --d)
-        shape[d + shift] = shape[d];
-      for (int d = 0; d < shift; ++d)
-        shape[d] = 1;
-      rank = input->rank();
-    }
-    for (int d = 0; d < input->rank(); ++d) {
-      int64_t &extent = shape[rank - input->rank() + d];
-      int64_t size = input->size(d);
-      if (extent == 1)
-        extent = size;
-      else if (size != 1 && size != extent)
-        return kernelError(call, Error::InvalidShape,
-                           "input #%zu does not broadcast with the others", i);
-    }
+    rank = broadcastShape(shape, rank, input->sizes(), input->rank(), shape);
+    if (rank < 0)
+      return kernelError(call, Error::InvalidShape,
+                         "input #%zu does not broadcast with the others", i);
   }
-  return checkShape(call, call.outputs[0], "output", shape, rank);
+  return checkShape(call, call.outputs[0], "output", shape,
+                    static_cast<int>(rank));
 }
 
 bool isSizeTensor(const TensorView *tensor) {
