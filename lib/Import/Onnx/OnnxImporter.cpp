@@ -1,4 +1,5 @@
 //===- OnnxImporter.cpp - Driver: values, constants, unmapped ops ---------===//
+#include "../ImportEntry.h"
 #include "OnnxCompose.h"
 
 #include "edge/EdgeDialect.h"
@@ -632,27 +633,12 @@ LogicalResult OnnxImporter::run() {
 
 namespace etch {
 
-static OwningOpRef<ModuleOp>
-importOnnxGraph(StringRef path, std::optional<onnx_import::OnnxGraph> graph,
-                const std::string &error, MLIRContext *context) {
-  context->loadDialect<edge::EdgeDialect, func::FuncDialect>();
-  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
-  if (!graph) {
-    emitError(fileLoc) << error;
-    return nullptr;
-  }
-  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
-  onnx_import::OnnxImporter importer(*module, *graph, path);
-  if (failed(importer.run()) || failed(verify(*module)))
-    return nullptr;
-  return module;
-}
-
 OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext *context) {
   std::string error;
   std::optional<onnx_import::OnnxGraph> graph =
       onnx_import::loadOnnxModel(path.str(), error);
-  return importOnnxGraph(path, std::move(graph), error, context);
+  return importWith<onnx_import::OnnxImporter>(path, std::move(graph), error,
+                                               context);
 }
 
 OwningOpRef<ModuleOp> importOnnxFromBytes(StringRef name,
@@ -662,7 +648,8 @@ OwningOpRef<ModuleOp> importOnnxFromBytes(StringRef name,
   std::string error;
   std::optional<onnx_import::OnnxGraph> graph =
       onnx_import::loadOnnxModelFromBytes(bytes, modelDir.str(), error);
-  return importOnnxGraph(name, std::move(graph), error, context);
+  return importWith<onnx_import::OnnxImporter>(name, std::move(graph), error,
+                                               context);
 }
 
 } // namespace etch

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
+#include "../ImportEntry.h"
 
 #include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
@@ -605,28 +606,12 @@ LogicalResult TorchImporter::importMetadata() {
 
 namespace etch {
 
-static OwningOpRef<ModuleOp>
-importPt2Contents(StringRef path,
-                  std::optional<torch_import::Pt2Contents> contents,
-                  const std::string &error, MLIRContext *context) {
-  context->loadDialect<edge::EdgeDialect, func::FuncDialect>();
-  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
-  if (!contents) {
-    emitError(fileLoc) << error;
-    return nullptr;
-  }
-  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
-  torch_import::TorchImporter importer(*module, *contents, path);
-  if (failed(importer.run()) || failed(verify(*module)))
-    return nullptr;
-  return module;
-}
-
 OwningOpRef<ModuleOp> importTorchExport(StringRef path, MLIRContext *context) {
   std::string error;
   std::optional<torch_import::Pt2Contents> contents =
       torch_import::readPt2(path.str(), error);
-  return importPt2Contents(path, std::move(contents), error, context);
+  return importWith<torch_import::TorchImporter>(path, std::move(contents),
+                                                 error, context);
 }
 
 OwningOpRef<ModuleOp> importTorchExportFromBytes(StringRef name,
@@ -635,7 +620,8 @@ OwningOpRef<ModuleOp> importTorchExportFromBytes(StringRef name,
   std::string error;
   std::optional<torch_import::Pt2Contents> contents =
       torch_import::readPt2FromBytes(std::move(bytes), error);
-  return importPt2Contents(name, std::move(contents), error, context);
+  return importWith<torch_import::TorchImporter>(name, std::move(contents),
+                                                 error, context);
 }
 
 } // namespace etch
