@@ -21,6 +21,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,28 @@ LoadOptions loadOptions(const etch_load_options *options) {
   return result;
 }
 
+/// etch_program_load's weights resolver: only the file the options name
+/// (a program in memory has no folder to look beside).
+struct WeightsFromOptions {
+  const char *path;
+  WeightsMapping *mapping;
+  std::optional<std::string> unnamed; // set: the file the program wants
+
+  static Result<const WeightsFile *> resolve(void *context,
+                                             const char *compiledAgainst) {
+    auto &lookup = *static_cast<WeightsFromOptions *>(context);
+    if (!lookup.path) {
+      lookup.unnamed = compiledAgainst;
+      return Error::WeightsMismatch;
+    }
+    Result<WeightsMapping> weights = WeightsMapping::open(lookup.path);
+    if (!weights.ok())
+      return weights.error();
+    *lookup.mapping = std::move(*weights);
+    return lookup.mapping->get();
+  }
+};
+
 etch_status *finishProgram(std::unique_ptr<etch_program> program,
                            etch_program **out) {
   const auto *methods = program->program().flatbuffer().methods();
@@ -261,23 +284,14 @@ etch_status *etch_program_load(const void *data, size_t size, const char *name,
                       std::to_string(size) + " bytes");
   if (size)
     std::memcpy(made->copy.get(), data, size);
-  const char *compiledAgainst = "";
-  Result<bool> needsWeights =
-      Program::needsWeights(made->copy.get(), size, compiledAgainst);
-  if (needsWeights.ok() && *needsWeights) {
-    const char *path = made->options.weightsPath;
-    if (!path)
-      return status(ETCH_WEIGHTS_MISMATCH,
-                    shown + ": cannot load program: it keeps its weights in '" +
-                        compiledAgainst +
-                        "'; set etch_load_options.weights_path");
-    Result<WeightsMapping> weights = WeightsMapping::open(path);
-    if (!weights.ok())
-      return status(weights.error(), shown + ": cannot load program", capture);
-    made->weights = std::move(*weights);
-  }
-  Result<Program> loaded =
-      Program::load(made->copy.get(), size, made->weights.get());
+  WeightsFromOptions lookup{made->options.weightsPath, &made->weights, {}};
+  Result<Program> loaded = Program::load(
+      made->copy.get(), size, {WeightsFromOptions::resolve, &lookup});
+  if (!loaded.ok() && lookup.unnamed)
+    return status(ETCH_WEIGHTS_MISMATCH,
+                  shown + ": cannot load program: it keeps its weights in '" +
+                      *lookup.unnamed +
+                      "'; set etch_load_options.weights_path");
   if (!loaded.ok())
     return status(loaded.error(), shown + ": cannot load program", capture);
   made->loaded = std::make_unique<Program>(std::move(*loaded));

@@ -23,11 +23,48 @@ bool besideProgram(const char *programPath, const char *weightsName, char *path,
   return written >= 0 && static_cast<size_t>(written) < capacity;
 }
 
+/// Module::open's weights resolver: the file named in the options, else
+/// the one the program was compiled against, beside it; mapped into the
+/// module.
+struct WeightsLookup {
+  const char *programPath;
+  const char *weightsPath;
+  WeightsMapping *mapping;
+  bool failed = false; // resolve said why
+
+  static Result<const WeightsFile *> resolve(void *context,
+                                             const char *compiledAgainst) {
+    auto &lookup = *static_cast<WeightsLookup *>(context);
+    const char *path = lookup.weightsPath;
+    char beside[4096];
+    if (!path) {
+      if (!*compiledAgainst ||
+          !besideProgram(lookup.programPath, compiledAgainst, beside,
+                         sizeof(beside)) ||
+          ::access(beside, R_OK) != 0) {
+        ET_LOG(Error,
+               "the program keeps its weights in '%s' (et-compile "
+               "--external-weights), which is not beside it; name the file "
+               "(et-run --weights)",
+               compiledAgainst);
+        lookup.failed = true;
+        return Error::AccessFailed;
+      }
+      path = beside;
+    }
+    Result<WeightsMapping> weights = WeightsMapping::open(path);
+    lookup.failed = !weights.ok();
+    if (!weights.ok())
+      return weights.error();
+    *lookup.mapping = std::move(*weights);
+    return lookup.mapping->get();
+  }
+};
+
 } // namespace
 
 Result<std::unique_ptr<Module>> Module::open(const char *path,
                                              const LoadOptions &options) {
-  const char *weightsPath = options.weightsPath;
   Result<MappedFile *> file = mapFile(path, "file");
   if (!file.ok())
     return file.error();
@@ -35,38 +72,13 @@ Result<std::unique_ptr<Module>> Module::open(const char *path,
   module->file_ = *file;
   module->options_ = options;
   module->options_.weightsPath = nullptr; // only open reads it
-  const uint8_t *data = fileData(module->file_);
-  size_t size = runtime::fileSize(module->file_);
-  const char *compiledAgainst = "";
-  Result<bool> needsWeights =
-      Program::needsWeights(data, size, compiledAgainst);
-  if (!needsWeights.ok()) {
-    ET_LOG(Error, "%s: not a valid etch program", path);
-    return needsWeights.error();
-  }
-  if (*needsWeights) {
-    char beside[4096];
-    if (!weightsPath) {
-      if (!*compiledAgainst ||
-          !besideProgram(path, compiledAgainst, beside, sizeof(beside)) ||
-          ::access(beside, R_OK) != 0) {
-        ET_LOG(Error,
-               "the program keeps its weights in '%s' (et-compile "
-               "--external-weights), which is not beside it; name the file "
-               "(et-run --weights)",
-               compiledAgainst);
-        return Error::AccessFailed;
-      }
-      weightsPath = beside;
-    }
-    Result<WeightsMapping> weights = WeightsMapping::open(weightsPath);
-    if (!weights.ok())
-      return weights.error();
-    module->weights_ = std::move(*weights);
-  }
-  Result<Program> program = Program::load(data, size, module->weights_.get());
+  WeightsLookup lookup{path, options.weightsPath, &module->weights_};
+  Result<Program> program =
+      Program::load(fileData(module->file_), runtime::fileSize(module->file_),
+                    {WeightsLookup::resolve, &lookup});
   if (!program.ok()) {
-    ET_LOG(Error, "%s: not a valid etch program", path);
+    if (!lookup.failed) // a weights file that would not open said why
+      ET_LOG(Error, "%s: not a valid etch program", path);
     return program.error();
   }
   module->program_ = std::make_unique<Program>(std::move(*program));

@@ -290,14 +290,13 @@ Error verifyMethod(const schema::Method &method,
   return Error::Ok;
 }
 
-/// Where each segment's bytes are: in the file, or (external) in \p weights
-/// under its checksum and size.
+/// The segments in the file lie inside it; \p external says whether any is
+/// kept in an external weights file (checkExternalSegments).
 Error verifySegments(const schema::Program &program, uint64_t base, size_t size,
-                     const WeightsFile *weights, bool externalChecked) {
+                     bool &external) {
+  external = false;
   if (!program.segments())
     return Error::Ok;
-  const char *weightsName =
-      program.weights_file() ? program.weights_file()->c_str() : "";
   for (uint32_t i = 0; i < program.segments()->size(); ++i) {
     const schema::Segment *segment = program.segments()->Get(i);
     if (!segment->external()) {
@@ -311,21 +310,25 @@ Error verifySegments(const schema::Program &program, uint64_t base, size_t size,
     if (program.version() < 3)
       return fail(Error::InvalidProgram,
                   "an external segment in a version-2 program");
-    if (!externalChecked)
-      continue;
-    if (!weights) {
-      ET_LOG(Error,
-             "program: its weights are in an external file ('%s'); load it "
-             "with the program (et-run --weights FILE)",
-             weightsName);
-      return Error::WeightsMismatch;
-    }
-    if (!weights->find(segment->checksum(), segment->size()).data()) {
+    external = true;
+  }
+  return Error::Ok;
+}
+
+/// Every external segment is in \p weights under its checksum and size.
+Error checkExternalSegments(const schema::Program &program,
+                            const WeightsFile &weights) {
+  const char *weightsName =
+      program.weights_file() ? program.weights_file()->c_str() : "";
+  for (uint32_t i = 0; i < program.segments()->size(); ++i) {
+    const schema::Segment *segment = program.segments()->Get(i);
+    if (segment->external() &&
+        !weights.find(segment->checksum(), segment->size()).data()) {
       ET_LOG(Error,
              "program: %s has no entry for segment %u (%llu bytes, checksum "
              "%016llx): it holds another program's weights (this one was "
              "compiled against '%s')",
-             weights->name(), i,
+             weights.name(), i,
              static_cast<unsigned long long>(segment->size()),
              static_cast<unsigned long long>(segment->checksum()), weightsName);
       return Error::WeightsMismatch;
@@ -334,29 +337,33 @@ Error verifySegments(const schema::Program &program, uint64_t base, size_t size,
   return Error::Ok;
 }
 
+/// load(data, size, weights)'s resolver: the file given, if any.
+Result<const WeightsFile *> givenWeights(void *context, const char *name) {
+  const auto *weights = static_cast<const WeightsFile *>(context);
+  if (!weights) {
+    ET_LOG(Error,
+           "program: its weights are in an external file ('%s'); load it "
+           "with the program (et-run --weights FILE)",
+           name);
+    return Error::WeightsMismatch;
+  }
+  return weights;
+}
+
 } // namespace
 
 Result<Program> Program::load(const void *data, size_t size,
                               const WeightsFile *weights) {
-  return verify(data, size, weights, /*externalChecked=*/true);
+  return verify(data, size, {givenWeights, const_cast<WeightsFile *>(weights)});
 }
 
-Result<bool> Program::needsWeights(const void *data, size_t size,
-                                   const char *&name) {
-  Result<Program> program = verify(data, size, nullptr, false);
-  if (!program.ok())
-    return program.error();
-  name = program->weightsFileName();
-  if (const auto *segments = program->program_->segments())
-    for (const schema::Segment *segment : *segments)
-      if (segment->external())
-        return true;
-  return false;
+Result<Program> Program::load(const void *data, size_t size,
+                              const WeightsResolver &resolver) {
+  return verify(data, size, resolver);
 }
 
 Result<Program> Program::verify(const void *data, size_t size,
-                                const WeightsFile *weights,
-                                bool externalChecked) {
+                                const WeightsResolver &resolver) {
   const uint8_t *bytes = static_cast<const uint8_t *>(data);
   if (!data || size < sizeof(FileHeader))
     return fail(Error::InvalidProgram,
@@ -396,7 +403,8 @@ Result<Program> Program::verify(const void *data, size_t size,
     return Error::ProgramVersionMismatch;
   }
   uint64_t base = segmentBase(header);
-  ET_CHECK_OK(verifySegments(*program, base, size, weights, externalChecked));
+  bool external = false;
+  ET_CHECK_OK(verifySegments(*program, base, size, external));
   if (const auto *entries = program->named_data())
     for (const schema::NamedData *entry : *entries)
       if (!program->segments() ||
@@ -407,6 +415,17 @@ Result<Program> Program::verify(const void *data, size_t size,
     return fail(Error::InvalidProgram, "program has no methods");
   for (const schema::Method *method : *program->methods())
     ET_CHECK_OK(verifyMethod(*method, *program));
+  // The program is sound: now the file its external weights are in.
+  const WeightsFile *weights = nullptr;
+  if (external) {
+    Result<const WeightsFile *> resolved = resolver.resolve(
+        resolver.context,
+        program->weights_file() ? program->weights_file()->c_str() : "");
+    if (!resolved.ok())
+      return resolved.error();
+    weights = *resolved;
+    ET_CHECK_OK(checkExternalSegments(*program, *weights));
+  }
   return Program(bytes, size, program, base, weights);
 }
 

@@ -21,11 +21,18 @@ public:
   /// segment must be there, with its checksum and size.
   static Result<Program> load(const void *data, size_t size,
                               const WeightsFile *weights = nullptr);
-  /// Verifies \p data as load does, but for the external segments; returns
-  /// whether the program keeps weights in an external file, and that file's
-  /// name as et-compile was given it (\p name, "" when it has none).
-  static Result<bool> needsWeights(const void *data, size_t size,
-                                   const char *&name);
+  /// Where a program's external weights come from: resolve(context, name)
+  /// is called once while the program loads, when it keeps weights in an
+  /// external file, with that file's name as et-compile was given it; it
+  /// returns the file (which must outlive the Program) or an error it has
+  /// logged. Module finds the file beside the program this way, in the
+  /// same pass that verifies it.
+  struct WeightsResolver {
+    Result<const WeightsFile *> (*resolve)(void *context, const char *name);
+    void *context;
+  };
+  static Result<Program> load(const void *data, size_t size,
+                              const WeightsResolver &resolver);
 
   const schema::Program &flatbuffer() const { return *program_; }
   /// The named method, or null.
@@ -44,8 +51,7 @@ public:
 
 private:
   static Result<Program> verify(const void *data, size_t size,
-                                const WeightsFile *weights,
-                                bool externalChecked);
+                                const WeightsResolver &resolver);
   Program(const uint8_t *data, size_t size, const schema::Program *program,
           uint64_t segmentBase, const WeightsFile *weights)
       : data_(data), size_(size), program_(program), segmentBase_(segmentBase),
