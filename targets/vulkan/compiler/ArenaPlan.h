@@ -2,8 +2,9 @@
 //
 // Every value of a Vulkan delegate lives in one device buffer. Constants,
 // inputs and outputs keep their bytes for the delegate's whole life;
-// intermediates take a first-fit block when first written and give it back
-// after their last reader, so later dispatches reuse it.
+// intermediates live from their first write to their last reader, and
+// values whose lifetimes do not meet share bytes: runtime::MemoryPlanner
+// places them, as it does a program's arenas.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ETCH_TARGETS_VULKAN_COMPILER_ARENAPLAN_H
