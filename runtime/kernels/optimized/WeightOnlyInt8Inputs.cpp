@@ -303,16 +303,23 @@ quantizeRowAvx2(int64_t columns, const float *x, InputChunk *chunks) {
   }
 }
 
-/// Lanes 8h..8h+7's weight scales: groups of 32 (lane / 4), 64 (half h),
-/// or a multiple of 128 (one for the chunk).
-ETCH_AVX2 __m256 weightScalesAvx2(const float *scales, int64_t chunk, int h,
-                                  int64_t group) {
+/// A chunk's weight scales for its halves (lanes 8h..8h+7 in out[h]):
+/// groups of 32 (lane / 4: one load, a permute per half), 64 (one per
+/// half), or a multiple of 128 (one for the chunk).
+ETCH_AVX2 void weightScalesAvx2(const float *scales, int64_t chunk,
+                                int64_t group, __m256 out[2]) {
   if (group == 32) {
-    const float *pair = scales + chunk * 4 + 2 * h;
-    return _mm256_setr_m128(_mm_set1_ps(pair[0]), _mm_set1_ps(pair[1]));
+    __m256 four = _mm256_castps128_ps256(_mm_loadu_ps(scales + chunk * 4));
+    out[0] = _mm256_permutevar8x32_ps(
+        four, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
+    out[1] = _mm256_permutevar8x32_ps(
+        four, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3));
+  } else if (group == 64) {
+    out[0] = _mm256_set1_ps(scales[chunk * 2]);
+    out[1] = _mm256_set1_ps(scales[chunk * 2 + 1]);
+  } else {
+    out[0] = out[1] = _mm256_set1_ps(scales[chunk * 128 / group]);
   }
-  return _mm256_set1_ps(group == 64 ? scales[chunk * 2 + h]
-                                    : scales[chunk * 128 / group]);
 }
 
 /// tile with AVX2: weight row n against M quantized inputs, each chunk in
@@ -329,12 +336,14 @@ ETCH_AVX2 void tileAvx2(const Weights &w, int64_t n, int64_t count,
     if (prefetch) // past the table's end a prefetch is dropped, not read
       _mm_prefetch(reinterpret_cast<const char *>(w.row(n + 1) + c * 64),
                    _MM_HINT_T0);
+    __m256 halfScales[2];
+    weightScalesAvx2(scales, c, w.group, halfScales);
     for (int h = 0; h < 2; ++h) {
       __m256i bytes = _mm256_loadu_si256(
           reinterpret_cast<const __m256i *>(w.row(n) + c * 64 + 32 * h));
       __m256i low = _mm256_and_si256(bytes, nibble);
       __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble);
-      __m256 scale = weightScalesAvx2(scales, c, h, w.group);
+      __m256 scale = halfScales[h];
       for (int i = 0; i < M; ++i) {
         const InputChunk &chunk = chunks[i * count + c];
         __m256i sum =
