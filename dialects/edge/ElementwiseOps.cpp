@@ -7,6 +7,21 @@ using namespace etch::edge;
 
 /// Broadcasts `self` with `other` (NumPy rules); both must share an element
 /// type because importers make ATen's type promotion explicit.
+/// The broadcast of \p self and \p other's shapes into \p shape, or an
+/// error naming both.
+static LogicalResult operandsBroadcast(std::optional<Location> location,
+                                       StringRef opName, Value self,
+                                       Value other,
+                                       SmallVectorImpl<int64_t> &shape) {
+  ArrayRef<int64_t> lhs = rankedType(self).getShape(),
+                    rhs = rankedType(other).getShape();
+  if (broadcastShapes(lhs, rhs, shape))
+    return success();
+  return emitInferenceError(location, opName,
+                            "operand shapes " + formatShape(lhs) + " and " +
+                                formatShape(rhs) + " do not broadcast");
+}
+
 LogicalResult etch::edge::inferBroadcastResult(std::optional<Location> location,
                                                StringRef opName, Value self,
                                                Value other,
@@ -18,11 +33,8 @@ LogicalResult etch::edge::inferBroadcastResult(std::optional<Location> location,
                                   formatType(lhs.getElementType()) + " vs " +
                                   formatType(rhs.getElementType()) + ")");
   SmallVector<int64_t> shape;
-  if (!broadcastShapes(lhs.getShape(), rhs.getShape(), shape))
-    return emitInferenceError(location, opName,
-                              "operand shapes " + formatShape(lhs.getShape()) +
-                                  " and " + formatShape(rhs.getShape()) +
-                                  " do not broadcast");
+  if (failed(operandsBroadcast(location, opName, self, other, shape)))
+    return failure();
   types.push_back(RankedTensorType::get(shape, lhs.getElementType()));
   return success();
 }
@@ -101,13 +113,9 @@ LogicalResult etch::edge::inferLogicalResult(MLIRContext *context,
                                              StringRef opName, Value self,
                                              Value other,
                                              SmallVectorImpl<Type> &types) {
-  RankedTensorType lhs = rankedType(self), rhs = rankedType(other);
   SmallVector<int64_t> shape;
-  if (!broadcastShapes(lhs.getShape(), rhs.getShape(), shape))
-    return emitInferenceError(location, opName,
-                              "operand shapes " + formatShape(lhs.getShape()) +
-                                  " and " + formatShape(rhs.getShape()) +
-                                  " do not broadcast");
+  if (failed(operandsBroadcast(location, opName, self, other, shape)))
+    return failure();
   types.push_back(RankedTensorType::get(shape, IntegerType::get(context, 1)));
   return success();
 }

@@ -69,3 +69,11 @@ Backend *findBackend(const char *name);
 void registerAllBackends();
 
 } // namespace etch::runtime
+
+/// A target's runtime registers its backend with this one line: it defines
+/// etchRegisterBackend_<name>(), which registerAllBackends calls.
+#define ETCH_REGISTER_BACKEND(name, BackendType)                               \
+  bool etchRegisterBackend_##name() {                                          \
+    static BackendType backend;                                                \
+    return ::etch::runtime::registerBackend(#name, &backend);                  \
+  }

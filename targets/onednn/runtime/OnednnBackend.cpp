@@ -225,8 +225,4 @@ private:
 } // namespace
 } // namespace etch::onednn
 
-/// Called from the generated backend registration (targets/CMakeLists.txt).
-bool etchRegisterBackend_onednn() {
-  static etch::onednn::OnednnBackend backend;
-  return etch::runtime::registerBackend("onednn", &backend);
-}
+ETCH_REGISTER_BACKEND(onednn, etch::onednn::OnednnBackend)

@@ -204,8 +204,4 @@ Error submitAndWait(Handle &handle) {
 
 } // namespace etch::vulkan
 
-/// Called from the generated backend registration (targets/CMakeLists.txt).
-bool etchRegisterBackend_vulkan() {
-  static etch::vulkan::VulkanBackend backend;
-  return etch::runtime::registerBackend("vulkan", &backend);
-}
+ETCH_REGISTER_BACKEND(vulkan, etch::vulkan::VulkanBackend)

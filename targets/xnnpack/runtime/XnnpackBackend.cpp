@@ -788,8 +788,4 @@ private:
 } // namespace
 } // namespace etch::xnnpack
 
-/// Called from the generated backend registration (targets/CMakeLists.txt).
-bool etchRegisterBackend_xnnpack() {
-  static etch::xnnpack::XnnpackBackend backend;
-  return etch::runtime::registerBackend("xnnpack", &backend);
-}
+ETCH_REGISTER_BACKEND(xnnpack, etch::xnnpack::XnnpackBackend)
