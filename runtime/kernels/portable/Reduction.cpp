@@ -45,19 +45,41 @@ Error validateReduction(const KernelCall &call, bool floatOnly) {
 
 enum class Reduce { Sum, Mean, Prod, Max, Min };
 
+/// Walks a reduction's input in row-major order, keeping the offset of the
+/// output element each input element folds into.
+class ReducedWalk {
+public:
+  ReducedWalk(const KernelCall &call, const TensorView &in) : in_(in) {
+    bool reduced[kMaxRank];
+    reducedDims(call, in.rank(), reduced);
+    // Output strides expressed over the input's dims (0 for reduced dims).
+    int64_t step = 1;
+    for (int d = in.rank() - 1; d >= 0; --d) {
+      outStride_[d] = reduced[d] ? 0 : step;
+      if (!reduced[d])
+        step *= in.size(d);
+    }
+  }
+  int64_t offset() const { return offset_; }
+  /// On to the next input element.
+  void next() {
+    for (int d = in_.rank() - 1; d >= 0; --d) {
+      offset_ += outStride_[d];
+      if (++index_[d] < in_.size(d))
+        return;
+      offset_ -= outStride_[d] * in_.size(d);
+      index_[d] = 0;
+    }
+  }
+
+private:
+  const TensorView &in_;
+  int64_t outStride_[kMaxRank], index_[kMaxRank] = {}, offset_ = 0;
+};
+
 template <typename T> void reduce(const KernelCall &call, Reduce kind) {
   const TensorView &in = *call.inputs[0];
   const TensorView &out = *call.outputs[0];
-  bool reduced[kMaxRank];
-  reducedDims(call, in.rank(), reduced);
-  // Output strides expressed over the input's dims (0 for reduced dims).
-  int64_t outStride[kMaxRank], index[kMaxRank] = {};
-  int64_t step = 1;
-  for (int d = in.rank() - 1; d >= 0; --d) {
-    outStride[d] = reduced[d] ? 0 : step;
-    if (!reduced[d])
-      step *= in.size(d);
-  }
   T *dst = out.data<T>();
   const T *src = in.data<T>();
   bool extreme = kind == Reduce::Max || kind == Reduce::Min;
@@ -69,8 +91,9 @@ template <typename T> void reduce(const KernelCall &call, Reduce kind) {
                                      : T(0);
   for (int64_t i = 0; i < out.numel(); ++i)
     dst[i] = initial;
-  int64_t offset = 0;
-  for (int64_t i = 0; i < in.numel(); ++i) {
+  ReducedWalk walk(call, in);
+  for (int64_t i = 0; i < in.numel(); ++i, walk.next()) {
+    int64_t offset = walk.offset();
     if (kind == Reduce::Prod)
       dst[offset] = wrappingMul(dst[offset], src[i]);
     else if (!extreme)
@@ -78,13 +101,6 @@ template <typename T> void reduce(const KernelCall &call, Reduce kind) {
     else if (kind == Reduce::Max ? !(src[i] <= dst[offset])
                                  : !(src[i] >= dst[offset]))
       dst[offset] = src[i]; // NaN wins, as in torch
-    for (int d = in.rank() - 1; d >= 0; --d) {
-      offset += outStride[d];
-      if (++index[d] < in.size(d))
-        break;
-      offset -= outStride[d] * in.size(d);
-      index[d] = 0;
-    }
   }
   if (kind == Reduce::Mean && out.numel()) {
     T count = static_cast<T>(in.numel() / out.numel());
@@ -206,28 +222,14 @@ Error validateTruthReduction(const KernelCall &call) {
 void truthReduce(const KernelCall &call, bool any) {
   const TensorView &in = *call.inputs[0];
   const TensorView &out = *call.outputs[0];
-  bool reduced[kMaxRank];
-  reducedDims(call, in.rank(), reduced);
-  int64_t outStride[kMaxRank], index[kMaxRank] = {}, step = 1;
-  for (int d = in.rank() - 1; d >= 0; --d) {
-    outStride[d] = reduced[d] ? 0 : step;
-    if (!reduced[d])
-      step *= in.size(d);
-  }
   uint8_t *dst = out.data<uint8_t>();
   for (int64_t i = 0; i < out.numel(); ++i)
     dst[i] = any ? 0 : 1;
-  int64_t offset = 0;
-  for (int64_t i = 0; i < in.numel(); ++i) {
+  ReducedWalk walk(call, in);
+  for (int64_t i = 0; i < in.numel(); ++i, walk.next()) {
     bool value = loadAsDouble(in, i) != 0;
-    dst[offset] = any ? dst[offset] || value : dst[offset] && value;
-    for (int d = in.rank() - 1; d >= 0; --d) {
-      offset += outStride[d];
-      if (++index[d] < in.size(d))
-        break;
-      offset -= outStride[d] * in.size(d);
-      index[d] = 0;
-    }
+    uint8_t &result = dst[walk.offset()];
+    result = any ? result || value : result && value;
   }
 }
 } // namespace

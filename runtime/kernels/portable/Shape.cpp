@@ -250,6 +250,13 @@ SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
   return {dim, start, step, length};
 }
 
+/// The shape of slice \p s of \p in, into \p shape.
+void sliceShape(const TensorView &in, const SliceSpec &s, int64_t *shape) {
+  for (int d = 0; d < in.rank(); ++d)
+    shape[d] = in.size(d);
+  shape[s.dim] = s.length;
+}
+
 Error validateSlice(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 2, 1));
   if (call.inputs.size() == 2 && !isSizeTensor(call.inputs[1]))
@@ -261,9 +268,7 @@ Error validateSlice(const KernelCall &call) {
   if (s.dim < 0 || s.step < 1)
     return kernelError(call, Error::InvalidProgram, "bad dim or step");
   int64_t expected[kMaxRank];
-  for (int d = 0; d < in.rank(); ++d)
-    expected[d] = in.size(d);
-  expected[s.dim] = s.length;
+  sliceShape(in, s, expected);
   return checkShape(call, call.outputs[0], "output", expected, in.rank());
 }
 
@@ -284,9 +289,7 @@ Error validateSliceScatter(const KernelCall &call) {
   if (s.dim < 0 || s.step < 1)
     return kernelError(call, Error::InvalidProgram, "bad dim or step");
   int64_t expected[kMaxRank];
-  for (int d = 0; d < in.rank(); ++d)
-    expected[d] = in.size(d);
-  expected[s.dim] = s.length;
+  sliceShape(in, s, expected);
   ET_CHECK_OK(checkShape(call, call.inputs[1], "src", expected, in.rank()));
   return checkShape(call, call.outputs[0], "output", in.sizes(), in.rank());
 }
