@@ -173,11 +173,7 @@ struct WeightsFromOptions {
       lookup.unnamed = compiledAgainst;
       return Error::WeightsMismatch;
     }
-    Result<WeightsMapping> weights = WeightsMapping::open(lookup.path);
-    if (!weights.ok())
-      return weights.error();
-    *lookup.mapping = std::move(*weights);
-    return lookup.mapping->get();
+    return lookup.mapping->reopen(lookup.path);
   }
 };
 

@@ -165,4 +165,12 @@ const WeightsFile *WeightsMapping::get() const {
   return file_ ? file_->weights : nullptr;
 }
 
+Result<const WeightsFile *> WeightsMapping::reopen(const char *path) {
+  Result<WeightsMapping> opened = open(path);
+  if (!opened.ok())
+    return opened.error();
+  *this = std::move(*opened);
+  return get();
+}
+
 } // namespace etch::runtime

@@ -38,6 +38,9 @@ public:
 
   /// Null when empty.
   const WeightsFile *get() const;
+  /// Maps \p path into this mapping (what a Program::WeightsResolver
+  /// returns); the error of open otherwise.
+  Result<const WeightsFile *> reopen(const char *path);
 
 private:
   explicit WeightsMapping(MappedFile *file) : file_(file) {}

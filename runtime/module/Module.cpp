@@ -52,12 +52,9 @@ struct WeightsLookup {
       }
       path = beside;
     }
-    Result<WeightsMapping> weights = WeightsMapping::open(path);
+    Result<const WeightsFile *> weights = lookup.mapping->reopen(path);
     lookup.failed = !weights.ok();
-    if (!weights.ok())
-      return weights.error();
-    *lookup.mapping = std::move(*weights);
-    return lookup.mapping->get();
+    return weights;
   }
 };
 
