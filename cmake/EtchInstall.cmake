@@ -71,7 +71,7 @@ install(DIRECTORY ${ETCH_SOURCE_DIR}/include/etch ${ETCH_BINARY_DIR}/include/etc
         FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" PATTERN "*.td")
 foreach(folder runtime targets lib dialects tools)
   install(DIRECTORY ${ETCH_SOURCE_DIR}/${folder} DESTINATION ${ETCH_SDK_HEADERS}
-          FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" PATTERN "*.td")
 endforeach()
 install(DIRECTORY ${ETCH_BINARY_DIR}/generated/ DESTINATION ${ETCH_SDK_HEADERS}
         FILES_MATCHING PATTERN "*.h")

@@ -74,6 +74,16 @@ class Edge_Op<string mnemonic, list<Trait> traits = []>
   // is generated to call rules::<inferRule>(context, location, name,
   // adaptor, types) instead of being written by hand.
   string inferRule = "";
+  // The op's portable kernel (runtime/kernels/portable): validate<Validator>
+  // at load and run<Kernel> at execute, registered under the op's name.
+  // scripts/generate-kernel-list.py writes the runtime's kernel list
+  // (PortableKernels.inc: the registry and the declarations) from these
+  // fields. Empty names: the mnemonic in CamelCase (max_pool2d: MaxPool2d).
+  // Ops with Edge_DataDependentShapeOpInterface get KernelEntry::
+  // shapeFromData.
+  bit hasPortableKernel = 1;
+  string portableKernel = "";
+  string portableValidator = "";
   let extraClassDeclaration = edgeCommonDecls # extraDecls;
   let extraClassDefinition = !if(!empty(inferRule), "",
       "::mlir::LogicalResult $cppClass::inferReturnTypes("
@@ -104,6 +114,7 @@ class Edge_AtenOp<string mnemonic, string aten, list<Trait> traits = []>
 // Elementwise float op of one tensor: the result has the operand's type.
 class Edge_UnaryFloatOp<string mnemonic, string aten, list<Trait> traits = []>
     : Edge_AtenOp<mnemonic, aten, traits> {
+  let portableValidator = "Unary";
   let arguments = (ins Edge_FloatTensor:$self);
   let results = (outs Edge_FloatTensor:$result);
   let extraClassDefinition = [{
@@ -120,6 +131,7 @@ class Edge_UnaryFloatOp<string mnemonic, string aten, list<Trait> traits = []>
 // (abs, neg, sign: integers stay integers, as in ATen).
 class Edge_UnaryNumericOp<string mnemonic, string aten, list<Trait> traits = []>
     : Edge_AtenOp<mnemonic, aten, traits> {
+  let portableValidator = "UnaryNumeric";
   let arguments = (ins Edge_NumericTensor:$self);
   let results = (outs Edge_NumericTensor:$result);
   let extraClassDefinition = [{

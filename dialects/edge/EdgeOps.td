@@ -16,6 +16,7 @@ include "EdgeBase.td"
 //===----------------------------------------------------------------------===//
 
 def Edge_ConstantOp : Edge_Op<"constant", [ConstantLike, Pure]> {
+  let hasPortableKernel = 0;
   let summary = "A constant tensor (weights, buffers, folded values)";
   let description = [{
     Holds a weight or any other constant tensor. Importers create large
@@ -42,6 +43,7 @@ def Edge_ConstantOp : Edge_Op<"constant", [ConstantLike, Pure]> {
 
 def Edge_BufferOp : Edge_Op<"buffer", [MemoryEffects<[MemRead]>,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let hasPortableKernel = 0;
   let summary = "A mutable buffer's contents when the method starts";
   let description = [{
     State that lives across executions of a method (a KV cache, batch-norm
@@ -62,6 +64,7 @@ def Edge_BufferOp : Edge_Op<"buffer", [MemoryEffects<[MemRead]>,
 }
 
 def Edge_CustomOp : Edge_Op<"custom"> {
+  let hasPortableKernel = 0;
   let summary = "An operator the Edge dialect does not define (yet)";
   let description = [{
     Keeps an operator the importer could not map, with its operands and
@@ -263,6 +266,7 @@ def Edge_MinimumOp : Edge_BinaryOp<"minimum", "aten::minimum"> {
 
 class Edge_CompareOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let portableValidator = "Compare";
   let inferRule = "comparison";
   let summary = "Elementwise comparison (broadcasting) producing i1";
   let promotedOperands = "self,other";
@@ -286,6 +290,7 @@ def Edge_WhereOp : Edge_AtenOp<"where", "aten::where"> {
 
 class Edge_LogicalBinaryOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let portableValidator = "LogicalBinary";
   let inferRule = "logical";
   let description = [{
     Operands broadcast (NumPy rules); any element type, nonzero is true.
@@ -433,6 +438,7 @@ def Edge_SoftmaxOp : Edge_AtenOp<"softmax", "aten::_softmax,aten::softmax"> {
 
 def Edge_LogSoftmaxOp
     : Edge_AtenOp<"log_softmax", "aten::_log_softmax,aten::log_softmax"> {
+  let portableValidator = "Softmax";
   let inferRule = "softmax";
   let summary = "Log of softmax along `dim`";
   let arguments = (ins Edge_FloatTensor:$self, I64Attr:$dim,
@@ -476,6 +482,7 @@ def Edge_AminOp : Edge_ReductionOp<"amin", "aten::amin"> {
 
 class Edge_ArgReductionOp<string mnemonic, string aten>
     : Edge_AtenOp<mnemonic, aten> {
+  let portableValidator = "ArgReduction";
   let inferRule = "argReduction";
   let description = [{
     Index (i64) of the first extreme value along `dim`; without `dim`, over
@@ -818,6 +825,7 @@ def Edge_LayerNormOp
 
 def Edge_ViewOp
     : Edge_AtenOp<"view", "aten::view,aten::reshape,aten::_unsafe_view"> {
+  let portableKernel = "Reshape";
   let summary = "Reshape to `size`; one entry may be -1 (inferred)";
   let description = [{
     Entries of `size` equal to the dynamic marker (int64 min) take their
@@ -839,6 +847,7 @@ def Edge_PermuteOp : Edge_AtenOp<"permute", "aten::permute"> {
 }
 
 def Edge_TransposeOp : Edge_AtenOp<"transpose", "aten::transpose"> {
+  let portableKernel = "Permute";
   let summary = "Swap two dimensions";
   let arguments = (ins Edge_Tensor:$self, I64Attr:$dim0, I64Attr:$dim1);
   let results = (outs Edge_Tensor:$result);
@@ -847,6 +856,7 @@ def Edge_TransposeOp : Edge_AtenOp<"transpose", "aten::transpose"> {
 }
 
 def Edge_UnsqueezeOp : Edge_AtenOp<"unsqueeze", "aten::unsqueeze"> {
+  let portableKernel = "Reshape";
   let summary = "Insert a size-1 dimension at `dim`";
   let arguments = (ins Edge_Tensor:$self, I64Attr:$dim);
   let results = (outs Edge_Tensor:$result);
@@ -855,6 +865,7 @@ def Edge_UnsqueezeOp : Edge_AtenOp<"unsqueeze", "aten::unsqueeze"> {
 }
 
 def Edge_SqueezeOp : Edge_AtenOp<"squeeze", "aten::squeeze"> {
+  let portableKernel = "Reshape";
   let summary = "Remove size-1 dimensions (those in `dim`, or all)";
   let arguments = (ins Edge_Tensor:$self, OptionalAttr<DenseI64ArrayAttr>:$dim);
   let results = (outs Edge_Tensor:$result);
@@ -1253,6 +1264,7 @@ def Edge_QuantizedLinearOp : Edge_QuantizedComputeOp<"quantized_linear"> {
 
 class Edge_QuantizedBinaryOp<string mnemonic, string formula>
     : Edge_QuantizedComputeOp<mnemonic> {
+  let portableValidator = "QuantizedBinary";
   let summary = "Elementwise " # formula # " of per-tensor quantized tensors";
   let description = [{
     Both operands broadcast to the result's shape (NumPy rules). Each operand
@@ -1274,6 +1286,7 @@ def Edge_QuantizedMulOp : Edge_QuantizedBinaryOp<"quantized_mul", "self * other"
 
 def Edge_DelegateOp : Edge_Op<"delegate", [IsolatedFromAbove,
     SingleBlockImplicitTerminator<"DelegateReturnOp">]> {
+  let hasPortableKernel = 0;
   let summary = "A subgraph a target claimed; it runs as one delegate call";
   let description = [{
     The partitioner outlines a connected, convex set of ops that `target`
@@ -1303,6 +1316,7 @@ def Edge_DelegateOp : Edge_Op<"delegate", [IsolatedFromAbove,
 
 def Edge_DelegateReturnOp : Edge_Op<"delegate_return", [Pure, Terminator,
     HasParent<"DelegateOp">]> {
+  let hasPortableKernel = 0;
   let summary = "Returns a delegate body's results";
   let arguments = (ins Variadic<AnyRankedTensor>:$operands);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, std::nullopt); }]>];
