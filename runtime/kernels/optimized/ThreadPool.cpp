@@ -9,10 +9,6 @@
 namespace etch::runtime::optimized {
 namespace {
 
-// How long an idle worker spins before it sleeps: longer than the gap
-// between two kernels of a decode step, short enough not to hold a core
-// while a delegate's own threads run.
-constexpr uint64_t kSpinNanos = 50'000;
 // Chunks per thread of a job: some balance when a thread starts late or
 // runs slower, few takes from next_ (each moves its cache line between
 // cores; more chunks measured slower on these 2-core machines).
@@ -109,7 +105,10 @@ void ThreadPool::workerLoop(uint64_t seen) {
     uint64_t start = nowNanoseconds();
     for (int spins = 0; generation_.load() == seen; ++spins) {
       _mm_pause();
-      if ((spins & 255) == 0 && nowNanoseconds() - start > kSpinNanos) {
+      if ((spins & 255) == 0 &&
+          (resting_.load(std::memory_order_relaxed) ||
+           nowNanoseconds() - start >
+               spinNanos_.load(std::memory_order_relaxed))) {
         std::unique_lock<std::mutex> lock(sleepMutex_);
         sleeping_.fetch_add(1);
         wake_.wait(lock, [&] { return generation_.load() != seen || stop_; });
@@ -165,6 +164,7 @@ void ThreadPool::run(int64_t count, int64_t grain, Task task,
   count_ = count;
   chunk_ = chunk;
   next_.store(0, std::memory_order_relaxed);
+  resting_.store(false, std::memory_order_relaxed);
   gate_.store(kGateOpen, std::memory_order_release); // the job's state above
   generation_.fetch_add(1); // wakes the workers (sequentially consistent)
   if (sleeping_.load() > 0) {
@@ -177,6 +177,8 @@ void ThreadPool::run(int64_t count, int64_t grain, Task task,
   while (gate_.load(std::memory_order_acquire) != 0)
     _mm_pause();
 }
+
+void ThreadPool::rest() { resting_.store(true, std::memory_order_relaxed); }
 
 size_t kernelThreadCount(size_t threads) {
   if (const char *text = std::getenv("ETCH_KERNEL_THREADS"))

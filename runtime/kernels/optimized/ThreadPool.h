@@ -1,6 +1,7 @@
 // The optimized kernels' threads: the calling thread and its workers split
-// a range of tasks. Workers spin for a moment after each job (while an LLM
-// decodes, kernels come microseconds apart), then sleep until the next.
+// a range of tasks. Workers spin for a while after each job (kernels come
+// microseconds apart, and waking a sleeping thread can take milliseconds),
+// then sleep until the next, or at once when a delegate asks (rest()).
 // Threads start at load (Method::load calls prepareKernels()); running a
 // job allocates nothing.
 #pragma once
@@ -39,6 +40,23 @@ public:
   /// the caller alone when the pool is busy (another thread's job) or the
   /// range is one chunk.
   void run(int64_t count, int64_t grain, Task task, const void *context);
+
+  /// Idle workers stop spinning and sleep until the next job: a delegate
+  /// about to run threads of its own (oneDNN's OpenMP team) calls it, so
+  /// that the two do not spin against each other on the same cores.
+  void rest();
+  // How long an idle worker spins before it sleeps. Waking a sleeping
+  // thread costs far more than a gap between kernels on virtual machines
+  // (the second vCPU of a 2-vCPU guest, halted, took up to milliseconds: a
+  // 16-token Llama prefill at 2 threads varied 2,800-6,800 tokens/s after
+  // the LLM runner's 8 MB cache reset, 5,400-6,600 spinning 2 ms).
+  // XNNPACK's pthreadpool and llama.cpp spin for milliseconds too.
+  static constexpr uint64_t kDefaultSpinNanoseconds = 2'000'000;
+  /// How long idle workers spin before they sleep: less saves power
+  /// between sparse jobs and costs a wake-up per job.
+  void setSpinNanoseconds(uint64_t nanos) { spinNanos_.store(nanos); }
+  /// Workers asleep now (for tests).
+  size_t sleepingWorkers() const { return sleeping_.load(); }
 
   /// Another process-wide pool that takes this pool's jobs while it is
   /// lent (the XNNPACK delegates lend their pthreadpool): two pools, each
@@ -113,6 +131,8 @@ private:
   std::mutex sleepMutex_;
   std::condition_variable wake_;
   std::atomic<int> sleeping_{0};
+  std::atomic<bool> resting_{false}; // rest() until the next job: no spinning
+  std::atomic<uint64_t> spinNanos_{kDefaultSpinNanoseconds};
   bool stop_ = false;
   std::atomic<const ChunkObserver *> observer_{nullptr};
 };

@@ -200,6 +200,8 @@ private:
   }
 
   static Error run(Handle &handle) {
+    if (handle.threads > 1)
+      runtime::optimized::ThreadPool::shared().rest();
     omp_set_num_threads(handle.threads);
     bool timing = !handle.stepNanos.empty();
     size_t index = 0;

@@ -9,6 +9,7 @@
 
 #include "runtime/backend/Backend.h"
 #include "runtime/core/Half.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 
 #include <memory>
 
@@ -117,6 +118,9 @@ public:
         return Error::InvalidShape;
       storeInput(handle.inputs[i], inputs[i]->data(), handle.host);
     }
+    // The kernels' idle workers need not spin while the device runs (a CPU
+    // driver such as lavapipe runs threads of its own).
+    runtime::optimized::ThreadPool::shared().rest();
     if (Error error = submitAndWait(handle); error != Error::Ok)
       return error;
     for (size_t i = 0; i < outputs.size(); ++i) {

@@ -441,6 +441,40 @@ TEST(OptimizedKernels, DenseConvolutionOnThreadsMatchesPortableBytewise) {
   pool.resize(before);
 }
 
+/// Polls \p done for up to a second (threads sleep on their own time).
+template <typename Fn> static bool eventually(Fn done) {
+  for (int i = 0; i < 1000 && !done(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return done();
+}
+
+TEST(ThreadPool, WorkersSleepAfterSpinningOrAtRestAndWakeForTheNextJob) {
+  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
+  size_t before = pool.threads();
+  pool.resize(3);
+  std::vector<std::atomic<int>> hits(4096);
+  auto cover = [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      hits[i].fetch_add(1);
+  };
+  // Idle workers spin for the spin time, then sleep.
+  pool.setSpinNanoseconds(1'000'000);
+  pool.parallelFor(4096, 1, cover);
+  EXPECT_TRUE(eventually([&] { return pool.sleepingWorkers() == 2; }));
+  // A job wakes them; with a spin far beyond this test, rest() alone sends
+  // them back to sleep.
+  pool.setSpinNanoseconds(uint64_t(600) * 1'000'000'000);
+  pool.parallelFor(4096, 1, cover);
+  pool.rest();
+  EXPECT_TRUE(eventually([&] { return pool.sleepingWorkers() == 2; }));
+  pool.parallelFor(4096, 1, cover);
+  for (const std::atomic<int> &hit : hits)
+    ASSERT_EQ(hit.load(), 3);
+  pool.setSpinNanoseconds(optimized::ThreadPool::kDefaultSpinNanoseconds);
+  pool.rest();
+  pool.resize(before);
+}
+
 TEST(OptimizedKernels, UpsampleMatchesPortableBytewise) {
   // Integer and fractional ratios, downsampling, a recorded scale, aligned
   // corners, and rows wider than the 256-column tile.
