@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace etch::runtime::optimized {
 namespace {
@@ -42,16 +43,24 @@ constexpr int64_t kMaxGatherDepth = 1024;
 /// keeps windows within kMaxTaps).
 constexpr int64_t kMaxPointers = kConvMaxTaps * MR;
 
+/// An ISA's micro-kernels: one panel, and two side by side (null: pairs
+/// run as two single panels).
 struct Isa {
   const char *name;
-  GemmMicrokernel kernel;
+  GemmMicrokernel kernel, pairKernel;
 };
 
-const Isa kIsas[] = {{"avx2", gemmMicrokernelAvx2},
-                     {"scalar", gemmMicrokernelScalar}};
+const Isa kIsas[] = {{"avx512", gemmMicrokernelAvx2, gemmMicrokernelAvx512Pair},
+                     {"avx2", gemmMicrokernelAvx2, nullptr},
+                     {"scalar", gemmMicrokernelScalar, nullptr}};
 
 const Isa &chosenIsa() {
-  static const Isa &chosen = cpuHasIsa("avx2") ? kIsas[0] : kIsas[1];
+  static const Isa &chosen = [] {
+    for (const Isa &isa : kIsas)
+      if (cpuHasIsa(isa.name))
+        return std::ref(isa);
+    return std::ref(kIsas[2]);
+  }();
   return chosen;
 }
 
@@ -125,23 +134,32 @@ namespace {
 /// What every tile of one run shares.
 struct Run {
   Run(const ConvGeometry &g, const float *packed, const float *in, float *out,
-      float lo, float hi, GemmMicrokernel kernel)
+      float lo, float hi, const Isa &isa)
       : g(g), groupIn(g.inChannels / g.groups),
         groupOut(g.outChannels / g.groups),
         taps(g.kernelHeight * g.kernelWidth), depth(taps * groupIn),
         panelsPerGroup((groupOut + NR - 1) / NR), packed(packed),
-        zeros(packed + panels() * (NR + depth * NR)), in(in), out(out), lo(lo),
-        hi(hi), kernel(kernel) {}
+        zeros(packed + panels() * panelFloats()), in(in), out(out), lo(lo),
+        hi(hi), kernel(isa.kernel), pairKernel(isa.pairKernel) {}
 
   const ConvGeometry &g;
   int64_t groupIn, groupOut, taps, depth, panelsPerGroup;
   const float *packed, *zeros, *in;
   float *out;
   float lo, hi;
-  GemmMicrokernel kernel;
+  GemmMicrokernel kernel, pairKernel;
 
   int64_t pixels() const { return g.batch * g.outHeight * g.outWidth; }
   int64_t panels() const { return panelsPerGroup * g.groups; }
+  /// A packed panel: its biases, then a row of NR weights per k.
+  int64_t panelFloats() const { return NR + depth * NR; }
+  /// Panels \p panel and the next run as one 6 x 32 tile: a pair kernel,
+  /// both before \p end, in one group, and full (their outputs adjacent).
+  bool pairs(int64_t panel, int64_t end) const {
+    return pairKernel && panel + 1 < end &&
+           panel / panelsPerGroup == (panel + 1) / panelsPerGroup &&
+           (panel % panelsPerGroup + 2) * NR <= groupOut;
+  }
 
   /// Row pointers of the tile at output pixel \p first for taps [t0, t1),
   /// at input channel 0: ptr[(t - t0) * MR + r] (the micro-kernel adds
@@ -171,22 +189,23 @@ struct Run {
     }
   }
 
-  /// The micro-kernel on one tile of one panel; a panel past the group's
-  /// last channel goes through a local 6 x 16 tile.
-  /// \p job's b, bias and c are set here: b from \p rowOffset, the first
-  /// packed row it reads (tap x groupIn + channel).
-  void tile(int64_t first, int64_t panel, int64_t rowOffset,
+  /// The micro-kernel on one tile of one panel, or of \p panel and the
+  /// next when \p pair; a panel past the group's last channel goes through
+  /// a local 6 x 16 tile. \p job's b, bias and c are set here: b from
+  /// \p rowOffset, the first packed row it reads (tap x groupIn + channel).
+  void tile(int64_t first, int64_t panel, bool pair, int64_t rowOffset,
             GemmTile job) const {
     int64_t group = panel / panelsPerGroup;
     int64_t column = (panel % panelsPerGroup) * NR;
     int64_t width = std::min(NR, groupOut - column);
-    job.bias = packed + panel * (NR + depth * NR);
+    job.bias = packed + panel * panelFloats();
     job.b = job.bias + NR + rowOffset * NR;
+    job.bPanelStride = panelFloats();
     float *c = out + first * g.outChannels + group * groupOut + column;
     if (width == NR) {
       job.c = c;
       job.ldc = g.outChannels;
-      kernel(job);
+      (pair ? pairKernel : kernel)(job);
       return;
     }
     alignas(64) float edge[MR * NR] = {};
@@ -213,7 +232,9 @@ struct Run {
       int64_t first = t * MR, rows = std::min(MR, pixels() - first);
       rowPointers(first, rows, 0, taps, ptr);
       int64_t gatheredFor = -1;
-      for (int64_t panel = panel0; panel < panel1; ++panel) {
+      for (int64_t panel = panel0, step; panel < panel1; panel += step) {
+        bool pair = pairs(panel, panel1);
+        step = pair ? 2 : 1;
         int64_t group = panel / panelsPerGroup;
         if (gather && group != gatheredFor) {
           for (int64_t r = 0; r < MR; ++r) {
@@ -241,16 +262,17 @@ struct Run {
         job.first = job.last = true;
         job.lo = lo;
         job.hi = hi;
-        tile(first, panel, 0, job);
+        tile(first, panel, pair, 0, job);
       }
     }
   }
 
   /// One reduction block (taps [t0, t1) at input channels [c0, c0 + length)
-  /// of the group) for tiles [tile0, tile1) of one panel.
-  void reductionBlock(int64_t panel, int64_t tile0, int64_t tile1, int64_t t0,
-                      int64_t t1, int64_t c0, int64_t length, bool firstBlock,
-                      bool lastBlock) const {
+  /// of the group) for tiles [tile0, tile1) of one panel, or of it and the
+  /// next when \p pair.
+  void reductionBlock(int64_t panel, bool pair, int64_t tile0, int64_t tile1,
+                      int64_t t0, int64_t t1, int64_t c0, int64_t length,
+                      bool firstBlock, bool lastBlock) const {
     const float *ptr[kMaxPointers];
     int64_t group = panel / panelsPerGroup;
     for (int64_t t = tile0; t < tile1; ++t) {
@@ -267,7 +289,7 @@ struct Run {
       job.last = lastBlock;
       job.lo = lo;
       job.hi = hi;
-      tile(first, panel, t0 * groupIn + c0, job);
+      tile(first, panel, pair, t0 * groupIn + c0, job);
     }
   }
 };
@@ -294,7 +316,9 @@ void runAll(const Run &run, size_t threads) {
   if (whole || run.depth <= kDepthBlock) {
     // Items: a run of tiles x a run of panels (several panels per tile
     // when there are few tiles, as in a fully connected layer).
-    int64_t panelChunk = chunkFor(panels, chunkFor(wanted, tiles));
+    // Even runs of panels where the ISA runs them in pairs.
+    int64_t panelChunk = roundUp(chunkFor(panels, chunkFor(wanted, tiles)),
+                                 run.pairKernel ? 2 : 1);
     int64_t panelChunks = (panels + panelChunk - 1) / panelChunk;
     parallel(tiles * panelChunks, [&](int64_t begin, int64_t end) {
       for (int64_t item = begin; item < end; ++item) {
@@ -310,7 +334,11 @@ void runAll(const Run &run, size_t threads) {
   int64_t tapsPerBlock = std::max<int64_t>(1, kDepthBlock / run.groupIn);
   int64_t channelChunks = chunkFor(run.groupIn, kDepthBlock);
   int64_t length = chunkFor(run.groupIn, channelChunks);
-  int64_t tileChunk = chunkFor(tiles, chunkFor(wanted, panels));
+  // A slot: one panel, or two where the ISA pairs them (within a group).
+  const int64_t slot = run.pairKernel ? 2 : 1;
+  const int64_t slotsPerGroup = (run.panelsPerGroup + slot - 1) / slot;
+  const int64_t slots = slotsPerGroup * run.g.groups;
+  int64_t tileChunk = chunkFor(tiles, chunkFor(wanted, slots));
   int64_t tileChunks = (tiles + tileChunk - 1) / tileChunk;
   for (int64_t t0 = 0; t0 < run.taps; t0 += tapsPerBlock) {
     int64_t t1 = std::min(run.taps, t0 + tapsPerBlock);
@@ -318,14 +346,21 @@ void runAll(const Run &run, size_t threads) {
       int64_t used = std::min(length, run.groupIn - c0);
       bool firstBlock = t0 == 0 && c0 == 0;
       bool lastBlock = t1 == run.taps && c0 + used == run.groupIn;
-      // Items: one panel x a run of tiles, a panel's tiles adjacent so
-      // its slice of weights stays in cache.
-      parallel(panels * tileChunks, [&](int64_t begin, int64_t end) {
+      // Items: one slot x a run of tiles, a slot's tiles adjacent so its
+      // slice of weights stays in cache.
+      parallel(slots * tileChunks, [&](int64_t begin, int64_t end) {
         for (int64_t item = begin; item < end; ++item) {
-          int64_t panel = item / tileChunks, chunk = item % tileChunks;
-          run.reductionBlock(panel, chunk * tileChunk,
-                             std::min(tiles, (chunk + 1) * tileChunk), t0, t1,
-                             c0, used, firstBlock, lastBlock);
+          int64_t index = item / tileChunks, chunk = item % tileChunks;
+          int64_t group = index / slotsPerGroup;
+          int64_t panel =
+              group * run.panelsPerGroup + index % slotsPerGroup * slot;
+          int64_t slotEnd =
+              std::min(panel + slot, (group + 1) * run.panelsPerGroup);
+          bool pair = run.pairs(panel, slotEnd);
+          for (int64_t p = panel; p < slotEnd; p += pair ? 2 : 1)
+            run.reductionBlock(p, pair, chunk * tileChunk,
+                               std::min(tiles, (chunk + 1) * tileChunk), t0, t1,
+                               c0, used, firstBlock, lastBlock);
         }
       });
     }
@@ -336,8 +371,7 @@ void runAll(const Run &run, size_t threads) {
 
 void PackedConvolution::run(const float *in, float *out, float outputMin,
                             float outputMax) const {
-  runAll(Run(geometry_, packed_, in, out, outputMin, outputMax,
-             chosenIsa().kernel),
+  runAll(Run(geometry_, packed_, in, out, outputMin, outputMax, chosenIsa()),
          ThreadPool::shared().concurrency());
 }
 
@@ -345,8 +379,7 @@ bool PackedConvolution::runWith(const char *name, const float *in, float *out,
                                 float outputMin, float outputMax) const {
   for (const Isa &candidate : kIsas)
     if (std::strcmp(candidate.name, name) == 0 && cpuHasIsa(candidate.name)) {
-      runAll(Run(geometry_, packed_, in, out, outputMin, outputMax,
-                 candidate.kernel),
+      runAll(Run(geometry_, packed_, in, out, outputMin, outputMax, candidate),
              1);
       return true;
     }

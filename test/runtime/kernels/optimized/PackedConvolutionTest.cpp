@@ -163,7 +163,7 @@ TEST_P(PackedConvolutionTest, ClampsAndRunsWithoutBias) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Optimized, PackedConvolutionTest,
-                         ::testing::Values("avx2", "scalar", nullptr),
+                         ::testing::Values("avx512", "avx2", "scalar", nullptr),
                          [](const auto &info) {
                            return std::string(info.param ? info.param : "pool");
                          });
