@@ -189,6 +189,48 @@ struct Run {
     }
   }
 
+  /// What the micro-kernel would read through rowPointers for output
+  /// \p pixel, in one contiguous row: the group's input channels under
+  /// every tap, zeros where a tap falls in the padding. Taps along a row
+  /// copy as one run where their pixels are whole and adjacent (a first
+  /// layer's 3-channel taps were a 12-byte copy each).
+  void gatherRow(int64_t pixel, int64_t group, float *to) const {
+    int64_t ox = pixel % g.outWidth, rest = pixel / g.outWidth;
+    int64_t oy = rest % g.outHeight, image = rest / g.outHeight;
+    int64_t y0 = oy * g.strideHeight - g.padTop;
+    int64_t x0 = ox * g.strideWidth - g.padLeft;
+    const float *base =
+        in + image * g.height * g.width * g.inChannels + group * groupIn;
+    bool runs = g.dilationWidth == 1 && groupIn == g.inChannels;
+    for (int64_t ky = 0; ky < g.kernelHeight; ++ky) {
+      int64_t iy = y0 + ky * g.dilationHeight;
+      float *row = to + ky * g.kernelWidth * groupIn;
+      if (iy < 0 || iy >= g.height) {
+        std::memset(row, 0, g.kernelWidth * groupIn * sizeof(float));
+        continue;
+      }
+      const float *line = base + iy * g.width * g.inChannels;
+      if (runs) {
+        int64_t kx0 = std::clamp<int64_t>(-x0, 0, g.kernelWidth);
+        int64_t kx1 = std::clamp<int64_t>(g.width - x0, kx0, g.kernelWidth);
+        std::memset(row, 0, kx0 * groupIn * sizeof(float));
+        std::memcpy(row + kx0 * groupIn, line + (x0 + kx0) * g.inChannels,
+                    (kx1 - kx0) * groupIn * sizeof(float));
+        std::memset(row + kx1 * groupIn, 0,
+                    (g.kernelWidth - kx1) * groupIn * sizeof(float));
+        continue;
+      }
+      for (int64_t kx = 0; kx < g.kernelWidth; ++kx) {
+        int64_t ix = x0 + kx * g.dilationWidth;
+        if (ix >= 0 && ix < g.width)
+          std::memcpy(row + kx * groupIn, line + ix * g.inChannels,
+                      groupIn * sizeof(float));
+        else
+          std::memset(row + kx * groupIn, 0, groupIn * sizeof(float));
+      }
+    }
+  }
+
   /// The micro-kernel on one tile of one panel, or of \p panel and the
   /// next when \p pair; a panel past the group's last channel goes through
   /// a local 6 x 16 tile. \p job's b, bias and c are set here: b from
@@ -230,7 +272,8 @@ struct Run {
     const float *gathered[MR];
     for (int64_t t = tile0; t < tile1; ++t) {
       int64_t first = t * MR, rows = std::min(MR, pixels() - first);
-      rowPointers(first, rows, 0, taps, ptr);
+      if (!gather)
+        rowPointers(first, rows, 0, taps, ptr);
       int64_t gatheredFor = -1;
       for (int64_t panel = panel0, step; panel < panel1; panel += step) {
         bool pair = pairs(panel, panel1);
@@ -238,12 +281,9 @@ struct Run {
         int64_t group = panel / panelsPerGroup;
         if (gather && group != gatheredFor) {
           for (int64_t r = 0; r < MR; ++r) {
-            float *to = rowsCopy + r * depth;
-            for (int64_t tap = 0; tap < taps; ++tap)
-              std::memcpy(to + tap * groupIn,
-                          ptr[tap * MR + r] + group * groupIn,
-                          groupIn * sizeof(float));
-            gathered[r] = to;
+            gathered[r] = rowsCopy + r * depth;
+            gatherRow(first + std::min(r, rows - 1), group,
+                      rowsCopy + r * depth);
           }
           gatheredFor = group;
         }

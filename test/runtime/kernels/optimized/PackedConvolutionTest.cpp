@@ -1,7 +1,8 @@
 // PackedConvolution against a double-precision NHWC convolution, with every
 // micro-kernel this CPU runs (and run() on the thread pool), at geometries
 // around its tile and block edges: pixels not a multiple of the 6-row tile,
-// output channels not a multiple of 16, padding, strides, dilation, groups,
+// output channels not a multiple of 16 (and of 32: the AVX-512 kernel's
+// panel pairs), padding, strides, dilation, groups,
 // a 3-channel first layer (rows copied per tile), reductions cut into blocks
 // (weights past L2), fully connected layers, and the output clamp.
 #include "../portable/KernelTestSupport.h"
@@ -123,6 +124,8 @@ const ConvCase kCases[] = {
     {1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1},     // one value
     {1, 5, 7, 3, 17, 3, 3, 1, 1, 1, 1},    // 3 channels: rows copied
     {1, 9, 9, 3, 8, 7, 7, 2, 3, 1, 1},     // a stem: 7x7 stride 2
+    {1, 6, 2, 3, 5, 5, 5, 1, 2, 1, 1},     // window wider than the input
+    {1, 7, 7, 2, 6, 3, 3, 1, 2, 2, 2},     // copied rows, dilated, grouped
     {2, 6, 5, 16, 16, 3, 3, 1, 1, 1, 1},   // batch 2, full panel
     {1, 7, 7, 24, 33, 3, 3, 2, 1, 1, 1},   // 2 panels + 1 column
     {1, 8, 8, 20, 30, 3, 3, 1, 2, 2, 1},   // dilation 2
