@@ -13,6 +13,7 @@
 #include "etch/Transforms/ShapeBounds.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace etch::edge;
@@ -234,278 +235,305 @@ private:
     blob.nodes.push_back(std::move(node));
   }
 
+  using K = schema::NodeKind;
+
+  /// Every op the rules admit goes to its handler below.
   LogicalResult lower(Operation *op) {
-    using K = schema::NodeKind;
-    // `value`: the node's one scalar parameter, where it has one.
-    auto unary = [&](K kind, bool fusable, double value = 0) -> LogicalResult {
-      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-      if (failed(input))
-        return failure();
-      NodeRecord node{kind, {*input}, {resultId(op->getResult(0))}};
-      node.fusable = fusable;
-      if (schema::paramsOf(kind) == schema::NodeParams::ScalarParams)
-        node.params = scalarParams(value);
-      emit(op, std::move(node));
-      return success();
-    };
     if (isa<QuantizeOp, DequantizeOp>(op))
       return lowerConversion(op);
     float low, high;
-    if (isClampLike(op, low, high)) {
-      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+    if (isClampLike(op, low, high))
+      return lowerClamp(op, low, high);
+    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+        .Case([&](HardswishOp) { return lowerUnary(op, K::Hardswish); })
+        .Case([&](HardsigmoidOp) { return lowerHardsigmoid(op); })
+        .Case([&](SigmoidOp) { return lowerUnary(op, K::Sigmoid); })
+        .Case([&](SiluOp) { return lowerSilu(op); })
+        .Case([&](AbsOp) { return lowerUnary(op, K::Abs); })
+        .Case([&](NegOp) { return lowerUnary(op, K::Negate); })
+        .Case([&](SqrtOp) { return lowerUnary(op, K::SquareRoot); })
+        .Case([&](FloorOp) { return lowerUnary(op, K::Floor); })
+        .Case([&](CeilOp) { return lowerUnary(op, K::Ceiling); })
+        // Ties to even, as ATen.
+        .Case([&](RoundOp) { return lowerUnary(op, K::BankersRounding); })
+        .Case([&](LeakyReluOp leaky) {
+          return lowerUnary(op, K::LeakyRelu,
+                            leaky.getNegativeSlope().convertToDouble());
+        })
+        .Case([&](EluOp elu) {
+          return lowerUnary(op, K::Elu, elu.getAlpha().convertToDouble());
+        })
+        .Case([&](ConstantPadNdOp pad) { return lowerPad(pad); })
+        .Case([&](SoftmaxOp) { return lowerUnary(op, K::Softmax); })
+        .Case([&](ConvolutionOp conv) { return lowerConvolution(conv); })
+        .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp>(
+            [&](Operation *) { return lowerBinary(op); })
+        .Case([&](LinearOp linear) { return lowerLinear(linear); })
+        .Case<AddmmOp, MmOp>([&](Operation *) { return lowerMatmul(op); })
+        .Case([&](MaxPool2dOp pool) { return lowerMaxPool(pool); })
+        .Case([&](AvgPool2dOp pool) { return lowerAvgPool(pool); })
+        .Case<AdaptiveAvgPool2dOp, MeanOp>(
+            [&](Operation *) { return lowerGlobalPool(op); })
+        .Case([&](CatOp cat) { return lowerCat(cat); })
+        .Case<ViewOp, SqueezeOp, UnsqueezeOp>(
+            [&](Operation *) { return lowerReshape(op); })
+        .Default([&](Operation *) {
+          return op->emitOpError("xnnpack: ") << whyUnsupported(op);
+        });
+  }
+
+  /// A node of one input, and its one scalar parameter where it has one.
+  LogicalResult lowerUnary(Operation *op, K kind, double value = 0) {
+    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+    if (failed(input))
+      return failure();
+    NodeRecord node{kind, {*input}, {resultId(op->getResult(0))}};
+    if (schema::paramsOf(kind) == schema::NodeParams::ScalarParams)
+      node.params = scalarParams(value);
+    emit(op, std::move(node));
+    return success();
+  }
+
+  LogicalResult lowerClamp(Operation *op, float low, float high) {
+    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+    if (failed(input))
+      return failure();
+    NodeRecord node{K::Clamp, {*input}, {resultId(op->getResult(0))}};
+    node.outputMin = low;
+    node.outputMax = high;
+    emit(op, std::move(node));
+    return success();
+  }
+
+  /// hardsigmoid(x) = clamp(x * 1/6 + 1/2, 0, 1): a multiply and an add
+  /// with a fused output range (XNNPACK 2022 has no hardsigmoid node).
+  LogicalResult lowerHardsigmoid(Operation *op) {
+    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+    if (failed(input))
+      return failure();
+    std::vector<uint64_t> one(
+        cast<RankedTensorType>(op->getResult(0).getType()).getRank(), 1);
+    float sixth = 1.0f / 6.0f, half = 0.5f;
+    uint32_t scaled = blob.addTensor(xnnDims(op->getResult(0)));
+    emit(op, NodeRecord{K::Multiply,
+                        {*input, blob.addConstant(one, sixth)},
+                        {scaled}});
+    NodeRecord shift{K::Add,
+                     {scaled, blob.addConstant(one, half)},
+                     {resultId(op->getResult(0))}};
+    shift.outputMin = 0.0f;
+    shift.outputMax = 1.0f;
+    emit(op, std::move(shift));
+    return success();
+  }
+
+  /// silu(x) = x * sigmoid(x): XNNPACK 2022 has no silu node.
+  LogicalResult lowerSilu(Operation *op) {
+    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+    if (failed(input))
+      return failure();
+    uint32_t gate = blob.addTensor(xnnDims(op->getResult(0)));
+    emit(op, NodeRecord{K::Sigmoid, {*input}, {gate}});
+    emit(op,
+         NodeRecord{K::Multiply, {*input, gate}, {resultId(op->getResult(0))}});
+    return success();
+  }
+
+  LogicalResult lowerPad(ConstantPadNdOp pad) {
+    FailureOr<uint32_t> input = valueId(pad, pad.getSelf());
+    if (failed(input))
+      return failure();
+    // ATen pairs run from the last dim; XNNPACK wants per-dim lists in its
+    // layout (NHWC for rank 4).
+    int64_t rank = pad.getSelf().getType().getRank();
+    SmallVector<uint32_t> pre(rank, 0), post(rank, 0);
+    ArrayRef<int64_t> pairs = pad.getPad();
+    for (size_t i = 0; i < pairs.size() / 2; ++i) {
+      pre[rank - 1 - i] = pairs[2 * i];
+      post[rank - 1 - i] = pairs[2 * i + 1];
+    }
+    if (rank == 4 && channelsLast) {
+      pre = {pre[0], pre[2], pre[3], pre[1]};
+      post = {post[0], post[2], post[3], post[1]};
+    }
+    NodeRecord node{K::ConstantPad, {*input}, {resultId(pad.getResult())}};
+    schema::PadParamsT params;
+    params.pre.assign(pre.begin(), pre.end());
+    params.post.assign(post.begin(), post.end());
+    params.value = static_cast<float>(pad.getValue().convertToDouble());
+    node.params.Set(std::move(params));
+    emit(pad, std::move(node));
+    return success();
+  }
+
+  /// add, sub, mul, div, maximum, minimum (broadcasting).
+  LogicalResult lowerBinary(Operation *op) {
+    bool nhwc = isNhwc(op->getResult(0));
+    SmallVector<uint32_t> inputs;
+    for (Value operand : op->getOperands()) {
+      FailureOr<uint32_t> id = isConstant(operand) && nhwc
+                                   ? broadcastConstantId(op, operand)
+                                   : valueId(op, operand);
+      if (failed(id))
+        return failure();
+      inputs.push_back(*id);
+    }
+    K kind = isa<AddOp>(op)       ? K::Add
+             : isa<SubOp>(op)     ? K::Subtract
+             : isa<MulOp>(op)     ? K::Multiply
+             : isa<DivOp>(op)     ? K::Divide
+             : isa<MaximumOp>(op) ? K::Maximum
+                                  : K::Minimum;
+    NodeRecord node{kind, {inputs[0], inputs[1]}, {resultId(op->getResult(0))}};
+    // maximum2/minimum2 have no output range to fuse a clamp into.
+    node.fusable = kind != K::Maximum && kind != K::Minimum;
+    emit(op, std::move(node));
+    return success();
+  }
+
+  LogicalResult lowerLinear(LinearOp linear) {
+    FailureOr<uint32_t> input = valueId(linear, linear.getInput());
+    FailureOr<uint32_t> weight = constantId(linear, linear.getWeight(), {});
+    if (failed(input) || failed(weight))
+      return failure();
+    uint32_t bias = kAbsentTensor;
+    if (Value b = linear.getBias()) {
+      FailureOr<uint32_t> id = constantId(linear, b, {});
+      if (failed(id))
+        return failure();
+      bias = *id;
+    }
+    NodeRecord node{K::FullyConnected,
+                    {*input, *weight, bias},
+                    {resultId(linear.getResult())}};
+    node.fusable = true;
+    emit(linear, std::move(node));
+    return success();
+  }
+
+  /// addmm(b, x, W^T) / mm(x, W^T): a fully connected layer, filter W.
+  LogicalResult lowerMatmul(Operation *op) {
+    auto addmm = dyn_cast<AddmmOp>(op);
+    Value mat2 = addmm ? addmm.getMat2() : cast<MmOp>(op).getMat2();
+    Value mat1 = addmm ? addmm.getMat1() : cast<MmOp>(op).getSelf();
+    FailureOr<std::vector<float>> values = floats(op, mat2);
+    FailureOr<uint32_t> input = valueId(op, mat1);
+    FailureOr<uint32_t> bias = addmm ? constantId(op, addmm.getSelf(), {})
+                                     : FailureOr<uint32_t>(kAbsentTensor);
+    if (failed(values) || failed(input) || failed(bias))
+      return failure();
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(mat2.getType()).getShape();
+    uint32_t filter =
+        blob.addConstant({uint64_t(shape[1]), uint64_t(shape[0])},
+                         permuteData<float>(*values, shape, {1, 0}));
+    NodeRecord node{K::FullyConnected,
+                    {*input, filter, *bias},
+                    {resultId(op->getResult(0))}};
+    node.fusable = true;
+    emit(op, std::move(node));
+    return success();
+  }
+
+  LogicalResult lowerMaxPool(MaxPool2dOp pool) {
+    FailureOr<uint32_t> input = valueId(pool, pool.getSelf());
+    if (failed(input))
+      return failure();
+    ArrayRef<int64_t> kernel = pool.getKernelSize(),
+                      padding = pool.getPadding(),
+                      dilation = pool.getDilation();
+    ArrayRef<int64_t> stride =
+        pool.getStride().empty() ? kernel : pool.getStride();
+    ArrayRef<int64_t> in = pool.getSelf().getType().getShape();
+    ArrayRef<int64_t> out = pool.getType().getShape();
+    // ceil_mode: extra bottom/right padding (ignored by max pooling); the
+    // rules keep H and W static then.
+    SmallVector<uint32_t> extra(2, 0);
+    for (int i = 0; pool.getCeilMode() && i < 2; ++i) {
+      int64_t needed = (out[2 + i] - 1) * stride[i] +
+                       dilation[i] * (kernel[i] - 1) + 1 -
+                       (in[2 + i] + 2 * padding[i]);
+      extra[i] = needed > 0 ? needed : 0;
+    }
+    NodeRecord node{K::MaxPooling2d, {*input}, {resultId(pool.getResult())}};
+    schema::PoolingParamsT params;
+    params.window = window2d(padding, kernel, stride, dilation,
+                             {int64_t(extra[0]), int64_t(extra[1])});
+    node.params.Set(std::move(params));
+    node.fusable = true;
+    emit(pool, std::move(node));
+    return success();
+  }
+
+  LogicalResult lowerAvgPool(AvgPool2dOp pool) {
+    FailureOr<uint32_t> input = valueId(pool, pool.getSelf());
+    if (failed(input))
+      return failure();
+    ArrayRef<int64_t> kernel = pool.getKernelSize();
+    ArrayRef<int64_t> stride =
+        pool.getStride().empty() ? kernel : pool.getStride();
+    NodeRecord node{
+        K::AveragePooling2d, {*input}, {resultId(pool.getResult())}};
+    schema::PoolingParamsT params;
+    params.window = window2d({0, 0}, kernel, stride, {1, 1});
+    node.params.Set(std::move(params));
+    node.fusable = true;
+    emit(pool, std::move(node));
+    return success();
+  }
+
+  /// adaptive_avg_pool2d to 1x1, or a mean over H and W: a global average
+  /// pooling, then a reshape where the result drops the 1x1.
+  LogicalResult lowerGlobalPool(Operation *op) {
+    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+    if (failed(input))
+      return failure();
+    Value result = op->getResult(0);
+    std::vector<uint64_t> inputDims = xnnDims(op->getOperand(0)); // NHWC
+    std::vector<uint64_t> pooledDims = {inputDims[0], 1, 1, inputDims[3]};
+    bool keep = cast<RankedTensorType>(result.getType()).getRank() == 4;
+    uint32_t pooled = keep ? resultId(result) : blob.addTensor(pooledDims);
+    if (!keep) { // the pooled values are stored like the result (int8)
+      const TensorRecord &out = blob.tensors[resultId(result)];
+      TensorRecord &record = blob.tensors[pooled];
+      record.datatype = out.datatype;
+      record.scale = out.scale;
+      record.zeroPoint = out.zeroPoint;
+    }
+    NodeRecord node{K::GlobalAveragePooling2d, {*input}, {pooled}};
+    node.fusable = keep;
+    emit(op, std::move(node));
+    if (!keep) {
+      NodeRecord reshape{K::StaticReshape, {pooled}, {resultId(result)}};
+      setReshapeShape(reshape, result);
+      emit(op, std::move(reshape));
+    }
+    return success();
+  }
+
+  /// The rules admit channel concatenation (dim 1) of rank-4 tensors.
+  LogicalResult lowerCat(CatOp cat) {
+    NodeRecord node{K::Concatenate, {}, {resultId(cat.getResult())}};
+    for (Value operand : cat.getTensors()) {
+      FailureOr<uint32_t> input = valueId(cat, operand);
       if (failed(input))
         return failure();
-      NodeRecord node{K::Clamp, {*input}, {resultId(op->getResult(0))}};
-      node.outputMin = low;
-      node.outputMax = high;
-      emit(op, std::move(node));
-      return success();
+      node.inputs.push_back(*input);
     }
-    if (isa<HardswishOp>(op))
-      return unary(K::Hardswish, false);
-    if (isa<HardsigmoidOp>(op)) {
-      // hardsigmoid(x) = clamp(x * 1/6 + 1/2, 0, 1): a multiply and an add
-      // with a fused output range (XNNPACK 2022 has no hardsigmoid node).
-      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-      if (failed(input))
-        return failure();
-      std::vector<uint64_t> one(
-          cast<RankedTensorType>(op->getResult(0).getType()).getRank(), 1);
-      float sixth = 1.0f / 6.0f, half = 0.5f;
-      uint32_t scaled = blob.addTensor(xnnDims(op->getResult(0)));
-      emit(op, NodeRecord{K::Multiply,
-                          {*input, blob.addConstant(one, sixth)},
-                          {scaled}});
-      NodeRecord shift{K::Add,
-                       {scaled, blob.addConstant(one, half)},
-                       {resultId(op->getResult(0))}};
-      shift.outputMin = 0.0f;
-      shift.outputMax = 1.0f;
-      emit(op, std::move(shift));
-      return success();
-    }
-    if (isa<SigmoidOp>(op))
-      return unary(K::Sigmoid, false);
-    if (isa<SiluOp>(op)) {
-      // silu(x) = x * sigmoid(x): XNNPACK 2022 has no silu node.
-      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-      if (failed(input))
-        return failure();
-      uint32_t gate = blob.addTensor(xnnDims(op->getResult(0)));
-      emit(op, NodeRecord{K::Sigmoid, {*input}, {gate}});
-      emit(op, NodeRecord{
-                   K::Multiply, {*input, gate}, {resultId(op->getResult(0))}});
-      return success();
-    }
-    if (isa<AbsOp>(op))
-      return unary(K::Abs, false);
-    if (isa<NegOp>(op))
-      return unary(K::Negate, false);
-    if (isa<SqrtOp>(op))
-      return unary(K::SquareRoot, false);
-    if (isa<FloorOp>(op))
-      return unary(K::Floor, false);
-    if (isa<CeilOp>(op))
-      return unary(K::Ceiling, false);
-    if (isa<RoundOp>(op))
-      return unary(K::BankersRounding, false); // ties to even, as ATen
-    if (auto leaky = dyn_cast<LeakyReluOp>(op))
-      return unary(K::LeakyRelu, false,
-                   leaky.getNegativeSlope().convertToDouble());
-    if (auto elu = dyn_cast<EluOp>(op))
-      return unary(K::Elu, false, elu.getAlpha().convertToDouble());
-    if (auto pad = dyn_cast<ConstantPadNdOp>(op)) {
-      FailureOr<uint32_t> input = valueId(op, pad.getSelf());
-      if (failed(input))
-        return failure();
-      // ATen pairs run from the last dim; XNNPACK wants per-dim lists in its
-      // layout (NHWC for rank 4).
-      int64_t rank = pad.getSelf().getType().getRank();
-      SmallVector<uint32_t> pre(rank, 0), post(rank, 0);
-      ArrayRef<int64_t> pairs = pad.getPad();
-      for (size_t i = 0; i < pairs.size() / 2; ++i) {
-        pre[rank - 1 - i] = pairs[2 * i];
-        post[rank - 1 - i] = pairs[2 * i + 1];
-      }
-      if (rank == 4 && channelsLast) {
-        pre = {pre[0], pre[2], pre[3], pre[1]};
-        post = {post[0], post[2], post[3], post[1]};
-      }
-      NodeRecord node{K::ConstantPad, {*input}, {resultId(pad.getResult())}};
-      schema::PadParamsT params;
-      params.pre.assign(pre.begin(), pre.end());
-      params.post.assign(post.begin(), post.end());
-      params.value = static_cast<float>(pad.getValue().convertToDouble());
-      node.params.Set(std::move(params));
-      emit(op, std::move(node));
-      return success();
-    }
-    if (isa<SoftmaxOp>(op))
-      return unary(K::Softmax, false);
-    if (auto conv = dyn_cast<ConvolutionOp>(op))
-      return lowerConvolution(conv);
-    if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp>(op)) {
-      bool nhwc = isNhwc(op->getResult(0));
-      SmallVector<uint32_t> inputs;
-      for (Value operand : op->getOperands()) {
-        FailureOr<uint32_t> id = isConstant(operand) && nhwc
-                                     ? broadcastConstantId(op, operand)
-                                     : valueId(op, operand);
-        if (failed(id))
-          return failure();
-        inputs.push_back(*id);
-      }
-      K kind = isa<AddOp>(op)       ? K::Add
-               : isa<SubOp>(op)     ? K::Subtract
-               : isa<MulOp>(op)     ? K::Multiply
-               : isa<DivOp>(op)     ? K::Divide
-               : isa<MaximumOp>(op) ? K::Maximum
-                                    : K::Minimum;
-      NodeRecord node{
-          kind, {inputs[0], inputs[1]}, {resultId(op->getResult(0))}};
-      // maximum2/minimum2 have no output range to fuse a clamp into.
-      node.fusable = kind != K::Maximum && kind != K::Minimum;
-      emit(op, std::move(node));
-      return success();
-    }
-    if (auto linear = dyn_cast<LinearOp>(op)) {
-      FailureOr<uint32_t> input = valueId(op, linear.getInput());
-      FailureOr<uint32_t> weight = constantId(op, linear.getWeight(), {});
-      if (failed(input) || failed(weight))
-        return failure();
-      uint32_t bias = kAbsentTensor;
-      if (Value b = linear.getBias()) {
-        FailureOr<uint32_t> id = constantId(op, b, {});
-        if (failed(id))
-          return failure();
-        bias = *id;
-      }
-      NodeRecord node{K::FullyConnected,
-                      {*input, *weight, bias},
-                      {resultId(linear.getResult())}};
-      node.fusable = true;
-      emit(op, std::move(node));
-      return success();
-    }
-    if (isa<AddmmOp, MmOp>(op)) {
-      // addmm(b, x, W^T) / mm(x, W^T): a fully connected layer, filter W.
-      auto addmm = dyn_cast<AddmmOp>(op);
-      Value mat2 = addmm ? addmm.getMat2() : cast<MmOp>(op).getMat2();
-      Value mat1 = addmm ? addmm.getMat1() : cast<MmOp>(op).getSelf();
-      FailureOr<std::vector<float>> values = floats(op, mat2);
-      FailureOr<uint32_t> input = valueId(op, mat1);
-      FailureOr<uint32_t> bias = addmm ? constantId(op, addmm.getSelf(), {})
-                                       : FailureOr<uint32_t>(kAbsentTensor);
-      if (failed(values) || failed(input) || failed(bias))
-        return failure();
-      ArrayRef<int64_t> shape =
-          cast<RankedTensorType>(mat2.getType()).getShape();
-      uint32_t filter =
-          blob.addConstant({uint64_t(shape[1]), uint64_t(shape[0])},
-                           permuteData<float>(*values, shape, {1, 0}));
-      NodeRecord node{K::FullyConnected,
-                      {*input, filter, *bias},
-                      {resultId(op->getResult(0))}};
-      node.fusable = true;
-      emit(op, std::move(node));
-      return success();
-    }
-    if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
-      FailureOr<uint32_t> input = valueId(op, pool.getSelf());
-      if (failed(input))
-        return failure();
-      ArrayRef<int64_t> kernel = pool.getKernelSize(),
-                        padding = pool.getPadding(),
-                        dilation = pool.getDilation();
-      ArrayRef<int64_t> stride =
-          pool.getStride().empty() ? kernel : pool.getStride();
-      ArrayRef<int64_t> in = pool.getSelf().getType().getShape();
-      ArrayRef<int64_t> out = pool.getType().getShape();
-      // ceil_mode: extra bottom/right padding (ignored by max pooling); the
-      // rules keep H and W static then.
-      SmallVector<uint32_t> extra(2, 0);
-      for (int i = 0; pool.getCeilMode() && i < 2; ++i) {
-        int64_t needed = (out[2 + i] - 1) * stride[i] +
-                         dilation[i] * (kernel[i] - 1) + 1 -
-                         (in[2 + i] + 2 * padding[i]);
-        extra[i] = needed > 0 ? needed : 0;
-      }
-      NodeRecord node{K::MaxPooling2d, {*input}, {resultId(pool.getResult())}};
-      schema::PoolingParamsT params;
-      params.window = window2d(padding, kernel, stride, dilation,
-                               {int64_t(extra[0]), int64_t(extra[1])});
-      node.params.Set(std::move(params));
-      node.fusable = true;
-      emit(op, std::move(node));
-      return success();
-    }
-    if (auto pool = dyn_cast<AvgPool2dOp>(op)) {
-      FailureOr<uint32_t> input = valueId(op, pool.getSelf());
-      if (failed(input))
-        return failure();
-      ArrayRef<int64_t> kernel = pool.getKernelSize();
-      ArrayRef<int64_t> stride =
-          pool.getStride().empty() ? kernel : pool.getStride();
-      NodeRecord node{
-          K::AveragePooling2d, {*input}, {resultId(pool.getResult())}};
-      schema::PoolingParamsT params;
-      params.window = window2d({0, 0}, kernel, stride, {1, 1});
-      node.params.Set(std::move(params));
-      node.fusable = true;
-      emit(op, std::move(node));
-      return success();
-    }
-    if (isa<AdaptiveAvgPool2dOp, MeanOp>(op)) {
-      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-      if (failed(input))
-        return failure();
-      Value result = op->getResult(0);
-      std::vector<uint64_t> inputDims = xnnDims(op->getOperand(0)); // NHWC
-      std::vector<uint64_t> pooledDims = {inputDims[0], 1, 1, inputDims[3]};
-      bool keep = cast<RankedTensorType>(result.getType()).getRank() == 4;
-      uint32_t pooled = keep ? resultId(result) : blob.addTensor(pooledDims);
-      if (!keep) { // the pooled values are stored like the result (int8)
-        const TensorRecord &out = blob.tensors[resultId(result)];
-        TensorRecord &record = blob.tensors[pooled];
-        record.datatype = out.datatype;
-        record.scale = out.scale;
-        record.zeroPoint = out.zeroPoint;
-      }
-      NodeRecord node{K::GlobalAveragePooling2d, {*input}, {pooled}};
-      node.fusable = keep;
-      emit(op, std::move(node));
-      if (!keep) {
-        NodeRecord reshape{K::StaticReshape, {pooled}, {resultId(result)}};
-        setReshapeShape(reshape, result);
-        emit(op, std::move(reshape));
-      }
-      return success();
-    }
-    if (auto cat = dyn_cast<CatOp>(op)) {
-      // The rules admit channel concatenation (dim 1) of rank-4 tensors.
-      NodeRecord node{K::Concatenate, {}, {resultId(cat.getResult())}};
-      for (Value operand : cat.getTensors()) {
-        FailureOr<uint32_t> input = valueId(op, operand);
-        if (failed(input))
-          return failure();
-        node.inputs.push_back(*input);
-      }
-      schema::ConcatenateParamsT params;
-      params.axis = channelsLast ? xnnDim(1, 4) : 1;
-      node.params.Set(std::move(params));
-      emit(op, std::move(node));
-      return success();
-    }
-    if (isa<ViewOp, SqueezeOp, UnsqueezeOp>(op)) {
-      FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-      if (failed(input))
-        return failure();
-      NodeRecord node{K::StaticReshape, {*input}, {resultId(op->getResult(0))}};
-      setReshapeShape(node, op->getResult(0));
-      emit(op, std::move(node));
-      return success();
-    }
-    return op->emitOpError("xnnpack: ") << whyUnsupported(op);
+    schema::ConcatenateParamsT params;
+    params.axis = channelsLast ? xnnDim(1, 4) : 1;
+    node.params.Set(std::move(params));
+    emit(cat, std::move(node));
+    return success();
+  }
+
+  LogicalResult lowerReshape(Operation *op) {
+    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
+    if (failed(input))
+      return failure();
+    NodeRecord node{K::StaticReshape, {*input}, {resultId(op->getResult(0))}};
+    setReshapeShape(node, op->getResult(0));
+    emit(op, std::move(node));
+    return success();
   }
 
   static bool isDepthwise(ConvolutionOp conv) {
@@ -543,7 +571,6 @@ private:
   }
 
   LogicalResult lowerConvolution(ConvolutionOp conv) {
-    using K = schema::NodeKind;
     FailureOr<uint32_t> input = valueId(conv, conv.getInput());
     if (failed(input))
       return failure();
@@ -682,7 +709,6 @@ private:
   }
 
   LogicalResult lowerInt8Convolution(const QuantizedOp &q, ConvolutionOp conv) {
-    using K = schema::NodeKind;
     bool depthwise = isDepthwise(conv);
     ArrayRef<int64_t> shape = conv.getWeight().getType().getShape(); // OIHW
     std::vector<int8_t> weights = storedInt8(q.operands[1].quantized);
