@@ -1,8 +1,8 @@
 //===- MemoryPlan.cpp - etch-memory-plan: lifetimes -> arena offsets ------===//
 #include "edge/EdgeDialect.h"
-#include "runtime/core/MemoryPlanner.h"
 #include "etch/Transforms/Passes.h"
 #include "etch/Transforms/ShapeBounds.h"
+#include "runtime/core/MemoryPlanner.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -15,151 +15,77 @@ using namespace mlir;
 
 namespace {
 
-struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
-  using MemoryPlanBase::MemoryPlanBase;
+using etch::runtime::PlannedBuffer;
 
-  void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal())
-      return;
-    if (!func.getBody().hasOneBlock()) {
-      func.emitError("memory planning needs a single-block function");
-      return signalPassFailure();
-    }
-    Block &body = func.getBody().front();
-    // Dynamic dimensions are planned at their upper bounds.
-    FailureOr<llvm::DenseMap<Value, RankedTensorType>> bounds =
-        etch::computeUpperBounds(func);
-    if (failed(bounds))
-      return signalPassFailure();
-    auto plannedType = [&](Value value) -> Type {
-      auto it = bounds->find(value);
-      return it == bounds->end() ? value.getType() : it->second;
-    };
+/// One function's arena: its values grouped into buffers by lifetime, the
+/// buffers placed by runtime::MemoryPlanner, the offsets written back as
+/// attributes for the serializer.
+class FunctionPlan {
+public:
+  FunctionPlan(func::FuncOp func,
+               llvm::DenseMap<Value, RankedTensorType> bounds,
+               uint64_t alignment)
+      : func(func), body(func.getBody().front()), bounds(std::move(bounds)),
+        alignment(alignment) {}
 
-    // Program order: instruction index of every non-constant op.
-    llvm::DenseMap<Operation *, int64_t> position;
-    int64_t count = 0;
+  LogicalResult run() {
+    number();
+    if (failed(group()))
+      return failure();
+    place();
+    write();
+    return success();
+  }
+
+private:
+  /// Values sharing one buffer: an op that writes into a copy of its first
+  /// operand (index_put, slice_scatter) runs in place when that operand is
+  /// read by nothing later, so a KV-cache update writes into the cache.
+  struct Group {
+    PlannedBuffer buffer;
+    int64_t lastRead = -1; // latest read of any member
+    StringRef state;       // the mutable buffer living here, if any
+    bool isInput = false;
+    bool inPlaceUpdate = false; // an index_put/slice_scatter shares it
+    // Its values; none once they moved into a concatenation's group.
+    SmallVector<Value, 1> members;
+  };
+
+  /// Dynamic dimensions are planned at their upper bounds.
+  Type plannedType(Value value) const {
+    auto it = bounds.find(value);
+    return it == bounds.end() ? value.getType() : Type(it->second);
+  }
+
+  /// Program order (the instruction index of every non-constant op), and
+  /// which mutable buffer each trailing result updates.
+  void number() {
     for (Operation &op : body)
       if (!isa<etch::edge::ConstantOp>(op))
-        position[&op] = count++;
-    int64_t end = count; // the return: outputs live to the end
-    auto lastUse = [&](Value value) {
-      int64_t last = -1;
-      for (Operation *user : value.getUsers())
-        last = std::max(
-            last, isa<func::ReturnOp>(user) ? end : position.lookup(user));
-      return last;
-    };
-    // Which mutable buffer each trailing result updates.
-    llvm::DenseMap<Value, StringRef> updateOf;
+        position[&op] = end++;
     if (auto names = func->getAttrOfType<ArrayAttr>("etch.buffer_mutations")) {
       Operation *ret = body.getTerminator();
       unsigned first = ret->getNumOperands() - names.size();
       for (auto [i, name] : llvm::enumerate(names))
         updateOf[ret->getOperand(first + i)] = cast<StringAttr>(name);
     }
+  }
 
-    // Values sharing one buffer: an op that writes into a copy of its first
-    // operand (index_put, slice_scatter) runs in place when that operand is
-    // read by nothing later, so a KV-cache update writes into the cache.
-    struct Group {
-      etch::runtime::PlannedBuffer buffer;
-      int64_t lastRead = -1;  // latest read of any member
-      StringRef state;        // the mutable buffer living here, if any
-      bool isInput = false;
-      bool inPlaceUpdate = false; // an index_put/slice_scatter shares it
-      // Its values; none once they moved into a concatenation's group.
-      SmallVector<Value, 1> members;
-    };
-    std::vector<Group> groups;
-    llvm::DenseMap<Value, size_t> groupOf;
-    // Where a value lies in its group's buffer (a concatenated input).
-    llvm::DenseMap<Value, uint64_t> offsetInGroup;
-    std::vector<Value> planned;
-    auto addValue = [&](Value value, int64_t first) -> LogicalResult {
-      std::optional<uint64_t> bytes =
-          etch::edge::tensorBytes(plannedType(value));
-      if (!bytes)
-        return emitError(value.getLoc())
-               << "cannot plan memory for " << value.getType()
-               << ": int/float tensors of static or bounded shapes are "
-                  "required";
-      int64_t last = std::max(first, lastUse(value));
-      groupOf[value] = groups.size();
-      groups.push_back({{*bytes, first, last, 0}, last});
-      groups.back().members.push_back(value);
-      planned.push_back(value);
-      return success();
-    };
-    auto inPlace = [&](Operation &op) -> std::optional<size_t> {
-      if (!isa<etch::edge::IndexPutOp, etch::edge::SliceScatterOp>(op))
-        return std::nullopt;
-      auto it = groupOf.find(op.getOperand(0));
-      if (it == groupOf.end())
-        return std::nullopt; // a constant
-      Group &group = groups[it->second];
-      Value result = op.getResult(0);
-      std::optional<uint64_t> bytes =
-          etch::edge::tensorBytes(plannedType(result));
-      auto update = updateOf.find(result);
-      bool otherState = update != updateOf.end() && !group.state.empty() &&
-                        update->second != group.state;
-      if (group.isInput || group.lastRead > position[&op] || !bytes ||
-          *bytes != group.buffer.size || otherState)
-        return std::nullopt;
-      for (Value operand : op.getOperands().drop_front()) {
-        auto other = groupOf.find(operand);
-        if (other != groupOf.end() && other->second == it->second)
-          return std::nullopt; // it would read what it overwrites
-      }
-      return it->second;
-    };
-    // Zero-copy concatenation: where the slices of a cat's result are
-    // contiguous (every dim before `dim` is 1), an input computed in this
-    // method is planned inside its slice, so its producer writes there and
-    // the cat kernel finds nothing to copy. Method inputs, state, in-place
-    // updates and values already placed in another cat keep their buffers
-    // and are copied.
-    auto placeInputsInSlices = [&](etch::edge::CatOp cat) {
-      auto type = cast<RankedTensorType>(cat.getType());
-      int64_t dim = static_cast<int64_t>(cat.getDim());
-      if (dim < 0)
-        dim += type.getRank();
-      if (!type.hasStaticShape() ||
-          llvm::any_of(type.getShape().take_front(dim),
-                       [](int64_t extent) { return extent != 1; }))
-        return;
-      size_t target = groupOf.lookup(cat.getResult());
-      uint64_t slice = 0;
-      for (Value input : cat.getTensors()) {
-        uint64_t bytes = etch::edge::tensorBytes(input.getType()).value_or(0);
-        uint64_t offset = slice;
-        slice += bytes;
-        auto it = groupOf.find(input);
-        if (it == groupOf.end() || it->second == target || bytes == 0)
-          continue; // a constant, or an input placed already
-        Group &source = groups[it->second];
-        if (source.isInput || !source.state.empty() || source.inPlaceUpdate ||
-            source.buffer.size != bytes || offsetInGroup.lookup(input) != 0)
-          continue;
-        Group &into = groups[target];
-        into.buffer.first = std::min(into.buffer.first, source.buffer.first);
-        into.buffer.last = std::max(into.buffer.last, source.buffer.last);
-        into.lastRead = std::max(into.lastRead, source.lastRead);
-        for (Value member : source.members) {
-          groupOf[member] = target;
-          offsetInGroup[member] += offset;
-          into.members.push_back(member);
-        }
-        source.members.clear();
-      }
-    };
-    // Inputs stay intact for the whole method, so running it again on the
-    // same inputs gives the same outputs.
+  /// The last instruction that reads \p value (the return: the end).
+  int64_t lastUse(Value value) const {
+    int64_t last = -1;
+    for (Operation *user : value.getUsers())
+      last = std::max(last,
+                      isa<func::ReturnOp>(user) ? end : position.lookup(user));
+    return last;
+  }
+
+  /// Every value in a group: inputs and state for the whole method (inputs
+  /// stay intact, so running it again on them gives the same outputs).
+  LogicalResult group() {
     for (BlockArgument argument : body.getArguments()) {
       if (failed(addValue(argument, 0)))
-        return signalPassFailure();
+        return failure();
       groups.back().buffer.last = end;
       groups.back().isInput = true;
     }
@@ -169,47 +95,134 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
       if (auto state = dyn_cast<etch::edge::BufferOp>(op)) {
         // State lives across executions: nothing else may use its bytes.
         if (failed(addValue(state.getResult(), 0)))
-          return signalPassFailure();
+          return failure();
         groups.back().buffer.last = end;
         groups.back().state = state.getName();
         continue;
       }
       if (std::optional<size_t> shared = inPlace(op)) {
-        Value result = op.getResult(0);
-        Group &group = groups[*shared];
-        int64_t last = std::max(position[&op], lastUse(result));
-        group.lastRead = std::max(group.lastRead, last);
-        group.buffer.last = std::max(group.buffer.last, last);
-        groupOf[result] = *shared;
-        group.inPlaceUpdate = true;
-        group.members.push_back(result);
-        planned.push_back(result);
+        joinInPlace(op, *shared);
         continue;
       }
       for (Value result : op.getResults())
         if (failed(addValue(result, position[&op])))
-          return signalPassFailure();
+          return failure();
       if (auto cat = dyn_cast<etch::edge::CatOp>(op))
         placeInputsInSlices(cat);
     }
+    return success();
+  }
 
-    std::vector<etch::runtime::PlannedBuffer> buffers;
-    std::vector<size_t> bufferOf(groups.size(), 0);
+  LogicalResult addValue(Value value, int64_t first) {
+    std::optional<uint64_t> bytes = etch::edge::tensorBytes(plannedType(value));
+    if (!bytes)
+      return emitError(value.getLoc())
+             << "cannot plan memory for " << value.getType()
+             << ": int/float tensors of static or bounded shapes are "
+                "required";
+    int64_t last = std::max(first, lastUse(value));
+    groupOf[value] = groups.size();
+    groups.push_back({{*bytes, first, last, 0}, last});
+    groups.back().members.push_back(value);
+    planned.push_back(value);
+    return success();
+  }
+
+  /// The group \p op may update in place, if any.
+  std::optional<size_t> inPlace(Operation &op) {
+    if (!isa<etch::edge::IndexPutOp, etch::edge::SliceScatterOp>(op))
+      return std::nullopt;
+    auto it = groupOf.find(op.getOperand(0));
+    if (it == groupOf.end())
+      return std::nullopt; // a constant
+    Group &group = groups[it->second];
+    Value result = op.getResult(0);
+    std::optional<uint64_t> bytes =
+        etch::edge::tensorBytes(plannedType(result));
+    auto update = updateOf.find(result);
+    bool otherState = update != updateOf.end() && !group.state.empty() &&
+                      update->second != group.state;
+    if (group.isInput || group.lastRead > position[&op] || !bytes ||
+        *bytes != group.buffer.size || otherState)
+      return std::nullopt;
+    for (Value operand : op.getOperands().drop_front()) {
+      auto other = groupOf.find(operand);
+      if (other != groupOf.end() && other->second == it->second)
+        return std::nullopt; // it would read what it overwrites
+    }
+    return it->second;
+  }
+
+  void joinInPlace(Operation &op, size_t shared) {
+    Value result = op.getResult(0);
+    Group &group = groups[shared];
+    int64_t last = std::max(position[&op], lastUse(result));
+    group.lastRead = std::max(group.lastRead, last);
+    group.buffer.last = std::max(group.buffer.last, last);
+    groupOf[result] = shared;
+    group.inPlaceUpdate = true;
+    group.members.push_back(result);
+    planned.push_back(result);
+  }
+
+  /// Zero-copy concatenation: where the slices of a cat's result are
+  /// contiguous (every dim before `dim` is 1), an input computed in this
+  /// method is planned inside its slice, so its producer writes there and
+  /// the cat kernel finds nothing to copy. Method inputs, state, in-place
+  /// updates and values already placed in another cat keep their buffers
+  /// and are copied.
+  void placeInputsInSlices(etch::edge::CatOp cat) {
+    auto type = cast<RankedTensorType>(cat.getType());
+    int64_t dim = static_cast<int64_t>(cat.getDim());
+    if (dim < 0)
+      dim += type.getRank();
+    if (!type.hasStaticShape() ||
+        llvm::any_of(type.getShape().take_front(dim),
+                     [](int64_t extent) { return extent != 1; }))
+      return;
+    size_t target = groupOf.lookup(cat.getResult());
+    uint64_t slice = 0;
+    for (Value input : cat.getTensors()) {
+      uint64_t bytes = etch::edge::tensorBytes(input.getType()).value_or(0);
+      uint64_t offset = slice;
+      slice += bytes;
+      auto it = groupOf.find(input);
+      if (it == groupOf.end() || it->second == target || bytes == 0)
+        continue; // a constant, or an input placed already
+      Group &source = groups[it->second];
+      if (source.isInput || !source.state.empty() || source.inPlaceUpdate ||
+          source.buffer.size != bytes || offsetInGroup.lookup(input) != 0)
+        continue;
+      Group &into = groups[target];
+      into.buffer.first = std::min(into.buffer.first, source.buffer.first);
+      into.buffer.last = std::max(into.buffer.last, source.buffer.last);
+      into.lastRead = std::max(into.lastRead, source.lastRead);
+      for (Value member : source.members) {
+        groupOf[member] = target;
+        offsetInGroup[member] += offset;
+        into.members.push_back(member);
+      }
+      source.members.clear();
+    }
+  }
+
+  /// A buffer per group with members. State first, one buffer after
+  /// another: [0, stateBytes) holds nothing else, so the program keeps it
+  /// as an arena of its own, and methods that share their state
+  /// (et-compile --method) hold no copy of it each.
+  void place() {
+    bufferOf.assign(groups.size(), 0);
     for (auto [index, group] : llvm::enumerate(groups)) {
       bufferOf[index] = buffers.size();
       if (!group.members.empty())
         buffers.push_back(group.buffer);
     }
-    // State first, one buffer after another: [0, stateBytes) holds nothing
-    // else, so the program keeps it as an arena of its own, and methods that
-    // share their state (et-compile --method) hold no copy of it each.
-    std::vector<etch::runtime::PlannedBuffer> others;
+    std::vector<PlannedBuffer> others;
     std::vector<size_t> otherIndex;
-    uint64_t stateBytes = 0;
     for (auto [index, group] : llvm::enumerate(groups)) {
       if (group.members.empty())
         continue;
-      etch::runtime::PlannedBuffer &buffer = buffers[bufferOf[index]];
+      PlannedBuffer &buffer = buffers[bufferOf[index]];
       if (group.state.empty()) {
         others.push_back(buffer);
         otherIndex.push_back(bufferOf[index]);
@@ -220,13 +233,18 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
           (stateBytes + buffer.size + alignment - 1) / alignment * alignment;
     }
     etch::runtime::MemoryPlanner planner(alignment);
-    uint64_t arenaSize = stateBytes + planner.plan(others);
+    arenaSize = stateBytes + planner.plan(others);
     for (auto [buffer, index] : llvm::zip(others, otherIndex))
       buffers[index].offset = stateBytes + buffer.offset;
+  }
+
+  /// The offsets, the bounded types of dynamic values (what the serializer
+  /// writes for them) and the arena's sizes, as attributes.
+  void write() {
     Builder builder(func.getContext());
     llvm::DenseMap<Operation *, SmallVector<int64_t>> offsets;
     for (Value value : planned) {
-      const etch::runtime::PlannedBuffer &buffer = buffers[bufferOf[groupOf[value]]];
+      const PlannedBuffer &buffer = buffers[bufferOf[groupOf[value]]];
       uint64_t offset = buffer.offset + offsetInGroup.lookup(value);
       if (auto argument = dyn_cast<BlockArgument>(value)) {
         func.setArgAttr(argument.getArgNumber(), "etch.arena_offset",
@@ -240,8 +258,7 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     }
     for (auto &[op, list] : offsets)
       op->setAttr("etch.arena_offsets", builder.getDenseI64ArrayAttr(list));
-    // What the serializer writes for dynamic values: their bounded types.
-    for (auto &[value, type] : *bounds) {
+    for (auto &[value, type] : bounds) {
       if (auto argument = dyn_cast<BlockArgument>(value)) {
         if (argument.getOwner() == &body)
           func.setArgAttr(argument.getArgNumber(), "etch.planned_type",
@@ -259,9 +276,44 @@ struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
     func->setAttr("etch.arena_size", builder.getI64IntegerAttr(arenaSize));
     if (stateBytes)
       func->setAttr("etch.state_bytes", builder.getI64IntegerAttr(stateBytes));
-    func->setAttr(
-        "etch.arena_lower_bound",
-        builder.getI64IntegerAttr(etch::runtime::MemoryPlanner::lowerBound(buffers)));
+    func->setAttr("etch.arena_lower_bound",
+                  builder.getI64IntegerAttr(
+                      etch::runtime::MemoryPlanner::lowerBound(buffers)));
+  }
+
+  func::FuncOp func;
+  Block &body;
+  llvm::DenseMap<Value, RankedTensorType> bounds;
+  uint64_t alignment;
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t end = 0; // the return's position: outputs live to the end
+  llvm::DenseMap<Value, StringRef> updateOf;
+  std::vector<Group> groups;
+  llvm::DenseMap<Value, size_t> groupOf;
+  // Where a value lies in its group's buffer (a concatenated input).
+  llvm::DenseMap<Value, uint64_t> offsetInGroup;
+  std::vector<Value> planned;
+  std::vector<PlannedBuffer> buffers;
+  std::vector<size_t> bufferOf; // group -> buffer
+  uint64_t stateBytes = 0, arenaSize = 0;
+};
+
+struct MemoryPlanPass : etch::impl::MemoryPlanBase<MemoryPlanPass> {
+  using MemoryPlanBase::MemoryPlanBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("memory planning needs a single-block function");
+      return signalPassFailure();
+    }
+    FailureOr<llvm::DenseMap<Value, RankedTensorType>> bounds =
+        etch::computeUpperBounds(func);
+    if (failed(bounds) ||
+        failed(FunctionPlan(func, std::move(*bounds), alignment).run()))
+      return signalPassFailure();
   }
 };
 
