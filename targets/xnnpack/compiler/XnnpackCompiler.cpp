@@ -282,27 +282,33 @@ private:
         });
   }
 
-  /// A node of one input, and its one scalar parameter where it has one.
-  LogicalResult lowerUnary(Operation *op, K kind, double value = 0) {
-    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-    if (failed(input))
+  /// A node of \p kind from \p input (default: the first operand) to
+  /// \p op's result, its parameters set by \p configure.
+  template <typename Configure>
+  LogicalResult lowerOneInput(Operation *op, K kind, Configure configure,
+                              Value input = {}) {
+    FailureOr<uint32_t> id = valueId(op, input ? input : op->getOperand(0));
+    if (failed(id))
       return failure();
-    NodeRecord node{kind, {*input}, {resultId(op->getResult(0))}};
-    if (schema::paramsOf(kind) == schema::NodeParams::ScalarParams)
-      node.params = scalarParams(value);
+    NodeRecord node{kind, {*id}, {resultId(op->getResult(0))}};
+    configure(node);
     emit(op, std::move(node));
     return success();
   }
 
+  /// A node of one input, and its one scalar parameter where it has one.
+  LogicalResult lowerUnary(Operation *op, K kind, double value = 0) {
+    return lowerOneInput(op, kind, [&](NodeRecord &node) {
+      if (schema::paramsOf(kind) == schema::NodeParams::ScalarParams)
+        node.params = scalarParams(value);
+    });
+  }
+
   LogicalResult lowerClamp(Operation *op, float low, float high) {
-    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-    if (failed(input))
-      return failure();
-    NodeRecord node{K::Clamp, {*input}, {resultId(op->getResult(0))}};
-    node.outputMin = low;
-    node.outputMax = high;
-    emit(op, std::move(node));
-    return success();
+    return lowerOneInput(op, K::Clamp, [&](NodeRecord &node) {
+      node.outputMin = low;
+      node.outputMax = high;
+    });
   }
 
   /// hardsigmoid(x) = clamp(x * 1/6 + 1/2, 0, 1): a multiply and an add
@@ -340,9 +346,6 @@ private:
   }
 
   LogicalResult lowerPad(ConstantPadNdOp pad) {
-    FailureOr<uint32_t> input = valueId(pad, pad.getSelf());
-    if (failed(input))
-      return failure();
     // ATen pairs run from the last dim; XNNPACK wants per-dim lists in its
     // layout (NHWC for rank 4).
     int64_t rank = pad.getSelf().getType().getRank();
@@ -356,14 +359,13 @@ private:
       pre = {pre[0], pre[2], pre[3], pre[1]};
       post = {post[0], post[2], post[3], post[1]};
     }
-    NodeRecord node{K::ConstantPad, {*input}, {resultId(pad.getResult())}};
-    schema::PadParamsT params;
-    params.pre.assign(pre.begin(), pre.end());
-    params.post.assign(post.begin(), post.end());
-    params.value = static_cast<float>(pad.getValue().convertToDouble());
-    node.params.Set(std::move(params));
-    emit(pad, std::move(node));
-    return success();
+    return lowerOneInput(pad, K::ConstantPad, [&](NodeRecord &node) {
+      schema::PadParamsT params;
+      params.pre.assign(pre.begin(), pre.end());
+      params.post.assign(post.begin(), post.end());
+      params.value = static_cast<float>(pad.getValue().convertToDouble());
+      node.params.Set(std::move(params));
+    });
   }
 
   /// add, sub, mul, div, maximum, minimum (broadcasting).
@@ -435,9 +437,6 @@ private:
   }
 
   LogicalResult lowerMaxPool(MaxPool2dOp pool) {
-    FailureOr<uint32_t> input = valueId(pool, pool.getSelf());
-    if (failed(input))
-      return failure();
     ArrayRef<int64_t> kernel = pool.getKernelSize(),
                       padding = pool.getPadding(),
                       dilation = pool.getDilation();
@@ -447,38 +446,31 @@ private:
     ArrayRef<int64_t> out = pool.getType().getShape();
     // ceil_mode: extra bottom/right padding (ignored by max pooling); the
     // rules keep H and W static then.
-    SmallVector<uint32_t> extra(2, 0);
+    SmallVector<int64_t> extra(2, 0);
     for (int i = 0; pool.getCeilMode() && i < 2; ++i) {
       int64_t needed = (out[2 + i] - 1) * stride[i] +
                        dilation[i] * (kernel[i] - 1) + 1 -
                        (in[2 + i] + 2 * padding[i]);
       extra[i] = needed > 0 ? needed : 0;
     }
-    NodeRecord node{K::MaxPooling2d, {*input}, {resultId(pool.getResult())}};
-    schema::PoolingParamsT params;
-    params.window = window2d(padding, kernel, stride, dilation,
-                             {int64_t(extra[0]), int64_t(extra[1])});
-    node.params.Set(std::move(params));
-    node.fusable = true;
-    emit(pool, std::move(node));
-    return success();
+    return lowerOneInput(pool, K::MaxPooling2d, [&](NodeRecord &node) {
+      schema::PoolingParamsT params;
+      params.window = window2d(padding, kernel, stride, dilation, extra);
+      node.params.Set(std::move(params));
+      node.fusable = true;
+    });
   }
 
   LogicalResult lowerAvgPool(AvgPool2dOp pool) {
-    FailureOr<uint32_t> input = valueId(pool, pool.getSelf());
-    if (failed(input))
-      return failure();
     ArrayRef<int64_t> kernel = pool.getKernelSize();
     ArrayRef<int64_t> stride =
         pool.getStride().empty() ? kernel : pool.getStride();
-    NodeRecord node{
-        K::AveragePooling2d, {*input}, {resultId(pool.getResult())}};
-    schema::PoolingParamsT params;
-    params.window = window2d({0, 0}, kernel, stride, {1, 1});
-    node.params.Set(std::move(params));
-    node.fusable = true;
-    emit(pool, std::move(node));
-    return success();
+    return lowerOneInput(pool, K::AveragePooling2d, [&](NodeRecord &node) {
+      schema::PoolingParamsT params;
+      params.window = window2d({0, 0}, kernel, stride, {1, 1});
+      node.params.Set(std::move(params));
+      node.fusable = true;
+    });
   }
 
   /// adaptive_avg_pool2d to 1x1, or a mean over H and W: a global average
@@ -527,13 +519,9 @@ private:
   }
 
   LogicalResult lowerReshape(Operation *op) {
-    FailureOr<uint32_t> input = valueId(op, op->getOperand(0));
-    if (failed(input))
-      return failure();
-    NodeRecord node{K::StaticReshape, {*input}, {resultId(op->getResult(0))}};
-    setReshapeShape(node, op->getResult(0));
-    emit(op, std::move(node));
-    return success();
+    return lowerOneInput(op, K::StaticReshape, [&](NodeRecord &node) {
+      setReshapeShape(node, op->getResult(0));
+    });
   }
 
   static bool isDepthwise(ConvolutionOp conv) {
