@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 
 namespace etch::runtime::optimized {
 namespace {
@@ -55,13 +54,13 @@ const Isa kIsas[] = {{"avx512", gemmMicrokernelAvx2, gemmMicrokernelAvx512Pair},
                      {"scalar", gemmMicrokernelScalar, nullptr}};
 
 const Isa &chosenIsa() {
-  static const Isa &chosen = [] {
+  static const Isa *chosen = [] {
     for (const Isa &isa : kIsas)
       if (cpuHasIsa(isa.name))
-        return std::ref(isa);
-    return std::ref(kIsas[2]);
+        return &isa;
+    return &kIsas[2];
   }();
-  return chosen;
+  return *chosen;
 }
 
 int64_t roundUp(int64_t value, int64_t multiple) {
@@ -161,6 +160,19 @@ struct Run {
            (panel % panelsPerGroup + 2) * NR <= groupOut;
   }
 
+  /// Where output \p pixel's window starts: its image's input, and the
+  /// window's top-left input row and column (negative in the padding).
+  struct Window {
+    const float *image;
+    int64_t y0, x0;
+  };
+  Window windowOf(int64_t pixel) const {
+    int64_t ox = pixel % g.outWidth, rest = pixel / g.outWidth;
+    int64_t oy = rest % g.outHeight, image = rest / g.outHeight;
+    return {in + image * g.height * g.width * g.inChannels,
+            oy * g.strideHeight - g.padTop, ox * g.strideWidth - g.padLeft};
+  }
+
   /// Row pointers of the tile at output pixel \p first for taps [t0, t1),
   /// at input channel 0: ptr[(t - t0) * MR + r] (the micro-kernel adds
   /// the channel). Rows past the last pixel repeat it (their results are
@@ -168,12 +180,7 @@ struct Run {
   void rowPointers(int64_t first, int64_t rows, int64_t t0, int64_t t1,
                    const float **ptr) const {
     for (int64_t r = 0; r < MR; ++r) {
-      int64_t pixel = first + std::min(r, rows - 1);
-      int64_t ox = pixel % g.outWidth, rest = pixel / g.outWidth;
-      int64_t oy = rest % g.outHeight, image = rest / g.outHeight;
-      int64_t y0 = oy * g.strideHeight - g.padTop;
-      int64_t x0 = ox * g.strideWidth - g.padLeft;
-      const float *base = in + image * g.height * g.width * g.inChannels;
+      auto [base, y0, x0] = windowOf(first + std::min(r, rows - 1));
       int64_t ky = t0 / g.kernelWidth, kx = t0 % g.kernelWidth;
       for (int64_t t = t0; t < t1; ++t) {
         int64_t iy = y0 + ky * g.dilationHeight;
@@ -195,12 +202,8 @@ struct Run {
   /// copy as one run where their pixels are whole and adjacent (a first
   /// layer's 3-channel taps were a 12-byte copy each).
   void gatherRow(int64_t pixel, int64_t group, float *to) const {
-    int64_t ox = pixel % g.outWidth, rest = pixel / g.outWidth;
-    int64_t oy = rest % g.outHeight, image = rest / g.outHeight;
-    int64_t y0 = oy * g.strideHeight - g.padTop;
-    int64_t x0 = ox * g.strideWidth - g.padLeft;
-    const float *base =
-        in + image * g.height * g.width * g.inChannels + group * groupIn;
+    auto [image, y0, x0] = windowOf(pixel);
+    const float *base = image + group * groupIn;
     bool runs = g.dilationWidth == 1 && groupIn == g.inChannels;
     for (int64_t ky = 0; ky < g.kernelHeight; ++ky) {
       int64_t iy = y0 + ky * g.dilationHeight;
@@ -281,9 +284,9 @@ struct Run {
         int64_t group = panel / panelsPerGroup;
         if (gather && group != gatheredFor) {
           for (int64_t r = 0; r < MR; ++r) {
-            gathered[r] = rowsCopy + r * depth;
-            gatherRow(first + std::min(r, rows - 1), group,
-                      rowsCopy + r * depth);
+            float *row = rowsCopy + r * depth;
+            gatherRow(first + std::min(r, rows - 1), group, row);
+            gathered[r] = row;
           }
           gatheredFor = group;
         }

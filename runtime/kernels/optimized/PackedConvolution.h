@@ -51,14 +51,15 @@ public:
   /// with the widest micro-kernel this CPU runs (under ETCH_CPU_ISA).
   void run(const float *in, float *out, float outputMin, float outputMax) const;
 
-  /// run() with the named micro-kernel ("avx2" or "scalar") on the calling
-  /// thread alone; false (nothing computed) when cpuHasIsa refuses it.
+  /// run() with the named micro-kernels ("avx512", "avx2" or "scalar") on the
+  /// calling thread alone; false (nothing computed) when cpuHasIsa refuses it.
   bool runWith(const char *isa, const float *in, float *out, float outputMin,
                float outputMax) const;
 
   const ConvGeometry &geometry() const { return geometry_; }
 
-  /// Which micro-kernel run() uses on this CPU: "avx2" or "scalar".
+  /// Which micro-kernels run() uses on this CPU: "avx512", "avx2" or
+  /// "scalar".
   static const char *isa();
 
 private:
