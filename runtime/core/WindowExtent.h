@@ -39,12 +39,14 @@ inline bool poolingPaddingFits(int64_t padding, int64_t kernel,
 
 /// Output extent of a transposed convolution along one dimension, ATen's
 /// formula: (input - 1) * stride - 2 * padding + dilation * (kernel - 1) +
-/// outputPadding + 1; 0 when the arithmetic would overflow.
+/// outputPadding + 1; 0 when the arithmetic would overflow or a size is
+/// negative (a dynamic extent's marker among them).
 inline int64_t transposedWindowExtent(int64_t input, int64_t kernel,
                                       int64_t stride, int64_t padding,
                                       int64_t dilation, int64_t outputPadding) {
   int64_t grown, reach, out;
-  if (__builtin_mul_overflow(input - 1, stride, &grown) ||
+  if (input < 0 || kernel < 0 || stride < 0 || padding < 0 || dilation < 0 ||
+      outputPadding < 0 || __builtin_mul_overflow(input - 1, stride, &grown) ||
       __builtin_mul_overflow(dilation, kernel - 1, &reach) ||
       __builtin_add_overflow(grown, reach, &out) ||
       __builtin_sub_overflow(out, padding, &out) ||

@@ -2,6 +2,7 @@
 #include "OnnxCompose.h"
 
 #include "edge/EdgeDialect.h"
+#include "runtime/core/WindowExtent.h"
 
 #include <cmath>
 #include <limits>
@@ -57,10 +58,15 @@ static FailureOr<Window> resolveWindow(OnnxImporter &importer,
       if (ShapedType::isDynamic(extent))
         return importer.nodeError(node)
                << "auto_pad " << autoPad << " needs static spatial dims";
-      int64_t out = (extent + strides[i] - 1) / strides[i];
-      int64_t effective = dilations[i] * (kernel[i] - 1) + 1;
+      // Ordered so that no step overflows: the last window starts inside
+      // the input, (out - 1) * stride < extent.
+      int64_t out = extent / strides[i] + (extent % strides[i] != 0);
+      int64_t reach;
+      if (__builtin_mul_overflow(dilations[i], kernel[i] - 1, &reach))
+        return importer.nodeError(node) << "the dilated window in spatial dim "
+                                        << i << " does not fit int64";
       int64_t total =
-          std::max<int64_t>(0, (out - 1) * strides[i] + effective - extent);
+          std::max<int64_t>(0, (out - 1) * strides[i] - extent + 1 + reach);
       int64_t small = total / 2, large = total - small;
       pads[i] = autoPad == "SAME_UPPER" ? small : large;
       pads[i + spatial] = autoPad == "SAME_UPPER" ? large : small;
@@ -196,13 +202,18 @@ static FailureOr<TransposedPadding> transposedPadding(OnnxImporter &importer,
   TransposedPadding result;
   for (size_t i = 0; i < spatial; ++i) {
     int64_t extent = input.getDimSize(2 + i);
-    int64_t full = window.stride[i] * (extent - 1) + outputPadding[i] +
-                   (kernel[i] - 1) * window.dilation[i] + 1;
     int64_t begin = pads[i], end = pads[i + spatial];
     if (outputShape || same) {
       if (ShapedType::isDynamic(extent))
         return importer.nodeError(node)
                << "output_shape and auto_pad need static spatial dims";
+      int64_t full = runtime::transposedWindowExtent(
+          extent, kernel[i], window.stride[i], /*padding=*/0,
+          window.dilation[i], outputPadding[i]);
+      if (full <= 0)
+        return importer.nodeError(node)
+               << "the transposed convolution's extent in spatial dim " << i
+               << " does not fit int64";
       int64_t target =
           outputShape ? (*outputShape)[i] : extent * window.stride[i];
       int64_t total = full - target;
@@ -237,6 +248,8 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
     return nodeError(node) << "only 1-D, 2-D and 3-D convolution (input and "
                               "weight of rank 3, 4 or 5) is supported";
   SmallVector<int64_t> kernel(weightType.getShape().drop_front(2));
+  if (llvm::any_of(kernel, ShapedType::isDynamic))
+    return nodeError(node) << "the weight's kernel dims must be static";
   bool transposed = node.opType == "ConvTranspose";
   // A transposed convolution's padding crops its output: resolved apart.
   OnnxNode windowNode = node;
@@ -298,12 +311,17 @@ LogicalResult OnnxImporter::convertConv(const OnnxNode &node) {
       continue;
     int64_t dim = 2 + static_cast<int64_t>(i);
     int64_t extent = rankedTypeOf(*result).getDimSize(dim);
-    result = edge.create<edge::SliceOp>(
-        loc, *result,
-        {builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
-         builder.getNamedAttr("start", builder.getI64IntegerAttr(crop.first)),
-         builder.getNamedAttr(
-             "end", builder.getI64IntegerAttr(extent - crop.second))});
+    SmallVector<NamedAttribute, 3> bounds = {
+        builder.getNamedAttr("dim", builder.getI64IntegerAttr(dim)),
+        builder.getNamedAttr("start", builder.getI64IntegerAttr(crop.first))};
+    // A dynamic extent's end counts from the back (Python slicing).
+    if (!ShapedType::isDynamic(extent))
+      bounds.push_back(builder.getNamedAttr(
+          "end", builder.getI64IntegerAttr(extent - crop.second)));
+    else if (crop.second > 0)
+      bounds.push_back(
+          builder.getNamedAttr("end", builder.getI64IntegerAttr(-crop.second)));
+    result = edge.create<edge::SliceOp>(loc, *result, bounds);
     if (failed(result))
       return failure();
   }

@@ -282,6 +282,39 @@ def transposed_wide_output():
         [vi("x", [1, 2, 3, 3])], [vi("y", [1, 3, 11, 11])], [weight("w", 2, 3, 3, 3)])
 
 
+def transposed_dynamic_pads():
+    """Asymmetric pads on a dynamic width: the crop's end counts from the back."""
+    return model(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="lopsided_up",
+                          pads=[0, 0, 1, 1])],
+        [vi("x", [1, 2, 8, "width"])], [vi("y", [1, 3, 8, None])],
+        [weight("w", 2, 3, 2, 2)])
+
+
+def transposed_same_dynamic():
+    """auto_pad SAME on a dynamic width: the output size is unknown."""
+    return model(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="same_up",
+                          auto_pad="SAME_UPPER", strides=[2, 2])],
+        [vi("x", [1, 2, 3, "width"])], [vi("y", [1, 3, 6, None])],
+        [weight("w", 2, 3, 3, 3)])
+
+
+def huge_dilation():
+    """A dilation whose window does not fit int64 under auto_pad SAME."""
+    return model(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="wide_window",
+                          auto_pad="SAME_UPPER", dilations=[2 ** 62, 1])],
+        [vi("x", [1, 2, 8, 8])], [vi("y", None)], [weight("w", 3, 2, 3, 3)])
+
+
+def dynamic_kernel():
+    """A convolution whose weight is a graph input of unknown kernel size."""
+    return model(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="runtime_kernel")],
+        [vi("x", [1, 2, 8, 8]), vi("w", [3, 2, "kh", "kw"])], [vi("y", None)])
+
+
 def nms_runtime_threshold():
     """NonMaxSuppression whose IoU threshold is a graph input."""
     return model(
@@ -538,7 +571,8 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  qdq_float_input, gemm, matmul, shape_ops, shape_arithmetic, shape_arithmetic_ranks, data_dependent, unique_axis, gelu_pattern,
                                  math, trigonometry, masks, extremes, activations, norm_pool,
                                  reduce_sum_opset13, bad_opset, asymmetric_pads,
-                                 transposed_asymmetric_pads, transposed_same, transposed_wide_output, nms_runtime_threshold,
+                                 transposed_asymmetric_pads, transposed_same, transposed_wide_output, transposed_dynamic_pads, transposed_same_dynamic,
+                                 huge_dilation, dynamic_kernel, nms_runtime_threshold,
                                  control_flow, loop_runtime_count, volume_pools, nms_every_box,
                                  training_dropout, scatter_multiply, runtime_depth,
                                  sequence_input, string_input, einsum_diagonal,
