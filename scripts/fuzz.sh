@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes etch's loaders with libFuzzer (clang 19, ASan + UBSan).
 #
-#   scripts/fuzz.sh [--seconds N] [target ...]
+#   scripts/fuzz.sh [--seconds N] [--seed S] [target ...]
 #
 # Targets: program, blob-<target> (one per built target), pt2, onnx,
 # tokenizer, chat-template and openai-request; the default is all of them, N seconds each
@@ -11,15 +11,23 @@
 # folder, and fails when a target finds a crash, a leak, a timeout or a
 # sanitizer report: the input is then under
 # <build>/fuzz/artifacts/<target>/; copy it into test/fuzz/regressions/.
+#
+# --seed S makes a run repeatable: libFuzzer's seed S, starting from the
+# seeds and regressions alone (a fresh corpus in <build>/fuzz/seeded/), so
+# a run on another machine takes the same path, as far as its time goes.
+# The test command fuzzes this way: a longer local run with the same seed
+# covers what CI's run tried.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ETCH_SANITIZE_BUILD_DIR:-$root/build-asan}
 seconds=60
+seed=
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
   --seconds) seconds=$2; shift 2 ;;
-  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+  --seed) seed=$2; shift 2 ;;
+  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
   *) targets+=("$1"); shift ;;
   esac
 done
@@ -44,17 +52,23 @@ for target in "${targets[@]}"; do
   fuzzer="$build/bin/etch-fuzz-$target"
   [ -x "$fuzzer" ] || { echo "fuzz: no target '$target'" >&2; exit 2; }
   corpus="$build/fuzz/corpus/$target"
+  seeding=()
+  if [ -n "$seed" ]; then
+    corpus="$build/fuzz/seeded/$target"
+    rm -rf "$corpus"
+    seeding=(-seed="$seed")
+  fi
   artifacts="$build/fuzz/artifacts/$target"
   mkdir -p "$corpus" "$artifacts" "$seeds/$target"
   regressions=()
   [ -d "$root/test/fuzz/regressions/$target" ] &&
     regressions=("$root/test/fuzz/regressions/$target")
   log="$build/fuzz/$target.log"
-  echo "== fuzz $target for ${seconds}s (log: $log)"
+  echo "== fuzz $target for ${seconds}s${seed:+ from seed $seed} (log: $log)"
   # Inputs up to 1 MB: the seed models are small; 2 GB and 10 s per input.
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     LSAN_OPTIONS=suppressions="$root/test/lsan.supp" \
-      "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      "$fuzzer" "${seeding[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=1048576 -print_final_stats=1 -artifact_prefix="$artifacts/" \
       "$corpus" "$seeds/$target" "${regressions[@]}" >"$log" 2>&1; then
     echo "fuzz $target: FOUND A PROBLEM; inputs in $artifacts:" >&2
