@@ -1,6 +1,7 @@
 //===- ShapeOps.cpp - view, permute, cat, slice, ... and embedding --------===//
 #include "edge/EdgeDialect.h"
 #include "edge/InferenceRules.h"
+#include "runtime/core/ViewShape.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -67,6 +68,13 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// \p input's shape read through \p source (output dim -> input dim).
+static SmallVector<int64_t> permuted(RankedTensorType input,
+                                     ArrayRef<int64_t> source) {
+  return llvm::map_to_vector(
+      source, [&](int64_t dim) { return input.getDimSize(dim); });
+}
+
 LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> location,
                                           Adaptor adaptor,
@@ -74,26 +82,27 @@ LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
   StringRef name = getOperationName();
   RankedTensorType input = rankedType(adaptor.getSelf());
   ArrayRef<int64_t> dims = adaptor.getDims();
-  if (static_cast<int64_t>(dims.size()) != input.getRank())
+  int64_t rank = input.getRank();
+  SmallVector<bool> named(rank);
+  SmallVector<int64_t> source(rank);
+  size_t at;
+  switch (etch::runtime::permutationOf(dims.data(), dims.size(), rank,
+                                       named.data(), source.data(), at)) {
+  case etch::runtime::PermutationError::Count:
     return emitInferenceError(location, name,
                               "dims " + formatShape(dims) + " must have " +
-                                  Twine(input.getRank()) +
-                                  " entries (the rank)");
-  llvm::SmallBitVector seen(input.getRank());
-  SmallVector<int64_t> shape;
-  for (int64_t dim : dims) {
-    std::optional<int64_t> normalized =
-        normalizeDim(location, name, "dim", dim, input.getRank());
-    if (!normalized)
-      return failure();
-    if (seen.test(*normalized))
-      return emitInferenceError(location, name,
-                                "dims " + formatShape(dims) +
-                                    " is not a permutation");
-    seen.set(*normalized);
-    shape.push_back(input.getDimSize(*normalized));
+                                  Twine(rank) + " entries (the rank)");
+  case etch::runtime::PermutationError::OutOfRange:
+    return emitInferenceError(location, name,
+                              "dim " + Twine(dims[at]) +
+                                  " is out of range for rank " + Twine(rank));
+  case etch::runtime::PermutationError::Repeated:
+    return emitInferenceError(
+        location, name, "dims " + formatShape(dims) + " is not a permutation");
+  case etch::runtime::PermutationError::None:
+    break;
   }
-  types.push_back(withShape(adaptor.getSelf(), shape));
+  types.push_back(withShape(adaptor.getSelf(), permuted(input, source)));
   return success();
 }
 
@@ -105,16 +114,13 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   RankedTensorType input = rankedType(adaptor.getSelf());
   // ATen accepts dims 0 and -1 on rank-0 tensors.
   int64_t rank = std::max<int64_t>(input.getRank(), 1);
-  std::optional<int64_t> dim0 =
-      normalizeDim(location, name, "dim0", adaptor.getDim0(), rank);
-  std::optional<int64_t> dim1 =
-      normalizeDim(location, name, "dim1", adaptor.getDim1(), rank);
-  if (!dim0 || !dim1)
+  if (!normalizeDim(location, name, "dim0", adaptor.getDim0(), rank) ||
+      !normalizeDim(location, name, "dim1", adaptor.getDim1(), rank))
     return failure();
-  SmallVector<int64_t> shape(input.getShape());
-  if (!shape.empty())
-    std::swap(shape[*dim0], shape[*dim1]);
-  types.push_back(withShape(adaptor.getSelf(), shape));
+  SmallVector<int64_t> source(input.getRank());
+  (void)etch::runtime::transpositionOf(input.getRank(), adaptor.getDim0(),
+                                       adaptor.getDim1(), source.data());
+  types.push_back(withShape(adaptor.getSelf(), permuted(input, source)));
   return success();
 }
 
@@ -213,20 +219,16 @@ LogicalResult CatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-/// The length of a Python slice of \p extent (negative bounds count from
-/// the end, then clamp); dynamic when the extent is.
+/// The length of a Python slice of \p extent (step >= 1); dynamic when the
+/// extent is.
 static int64_t sliceExtent(int64_t extent, std::optional<int64_t> start,
                            std::optional<int64_t> end, int64_t step) {
   if (ShapedType::isDynamic(extent))
     return ShapedType::kDynamic;
-  auto clampIndex = [&](int64_t index) {
-    if (index < 0)
-      index += extent;
-    return std::clamp<int64_t>(index, 0, extent);
-  };
-  int64_t first = clampIndex(start.value_or(0));
-  int64_t stop = clampIndex(end.value_or(std::numeric_limits<int64_t>::max()));
-  return stop > first ? (stop - first + step - 1) / step : 0;
+  return etch::runtime::pythonSlice(
+             extent, start.value_or(0),
+             end.value_or(std::numeric_limits<int64_t>::max()), step)
+      .length;
 }
 
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *,

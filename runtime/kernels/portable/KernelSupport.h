@@ -1,6 +1,7 @@
 // Helpers shared by the portable kernels' validate and run functions.
 #pragma once
 
+#include "runtime/core/ViewShape.h"
 #include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/KernelCall.h"
 

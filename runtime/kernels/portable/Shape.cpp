@@ -127,30 +127,15 @@ void runReshape(const KernelCall &call) {
 }
 
 bool permutationOf(const KernelCall &call, int rank, int64_t *perm) {
-  for (int d = 0; d < rank; ++d)
-    perm[d] = d;
-  if (call.find("dims")) {
-    Span<const int64_t> dims = call.intsAttr("dims");
-    if (static_cast<int>(dims.size()) != rank)
-      return false;
-    bool seen[kMaxRank] = {};
-    for (int d = 0; d < rank; ++d) {
-      int64_t source = normalizeDim(dims[d], rank);
-      if (source < 0 || seen[source])
-        return false;
-      seen[source] = true;
-      perm[d] = source;
-    }
-    return true;
-  }
-  if (rank == 0)
-    return true;
-  int64_t a = normalizeDim(call.intAttr("dim0", 0), rank);
-  int64_t b = normalizeDim(call.intAttr("dim1", 0), rank);
-  if (a < 0 || b < 0)
-    return false;
-  std::swap(perm[a], perm[b]);
-  return true;
+  if (!call.find("dims"))
+    return transpositionOf(rank, call.intAttr("dim0", 0),
+                           call.intAttr("dim1", 0), perm);
+  Span<const int64_t> dims = call.intsAttr("dims");
+  bool named[kMaxRank];
+  size_t at;
+  return rank <= kMaxRank &&
+         runtime::permutationOf(dims.data(), dims.size(), rank, named, perm,
+                                at) == PermutationError::None;
 }
 
 Error validatePermute(const KernelCall &call) {
@@ -226,28 +211,17 @@ void runCat(const KernelCall &call) {
   }
 }
 
-// A Python slice of one dim of `in`: negative bounds count from the end,
-// then clamp; `length` elements from `start` every `step`.
 SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
                   const TensorView *dynamicEnd) {
   int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
   int64_t extent = dim >= 0 ? in.size(dim) : 0;
-  auto clampIndex = [extent](int64_t index) {
-    if (index < 0)
-      index += extent;
-    return std::min(std::max<int64_t>(index, 0), extent);
-  };
-  int64_t start = clampIndex(call.intAttr("start", 0));
-  int64_t end = clampIndex(dynamicEnd ? dynamicEnd->data<int64_t>()[0]
-                           : call.find("end") ? call.intAttr("end", extent)
-                                              : extent);
+  int64_t end = dynamicEnd ? dynamicEnd->data<int64_t>()[0]
+                           : call.intAttr("end", INT64_MAX);
   int64_t step = call.intAttr("step", 1);
-  // A step past the extent takes at most one element; clamping it keeps the
-  // length and every stride * step product in range.
-  if (step > extent)
-    step = std::max<int64_t>(extent, 1);
-  int64_t length = step >= 1 && end > start ? (end - start + step - 1) / step : 0;
-  return {dim, start, step, length};
+  if (step < 1)
+    return {dim, 0, step, 0};
+  SliceRange range = pythonSlice(extent, call.intAttr("start", 0), end, step);
+  return {dim, range.start, range.step, range.length};
 }
 
 /// The shape of slice \p s of \p in, into \p shape.

@@ -600,6 +600,15 @@ func.func @permute_length(%a: tensor<2x3xf32>) {
 
 // -----
 
+func.func @permute_dim(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.permute' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.permute %a {dims = array<i64: 0, 2>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @transpose_dim(%a: tensor<2x3xf32>) {
   // expected-error @+2 {{'edge.transpose' op dim1 5 is out of range for rank 2}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -428,6 +428,15 @@ func.func @slice(%x: tensor<2x10xf32>) -> tensor<10xf32> {
   return %1 : tensor<10xf32>
 }
 
+// A step past the extent takes one element (int64's largest step once
+// overflowed the length's arithmetic: undefined behaviour).
+// CHECK-LABEL: func @slice_huge_step
+// CHECK: edge.slice %{{.*}} {start = 1 : i64, step = 9223372036854775807 : i64} : (tensor<8xf32>) -> tensor<1xf32>
+func.func @slice_huge_step(%x: tensor<8xf32>) -> tensor<1xf32> {
+  %0 = edge.slice %x {dim = 0 : i64, start = 1 : i64, step = 9223372036854775807 : i64} : (tensor<8xf32>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}
+
 // expand keeps (-1) or broadcasts size-1 dims and adds leading dims.
 // CHECK-LABEL: func @expand
 // CHECK: edge.expand %{{.*}} {size = array<i64: 2, -1, 4>} : (tensor<3x1xf32>) -> tensor<2x3x4xf32>

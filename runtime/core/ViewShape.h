@@ -1,0 +1,76 @@
+// What a Python slice of one dim takes and where a permutation sends each
+// dim (permute, transpose), ATen's rules. The one definition: the Edge
+// dialect's shape inference and the portable kernels' validation and
+// execution use them, as they do WindowExtent.h and ReductionShape.h.
+#pragma once
+
+#include "runtime/core/ReductionShape.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace etch::runtime {
+
+/// The elements a slice takes: `length` of them from `start`, every `step`.
+struct SliceRange {
+  int64_t start, step, length;
+};
+
+/// A Python slice of \p extent (>= 0) with \p step >= 1: negative bounds
+/// count from the end, then clamp to [0, extent]. A step past the extent
+/// takes at most one element and is clamped to it, which keeps every
+/// step-sized product in range (steps, strides and bounds come from files).
+inline SliceRange pythonSlice(int64_t extent, int64_t start, int64_t end,
+                              int64_t step) {
+  auto clampIndex = [extent](int64_t index) {
+    if (index < 0)
+      index += extent;
+    return std::min(std::max<int64_t>(index, 0), extent);
+  };
+  int64_t first = clampIndex(start), stop = clampIndex(end);
+  step = std::min(step, std::max<int64_t>(extent, 1));
+  int64_t length = stop > first ? (stop - first + step - 1) / step : 0;
+  return {first, step, length};
+}
+
+enum class PermutationError { None, Count, OutOfRange, Repeated };
+
+/// Writes to \p source[0, rank) the input dim each output dim of a permute
+/// by \p dims[0, count) reads (\p named: room for \p rank marks). On a dim
+/// out of range or named twice, says which and sets \p at to its position.
+inline PermutationError permutationOf(const int64_t *dims, size_t count,
+                                      int64_t rank, bool *named,
+                                      int64_t *source, size_t &at) {
+  at = 0;
+  if (static_cast<int64_t>(count) != rank)
+    return PermutationError::Count;
+  switch (markReducedDims(dims, count, rank, named, at)) {
+  case ReducedDimsError::OutOfRange:
+    return PermutationError::OutOfRange;
+  case ReducedDimsError::Repeated:
+    return PermutationError::Repeated;
+  case ReducedDimsError::None:
+    break;
+  }
+  for (size_t i = 0; i < count; ++i)
+    source[i] = normalizedDim(dims[i], rank);
+  return PermutationError::None;
+}
+
+/// transpose(dim0, dim1)'s permutation into \p source[0, rank); ATen takes
+/// dims 0 and -1 on a rank-0 tensor too. False when a dim is out of range.
+inline bool transpositionOf(int64_t rank, int64_t dim0, int64_t dim1,
+                            int64_t *source) {
+  int64_t a = normalizedDim(dim0, std::max<int64_t>(rank, 1));
+  int64_t b = normalizedDim(dim1, std::max<int64_t>(rank, 1));
+  for (int64_t d = 0; d < rank; ++d)
+    source[d] = d;
+  if (a < 0 || b < 0)
+    return false;
+  if (rank > 0)
+    std::swap(source[a], source[b]);
+  return true;
+}
+
+} // namespace etch::runtime

@@ -1,0 +1,79 @@
+// The slice and permutation rules both sides share (runtime/core/ViewShape.h):
+// Python slicing's bounds, a step past the extent, and the ways a dim list
+// is not a permutation.
+#include "runtime/core/ViewShape.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+using namespace etch::runtime;
+
+namespace {
+
+int64_t sliceLength(int64_t extent, int64_t start, int64_t end, int64_t step) {
+  return pythonSlice(extent, start, end, step).length;
+}
+
+TEST(ViewShape, SliceBoundsCountFromTheEndThenClamp) {
+  EXPECT_EQ(sliceLength(10, 0, INT64_MAX, 1), 10);
+  EXPECT_EQ(sliceLength(10, -7, INT64_MAX, 2), 4); // 3, 5, 7, 9
+  EXPECT_EQ(sliceLength(10, 2, -3, 1), 5);         // 2 .. 6
+  EXPECT_EQ(sliceLength(10, -20, 20, 3), 4);       // clamped to 0 .. 10
+  EXPECT_EQ(sliceLength(10, 8, 2, 1), 0);          // empty
+  EXPECT_EQ(sliceLength(0, 0, INT64_MAX, 1), 0);
+  SliceRange range = pythonSlice(10, -3, INT64_MAX, 1);
+  EXPECT_EQ(range.start, 7);
+  EXPECT_EQ(range.length, 3);
+}
+
+TEST(ViewShape, AStepPastTheExtentTakesOneElement) {
+  SliceRange range = pythonSlice(8, 1, INT64_MAX, INT64_MAX);
+  EXPECT_EQ(range.start, 1);
+  EXPECT_EQ(range.length, 1);
+  EXPECT_EQ(range.step, 8); // clamped: step * stride stays in range
+  EXPECT_EQ(sliceLength(0, 0, INT64_MAX, INT64_MAX), 0);
+  EXPECT_EQ(sliceLength(8, INT64_MIN, INT64_MAX, 3), 3);
+}
+
+TEST(ViewShape, PermutationReadsEachDimOnce) {
+  std::vector<int64_t> dims = {2, 0, -2}, source(3);
+  bool named[3];
+  size_t at;
+  EXPECT_EQ(
+      permutationOf(dims.data(), dims.size(), 3, named, source.data(), at),
+      PermutationError::None);
+  EXPECT_EQ(source, (std::vector<int64_t>{2, 0, 1}));
+  EXPECT_EQ(permutationOf(nullptr, 0, 0, named, source.data(), at),
+            PermutationError::None);
+}
+
+TEST(ViewShape, PermutationErrorsSayWhere) {
+  std::vector<int64_t> source(3);
+  bool named[3];
+  size_t at;
+  std::vector<int64_t> shortList = {1, 0};
+  EXPECT_EQ(permutationOf(shortList.data(), 2, 3, named, source.data(), at),
+            PermutationError::Count);
+  std::vector<int64_t> outside = {0, 3, 1};
+  EXPECT_EQ(permutationOf(outside.data(), 3, 3, named, source.data(), at),
+            PermutationError::OutOfRange);
+  EXPECT_EQ(at, 1u);
+  std::vector<int64_t> repeated = {0, 1, -3};
+  EXPECT_EQ(permutationOf(repeated.data(), 3, 3, named, source.data(), at),
+            PermutationError::Repeated);
+  EXPECT_EQ(at, 2u);
+}
+
+TEST(ViewShape, TranspositionSwapsTwoDims) {
+  std::vector<int64_t> source(3);
+  EXPECT_TRUE(transpositionOf(3, 0, -1, source.data()));
+  EXPECT_EQ(source, (std::vector<int64_t>{2, 1, 0}));
+  EXPECT_FALSE(transpositionOf(3, 0, 3, source.data()));
+  // Rank 0 takes dims 0 and -1 (ATen) and has nothing to swap.
+  EXPECT_TRUE(transpositionOf(0, 0, -1, source.data()));
+  EXPECT_FALSE(transpositionOf(0, 1, 0, source.data()));
+}
+
+} // namespace
