@@ -200,10 +200,11 @@ LogicalResult CatOp::inferReturnTypes(MLIRContext *,
     for (int64_t i = 0; i < first.getRank(); ++i) {
       int64_t extent = type.getDimSize(i);
       if (i == *dim) {
-        shape[i] =
-            ShapedType::isDynamic(shape[i]) || ShapedType::isDynamic(extent)
-                ? ShapedType::kDynamic
-                : shape[i] + extent;
+        if (ShapedType::isDynamic(shape[i]) || ShapedType::isDynamic(extent))
+          shape[i] = ShapedType::kDynamic;
+        else if (__builtin_add_overflow(shape[i], extent, &shape[i]))
+          return emitInferenceError(location, name,
+                                    "the cat dim's extent does not fit int64");
       } else if (!extentsAgree(shape[i], extent)) {
         return emitInferenceError(
             location, name,

@@ -1557,3 +1557,12 @@ func.func @weight_only_embedding_bits(%w: tensor<2x64xi8>, %s: tensor<2x1xf32>, 
   %0 = edge.weight_only_embedding %w, %s, %ids {bits = 2 : i64, group_size = 64 : i64} : (tensor<2x64xi8>, tensor<2x1xf32>, tensor<3xi64>) -> tensor<3x64xf32>
   return
 }
+
+// -----
+
+func.func @cat_extent_overflow(%a: tensor<4611686018427387904xi8>) {
+  // expected-error @+2 {{'edge.cat' op the cat dim's extent does not fit int64}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.cat %a, %a, %a : (tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>) -> tensor<?xi8>
+  return
+}
