@@ -40,8 +40,16 @@ FailureOr<Value> EdgeOpBuilder::createFromState(OperationState &state) {
         attributeProblem = message;
       return success();
     });
+    // The placeholder result type always fails a check, whose diagnostic
+    // would print the op and so number the whole function around it: every
+    // op created would cost the function's size (an unrolled loop's import
+    // ran minutes). The message alone is what is read here.
+    MLIRContext *context = op->getContext();
+    bool printsOp = context->shouldPrintOpOnDiagnostic();
+    context->printOpOnDiagnostic(false);
     // Trait checks (operand counts) come first, then the ODS constraints.
     (void)op->getName().getRegisteredInfo()->verifyInvariants(op);
+    context->printOpOnDiagnostic(printsOp);
   }
   if (!attributeProblem.empty()) {
     op->erase();
