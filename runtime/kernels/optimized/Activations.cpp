@@ -2,8 +2,9 @@
 // baseline (IsaClones.h). gelu (exact, erf form): erf(z) = z * P(z^2) /
 // Q(z^2) with z clamped to +-3.92 (where erf is 1 in f32), degree-5
 // polynomials fitted to erf on [0, 4] (max abs error 3.3e-7 in f32, gelu's
-// 8e-7; torch's float32 tolerance is 1e-5). sigmoid, silu and gelu's tanh
-// form go through the branch-free exp (VectorMath.h).
+// 8e-7; torch's float32 tolerance is 1e-5). sigmoid and gelu's tanh form go
+// through the branch-free exp (VectorMath.h); silu has a loop of its own
+// (Silu.cpp).
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/VectorMath.h"
@@ -37,7 +38,7 @@ __attribute__((always_inline)) inline float geluErf(float x) {
   return 0.5f * x * (1.0f + z * p / q);
 }
 
-enum class Activation { GeluErf, GeluTanh, Sigmoid, Silu };
+enum class Activation { GeluErf, GeluTanh, Sigmoid };
 
 /// The switch is outside the loops, so each loop vectorizes.
 __attribute__((always_inline)) inline void
@@ -50,10 +51,6 @@ mapActivationBody(Activation kind, const float *in, float *out, int64_t n) {
   case Activation::Sigmoid:
     for (int64_t i = 0; i < n; ++i)
       out[i] = 1.0f / (1.0f + expVectorizable(-in[i]));
-    return;
-  case Activation::Silu:
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = in[i] / (1.0f + expVectorizable(-in[i]));
     return;
   case Activation::GeluTanh:
     // tanh(u) = 1 - 2 / (e^{2u} + 1), u = sqrt(2/pi) (x + 0.044715 x^3).
@@ -78,8 +75,6 @@ void runActivation(const KernelCall &call, Activation kind) {
 void runSigmoid(const KernelCall &call) {
   runActivation(call, Activation::Sigmoid);
 }
-
-void runSilu(const KernelCall &call) { runActivation(call, Activation::Silu); }
 
 void runGelu(const KernelCall &call) {
   bool tanhForm = call.stringAttr("approximate", "none")[0] == 't';

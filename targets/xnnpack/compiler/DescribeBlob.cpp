@@ -83,7 +83,7 @@ static const schema::Blob *openDescribedBlob(ArrayRef<uint8_t> bytes,
   return problem.empty() ? schema::GetBlob(framed.flatbuffer) : nullptr;
 }
 
-std::string describeGemmChoice(ArrayRef<uint8_t> bytes) {
+std::string describeLoadChoices(ArrayRef<uint8_t> bytes) {
   runtime::FramedBlob framed;
   std::string problem;
   const schema::Blob *blob = openDescribedBlob(bytes, framed, problem);
@@ -92,25 +92,32 @@ std::string describeGemmChoice(ArrayRef<uint8_t> bytes) {
   std::vector<Dims> dims;
   for (const schema::Tensor *tensor : *blob->tensors())
     dims.emplace_back(tensor->dims()->begin(), tensor->dims()->end());
-  int candidates = 0, moved = 0;
-  for (const schema::Node *node : *blob->nodes()) {
+  int candidates = 0, moved = 0, silus = 0;
+  for (uint32_t n = 0; n < blob->nodes()->size(); ++n) {
+    const schema::Node *node = blob->nodes()->Get(n);
     bool floatGemm = (node->kind() == schema::NodeKind::Convolution2d ||
                       node->kind() == schema::NodeKind::FullyConnected) &&
                      blob->tensors()->Get(node->inputs()->Get(0))->datatype() ==
                          schema::Datatype::Fp32;
     candidates += floatGemm;
     moved += floatGemm && gemmGeometry(*blob, *node, dims).has_value();
+    silus += isSiluPair(*blob, dims, n);
   }
-  if (!moved)
-    return {};
   std::string text;
-  llvm::raw_string_ostream(text)
-      << moved << " of " << candidates
-      << " f32 convolutions and linear layers run on etch's GEMM kernels "
-         "where the CPU's widest ISA is AVX2, on XNNPACK's elsewhere (chosen "
-         "at load; the others have non-constant weights, fewer than "
-      << runtime::optimized::kTileRows
-      << " output rows or a reduction shallower than " << kMinGemmDepth << ")";
+  llvm::raw_string_ostream os(text);
+  if (moved)
+    os << moved << " of " << candidates
+       << " f32 convolutions and linear layers run on etch's GEMM kernels "
+          "where the CPU's widest ISA is AVX2, on XNNPACK's elsewhere (chosen "
+          "at load; the others have non-constant weights, fewer than "
+       << runtime::optimized::kTileRows
+       << " output rows or a reduction shallower than " << kMinGemmDepth << ")";
+  if (moved && silus)
+    os << "; ";
+  if (silus)
+    os << silus << (silus == 1 ? " SiLU runs" : " SiLUs run")
+       << " as one pass of etch's silu where the CPU's widest ISA is AVX2, "
+          "as XNNPACK's sigmoid and multiply elsewhere";
   return text;
 }
 

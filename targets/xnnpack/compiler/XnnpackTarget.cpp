@@ -29,7 +29,7 @@ public:
     return xnnpack::describeBlob(blob);
   }
   std::string describeLoadChoices(llvm::ArrayRef<uint8_t> blob) const override {
-    return xnnpack::describeGemmChoice(blob);
+    return xnnpack::describeLoadChoices(blob);
   }
   const quantization::Quantizer *quantizer() const override {
     return &xnnpack::quantizer();

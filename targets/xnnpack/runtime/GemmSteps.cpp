@@ -6,6 +6,7 @@
 #include "runtime/kernels/optimized/GemmMicrokernel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -14,15 +15,28 @@ namespace etch::xnnpack {
 using runtime::optimized::ConvGeometry;
 using runtime::optimized::PackedConvolution;
 
+namespace {
+
+/// etch's kernels inside XNNPACK delegates on AVX2 CPUs, XNNPACK's on
+/// AVX-512 ones, unless \p variable says "etch" or "xnnpack".
+bool etchPreferred(const char *variable) {
+  const char *choice = std::getenv(variable);
+  if (choice && std::strcmp(choice, "etch") == 0)
+    return true;
+  if (choice && std::strcmp(choice, "xnnpack") == 0)
+    return false;
+  return std::strcmp(runtime::optimized::widestIsa(), "avx2") == 0;
+}
+
+} // namespace
+
 bool etchGemmPreferred() {
-  static const bool preferred = [] {
-    const char *choice = std::getenv("ETCH_XNNPACK_GEMM");
-    if (choice && std::strcmp(choice, "etch") == 0)
-      return true;
-    if (choice && std::strcmp(choice, "xnnpack") == 0)
-      return false;
-    return std::strcmp(runtime::optimized::widestIsa(), "avx2") == 0;
-  }();
+  static const bool preferred = etchPreferred("ETCH_XNNPACK_GEMM");
+  return preferred;
+}
+
+bool fusedSiluPreferred() {
+  static const bool preferred = etchPreferred("ETCH_XNNPACK_SILU");
   return preferred;
 }
 
@@ -41,6 +55,36 @@ bool floatTensor(const Blob &blob, uint32_t index) {
 }
 
 } // namespace
+
+bool isSiluPair(const Blob &blob, const std::vector<Dims> &dims, uint32_t n) {
+  const auto &nodes = *blob.nodes();
+  const auto &tensors = *blob.tensors();
+  if (n + 1 >= nodes.size())
+    return false;
+  const Node &sigmoid = *nodes.Get(n), &multiply = *nodes.Get(n + 1);
+  if (sigmoid.kind() != NodeKind::Sigmoid ||
+      multiply.kind() != NodeKind::Multiply || multiply.inputs()->size() != 2 ||
+      !(multiply.output_min() == -INFINITY &&
+        multiply.output_max() == INFINITY))
+    return false;
+  uint32_t x = sigmoid.inputs()->Get(0), gate = sigmoid.outputs()->Get(0);
+  uint32_t a = multiply.inputs()->Get(0), b = multiply.inputs()->Get(1);
+  uint32_t out = multiply.outputs()->Get(0);
+  if (!((a == x && b == gate) || (a == gate && b == x)) || x == gate)
+    return false;
+  for (uint32_t index : {x, gate, out})
+    if (tensors.Get(index)->datatype() != Datatype::Fp32 ||
+        dims[index] != dims[x])
+      return false;
+  if (tensors.Get(gate)->output() >= 0)
+    return false;
+  for (uint32_t m = 0; m < nodes.size(); ++m)
+    if (m != n + 1)
+      for (uint32_t index : *nodes.Get(m)->inputs())
+        if (index == gate)
+          return false;
+  return true;
+}
 
 std::optional<ConvGeometry> gemmGeometry(const Blob &blob, const Node &node,
                                          const std::vector<Dims> &dims) {

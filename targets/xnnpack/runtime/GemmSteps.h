@@ -25,6 +25,23 @@ namespace etch::xnnpack {
 /// ETCH_CPU_ISA).
 bool etchGemmPreferred();
 
+/// Whether a SiLU (a Sigmoid, then the Multiply of its input by it) runs as
+/// one pass of etch's silu rather than two XNNPACK nodes (Stages.h): on
+/// AVX2 CPUs, where it made efficientnet_b0 0.72-0.88x the time at 2
+/// threads and 0.96-0.97x at 1; on AVX-512 XNNPACK's sigmoid is faster per
+/// element than etch's silu and the pass gained 0.96-0.99x at 2 threads but
+/// lost 1.02-1.08x at 1 (2-core EPYC Zen 5, one run each).
+/// ETCH_XNNPACK_SILU=etch or xnnpack overrides.
+bool fusedSiluPreferred();
+
+/// Whether nodes \p n and n + 1 of \p blob compute silu(x) = x *
+/// sigmoid(x), at tensor extents \p dims, so that one pass can: a Sigmoid
+/// of f32 x, then an unclamped Multiply of x by its output (either order)
+/// at x's extents, the sigmoid's output read by nothing else and not a
+/// delegate output. (XNNPACK 2022 has no silu node: etch's compiler writes
+/// these two, and so do other graphs' x * sigmoid(x).)
+bool isSiluPair(const Blob &blob, const std::vector<Dims> &dims, uint32_t n);
+
 /// The shallowest reduction (kernel taps x input channels per group) moved
 /// to etch's kernels. Below it XNNPACK's do as well or better on AVX2: 1x1
 /// layers of 32 and 64 input channels ran 1.03-1.13x slower on ours, and

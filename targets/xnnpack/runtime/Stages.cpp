@@ -1,10 +1,14 @@
 #include "Stages.h"
 
+#include "GemmSteps.h"
 #include "targets/xnnpack/schema/BlobFormat.h"
 
 #include "runtime/core/MemoryPlanner.h"
 
 #include <xnnpack.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace etch::xnnpack {
 namespace {
@@ -12,12 +16,17 @@ namespace {
 constexpr uint64_t kAlignment = 64;
 
 /// The steps in node order: XNNPACK runs cut at each node that is a step
-/// of its own (a concatenation, a GEMM node).
-std::vector<StepPlan> cutSteps(const Blob &blob,
-                               const std::vector<bool> &gemm) {
+/// of its own (a concatenation, a GEMM node) and at each fused SiLU pair.
+std::vector<StepPlan> cutSteps(const Blob &blob, const std::vector<Dims> &dims,
+                               const std::vector<bool> &gemm, bool fuseSilu) {
   std::vector<StepPlan> steps;
   const auto &nodes = *blob.nodes();
   for (uint32_t n = 0; n < nodes.size(); ++n) {
+    if (fuseSilu && isSiluPair(blob, dims, n)) {
+      steps.push_back({StepKind::Silu, n, n + 2});
+      ++n;
+      continue;
+    }
     StepKind kind = nodes.Get(n)->kind() == NodeKind::Concatenate
                         ? StepKind::Concatenation
                     : n < gemm.size() && gemm[n] ? StepKind::Gemm
@@ -34,9 +43,9 @@ std::vector<StepPlan> cutSteps(const Blob &blob,
 } // namespace
 
 StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims,
-                     const std::vector<bool> &gemm) {
+                     const std::vector<bool> &gemm, bool fuseSilu) {
   StagePlan plan;
-  plan.steps = cutSteps(blob, gemm);
+  plan.steps = cutSteps(blob, dims, gemm, fuseSilu);
   const auto &tensors = *blob.tensors();
   const auto &nodes = *blob.nodes();
   constexpr size_t kNone = SIZE_MAX;
@@ -47,42 +56,78 @@ StagePlan planStages(const Blob &blob, const std::vector<Dims> &dims,
     const StepPlan &step = plan.steps[s];
     // Values a step outside XNNPACK reads or writes live in the buffer.
     bool outside = step.kind != StepKind::Xnnpack;
+    auto read = [&](uint32_t index) {
+      lastReader[index] = s;
+      shared[index] = shared[index] || outside ||
+                      (writer[index] != kNone && writer[index] != s);
+    };
+    auto write = [&](uint32_t index) {
+      writer[index] = s;
+      shared[index] = shared[index] || outside;
+    };
+    if (step.kind == StepKind::Silu) {
+      // The sigmoid's output is never stored: the pass reads x, writes out.
+      read(nodes.Get(step.first)->inputs()->Get(0));
+      write(nodes.Get(step.first + 1)->outputs()->Get(0));
+      continue;
+    }
     for (uint32_t n = step.first; n < step.end; ++n) {
       const Node &node = *nodes.Get(n);
-      for (uint32_t index : *node.inputs()) {
-        if (index == kAbsentTensor)
-          continue;
-        lastReader[index] = s;
-        shared[index] = shared[index] || outside ||
-                        (writer[index] != kNone && writer[index] != s);
-      }
-      uint32_t out = node.outputs()->Get(0);
-      writer[out] = s;
-      shared[out] = shared[out] || outside;
+      for (uint32_t index : *node.inputs())
+        if (index != kAbsentTensor)
+          read(index);
+      write(node.outputs()->Get(0));
+    }
+  }
+  auto placeable = [&](uint32_t i) {
+    const Tensor &tensor = *tensors.Get(i);
+    bool ownMemory =
+        tensor.data_size() || tensor.input() >= 0 || tensor.output() >= 0;
+    return shared[i] && !ownMemory && writer[i] != kNone;
+  };
+  auto lastUse = [&](uint32_t i) {
+    return lastReader[i] == kNone ? writer[i] : lastReader[i];
+  };
+  // A SiLU whose input dies with it writes over its input: those bytes are
+  // in cache (just written), a fresh output's would have to be fetched.
+  // Each value's bytes belong to the first of its chain of such outputs.
+  std::vector<uint32_t> owner(tensors.size());
+  std::vector<size_t> last(tensors.size(), kNone);
+  for (uint32_t i = 0; i < tensors.size(); ++i) {
+    owner[i] = i;
+    last[i] = lastUse(i);
+  }
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    if (plan.steps[s].kind != StepKind::Silu)
+      continue;
+    uint32_t x = nodes.Get(plan.steps[s].first)->inputs()->Get(0);
+    uint32_t out = nodes.Get(plan.steps[s].first + 1)->outputs()->Get(0);
+    if (placeable(x) && placeable(out) && lastReader[x] == s) {
+      owner[out] = owner[x];
+      last[owner[x]] = std::max(last[owner[x]], last[out]);
     }
   }
   // Values passed between steps, placed by lifetime in steps.
   std::vector<uint32_t> placed;
   std::vector<runtime::PlannedBuffer> buffers;
   for (uint32_t i = 0; i < tensors.size(); ++i) {
-    const Tensor &tensor = *tensors.Get(i);
-    bool ownMemory =
-        tensor.data_size() || tensor.input() >= 0 || tensor.output() >= 0;
-    if (!shared[i] || ownMemory || writer[i] == kNone)
+    if (!placeable(i) || owner[i] != i)
       continue;
-    uint64_t bytes = numel(dims[i]) * elementBytes(tensor.datatype());
+    uint64_t bytes = numel(dims[i]) * elementBytes(tensors.Get(i)->datatype());
     // XNNPACK may read XNN_EXTRA_BYTES past an input.
     bytes =
         (bytes + XNN_EXTRA_BYTES + kAlignment - 1) / kAlignment * kAlignment;
-    size_t last = lastReader[i] == kNone ? writer[i] : lastReader[i];
     placed.push_back(i);
-    buffers.push_back(
-        {bytes, static_cast<int64_t>(writer[i]), static_cast<int64_t>(last)});
+    buffers.push_back({bytes, static_cast<int64_t>(writer[i]),
+                       static_cast<int64_t>(last[i])});
   }
   plan.bytes = runtime::MemoryPlanner(kAlignment).plan(buffers);
   plan.offsets.assign(tensors.size(), -1);
   for (size_t v = 0; v < placed.size(); ++v)
     plan.offsets[placed[v]] = static_cast<int64_t>(buffers[v].offset);
+  for (uint32_t i = 0; i < tensors.size(); ++i)
+    if (owner[i] != i)
+      plan.offsets[i] = plan.offsets[owner[i]];
   return plan;
 }
 

@@ -1,16 +1,17 @@
 //===- XnnpackBackend.cpp - Runs XNNPACK delegate blobs -------------------===//
 //
 // init: verifies the blob, defines an xnn_subgraph per run of nodes between
-// concatenations and the nodes etch's GEMM kernels take on this CPU
-// (GemmSteps.h, Stages.h; weights point into the mapped program; XNNPACK
-// packs them once when the runtime is created), creates the runtimes on a
-// pthreadpool, creates a copy operator per concatenation input and binds
-// every external buffer. execute: converts NCHW border tensors to/from NHWC
-// staging buffers (allocated at init), then invokes the runtimes and runs
-// the copies in node order. No allocation in execute.
-// resize (inputs with dynamic dims took new sizes): computes every tensor's
-// shape with the blob validator's shape rules and, when they changed, makes
-// a new XNNPACK runtime for them (XNNPACK 2022 cannot reshape a runtime).
+// concatenations, the nodes etch's GEMM kernels take on this CPU and the
+// SiLUs (sigmoid, multiply) etch runs in one pass (GemmSteps.h, Stages.h;
+// weights point into the mapped program; XNNPACK packs them once when the
+// runtime is created), creates the runtimes on a pthreadpool, creates a copy
+// operator per concatenation input and binds every external buffer. execute:
+// converts NCHW border tensors to/from NHWC staging buffers (allocated at
+// init), then invokes the runtimes and runs the copies in node order. No
+// allocation in execute. resize (inputs with dynamic dims took new sizes):
+// computes every tensor's shape with the blob validator's shape rules and, when
+// they changed, makes a new XNNPACK runtime for them (XNNPACK 2022 cannot
+// reshape a runtime).
 //
 //===----------------------------------------------------------------------===//
 #include "BlobValidator.h"
@@ -21,6 +22,7 @@
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
 #include "runtime/backend/Backend.h"
+#include "runtime/kernels/optimized/Activations.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/optimized/Transpose.h"
@@ -28,6 +30,8 @@
 #include "runtime/program/VectorAlignment.h"
 
 #include <cpuinfo.h>
+
+#include <optional>
 #include <pthreadpool.h>
 #include <xnnpack.h>
 
@@ -104,11 +108,17 @@ struct Step {
   xnn_runtime_t runtime = nullptr;
   std::vector<xnn_operator_t> copies;
   std::unique_ptr<GemmStep> gemm;
+  struct SiluPass {
+    const float *input;
+    float *output;
+    int64_t count;
+  };
+  std::optional<SiluPass> silu;
   Step() = default;
   Step(const Step &) = delete;
   Step(Step &&other) noexcept
       : runtime(other.runtime), copies(std::move(other.copies)),
-        gemm(std::move(other.gemm)) {
+        gemm(std::move(other.gemm)), silu(other.silu) {
     other.runtime = nullptr;
     other.copies.clear();
   }
@@ -350,6 +360,9 @@ public:
         }
       if (step.gemm)
         step.gemm->run();
+      if (step.silu)
+        runtime::optimized::siluParallel(step.silu->input, step.silu->output,
+                                         step.silu->count);
     }
     for (Border &border : handle.outputs)
       if (border.nchw)
@@ -408,7 +421,7 @@ private:
     if (etchGemmPreferred())
       for (uint32_t n = 0; n < gemm.size(); ++n)
         gemm[n] = gemmGeometry(blob, *blob.nodes()->Get(n), dims).has_value();
-    StagePlan plan = planStages(blob, dims, gemm);
+    StagePlan plan = planStages(blob, dims, gemm, fusedSiluPreferred());
     Built built;
     if (plan.bytes &&
         !(built.buffer = runtime::allocatePlatformBlock(plan.bytes, 64)))
@@ -437,6 +450,8 @@ private:
               ? createCopies(handle, first, dims, addresses, step)
           : stepPlan.kind == StepKind::Gemm
               ? createGemm(blob, first, dims, addresses, step)
+          : stepPlan.kind == StepKind::Silu
+              ? createSilu(blob, stepPlan, dims, addresses, step)
               : createStepRuntime(handle, stepPlan, dims, addresses, step);
       if (error != Error::Ok)
         return error;
@@ -527,6 +542,20 @@ private:
       ET_LOG(Error, "xnnpack: cannot allocate a convolution's packed weights");
       return Error::MemoryAllocationFailed;
     }
+    return Error::Ok;
+  }
+
+  /// A fused SiLU: the sigmoid's input in, the multiply's output out.
+  static Error createSilu(const Blob &blob, const StepPlan &stepPlan,
+                          const std::vector<Dims> &dims,
+                          const std::vector<void *> &addresses, Step &step) {
+    uint32_t input = blob.nodes()->Get(stepPlan.first)->inputs()->Get(0);
+    uint32_t output = blob.nodes()->Get(stepPlan.first + 1)->outputs()->Get(0);
+    if (!addresses[input] || !addresses[output])
+      return fail("a SiLU step's values have no memory");
+    step.silu = Step::SiluPass{static_cast<const float *>(addresses[input]),
+                               static_cast<float *>(addresses[output]),
+                               static_cast<int64_t>(numel(dims[input]))};
     return Error::Ok;
   }
 

@@ -56,6 +56,25 @@ public:
     node->output_max = INFINITY;
     blob.nodes.push_back(std::move(node));
   }
+  void sigmoid(uint32_t in, uint32_t out) {
+    auto node = std::make_unique<NodeT>();
+    node->kind = NodeKind::Sigmoid;
+    node->inputs = {in};
+    node->outputs = {out};
+    node->output_min = -INFINITY;
+    node->output_max = INFINITY;
+    blob.nodes.push_back(std::move(node));
+  }
+  void multiply(uint32_t a, uint32_t b, uint32_t out,
+                float outputMax = INFINITY) {
+    auto node = std::make_unique<NodeT>();
+    node->kind = NodeKind::Multiply;
+    node->inputs = {a, b};
+    node->outputs = {out};
+    node->output_min = -INFINITY;
+    node->output_max = outputMax;
+    blob.nodes.push_back(std::move(node));
+  }
   void concatenate(std::vector<uint32_t> inputs, uint32_t out, uint32_t axis) {
     auto node = std::make_unique<NodeT>();
     node->kind = NodeKind::Concatenate;
@@ -194,6 +213,103 @@ TEST(XnnpackStages, GemmNodesAreStepsOfTheirOwn) {
   EXPECT_GE(plan.offsets[mid], 0);
   EXPECT_GE(plan.offsets[product], 0);
   EXPECT_EQ(plan.offsets[in], -1); // borders keep their own memory
+}
+
+// silu(x) = x * sigmoid(x), as etch's compiler writes it (and with the
+// product's operands swapped), is one step whose sigmoid is never stored;
+// x and the product live in the delegate buffer between XNNPACK runtimes.
+TEST(XnnpackStages, SiluPairsAreOnePass) {
+  BlobBuilder b;
+  uint32_t in = b.tensor({1, 4, 4, 8}, 0), x = b.tensor({1, 4, 4, 8});
+  uint32_t gate = b.tensor({1, 4, 4, 8}), y = b.tensor({1, 4, 4, 8});
+  uint32_t gate2 = b.tensor({1, 4, 4, 8}), z = b.tensor({1, 4, 4, 8});
+  uint32_t out = b.tensor({1, 4, 4, 8}, -1, 0);
+  b.clamp(in, x);
+  b.sigmoid(x, gate);
+  b.multiply(x, gate, y);
+  b.sigmoid(y, gate2);
+  b.multiply(gate2, y, z);
+  b.clamp(z, out);
+  const Blob &blob = b.finish();
+  ASSERT_EQ(validateBlob(blob), "");
+  std::vector<Dims> dims = b.dims();
+  EXPECT_TRUE(isSiluPair(blob, dims, 1));
+  EXPECT_TRUE(isSiluPair(blob, dims, 3));
+  EXPECT_FALSE(isSiluPair(blob, dims, 0));
+  EXPECT_FALSE(isSiluPair(blob, dims, 2)); // a multiply, then a sigmoid
+
+  StagePlan plan = planStages(blob, dims, {}, /*fuseSilu=*/true);
+  ASSERT_EQ(plan.steps.size(), 4u);
+  EXPECT_EQ(plan.steps[0].kind, StepKind::Xnnpack);
+  EXPECT_EQ(plan.steps[1].kind, StepKind::Silu);
+  EXPECT_EQ(plan.steps[1].first, 1u);
+  EXPECT_EQ(plan.steps[1].end, 3u);
+  EXPECT_EQ(plan.steps[2].kind, StepKind::Silu);
+  EXPECT_EQ(plan.steps[2].first, 3u);
+  EXPECT_EQ(plan.steps[3].kind, StepKind::Xnnpack);
+  EXPECT_EQ(plan.steps[3].first, 5u);
+  for (uint32_t t : {x, y, z})
+    EXPECT_GE(plan.offsets[t], 0) << "tensor " << t;
+  // x dies at the first SiLU and y at the second: both write in place.
+  EXPECT_EQ(plan.offsets[y], plan.offsets[x]);
+  EXPECT_EQ(plan.offsets[z], plan.offsets[x]);
+  EXPECT_EQ(plan.offsets[gate], -1);
+  EXPECT_EQ(plan.offsets[gate2], -1);
+
+  // Without fusion the pairs stay XNNPACK nodes: one runtime.
+  EXPECT_EQ(planStages(blob, dims).steps.size(), 1u);
+}
+
+// A SiLU whose input is read again later writes elsewhere.
+TEST(XnnpackStages, SiluKeepsAnInputReadLater) {
+  BlobBuilder b;
+  uint32_t in = b.tensor({64}, 0), x = b.tensor({64}), gate = b.tensor({64});
+  uint32_t y = b.tensor({64}), sum = b.tensor({64}),
+           out = b.tensor({64}, -1, 0);
+  b.clamp(in, x);
+  b.sigmoid(x, gate);
+  b.multiply(x, gate, y);
+  b.multiply(x, y, sum); // x read after the SiLU (not a SiLU: y is no sigmoid)
+  b.clamp(sum, out);
+  const Blob &blob = b.finish();
+  ASSERT_EQ(validateBlob(blob), "");
+  StagePlan plan = planStages(blob, b.dims(), {}, /*fuseSilu=*/true);
+  ASSERT_EQ(plan.steps.size(), 3u);
+  EXPECT_EQ(plan.steps[1].kind, StepKind::Silu);
+  ASSERT_GE(plan.offsets[x], 0);
+  ASSERT_GE(plan.offsets[y], 0);
+  uint64_t bytes = (64 * 4 + 16 + 63) / 64 * 64;
+  EXPECT_TRUE(uint64_t(std::abs(plan.offsets[x] - plan.offsets[y])) >= bytes);
+}
+
+// A sigmoid read by another node, a clamped product, a product of another
+// value or a broadcast: two XNNPACK nodes, as written.
+TEST(XnnpackStages, OtherSigmoidProductsStayOnXnnpack) {
+  BlobBuilder b;
+  uint32_t x = b.tensor({2, 8}, 0), gate = b.tensor({2, 8});
+  uint32_t y = b.tensor({2, 8}), y2 = b.tensor({2, 8}, -1, 0);
+  b.sigmoid(x, gate);
+  b.multiply(x, gate, y);
+  b.clamp(gate, y2); // the sigmoid read again
+  uint32_t u = b.tensor({2, 8}), gate3 = b.tensor({2, 8}),
+           v = b.tensor({2, 8}, -1, 1);
+  b.sigmoid(u, gate3);
+  b.multiply(u, gate3, v, /*outputMax=*/6.0f); // clamped
+  uint32_t w = b.tensor({2, 8}), gate4 = b.tensor({2, 8}),
+           other = b.tensor({2, 8}, 1), p = b.tensor({2, 8}, -1, 2);
+  b.sigmoid(w, gate4);
+  b.multiply(other, gate4, p); // not x * sigmoid(x)
+  uint32_t row = b.tensor({1, 8}, 2), gate5 = b.tensor({1, 8}),
+           wide = b.tensor({2, 8}, 3), q = b.tensor({2, 8}, -1, 3);
+  b.sigmoid(row, gate5);
+  b.multiply(wide, gate5, q); // a broadcast
+  const Blob &blob = b.finish();
+  std::vector<Dims> dims = b.dims();
+  for (uint32_t n : {0u, 3u, 5u, 7u})
+    EXPECT_FALSE(isSiluPair(blob, dims, n)) << "node " << n;
+  StagePlan plan = planStages(blob, dims, {}, /*fuseSilu=*/true);
+  for (const StepPlan &step : plan.steps)
+    EXPECT_NE(step.kind, StepKind::Silu);
 }
 
 // What stays on XNNPACK: fewer output rows than a tile, weights computed
