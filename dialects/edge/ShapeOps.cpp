@@ -3,8 +3,6 @@
 #include "edge/InferenceRules.h"
 #include "runtime/core/ViewShape.h"
 
-#include "llvm/ADT/SmallBitVector.h"
-
 #include <limits>
 
 using namespace mlir;
@@ -129,13 +127,14 @@ LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   RankedTensorType input = rankedType(adaptor.getSelf());
-  std::optional<int64_t> dim =
-      normalizeDim(location, getOperationName(), "dim", adaptor.getDim(),
-                   input.getRank() + 1);
-  if (!dim)
+  SmallVector<int64_t> shape(input.getRank() + 1);
+  if (etch::runtime::unsqueezedShape(input.getShape().data(), input.getRank(),
+                                     adaptor.getDim(), shape.data()) < 0) {
+    // Out of range: the message names the dim and the range.
+    (void)normalizeDim(location, getOperationName(), "dim", adaptor.getDim(),
+                       input.getRank() + 1);
     return failure();
-  SmallVector<int64_t> shape(input.getShape());
-  shape.insert(shape.begin() + *dim, 1);
+  }
   types.push_back(withShape(adaptor.getSelf(), shape));
   return success();
 }
@@ -147,27 +146,28 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
   StringRef name = getOperationName();
   RankedTensorType input = rankedType(adaptor.getSelf());
   int64_t rank = input.getRank();
-  llvm::SmallBitVector candidates(rank, !adaptor.getDim());
-  if (std::optional<ArrayRef<int64_t>> dims = adaptor.getDim()) {
-    for (int64_t dim : *dims) {
-      // Rank-0 tensors accept dim 0/-1 and stay rank 0, as in ATen.
-      std::optional<int64_t> normalized =
-          normalizeDim(location, name, "dim", dim, std::max<int64_t>(rank, 1));
-      if (!normalized)
-        return failure();
-      if (rank == 0)
-        continue;
-      if (input.isDynamicDim(*normalized))
-        return emitInferenceError(location, name,
-                                  "cannot decide whether dim " + Twine(dim) +
-                                      " of dynamic size is squeezed");
-      candidates.set(*normalized);
-    }
+  std::optional<ArrayRef<int64_t>> dims = adaptor.getDim();
+  ArrayRef<int64_t> named = dims.value_or(ArrayRef<int64_t>());
+  // Whether a dynamic extent is 1 is not known here.
+  for (int64_t dim : named) {
+    int64_t d = etch::runtime::normalizedDim(dim, rank);
+    if (d >= 0 && input.isDynamicDim(d))
+      return emitInferenceError(location, name,
+                                "cannot decide whether dim " + Twine(dim) +
+                                    " of dynamic size is squeezed");
   }
-  SmallVector<int64_t> shape;
-  for (int64_t i = 0; i < rank; ++i)
-    if (!candidates.test(i) || input.getDimSize(i) != 1)
-      shape.push_back(input.getDimSize(i));
+  SmallVector<bool> marks(rank);
+  SmallVector<int64_t> shape(rank);
+  size_t at;
+  int64_t kept = etch::runtime::squeezedShape(
+      input.getShape().data(), rank, named.data(), named.size(),
+      dims.has_value(), marks.data(), shape.data(), at);
+  if (kept < 0) {
+    (void)normalizeDim(location, name, "dim", named[at],
+                       std::max<int64_t>(rank, 1));
+    return failure();
+  }
+  shape.resize(kept);
   types.push_back(withShape(adaptor.getSelf(), shape));
   return success();
 }

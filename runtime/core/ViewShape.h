@@ -1,5 +1,6 @@
-// What a Python slice of one dim takes and where a permutation sends each
-// dim (permute, transpose), ATen's rules. The one definition: the Edge
+// What a Python slice of one dim takes, where a permutation sends each dim
+// (permute, transpose) and which dims squeeze and unsqueeze drop and add,
+// ATen's rules. The one definition: the Edge
 // dialect's shape inference and the portable kernels' validation and
 // execution use them, as they do WindowExtent.h and ReductionShape.h.
 #pragma once
@@ -71,6 +72,44 @@ inline bool transpositionOf(int64_t rank, int64_t dim0, int64_t dim1,
   if (rank > 0)
     std::swap(source[a], source[b]);
   return true;
+}
+
+/// unsqueeze's extents: \p sizes[0, rank) with a 1 inserted at \p dim
+/// (counted in the output's rank, from the end when negative), into \p out
+/// (room for rank + 1); the output's rank, or -1 when dim is out of range.
+inline int64_t unsqueezedShape(const int64_t *sizes, int64_t rank, int64_t dim,
+                               int64_t *out) {
+  int64_t at = normalizedDim(dim, rank + 1);
+  if (at < 0)
+    return -1;
+  for (int64_t d = 0, o = 0; o <= rank; ++o)
+    out[o] = o == at ? 1 : sizes[d++];
+  return rank + 1;
+}
+
+/// squeeze's extents: with \p hasDims, the dims \p dims[0, count) names
+/// that have size 1 dropped (an empty list drops none; a rank-0 tensor
+/// takes dims 0 and -1 and stays rank 0), else every dim of size 1. Writes
+/// them to \p out (room for rank; \p named: room for rank marks) and
+/// returns the output's rank, or -1 when a named dim is out of range, with
+/// \p at its position in dims.
+inline int64_t squeezedShape(const int64_t *sizes, int64_t rank,
+                             const int64_t *dims, size_t count, bool hasDims,
+                             bool *named, int64_t *out, size_t &at) {
+  for (int64_t d = 0; d < rank; ++d)
+    named[d] = !hasDims;
+  for (at = 0; hasDims && at < count; ++at) {
+    int64_t d = normalizedDim(dims[at], std::max<int64_t>(rank, 1));
+    if (d < 0)
+      return -1;
+    if (rank > 0)
+      named[d] = true;
+  }
+  int64_t kept = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!named[d] || sizes[d] != 1)
+      out[kept++] = sizes[d];
+  return kept;
 }
 
 } // namespace etch::runtime

@@ -89,29 +89,22 @@ Error validateReshape(const KernelCall &call) {
   } else if (const AttributeValue *dim = call.find("dim");
              dim && dim->kind == AttributeValue::Kind::Int) {
     // unsqueeze: a size-1 dim at `dim` (counted in the output's rank).
-    int64_t at = normalizeDim(dim->intValue, in.rank() + 1);
-    if (at < 0 || in.rank() >= kMaxRank)
+    if (in.rank() >= kMaxRank)
       return kernelError(call, Error::InvalidProgram, "dim is out of range");
-    for (int d = 0; d < in.rank(); ++d) {
-      if (d == at)
-        expected[rank++] = 1;
-      expected[rank++] = in.size(d);
-    }
-    if (at == in.rank())
-      expected[rank++] = 1;
+    rank = static_cast<int>(
+        unsqueezedShape(in.sizes(), in.rank(), dim->intValue, expected));
+    if (rank < 0)
+      return kernelError(call, Error::InvalidProgram, "dim is out of range");
   } else {
-    // squeeze: the listed size-1 dims, or every one.
+    // squeeze: the listed size-1 dims, or every one (no list).
     Span<const int64_t> dims = call.intsAttr("dim");
-    bool drop[kMaxRank] = {};
-    for (int64_t d : dims) {
-      int64_t at = normalizeDim(d, in.rank());
-      if (at < 0)
-        return kernelError(call, Error::InvalidProgram, "dim is out of range");
-      drop[at] = in.size(at) == 1;
-    }
-    for (int d = 0; d < in.rank(); ++d)
-      if (!(dims.empty() ? in.size(d) == 1 : drop[d]))
-        expected[rank++] = in.size(d);
+    bool named[kMaxRank];
+    size_t at;
+    rank = static_cast<int>(squeezedShape(in.sizes(), in.rank(), dims.data(),
+                                          dims.size(), call.find("dim"), named,
+                                          expected, at));
+    if (rank < 0)
+      return kernelError(call, Error::InvalidProgram, "dim is out of range");
   }
   ET_CHECK_OK(checkShape(call, call.outputs[0], "output", expected, rank));
   if (in.numel() != call.outputs[0]->numel())

@@ -1,11 +1,13 @@
-// The slice and permutation rules both sides share (runtime/core/ViewShape.h):
-// Python slicing's bounds, a step past the extent, and the ways a dim list
-// is not a permutation.
+// The view rules both sides share (runtime/core/ViewShape.h): Python
+// slicing's bounds, a step past the extent, the ways a dim list is not a
+// permutation, and the dims squeeze drops and unsqueeze adds.
 #include "runtime/core/ViewShape.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 using namespace etch::runtime;
@@ -74,6 +76,54 @@ TEST(ViewShape, TranspositionSwapsTwoDims) {
   // Rank 0 takes dims 0 and -1 (ATen) and has nothing to swap.
   EXPECT_TRUE(transpositionOf(0, 0, -1, source.data()));
   EXPECT_FALSE(transpositionOf(0, 1, 0, source.data()));
+}
+
+std::vector<int64_t> squeezed(std::vector<int64_t> sizes,
+                              std::optional<std::vector<int64_t>> dims) {
+  bool named[8];
+  std::vector<int64_t> out(sizes.size());
+  size_t at;
+  int64_t rank = squeezedShape(
+      sizes.data(), sizes.size(), dims ? dims->data() : nullptr,
+      dims ? dims->size() : 0, dims.has_value(), named, out.data(), at);
+  EXPECT_GE(rank, 0);
+  out.resize(std::max<int64_t>(rank, 0));
+  return out;
+}
+
+TEST(ViewShape, SqueezeDropsNamedOrEverySizeOneDim) {
+  EXPECT_EQ(squeezed({1, 3, 1}, std::nullopt), (std::vector<int64_t>{3}));
+  EXPECT_EQ(squeezed({1, 3, 1}, std::vector<int64_t>{0}),
+            (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(squeezed({1, 3, 1}, std::vector<int64_t>{-1, 1}),
+            (std::vector<int64_t>{1, 3}));
+  // An empty list drops nothing (ATen's squeeze.dims), unlike no list.
+  EXPECT_EQ(squeezed({1, 3, 1}, std::vector<int64_t>{}),
+            (std::vector<int64_t>{1, 3, 1}));
+  // A rank-0 tensor takes dims 0 and -1 and stays rank 0.
+  EXPECT_EQ(squeezed({}, std::vector<int64_t>{0, -1}), std::vector<int64_t>{});
+  bool named[3];
+  int64_t out[3];
+  size_t at;
+  int64_t sizes[] = {1, 3, 1}, dims[] = {0, 3};
+  EXPECT_EQ(squeezedShape(sizes, 3, dims, 2, true, named, out, at), -1);
+  EXPECT_EQ(at, 1u);
+  int64_t scalarDims[] = {1};
+  EXPECT_EQ(squeezedShape(nullptr, 0, scalarDims, 1, true, named, out, at), -1);
+}
+
+TEST(ViewShape, UnsqueezeAddsADimInTheOutputsRank) {
+  int64_t sizes[] = {2, 3}, out[3];
+  EXPECT_EQ(unsqueezedShape(sizes, 2, -1, out), 3);
+  EXPECT_EQ(std::vector<int64_t>(out, out + 3),
+            (std::vector<int64_t>{2, 3, 1}));
+  EXPECT_EQ(unsqueezedShape(sizes, 2, 1, out), 3);
+  EXPECT_EQ(std::vector<int64_t>(out, out + 3),
+            (std::vector<int64_t>{2, 1, 3}));
+  EXPECT_EQ(unsqueezedShape(sizes, 2, 3, out), -1);
+  EXPECT_EQ(unsqueezedShape(sizes, 2, -4, out), -1);
+  EXPECT_EQ(unsqueezedShape(nullptr, 0, 0, out), 1);
+  EXPECT_EQ(out[0], 1);
 }
 
 } // namespace

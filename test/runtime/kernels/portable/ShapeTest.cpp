@@ -133,6 +133,17 @@ TEST(PortableShape, ViewCopiesAndChecksCount) {
   EXPECT_EQ(runKernel("edge.unsqueeze", {&y.view}, {&unsqueezed.view},
                       Attributes().i("dim", -1)),
             Error::Ok);
+  // As the dialect infers (runtime/core/ViewShape.h): an empty dim list
+  // squeezes nothing, and a rank-0 tensor takes dim 0 (both were refused).
+  OwnedTensor same(ScalarType::Float32, {1, 3, 1});
+  EXPECT_EQ(runKernel("edge.squeeze", {&y.view}, {&same.view},
+                      Attributes().ints("dim", {})),
+            Error::Ok);
+  OwnedTensor scalar = randomFloat({}), scalarOut(ScalarType::Float32, {});
+  EXPECT_EQ(runKernel("edge.squeeze", {&scalar.view}, {&scalarOut.view},
+                      Attributes().ints("dim", {0})),
+            Error::Ok);
+  EXPECT_EQ(scalarOut.f()[0], scalar.f()[0]);
 }
 
 // While a method propagates new input shapes, validate sets each output's
