@@ -23,38 +23,39 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
   if (!resolved)
     return failure();
   SmallVector<int64_t> shape = *resolved;
-  int inferredIndex = -1;
-  bool unknown = false; // a run-time size
-  int64_t knownProduct = 1;
-  for (auto [i, extent] : llvm::enumerate(shape)) {
-    if (extent == -1) {
-      if (inferredIndex >= 0)
-        return emitInferenceError(location, name,
-                                  "size " + formatShape(adaptor.getSize()) +
-                                      " has more than one -1");
-      inferredIndex = i;
-    } else if (ShapedType::isDynamic(extent)) {
-      unknown = true;
-    } else if (extent < 0) {
-      return emitInferenceError(location, name,
-                                "size entries must be >= 0 or -1, got " +
-                                    Twine(extent));
-    } else if (__builtin_mul_overflow(knownProduct, extent, &knownProduct)) {
-      return emitInferenceError(location, name,
-                                "size " + formatShape(adaptor.getSize()) +
-                                    " has more elements than int64 can count");
-    }
+  // Dynamic entries are sizes known at run time.
+  static_assert(ShapedType::kDynamic == etch::runtime::kUnknownSize);
+  int64_t knownProduct, inferredIndex;
+  bool unknown;
+  switch (etch::runtime::readViewSize(shape.data(), shape.size(),
+                                      /*unknownAllowed=*/true, knownProduct,
+                                      inferredIndex, unknown)) {
+  case etch::runtime::ViewSizeError::TwoInferred:
+    return emitInferenceError(location, name,
+                              "size " + formatShape(adaptor.getSize()) +
+                                  " has more than one -1");
+  case etch::runtime::ViewSizeError::Negative:
+    return emitInferenceError(location, name,
+                              "size entries must be >= 0 or -1, got " +
+                                  formatShape(shape));
+  case etch::runtime::ViewSizeError::Overflow:
+    return emitInferenceError(location, name,
+                              "size " + formatShape(adaptor.getSize()) +
+                                  " has more elements than int64 can count");
+  case etch::runtime::ViewSizeError::None:
+    break;
   }
   if (!input.hasStaticShape() || unknown) {
     if (inferredIndex >= 0)
       shape[inferredIndex] = ShapedType::kDynamic;
   } else if (inferredIndex >= 0) {
-    if (knownProduct == 0 || input.getNumElements() % knownProduct != 0)
+    shape[inferredIndex] =
+        etch::runtime::inferredViewExtent(input.getNumElements(), knownProduct);
+    if (shape[inferredIndex] < 0)
       return emitInferenceError(location, name,
                                 "cannot view " + formatType(input) +
                                     " as size " +
                                     formatShape(adaptor.getSize()));
-    shape[inferredIndex] = input.getNumElements() / knownProduct;
   } else if (knownProduct != input.getNumElements()) {
     return emitInferenceError(location, name,
                               "size " + formatShape(shape) + " has " +

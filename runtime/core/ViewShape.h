@@ -1,13 +1,14 @@
 // What a Python slice of one dim takes, where a permutation sends each dim
-// (permute, transpose) and which dims squeeze and unsqueeze drop and add,
-// ATen's rules. The one definition: the Edge
-// dialect's shape inference and the portable kernels' validation and
+// (permute, transpose), which dims squeeze and unsqueeze drop and add, and
+// the extents a view's size list means, ATen's rules. The one definition: the
+// Edge dialect's shape inference and the portable kernels' validation and
 // execution use them, as they do WindowExtent.h and ReductionShape.h.
 #pragma once
 
 #include "runtime/core/ReductionShape.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -110,6 +111,44 @@ inline int64_t squeezedShape(const int64_t *sizes, int64_t rank,
     if (!named[d] || sizes[d] != 1)
       out[kept++] = sizes[d];
   return kept;
+}
+
+enum class ViewSizeError { None, TwoInferred, Negative, Overflow };
+
+/// A size the compiler knows only at run time (MLIR's dynamic extent).
+inline constexpr int64_t kUnknownSize = INT64_MIN;
+
+/// What a view's size list \p size[0, count) says: at most one -1, whose
+/// extent is inferred (its position in \p inferred, else -1), the other
+/// entries >= 0, with product \p known. With \p unknownAllowed, entries
+/// of kUnknownSize are skipped and set \p unknown; else they are negative.
+inline ViewSizeError readViewSize(const int64_t *size, size_t count,
+                                  bool unknownAllowed, int64_t &known,
+                                  int64_t &inferred, bool &unknown) {
+  known = 1;
+  inferred = -1;
+  unknown = false;
+  for (size_t i = 0; i < count; ++i) {
+    if (size[i] == -1) {
+      if (inferred >= 0)
+        return ViewSizeError::TwoInferred;
+      inferred = static_cast<int64_t>(i);
+    } else if (size[i] == kUnknownSize && unknownAllowed) {
+      unknown = true;
+    } else if (size[i] < 0) {
+      return ViewSizeError::Negative;
+    } else if (__builtin_mul_overflow(known, size[i], &known)) {
+      return ViewSizeError::Overflow;
+    }
+  }
+  return ViewSizeError::None;
+}
+
+/// The extent a view's -1 takes for \p numel elements when the other
+/// entries' product is \p known; -1 when none does (known is 0 or does not
+/// divide numel).
+inline int64_t inferredViewExtent(int64_t numel, int64_t known) {
+  return known != 0 && numel % known == 0 ? numel / known : -1;
 }
 
 } // namespace etch::runtime

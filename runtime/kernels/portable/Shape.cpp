@@ -64,25 +64,24 @@ Error validateReshape(const KernelCall &call) {
   int rank = 0;
   if (call.find("size")) { // view: one entry may be -1
     Span<const int64_t> size = call.intsAttr("size");
-    int64_t known = 1, inferred = -1;
     int64_t sizes[kMaxRank];
     if (size.size() > static_cast<size_t>(kMaxRank))
       return kernelError(call, Error::InvalidProgram, "size has too many dims");
     if (!resolveSizeList(call, size, 1, sizes))
       return kernelError(call, Error::InvalidProgram,
                          "needs one 0-d int64 input per dynamic size entry");
-    for (int64_t extent : Span<const int64_t>(sizes, size.size())) {
-      if (extent == -1 && inferred < 0)
-        inferred = rank;
-      else if (extent < 0 || __builtin_mul_overflow(known, extent, &known))
-        return kernelError(call, Error::InvalidProgram, "bad size entry");
-      expected[rank++] = extent;
-    }
+    int64_t known, inferred;
+    bool unknown;
+    if (readViewSize(sizes, size.size(), /*unknownAllowed=*/false, known,
+                     inferred, unknown) != ViewSizeError::None)
+      return kernelError(call, Error::InvalidProgram, "bad size entry");
+    rank = static_cast<int>(size.size());
+    std::copy(sizes, sizes + rank, expected);
     if (inferred >= 0) {
-      if (known == 0 || in.numel() % known != 0)
+      expected[inferred] = inferredViewExtent(in.numel(), known);
+      if (expected[inferred] < 0)
         return kernelError(call, Error::InvalidShape,
                            "size does not divide the input's elements");
-      expected[inferred] = in.numel() / known;
     }
   } else if (call.inputs.size() != 1) {
     return kernelError(call, Error::InvalidProgram, "takes one input");

@@ -581,6 +581,24 @@ func.func @view_two_inferred(%a: tensor<2x3xf32>) {
 
 // -----
 
+func.func @view_negative(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.view' op size entries must be >= 0 or -1, got [3, -2]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.view %a {size = array<i64: 3, -2>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @view_indivisible(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'edge.view' op cannot view tensor<2x3xf32> as size [4, -1]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.view %a {size = array<i64: 4, -1>} : (tensor<2x3xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
 // permute needs a permutation of all dims.
 func.func @permute_repeat(%a: tensor<2x3xf32>) {
   // expected-error @+2 {{'edge.permute' op dims [1, -1] is not a permutation}}

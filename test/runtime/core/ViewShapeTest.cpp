@@ -126,4 +126,34 @@ TEST(ViewShape, UnsqueezeAddsADimInTheOutputsRank) {
   EXPECT_EQ(out[0], 1);
 }
 
+TEST(ViewShape, ViewSizeListHasOneInferredExtentAtMost) {
+  int64_t known, inferred;
+  bool unknown;
+  int64_t size[] = {3, -1, 2};
+  ASSERT_EQ(readViewSize(size, 3, false, known, inferred, unknown),
+            ViewSizeError::None);
+  EXPECT_EQ(known, 6);
+  EXPECT_EQ(inferred, 1);
+  EXPECT_EQ(inferredViewExtent(24, known), 4);
+  EXPECT_EQ(inferredViewExtent(25, known), -1);
+  EXPECT_EQ(inferredViewExtent(0, 0), -1); // a zero entry infers nothing
+  int64_t two[] = {-1, -1};
+  EXPECT_EQ(readViewSize(two, 2, false, known, inferred, unknown),
+            ViewSizeError::TwoInferred);
+  int64_t negative[] = {2, -3};
+  EXPECT_EQ(readViewSize(negative, 2, true, known, inferred, unknown),
+            ViewSizeError::Negative);
+  int64_t huge[] = {INT64_MAX, 2};
+  EXPECT_EQ(readViewSize(huge, 2, false, known, inferred, unknown),
+            ViewSizeError::Overflow);
+  // The compiler's run-time sizes; the runtime's lists have none.
+  int64_t dynamic[] = {kUnknownSize, 4};
+  ASSERT_EQ(readViewSize(dynamic, 2, true, known, inferred, unknown),
+            ViewSizeError::None);
+  EXPECT_TRUE(unknown);
+  EXPECT_EQ(known, 4);
+  EXPECT_EQ(readViewSize(dynamic, 2, false, known, inferred, unknown),
+            ViewSizeError::Negative);
+}
+
 } // namespace
