@@ -40,9 +40,13 @@ NonMaxSuppressionOp::upperBoundTypes(TypeRange operandTypes,
   // Every class of every batch keeps as many boxes as it may.
   int64_t perClass = std::min<int64_t>(
       static_cast<int64_t>(getMaxOutputBoxesPerClass()), scores.getDimSize(2));
-  types.push_back(RankedTensorType::get(
-      {scores.getDimSize(0) * scores.getDimSize(1) * perClass, 3},
-      IntegerType::get(getContext(), 64)));
+  int64_t boxes;
+  if (__builtin_mul_overflow(scores.getDimSize(0), scores.getDimSize(1),
+                             &boxes) ||
+      __builtin_mul_overflow(boxes, perClass, &boxes))
+    return failure(); // no bound an int64 can hold
+  types.push_back(
+      RankedTensorType::get({boxes, 3}, IntegerType::get(getContext(), 64)));
   return success();
 }
 

@@ -102,7 +102,9 @@ private:
       // Extents the values decide: the largest they can be.
       if (failed(dataDependent.upperBoundTypes(op.getOperandTypes(), types)))
         return op.emitError("cannot bound the data-dependent shape of ")
-               << op.getName() << " (its operands' shapes are not bounded)";
+               << op.getName()
+               << " (its operands' shapes are not bounded, or the bound "
+                  "does not fit int64)";
     } else if (failed(inference.inferReturnTypes(
                    op.getContext(), op.getLoc(), op.getOperands(),
                    op.getAttrDictionary(), op.getPropertiesStorage(),
