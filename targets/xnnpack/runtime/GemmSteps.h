@@ -30,7 +30,7 @@ bool etchGemmPreferred();
 /// AVX2 CPUs, where it made efficientnet_b0 0.72-0.88x the time at 2
 /// threads and 0.96-0.97x at 1; on AVX-512 XNNPACK's sigmoid is faster per
 /// element than etch's silu and the pass gained 0.96-0.99x at 2 threads but
-/// lost 1.02-1.08x at 1 (2-core EPYC Zen 5, one run each).
+/// lost 1.02-1.08x at 1 (2-core EPYC Zen 5, three runs).
 /// ETCH_XNNPACK_SILU=etch or xnnpack overrides.
 bool fusedSiluPreferred();
 

@@ -7,11 +7,11 @@
 // runtime is created), creates the runtimes on a pthreadpool, creates a copy
 // operator per concatenation input and binds every external buffer. execute:
 // converts NCHW border tensors to/from NHWC staging buffers (allocated at
-// init), then invokes the runtimes and runs the copies in node order. No
-// allocation in execute. resize (inputs with dynamic dims took new sizes):
-// computes every tensor's shape with the blob validator's shape rules and, when
-// they changed, makes a new XNNPACK runtime for them (XNNPACK 2022 cannot
-// reshape a runtime).
+// init), then runs the steps in node order (runtimes, copies, GEMMs, SiLU
+// passes). No allocation in execute. resize (inputs with dynamic dims took new
+// sizes): computes every tensor's shape with the blob validator's shape rules
+// and, when they changed, makes a new XNNPACK runtime for them (XNNPACK 2022
+// cannot reshape a runtime).
 //
 //===----------------------------------------------------------------------===//
 #include "BlobValidator.h"
@@ -30,13 +30,12 @@
 #include "runtime/program/VectorAlignment.h"
 
 #include <cpuinfo.h>
-
-#include <optional>
 #include <pthreadpool.h>
 #include <xnnpack.h>
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace etch::xnnpack {
