@@ -25,11 +25,6 @@ namespace etch::runtime::optimized {
 namespace {
 
 constexpr float kLowT = -87.0f, kHighT = 88.0f, kLowX = -87.0f;
-constexpr float kLog2e = 1.44269504f;
-constexpr float kLn2High = 0.693359375f, kLn2Low = -2.12194440e-4f;
-constexpr float kExpPoly[] = {1.9875691500e-4f, 1.3981999507e-3f,
-                              8.3334519073e-3f, 4.1665795894e-2f,
-                              1.6666665459e-1f, 5.0000001201e-1f};
 
 float siluScalar(float x) { return x / (1.0f + expVectorizable(-x)); }
 
@@ -38,10 +33,10 @@ __attribute__((target("avx512f"))) __m512 siluVector(__m512 x) {
       _mm512_max_ps(_mm512_sub_ps(_mm512_setzero_ps(), x),
                     _mm512_set1_ps(kLowT)),
       _mm512_set1_ps(kHighT));
-  __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(kLog2e)),
+  __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(kExpLog2e)),
                                   _MM_FROUND_TO_NEAREST_INT);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2High), t);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Low), r);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kExpLn2High), t);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kExpLn2Low), r);
   __m512 p = _mm512_set1_ps(kExpPoly[0]);
   for (int i = 1; i < 6; ++i)
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpPoly[i]));
@@ -85,10 +80,10 @@ __attribute__((target("avx2,fma"))) __m256 siluVector(__m256 x) {
       _mm256_max_ps(_mm256_sub_ps(_mm256_setzero_ps(), x),
                     _mm256_set1_ps(kLowT)),
       _mm256_set1_ps(kHighT));
-  __m256 n = _mm256_round_ps(_mm256_mul_ps(t, _mm256_set1_ps(kLog2e)),
+  __m256 n = _mm256_round_ps(_mm256_mul_ps(t, _mm256_set1_ps(kExpLog2e)),
                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2High), t);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Low), r);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kExpLn2High), t);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kExpLn2Low), r);
   __m256 p = _mm256_set1_ps(kExpPoly[0]);
   for (int i = 1; i < 6; ++i)
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpPoly[i]));

@@ -8,6 +8,16 @@
 
 namespace etch::runtime::optimized {
 
+/// Cephes' expf: log2(e), ln 2 in two parts (the range reduction r = x -
+/// n ln 2 stays exact), and the degree-5 polynomial in r (highest power
+/// first) that e^r = p(r) r^2 + r + 1 takes. The intrinsic kernels
+/// (Silu.cpp) use these too.
+inline constexpr float kExpLog2e = 1.44269504f;
+inline constexpr float kExpLn2High = 0.693359375f, kExpLn2Low = -2.12194440e-4f;
+inline constexpr float kExpPoly[] = {1.9875691500e-4f, 1.3981999507e-3f,
+                                     8.3334519073e-3f, 4.1665795894e-2f,
+                                     1.6666665459e-1f, 5.0000001201e-1f};
+
 /// e^x within ~1 ulp: Cephes' expf (x = n ln 2 + r, a degree-6 polynomial
 /// in r, 2^n put in the exponent). 0 below -87.34 (under FLT_MIN), +inf
 /// above 88.72, NaN stays NaN.
@@ -16,14 +26,11 @@ __attribute__((always_inline)) inline float expVectorizable(float input) {
   float x = input > kLow ? input : kLow;
   x = x < kHigh ? x : kHigh;
   // n = round(x / ln 2) by the 1.5 * 2^23 trick; r = x - n ln 2 in two parts.
-  float n = (x * 1.44269504f + 12582912.0f) - 12582912.0f;
-  float r = x - n * 0.693359375f - n * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
+  float n = (x * kExpLog2e + 12582912.0f) - 12582912.0f;
+  float r = x - n * kExpLn2High - n * kExpLn2Low;
+  float p = kExpPoly[0];
+  for (int i = 1; i < 6; ++i)
+    p = p * r + kExpPoly[i];
   p = p * r * r + r + 1.0f;
   int32_t bits;
   std::memcpy(&bits, &p, sizeof bits);
