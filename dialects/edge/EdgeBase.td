@@ -72,8 +72,12 @@ class Edge_Op<string mnemonic, list<Trait> traits = []>
   // A result-type rule the op shares with its family
   // (dialects/edge/InferenceRules.h, namespace rules): its inferReturnTypes
   // is generated to call rules::<inferRule>(context, location, name,
-  // adaptor, types) instead of being written by hand.
+  // adaptor, types) instead of being written by hand; a rule's template
+  // arguments name other rules' parts unqualified ("sameShape<0, AsI1>").
   string inferRule = "";
+  // The op also returns where each value came from (sort, max pooling with
+  // indices): an i64 tensor of the rule's result shape, appended.
+  bit inferIndices = 0;
   // The op's portable kernel (runtime/kernels/portable): validate<Validator>
   // at load and run<Kernel> at execute, registered under the op's name.
   // scripts/generate-kernel-list.py writes the runtime's kernel list
@@ -89,9 +93,13 @@ class Edge_Op<string mnemonic, list<Trait> traits = []>
       "::mlir::LogicalResult $cppClass::inferReturnTypes("
       "::mlir::MLIRContext *context, "
       "std::optional<::mlir::Location> location, Adaptor adaptor, "
-      "::llvm::SmallVectorImpl<::mlir::Type> &types) {\n"
-      "  return ::etch::edge::rules::" # inferRule #
-      "(context, location, getOperationName(), adaptor, types);\n}\n");
+      "::llvm::SmallVectorImpl<::mlir::Type> &types) {\n" #
+      "  using namespace ::etch::edge::rules;\n" #
+      !if(inferIndices,
+          "  return appendIndices(context, " # inferRule #
+          "(context, location, getOperationName(), adaptor, types), types);\n}\n",
+          "  return " # inferRule #
+          "(context, location, getOperationName(), adaptor, types);\n}\n"));
 }
 
 // An op mirroring ATen operator(s) `aten`; the result type is inferred from

@@ -152,6 +152,8 @@ def Edge_AddmmOp : Edge_AtenOp<"addmm", "aten::addmm"> {
 }
 
 def Edge_LinearOp : Edge_AtenOp<"linear", "aten::linear"> {
+  let inferRule = "linear<SameElement>";
+  let hasVerifier = 1;
   let summary = "input @ weight^T + bias over the last dimension";
   let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$weight,
       Optional<Edge_FloatTensor>:$bias);
@@ -308,12 +310,14 @@ def Edge_LogicalXorOp : Edge_LogicalBinaryOp<"logical_xor", "aten::logical_xor">
   let summary = "self != other as truth values, elementwise";
 }
 def Edge_LogicalNotOp : Edge_AtenOp<"logical_not", "aten::logical_not"> {
+  let inferRule = "sameShape<0, AsI1>";
   let summary = "!self, elementwise (nonzero is true)";
   let arguments = (ins Edge_NumericTensor:$self);
   let results = (outs RankedTensorOf<[I1]>:$result);
 }
 
 def Edge_ToCopyOp : Edge_AtenOp<"to_copy", "aten::_to_copy"> {
+  let inferRule = "sameShape<0, AsDtype>";
   let summary = "Convert to element type `dtype` (a copy, same shape)";
   let description = [{
     Float to integer truncates toward zero; anything to i1 is `!= 0`.
@@ -420,7 +424,7 @@ def Edge_EluOp : Edge_UnaryFloatOp<"elu", "aten::elu"> {
 }
 
 def Edge_ClampOp : Edge_AtenOp<"clamp", "aten::clamp"> {
-  let inferRule = "sameAsSelf";
+  let inferRule = "likeOperand<0>";
   let summary = "Clamp to [min, max]; either bound may be absent";
   let arguments = (ins Edge_NumericTensor:$self,
       OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
@@ -464,7 +468,7 @@ class Edge_ReductionOp<string mnemonic, string aten>
 }
 
 def Edge_MeanOp : Edge_ReductionOp<"mean", "aten::mean"> {
-  let inferRule = "";
+  let hasVerifier = 1;
   let summary = "Mean over dimensions";
 }
 def Edge_SumOp : Edge_ReductionOp<"sum", "aten::sum"> {
@@ -519,6 +523,8 @@ def Edge_AllOp : Edge_TruthReductionOp<"all", "aten::all"> {
 }
 
 def Edge_CumsumOp : Edge_AtenOp<"cumsum", "aten::cumsum"> {
+  let inferRule = "sameShape<0, AsSumElement>";
+  let hasVerifier = 1;
   let summary = "Running sum along `dim`";
   let description = [{
     As ATen without `dtype`: floating inputs keep their type, integer and
@@ -640,6 +646,9 @@ def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
 }
 
 def Edge_SortOp : Edge_AtenOp<"sort", "aten::sort"> {
+  let inferRule = "likeOperand<0>";
+  let inferIndices = 1;
+  let hasVerifier = 1;
   let summary = "Values sorted along `dim`, with the indices they came from";
   let description = [{
     Always stable (equal values keep their order), which is one valid
@@ -675,6 +684,8 @@ def Edge_MaxPool2dOp
 
 def Edge_MaxPool2dWithIndicesOp
     : Edge_Op<"max_pool2d_with_indices", [Pure, InferTypeOpAdaptor]> {
+  let inferRule = "maxPool<2>";
+  let inferIndices = 1;
   let summary = "2-D max pooling with where each maximum came from";
   let description = [{
     `edge.max_pool2d` with a second result: each maximum's flat position
@@ -745,6 +756,7 @@ def Edge_AvgPool3dOp : Edge_AtenOp<"avg_pool3d", "aten::avg_pool3d"> {
 def Edge_AdaptiveAvgPool2dOp
     : Edge_AtenOp<"adaptive_avg_pool2d",
                   "aten::adaptive_avg_pool2d,aten::_adaptive_avg_pool2d"> {
+  let inferRule = "outputSize<3>";
   let summary = "2-D adaptive average pooling to `output_size` (H, W)";
   let arguments = (ins Edge_FloatTensor:$self,
       DenseI64ArrayAttr:$output_size);
@@ -753,7 +765,7 @@ def Edge_AdaptiveAvgPool2dOp
 
 class Edge_UpsampleOp<string mnemonic, string aten, dag extra>
     : Edge_AtenOp<mnemonic, aten> {
-  let inferRule = "upsample";
+  let inferRule = "outputSize<4>";
   let arguments = !con((ins Edge_FloatTensor:$self,
                             DenseI64ArrayAttr:$output_size), extra,
                        (ins OptionalAttr<F64Attr>:$scales_h,
@@ -788,6 +800,8 @@ def Edge_BatchNormOp
     : Edge_AtenOp<"batch_norm",
                   "aten::_native_batch_norm_legit_no_training,aten::batch_norm",
                   [AttrSizedOperandSegments]> {
+  let inferRule = "likeOperand<0>";
+  let hasVerifier = 1;
   let summary = "Batch normalization in inference form (running statistics)";
   let description = [{
     Normalizes channel dimension 1 with `running_mean`/`running_var`, then
@@ -807,6 +821,8 @@ def Edge_BatchNormOp
 def Edge_LayerNormOp
     : Edge_AtenOp<"layer_norm", "aten::native_layer_norm,aten::layer_norm",
                   [AttrSizedOperandSegments]> {
+  let inferRule = "likeOperand<0>";
+  let hasVerifier = 1;
   let summary = "Layer normalization over the trailing `normalized_shape`";
   let arguments = (ins Edge_FloatTensor:$input,
       DenseI64ArrayAttr:$normalized_shape,
@@ -899,6 +915,8 @@ def Edge_SliceOp : Edge_AtenOp<"slice", "aten::slice"> {
 }
 
 def Edge_SliceScatterOp : Edge_AtenOp<"slice_scatter", "aten::slice_scatter"> {
+  let inferRule = "likeOperand<0>";
+  let hasVerifier = 1;
   let summary = "`self` with the slice (dim, start, end, step) replaced by `src`";
   let description = [{
     The functional form of writing into a slice: `start`/`end` follow
@@ -991,6 +1009,8 @@ def Edge_GridSampler2dOp
 }
 
 def Edge_ScatterOp : Edge_AtenOp<"scatter", "aten::scatter"> {
+  let inferRule = "likeOperand<0>";
+  let hasVerifier = 1;
   let summary = "self with src[i][j][k] written to [i][index[i][j][k]][k] for dim 1, ...";
   let description = [{
     The inverse of gather: `index` has self's rank, is no larger than `src`
@@ -1027,6 +1047,8 @@ def Edge_IndexSelectOp : Edge_AtenOp<"index_select", "aten::index_select"> {
 }
 
 def Edge_IndexPutOp : Edge_AtenOp<"index_put", "aten::index_put"> {
+  let inferRule = "likeOperand<0>";
+  let hasVerifier = 1;
   let summary = "`self` with self[indices] replaced by (or added to) `values`";
   let description = [{
     The functional form of advanced-index assignment: `indices` and
@@ -1151,6 +1173,7 @@ def Edge_DequantizeOp : Edge_Op<"dequantize", [Pure]> {
 
 def Edge_DequantizePerChannelGroupOp
     : Edge_Op<"dequantize_per_channel_group", [Pure, InferTypeOpAdaptor]> {
+  let inferRule = "sameShape<0, AsF32>";
   let summary = "Dequantize a 2-D integer tensor per group of columns";
   let description = [{
     result[n, k] = (input[n, k] - zero_points[n, k / group_size]) *
@@ -1193,6 +1216,7 @@ class Edge_WeightOnlyOp<string mnemonic, list<Trait> traits = []>
 
 def Edge_WeightOnlyLinearOp
     : Edge_WeightOnlyOp<"weight_only_linear", [AttrSizedOperandSegments]> {
+  let inferRule = "linear<AsF32>";
   let summary = "input @ dequantize(weight)^T + bias, int8 or int4 weights";
   let description = [{
     f32 input [..., K], packed weight (see above), scales [N, K / group_size]

@@ -60,19 +60,6 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult ToCopyOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  Type dtype = adaptor.getDtype();
-  if (!dtype.isIntOrFloat())
-    return emitInferenceError(location, getOperationName(),
-                              "dtype must be an integer or float type, got " +
-                                  formatType(dtype));
-  types.push_back(rankedType(adaptor.getSelf()).clone(dtype));
-  return success();
-}
-
 LogicalResult DivOp::verify() {
   std::optional<StringRef> mode = getRoundingMode();
   if (mode && *mode != "trunc" && *mode != "floor")
@@ -117,14 +104,5 @@ LogicalResult etch::edge::inferLogicalResult(MLIRContext *context,
   if (failed(operandsBroadcast(location, opName, self, other, shape)))
     return failure();
   types.push_back(RankedTensorType::get(shape, IntegerType::get(context, 1)));
-  return success();
-}
-
-LogicalResult LogicalNotOp::inferReturnTypes(MLIRContext *context,
-                                             std::optional<Location>,
-                                             Adaptor adaptor,
-                                             SmallVectorImpl<Type> &types) {
-  types.push_back(
-      rankedType(adaptor.getSelf()).clone(IntegerType::get(context, 1)));
   return success();
 }

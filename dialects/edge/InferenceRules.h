@@ -69,11 +69,13 @@ mlir::LogicalResult inferPoolShape(std::optional<mlir::Location> location,
                                    llvm::StringRef opName, mlir::Value input,
                                    const PoolWindow &window, size_t spatialDims,
                                    llvm::SmallVectorImpl<mlir::Type> &types);
-/// N and C kept, H and W set to \p size.
-mlir::LogicalResult inferUpsample(std::optional<mlir::Location> location,
-                                  llvm::StringRef opName, mlir::Value self,
-                                  llvm::ArrayRef<int64_t> size,
-                                  llvm::SmallVectorImpl<mlir::Type> &types);
+/// The leading dims kept, H and W set to \p size; \p self has rank 4
+/// (NCHW), or 3 (CHW) as well where \p minRank is 3.
+mlir::LogicalResult inferOutputSize(std::optional<mlir::Location> location,
+                                    llvm::StringRef opName, mlir::Value self,
+                                    llvm::ArrayRef<int64_t> size,
+                                    int64_t minRank,
+                                    llvm::SmallVectorImpl<mlir::Type> &types);
 
 /// What edge.convolution and edge.convolution3d share.
 struct ConvolutionArgs {
@@ -98,6 +100,13 @@ mlir::LogicalResult inferMatmulResult(std::optional<mlir::Location> location,
 mlir::LogicalResult inferTriangle(std::optional<mlir::Location> location,
                                   llvm::StringRef name, mlir::Value self,
                                   llvm::SmallVectorImpl<mlir::Type> &types);
+
+/// input [..., in] through a weight [out, in]: [..., out]; whether the
+/// operands agree beyond that is the verifier's (LinearAlgebraOps.cpp).
+mlir::LogicalResult inferLinearShape(std::optional<mlir::Location> location,
+                                     llvm::StringRef opName, mlir::Value input,
+                                     mlir::Value weight,
+                                     llvm::SmallVectorImpl<int64_t> &shape);
 
 namespace rules {
 
@@ -173,12 +182,13 @@ mlir::LogicalResult avgPool(mlir::MLIRContext *, Where location,
                         types);
 }
 
-template <typename Adaptor>
-mlir::LogicalResult upsample(mlir::MLIRContext *, Where location,
-                             llvm::StringRef name, Adaptor adaptor,
-                             Types &types) {
-  return inferUpsample(location, name, adaptor.getSelf(),
-                       adaptor.getOutputSize(), types);
+/// Resizes and adaptive pools: H and W set to output_size.
+template <int64_t MinRank, typename Adaptor>
+mlir::LogicalResult outputSize(mlir::MLIRContext *, Where location,
+                               llvm::StringRef name, Adaptor adaptor,
+                               Types &types) {
+  return inferOutputSize(location, name, adaptor.getSelf(),
+                         adaptor.getOutputSize(), MinRank, types);
 }
 
 template <size_t Spatial, typename Adaptor>
@@ -249,11 +259,108 @@ mlir::LogicalResult logical(mlir::MLIRContext *context, Where location,
                             adaptor.getOther(), types);
 }
 
-/// The result has self's type.
-template <typename Adaptor>
-mlir::LogicalResult sameAsSelf(mlir::MLIRContext *, Where, llvm::StringRef,
-                               Adaptor adaptor, Types &types) {
-  types.push_back(adaptor.getSelf().getType());
+/// The result has operand \p Operand's type; what the other operands must
+/// be is the op's verifier's to check.
+template <unsigned Operand, typename Adaptor>
+mlir::LogicalResult likeOperand(mlir::MLIRContext *, Where, llvm::StringRef,
+                                Adaptor adaptor, Types &types) {
+  types.push_back(adaptor.getOperands()[Operand].getType());
+  return mlir::success();
+}
+
+// Element types for rules that keep a shape and choose the element type:
+// `of` gives it from the operand's, or reports why there is none (null).
+
+/// The operand's own element type.
+struct SameElement {
+  template <typename Adaptor>
+  static mlir::Type of(mlir::MLIRContext *, Where, llvm::StringRef, Adaptor,
+                       mlir::Type element) {
+    return element;
+  }
+};
+/// Truth values (i1).
+struct AsI1 {
+  template <typename Adaptor>
+  static mlir::Type of(mlir::MLIRContext *context, Where, llvm::StringRef,
+                       Adaptor, mlir::Type) {
+    return mlir::IntegerType::get(context, 1);
+  }
+};
+/// f32, what the weight-only and dequantizing ops compute in.
+struct AsF32 {
+  template <typename Adaptor>
+  static mlir::Type of(mlir::MLIRContext *context, Where, llvm::StringRef,
+                       Adaptor, mlir::Type) {
+    return mlir::Float32Type::get(context);
+  }
+};
+/// The `dtype` attribute, an integer or float type.
+struct AsDtype {
+  template <typename Adaptor>
+  static mlir::Type of(mlir::MLIRContext *, Where location,
+                       llvm::StringRef name, Adaptor adaptor, mlir::Type) {
+    mlir::Type dtype = adaptor.getDtype();
+    if (dtype.isIntOrFloat())
+      return dtype;
+    (void)emitInferenceError(location, name,
+                             "dtype must be an integer or float type, got " +
+                                 formatType(dtype));
+    return {};
+  }
+};
+/// ATen's running sums: floats keep their type, integers and bools sum in
+/// i64.
+struct AsSumElement {
+  template <typename Adaptor>
+  static mlir::Type of(mlir::MLIRContext *context, Where, llvm::StringRef,
+                       Adaptor, mlir::Type element) {
+    if (mlir::isa<mlir::FloatType>(element))
+      return element;
+    return mlir::IntegerType::get(context, 64);
+  }
+};
+
+/// Operand \p Operand's shape with the element type \p Element gives.
+template <unsigned Operand, typename Element, typename Adaptor>
+mlir::LogicalResult sameShape(mlir::MLIRContext *context, Where location,
+                              llvm::StringRef name, Adaptor adaptor,
+                              Types &types) {
+  auto type = mlir::cast<mlir::RankedTensorType>(
+      adaptor.getOperands()[Operand].getType());
+  mlir::Type element =
+      Element::of(context, location, name, adaptor, type.getElementType());
+  if (!element)
+    return mlir::failure();
+  types.push_back(type.clone(element));
+  return mlir::success();
+}
+
+/// The linear shape, of the element type \p Element gives for the input's.
+template <typename Element, typename Adaptor>
+mlir::LogicalResult linear(mlir::MLIRContext *context, Where location,
+                           llvm::StringRef name, Adaptor adaptor,
+                           Types &types) {
+  llvm::SmallVector<int64_t> shape;
+  if (mlir::failed(inferLinearShape(location, name, adaptor.getInput(),
+                                    adaptor.getWeight(), shape)))
+    return mlir::failure();
+  mlir::Type element =
+      Element::of(context, location, name, adaptor,
+                  rankedType(adaptor.getInput()).getElementType());
+  types.push_back(mlir::RankedTensorType::get(shape, element));
+  return mlir::success();
+}
+
+/// Ops that also return where each value came from (`inferIndices` in
+/// EdgeBase.td): an i64 tensor of the values' shape.
+inline mlir::LogicalResult appendIndices(mlir::MLIRContext *context,
+                                         mlir::LogicalResult values,
+                                         Types &types) {
+  if (mlir::failed(values))
+    return mlir::failure();
+  types.push_back(mlir::cast<mlir::RankedTensorType>(types.front())
+                      .clone(mlir::IntegerType::get(context, 64)));
   return mlir::success();
 }
 

@@ -204,27 +204,35 @@ LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getInput());
-  if (input.getRank() < 1)
-    return emitInferenceError(location, name,
+LogicalResult etch::edge::inferLinearShape(std::optional<Location> location,
+                                           StringRef opName, Value input,
+                                           Value weight,
+                                           SmallVectorImpl<int64_t> &shape) {
+  ArrayRef<int64_t> rows = rankedType(input).getShape();
+  if (rows.empty())
+    return emitInferenceError(location, opName,
                               "input must have rank >= 1, got 0");
-  if (failed(verifyRank(location, name, "weight", adaptor.getWeight(), 2)) ||
-      failed(verifySameElementType(location, name,
-                                   {{"input", adaptor.getInput()},
-                                    {"weight", adaptor.getWeight()},
-                                    {"bias", adaptor.getBias()}})))
+  if (failed(verifyRank(location, opName, "weight", weight, 2)))
     return failure();
-  ArrayRef<int64_t> weight = rankedType(adaptor.getWeight()).getShape();
-  int64_t inFeatures = input.getShape().back();
+  shape.assign(rows.begin(), rows.end() - 1);
+  shape.push_back(rankedType(weight).getDimSize(0));
+  return success();
+}
+
+LogicalResult LinearOp::verify() {
+  std::optional<Location> location = getLoc();
+  StringRef name = getOperationName();
+  if (failed(verifySameElementType(location, name,
+                                   {{"input", getInput()},
+                                    {"weight", getWeight()},
+                                    {"bias", getBias()}})))
+    return failure();
+  ArrayRef<int64_t> weight = rankedType(getWeight()).getShape();
+  int64_t inFeatures = rankedType(getInput()).getShape().back();
   if (!extentsAgree(inFeatures, weight[1]))
     return emitExtentMismatch(location, name, "in features", "input last dim",
                               inFeatures, "weight dim 1", weight[1]);
-  if (Value bias = adaptor.getBias()) {
+  if (Value bias = getBias()) {
     if (failed(verifyRank(location, name, "bias", bias, 1)))
       return failure();
     int64_t biasSize = rankedType(bias).getDimSize(0);
@@ -232,9 +240,6 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
       return emitExtentMismatch(location, name, "out features", "bias dim 0",
                                 biasSize, "weight dim 0", weight[0]);
   }
-  SmallVector<int64_t> shape(input.getShape().drop_back());
-  shape.push_back(weight[0]);
-  types.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
 }
 

@@ -22,47 +22,41 @@ static LogicalResult checkParameterShape(std::optional<Location> location,
                                 ", expected " + formatShape(shape));
 }
 
-LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
+LogicalResult BatchNormOp::verify() {
+  std::optional<Location> location = getLoc();
   StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getInput());
+  RankedTensorType input = rankedType(getInput());
   if (input.getRank() < 2)
     return emitInferenceError(
         location, name,
         "input must have rank >= 2 (N, C, ...), got rank " +
             Twine(input.getRank()));
-  if (adaptor.getEps().convertToDouble() < 0)
+  if (getEps().convertToDouble() < 0)
     return emitInferenceError(location, name, "eps must be >= 0");
   int64_t channels = input.getDimSize(1);
-  if (failed(
-          verifySameElementType(location, name,
-                                {{"input", adaptor.getInput()},
-                                 {"weight", adaptor.getWeight()},
-                                 {"bias", adaptor.getBias()},
-                                 {"running_mean", adaptor.getRunningMean()},
-                                 {"running_var", adaptor.getRunningVar()}})) ||
-      failed(checkParameterShape(location, name, "weight", adaptor.getWeight(),
+  if (failed(verifySameElementType(location, name,
+                                   {{"input", getInput()},
+                                    {"weight", getWeight()},
+                                    {"bias", getBias()},
+                                    {"running_mean", getRunningMean()},
+                                    {"running_var", getRunningVar()}})) ||
+      failed(checkParameterShape(location, name, "weight", getWeight(),
                                  {channels})) ||
-      failed(checkParameterShape(location, name, "bias", adaptor.getBias(),
-                                 {channels})) ||
+      failed(
+          checkParameterShape(location, name, "bias", getBias(), {channels})) ||
       failed(checkParameterShape(location, name, "running_mean",
-                                 adaptor.getRunningMean(), {channels})) ||
-      failed(checkParameterShape(location, name, "running_var",
-                                 adaptor.getRunningVar(), {channels})))
+                                 getRunningMean(), {channels})) ||
+      failed(checkParameterShape(location, name, "running_var", getRunningVar(),
+                                 {channels})))
     return failure();
-  types.push_back(input);
   return success();
 }
 
-LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
+LogicalResult LayerNormOp::verify() {
+  std::optional<Location> location = getLoc();
   StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getInput());
-  ArrayRef<int64_t> normalized = adaptor.getNormalizedShape();
+  RankedTensorType input = rankedType(getInput());
+  ArrayRef<int64_t> normalized = getNormalizedShape();
   if (normalized.empty() ||
       normalized.size() > static_cast<size_t>(input.getRank()))
     return emitInferenceError(location, name,
@@ -76,17 +70,16 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                 "normalized_shape " + formatShape(normalized) +
                                     " does not match the trailing input dims " +
                                     formatShape(trailing));
-  if (adaptor.getEps().convertToDouble() < 0)
+  if (getEps().convertToDouble() < 0)
     return emitInferenceError(location, name, "eps must be >= 0");
   if (failed(verifySameElementType(location, name,
-                                   {{"input", adaptor.getInput()},
-                                    {"weight", adaptor.getWeight()},
-                                    {"bias", adaptor.getBias()}})) ||
-      failed(checkParameterShape(location, name, "weight", adaptor.getWeight(),
+                                   {{"input", getInput()},
+                                    {"weight", getWeight()},
+                                    {"bias", getBias()}})) ||
+      failed(checkParameterShape(location, name, "weight", getWeight(),
                                  normalized)) ||
-      failed(checkParameterShape(location, name, "bias", adaptor.getBias(),
-                                 normalized)))
+      failed(
+          checkParameterShape(location, name, "bias", getBias(), normalized)))
     return failure();
-  types.push_back(input);
   return success();
 }

@@ -64,51 +64,24 @@ LogicalResult etch::edge::inferPoolShape(std::optional<Location> location,
   return success();
 }
 
-LogicalResult MaxPool2dWithIndicesOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  if (failed(rules::maxPool<2>(context, location, getOperationName(), adaptor,
-                               types)))
-    return failure();
-  types.push_back(cast<RankedTensorType>(types.front())
-                      .clone(IntegerType::get(context, 64)));
-  return success();
-}
-
-LogicalResult AdaptiveAvgPool2dOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType type = rankedType(adaptor.getSelf());
-  if (type.getRank() != 3 && type.getRank() != 4)
-    return emitInferenceError(
-        location, name,
-        "self must have rank 3 (CHW) or 4 (NCHW), got rank " +
-            Twine(type.getRank()));
-  if (failed(verifySpatialPair(location, name, "output_size",
-                               adaptor.getOutputSize(), 1)))
-    return failure();
-  SmallVector<int64_t> shape(type.getShape());
-  shape[shape.size() - 2] = adaptor.getOutputSize()[0];
-  shape[shape.size() - 1] = adaptor.getOutputSize()[1];
-  types.push_back(RankedTensorType::get(shape, type.getElementType()));
-  return success();
-}
-
-/// Upsampling keeps N and C and sets H, W to output_size.
-LogicalResult etch::edge::inferUpsample(std::optional<Location> location,
-                                        StringRef opName, Value self,
-                                        ArrayRef<int64_t> size,
-                                        SmallVectorImpl<Type> &types) {
+/// Resizes and adaptive pools keep the leading dims and set H, W to
+/// output_size.
+LogicalResult etch::edge::inferOutputSize(std::optional<Location> location,
+                                          StringRef opName, Value self,
+                                          ArrayRef<int64_t> size,
+                                          int64_t minRank,
+                                          SmallVectorImpl<Type> &types) {
   RankedTensorType type = rankedType(self);
-  if (type.getRank() != 4)
-    return emitInferenceError(location, opName,
-                              "self must have rank 4 (NCHW), got rank " +
-                                  Twine(type.getRank()));
+  if (type.getRank() != 4 && (minRank > 3 || type.getRank() != 3))
+    return emitInferenceError(
+        location, opName,
+        Twine("self must have rank ") + (minRank > 3 ? "" : "3 (CHW) or ") +
+            "4 (NCHW), got rank " + Twine(type.getRank()));
   if (failed(verifySpatialPair(location, opName, "output_size", size, 1)))
     return failure();
-  types.push_back(RankedTensorType::get(
-      {type.getDimSize(0), type.getDimSize(1), size[0], size[1]},
-      type.getElementType()));
+  SmallVector<int64_t> shape(type.getShape());
+  shape[shape.size() - 2] = size[0];
+  shape[shape.size() - 1] = size[1];
+  types.push_back(RankedTensorType::get(shape, type.getElementType()));
   return success();
 }

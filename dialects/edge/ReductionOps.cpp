@@ -38,17 +38,14 @@ etch::edge::inferReductionShape(std::optional<Location> location,
   return success();
 }
 
-LogicalResult MeanOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  if (!isa<FloatType>(rankedType(adaptor.getSelf()).getElementType()))
+LogicalResult MeanOp::verify() {
+  std::optional<Location> location = getLoc();
+  if (!isa<FloatType>(rankedType(getSelf()).getElementType()))
     return emitInferenceError(
         location, getOperationName(),
         "self must have a floating-point element type, got " +
-            formatType(rankedType(adaptor.getSelf())));
-  return inferReductionShape(location, getOperationName(), adaptor.getSelf(),
-                             adaptor.getDim(), adaptor.getKeepdim(), types);
+            formatType(rankedType(getSelf())));
+  return success();
 }
 
 /// argmax/argmin: the reduction shape over one dim (or all), as i64.
@@ -114,17 +111,11 @@ static std::optional<int64_t> laneDim(std::optional<Location> location,
                       std::max<int64_t>(type.getRank(), 1));
 }
 
-LogicalResult CumsumOp::inferReturnTypes(MLIRContext *context,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  RankedTensorType type = rankedType(adaptor.getSelf());
-  if (!laneDim(location, getOperationName(), type, adaptor.getDim()))
+LogicalResult CumsumOp::verify() {
+  std::optional<Location> location = getLoc();
+  RankedTensorType type = rankedType(getSelf());
+  if (!laneDim(location, getOperationName(), type, getDim()))
     return failure();
-  // ATen sums integers (and bools) in int64.
-  types.push_back(isa<FloatType>(type.getElementType())
-                      ? type
-                      : type.clone(IntegerType::get(context, 64)));
   return success();
 }
 
@@ -160,15 +151,11 @@ LogicalResult TopkOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
-LogicalResult SortOp::inferReturnTypes(MLIRContext *context,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  RankedTensorType type = rankedType(adaptor.getSelf());
-  if (!laneDim(location, getOperationName(), type, adaptor.getDim()))
+LogicalResult SortOp::verify() {
+  std::optional<Location> location = getLoc();
+  RankedTensorType type = rankedType(getSelf());
+  if (!laneDim(location, getOperationName(), type, getDim()))
     return failure();
-  types.push_back(type);
-  types.push_back(type.clone(IntegerType::get(context, 64)));
   return success();
 }
 

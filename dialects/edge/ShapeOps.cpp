@@ -260,34 +260,29 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult SliceScatterOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
+LogicalResult SliceScatterOp::verify() {
+  std::optional<Location> location = getLoc();
   StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getSelf());
-  RankedTensorType src = rankedType(adaptor.getSrc());
+  RankedTensorType input = rankedType(getSelf());
+  RankedTensorType src = rankedType(getSrc());
   std::optional<int64_t> dim =
-      normalizeDim(location, name, "dim", adaptor.getDim(), input.getRank());
+      normalizeDim(location, name, "dim", getDim(), input.getRank());
   if (!dim)
     return failure();
-  if (adaptor.getStep() < 1)
+  if (getStep() < 1)
     return emitInferenceError(location, name,
-                              "step must be >= 1, got " +
-                                  Twine(adaptor.getStep()));
+                              "step must be >= 1, got " + Twine(getStep()));
   SmallVector<int64_t> slice(input.getShape());
-  slice[*dim] = sliceExtent(slice[*dim], adaptor.getStart(), adaptor.getEnd(),
-                            adaptor.getStep());
+  slice[*dim] = sliceExtent(slice[*dim], getStart(), getEnd(), getStep());
   bool agrees = src.getRank() == input.getRank() &&
                 src.getElementType() == input.getElementType();
   for (int64_t d = 0; agrees && d < input.getRank(); ++d)
     agrees = extentsAgree(slice[d], src.getDimSize(d));
   if (!agrees)
-    return emitInferenceError(location, name,
-                              "src " + formatType(src) +
-                                  " is not the slice's shape " +
-                                  formatShape(slice) + " of " +
-                                  formatType(input));
-  types.push_back(input);
+    return emitInferenceError(
+        location, name,
+        "src " + formatType(src) + " is not the slice's shape " +
+            formatShape(slice) + " of " + formatType(input));
   return success();
 }
 
@@ -462,14 +457,12 @@ LogicalResult GridSampler2dOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
-                                          std::optional<Location> location,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &types) {
+LogicalResult ScatterOp::verify() {
+  std::optional<Location> location = getLoc();
   StringRef name = getOperationName();
-  RankedTensorType self = rankedType(adaptor.getSelf());
-  RankedTensorType index = rankedType(adaptor.getIndex());
-  RankedTensorType src = rankedType(adaptor.getSrc());
+  RankedTensorType self = rankedType(getSelf());
+  RankedTensorType index = rankedType(getIndex());
+  RankedTensorType src = rankedType(getSrc());
   int64_t rank = self.getRank();
   if (index.getRank() != rank || src.getRank() != rank ||
       src.getElementType() != self.getElementType())
@@ -478,9 +471,9 @@ LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
                                   Twine(rank) + " and src its type, got " +
                                   formatType(index) + " and " +
                                   formatType(src));
-  std::optional<int64_t> dim = normalizeDim(
-      location, name, "dim", static_cast<int64_t>(adaptor.getDim()),
-      std::max<int64_t>(rank, 1));
+  std::optional<int64_t> dim =
+      normalizeDim(location, name, "dim", static_cast<int64_t>(getDim()),
+                   std::max<int64_t>(rank, 1));
   if (!dim)
     return failure();
   auto larger = [](int64_t a, int64_t b) {
@@ -494,14 +487,13 @@ LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
           "index " + formatShape(index.getShape()) + " is larger than src " +
               formatShape(src.getShape()) + " or than self " +
               formatShape(self.getShape()) + " outside dim " + Twine(*dim));
-  StringRef reduce = adaptor.getReduce();
+  StringRef reduce = getReduce();
   if (reduce != "none" && reduce != "add" && reduce != "multiply" &&
       reduce != "amax" && reduce != "amin")
     return emitInferenceError(location, name,
                               "reduce '" + reduce +
                                   "' is not one of none, add, multiply, "
                                   "amax, amin");
-  types.push_back(self);
   return success();
 }
 
@@ -580,15 +572,13 @@ LogicalResult IndexOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult IndexPutOp::inferReturnTypes(MLIRContext *,
-                                           std::optional<Location> location,
-                                           Adaptor adaptor,
-                                           SmallVectorImpl<Type> &types) {
+LogicalResult IndexPutOp::verify() {
+  std::optional<Location> location = getLoc();
   StringRef name = getOperationName();
-  RankedTensorType self = rankedType(adaptor.getSelf());
-  RankedTensorType values = rankedType(adaptor.getValues());
-  FailureOr<SmallVector<int64_t>> shape = indexedShape(
-      location, name, self, adaptor.getIndices(), adaptor.getIndexedDims());
+  RankedTensorType self = rankedType(getSelf());
+  RankedTensorType values = rankedType(getValues());
+  FailureOr<SmallVector<int64_t>> shape =
+      indexedShape(location, name, self, getIndices(), getIndexedDims());
   if (failed(shape))
     return failure();
   SmallVector<int64_t> broadcast;
@@ -604,7 +594,6 @@ LogicalResult IndexPutOp::inferReturnTypes(MLIRContext *,
                                   " do not broadcast to the indexed shape " +
                                   formatShape(*shape) + " of " +
                                   formatType(self));
-  types.push_back(self);
   return success();
 }
 

@@ -95,27 +95,6 @@ int64_t packedColumns(Value weight, int64_t bits) {
 
 } // namespace
 
-LogicalResult DequantizePerChannelGroupOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location>, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  types.push_back(RankedTensorType::get(
-      rankedType(adaptor.getInput()).getShape(), Float32Type::get(context)));
-  return success();
-}
-
-LogicalResult WeightOnlyLinearOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  SmallVector<int64_t> shape(rankedType(adaptor.getInput()).getShape());
-  RankedTensorType weight = rankedType(adaptor.getWeight());
-  if (shape.empty() || weight.getRank() != 2)
-    return emitInferenceError(location, getOperationName(),
-                              "needs an input of rank >= 1 and a 2-D weight");
-  shape.back() = weight.getDimSize(0);
-  types.push_back(RankedTensorType::get(shape, Float32Type::get(context)));
-  return success();
-}
-
 LogicalResult WeightOnlyEmbeddingOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {

@@ -92,11 +92,14 @@ FailureOr<Value> EdgeOpBuilder::createFromState(OperationState &state) {
     again.addTypes(types);
     Operation *made = builder.create(again);
     op->erase();
-    return made->getResult(0);
+    return verified(made);
   }
   for (auto [result, type] : llvm::zip(op->getResults(), types))
     result.setType(type);
-  return op->getResult(0);
+  // Inference computes the types; checks of operands that do not shape the
+  // result live in the op's verifier, which must reach the user here, with
+  // the node's context, as an inference error does.
+  return verified(op);
 }
 
 Operation *EdgeOpBuilder::createCustom(Location loc, StringRef opName,
@@ -126,7 +129,13 @@ FailureOr<Value> EdgeOpBuilder::verified(Operation *op) {
         problem = diag.str();
       return success();
     });
-    if (succeeded(mlir::verify(op, /*verifyRecursively=*/false)))
+    // The message alone is read: printing the op would number its function.
+    MLIRContext *context = op->getContext();
+    bool printsOp = context->shouldPrintOpOnDiagnostic();
+    context->printOpOnDiagnostic(false);
+    LogicalResult verifiedOp = mlir::verify(op, /*verifyRecursively=*/false);
+    context->printOpOnDiagnostic(printsOp);
+    if (succeeded(verifiedOp))
       return op->getResult(0);
   }
   Location loc = op->getLoc();

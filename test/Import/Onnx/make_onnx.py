@@ -451,6 +451,15 @@ def runtime_depth():
         [vi("y", [3, None])], [floats("values", [0.0, 1.0])])
 
 
+def batch_norm_short_scale():
+    """A per-channel scale one entry short: a check of edge.batch_norm's verifier."""
+    return model(
+        [helper.make_node("BatchNormalization", ["x", "scale", "b", "mean", "var"], ["y"],
+                          name="bn")],
+        [vi("x", [1, 4, 2, 2])], [vi("y", [1, 4, 2, 2])],
+        [weight("scale", 3), weight("b", 4), weight("mean", 4), floats("var", [1.0] * 4)])
+
+
 def sequence_input():
     seq = helper.make_tensor_sequence_value_info("seq", F, [2])
     return model([helper.make_node("SequenceLength", ["seq"], ["n"], name="len")],
@@ -574,7 +583,7 @@ CASES = {f.__name__: f for f in [qdq, qdq_runtime_scale, qdq_block_size, qdq_axi
                                  transposed_asymmetric_pads, transposed_same, transposed_wide_output, transposed_dynamic_pads, transposed_same_dynamic,
                                  huge_dilation, dynamic_kernel, nms_runtime_threshold,
                                  control_flow, loop_runtime_count, volume_pools, nms_every_box,
-                                 training_dropout, scatter_multiply, runtime_depth,
+                                 training_dropout, scatter_multiply, runtime_depth, batch_norm_short_scale,
                                  sequence_input, string_input, einsum_diagonal,
                                  einsum_mismatch, unranked_custom,
                                  dynamic_reshape, undefined_input, shape_mismatch,
