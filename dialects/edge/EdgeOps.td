@@ -986,6 +986,7 @@ def Edge_ArangeOp : Edge_AtenOp<"arange", "aten::arange"> {
 }
 
 def Edge_EmbeddingOp : Edge_AtenOp<"embedding", "aten::embedding"> {
+  let inferRule = "embedding<StoredColumns, SameElement>";
   let summary = "Rows of `weight` picked by integer `indices`";
   let arguments = (ins Edge_FloatTensor:$weight, Edge_IndexTensor:$indices,
       DefaultValuedAttr<I64Attr, "-1">:$padding_idx);
@@ -1027,6 +1028,8 @@ def Edge_ScatterOp : Edge_AtenOp<"scatter", "aten::scatter"> {
 }
 
 def Edge_GatherOp : Edge_AtenOp<"gather", "aten::gather"> {
+  let inferRule = "sameShape<1, ElementOf<0>>";
+  let hasVerifier = 1;
   let summary = "result[i][j][k] = self[i][index[i][j][k]][k] for dim 1, ...";
   let description = [{
     `index` has self's rank and is no larger than self in the other
@@ -1230,6 +1233,7 @@ def Edge_WeightOnlyLinearOp
 }
 
 def Edge_WeightOnlyEmbeddingOp : Edge_WeightOnlyOp<"weight_only_embedding"> {
+  let inferRule = "embedding<PackedColumns, AsF32>";
   let summary = "Rows of a quantized table picked by integer `indices`";
   let description = [{
     The packed table [vocab, K] (see above) with its scales and optional

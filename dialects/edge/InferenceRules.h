@@ -8,6 +8,7 @@
 #define ETCH_EDGE_INFERENCERULES_H
 
 #include "edge/EdgeTypeUtils.h"
+#include "runtime/kernels/portable/WeightPacking.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
@@ -279,6 +280,17 @@ struct SameElement {
     return element;
   }
 };
+/// Operand \p Operand's element type (gather: the values', at the index's
+/// shape).
+template <unsigned Operand> struct ElementOf {
+  template <typename Adaptor>
+  static mlir::Type of(mlir::MLIRContext *, Where, llvm::StringRef,
+                       Adaptor adaptor, mlir::Type) {
+    return mlir::cast<mlir::RankedTensorType>(
+               adaptor.getOperands()[Operand].getType())
+        .getElementType();
+  }
+};
 /// Truth values (i1).
 struct AsI1 {
   template <typename Adaptor>
@@ -348,6 +360,43 @@ mlir::LogicalResult linear(mlir::MLIRContext *context, Where location,
   mlir::Type element =
       Element::of(context, location, name, adaptor,
                   rankedType(adaptor.getInput()).getElementType());
+  types.push_back(mlir::RankedTensorType::get(shape, element));
+  return mlir::success();
+}
+
+// Columns of an embedding table's rows, for `embedding`.
+
+/// As stored: weight [rows, columns].
+struct StoredColumns {
+  template <typename Adaptor> static int64_t of(Adaptor adaptor) {
+    return rankedType(adaptor.getWeight()).getDimSize(1);
+  }
+};
+/// A weight-only table's bytes read as `bits`-bit values.
+struct PackedColumns {
+  template <typename Adaptor> static int64_t of(Adaptor adaptor) {
+    int64_t bytes = rankedType(adaptor.getWeight()).getDimSize(1);
+    if (mlir::ShapedType::isDynamic(bytes))
+      return bytes;
+    return runtime::weight_packing::rowColumns(
+        static_cast<int>(adaptor.getBits()), bytes);
+  }
+};
+
+/// Rows of a 2-D table picked by indices: [indices..., columns], of the
+/// element type \p Element gives for the table's.
+template <typename Columns, typename Element, typename Adaptor>
+mlir::LogicalResult embedding(mlir::MLIRContext *context, Where location,
+                              llvm::StringRef name, Adaptor adaptor,
+                              Types &types) {
+  if (mlir::failed(
+          verifyRank(location, name, "weight", adaptor.getWeight(), 2)))
+    return mlir::failure();
+  llvm::SmallVector<int64_t> shape(rankedType(adaptor.getIndices()).getShape());
+  shape.push_back(Columns::of(adaptor));
+  mlir::Type element =
+      Element::of(context, location, name, adaptor,
+                  rankedType(adaptor.getWeight()).getElementType());
   types.push_back(mlir::RankedTensorType::get(shape, element));
   return mlir::success();
 }

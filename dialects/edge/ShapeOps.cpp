@@ -360,19 +360,6 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  if (failed(verifyRank(location, getOperationName(), "weight",
-                        adaptor.getWeight(), 2)))
-    return failure();
-  SmallVector<int64_t> shape(rankedType(adaptor.getIndices()).getShape());
-  shape.push_back(rankedType(adaptor.getWeight()).getDimSize(1));
-  types.push_back(withShape(adaptor.getWeight(), shape));
-  return success();
-}
-
 LogicalResult ConstantPadNdOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
@@ -400,20 +387,18 @@ LogicalResult ConstantPadNdOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
+LogicalResult GatherOp::verify() {
+  std::optional<Location> location = getLoc();
   StringRef name = getOperationName();
-  RankedTensorType self = rankedType(adaptor.getSelf());
-  RankedTensorType index = rankedType(adaptor.getIndex());
+  RankedTensorType self = rankedType(getSelf());
+  RankedTensorType index = rankedType(getIndex());
   int64_t rank = self.getRank();
   if (index.getRank() != rank)
     return emitInferenceError(location, name,
                               "index must have self's rank " + Twine(rank) +
                                   ", got " + formatType(index));
   std::optional<int64_t> dim =
-      normalizeDim(location, name, "dim", static_cast<int64_t>(adaptor.getDim()),
+      normalizeDim(location, name, "dim", static_cast<int64_t>(getDim()),
                    std::max<int64_t>(rank, 1));
   if (!dim)
     return failure();
@@ -421,12 +406,10 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
     if (d != *dim && !ShapedType::isDynamic(index.getDimSize(d)) &&
         !ShapedType::isDynamic(self.getDimSize(d)) &&
         index.getDimSize(d) > self.getDimSize(d))
-      return emitInferenceError(location, name,
-                                "index " + formatShape(index.getShape()) +
-                                    " is larger than self " +
-                                    formatShape(self.getShape()) +
-                                    " outside dim " + Twine(*dim));
-  types.push_back(index.clone(self.getElementType()));
+      return emitInferenceError(
+          location, name,
+          "index " + formatShape(index.getShape()) + " is larger than self " +
+              formatShape(self.getShape()) + " outside dim " + Twine(*dim));
   return success();
 }
 

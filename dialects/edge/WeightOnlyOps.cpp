@@ -64,7 +64,7 @@ LogicalResult verifyPackedWeight(Operation *op, Value weight, Value scales,
   rows = type.getDimSize(0);
   columns = type.getDimSize(1);
   if (bits == 4 && !ShapedType::isDynamic(columns)) {
-    columns *= 2;
+    columns = packing::rowColumns(bits, columns);
     if (columns % packing::kInt4Block != 0 || group % packing::kInt4Block != 0)
       return op->emitOpError()
              << "4-bit weights pack columns in blocks of "
@@ -87,25 +87,7 @@ LogicalResult verifyShape(Operation *op, Value result,
   return success();
 }
 
-/// Columns of a packed table: bytes hold two 4-bit values.
-int64_t packedColumns(Value weight, int64_t bits) {
-  int64_t stored = rankedType(weight).getDimSize(1);
-  return bits == 4 && !ShapedType::isDynamic(stored) ? stored * 2 : stored;
-}
-
 } // namespace
-
-LogicalResult WeightOnlyEmbeddingOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  if (rankedType(adaptor.getWeight()).getRank() != 2)
-    return emitInferenceError(location, getOperationName(),
-                              "needs a 2-D weight");
-  SmallVector<int64_t> shape(rankedType(adaptor.getIndices()).getShape());
-  shape.push_back(packedColumns(adaptor.getWeight(), adaptor.getBits()));
-  types.push_back(RankedTensorType::get(shape, Float32Type::get(context)));
-  return success();
-}
 
 LogicalResult DequantizePerChannelGroupOp::verify() {
   RankedTensorType input = rankedType(getInput());

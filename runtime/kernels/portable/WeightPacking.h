@@ -24,6 +24,11 @@ inline int64_t rowBytes(int bits, int64_t columns) {
   return bits == 4 ? columns / 2 : columns;
 }
 
+/// Values in a packed row of \p bytes (rowBytes' inverse).
+inline int64_t rowColumns(int bits, int64_t bytes) {
+  return bits == 4 ? bytes * 2 : bytes;
+}
+
 /// Byte offset and nibble shift of column \p k within a 4-bit row.
 inline void int4Position(int64_t k, int64_t &byte, int &shift) {
   int64_t block = k / kInt4Block, column = k % kInt4Block;
