@@ -11,6 +11,7 @@
 
 #include "Handle.h"
 
+#include <initializer_list>
 #include <unordered_map>
 
 namespace etch::onednn::backend {
@@ -113,6 +114,12 @@ private:
   /// Creates the primitive of \p creation's descriptor and its scratchpad;
   /// with a sum post-op in \p node, first the step filling its result.
   Error finishPrimitive(const Node &node, Creation &creation, Step &step);
+
+  /// describePrimitive, then finishPrimitive with \p args, for a primitive
+  /// that needs nothing between the two (no weights to reorder).
+  Error addPrimitive(const Node &node, const Dims &resultDims, const void *desc,
+                     const char *missing,
+                     std::initializer_list<dnnl_exec_arg_t> args);
 
   /// Weights as the primitive wants them: reordered once, here.
   Error weightsMemory(Creation &creation, const dnnl_memory_desc_t &userMd,

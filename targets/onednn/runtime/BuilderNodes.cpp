@@ -355,21 +355,15 @@ Error Builder::buildPool(const Node &node, const Pool &params) {
     return fail("an 8-bit pooling must keep its input's data type, scale "
                 "and zero point");
   dnnl_pooling_v2_desc_t desc;
-  Creation creation;
-  Step step;
   if (dnnl_pooling_v2_forward_desc_init(
           &desc, dnnl_forward_inference,
           kAlgorithms[static_cast<int>(params.algorithm())],
           &mds[node.inputs()->Get(0)], &mds[out], strides, kernel, dilations,
           padBegin, padEnd) != dnnl_success)
     return fail("oneDNN rejects the pooling's shapes");
-  if (Error error = describePrimitive(node, dims[out], &desc, creation, step,
-                                      "oneDNN has no pooling for these shapes");
-      error != Error::Ok)
-    return error;
-  step.args.push_back({DNNL_ARG_SRC, src});
-  step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(node, creation, step);
+  return addPrimitive(node, dims[out], &desc,
+                      "oneDNN has no pooling for these shapes",
+                      {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, memories[out]}});
 }
 
 Error Builder::buildBinary(const Node &node, const BinaryOp &params) {
@@ -389,20 +383,14 @@ Error Builder::buildBinary(const Node &node, const BinaryOp &params) {
       !(rhs = handle.addMemory(rhsMd, pointers[rhsTensor])))
     return fail("oneDNN rejected a binary operand's memory");
   dnnl_binary_desc_t desc;
-  Creation creation;
-  Step step;
   if (dnnl_binary_desc_init(&desc, algorithm, &mds[node.inputs()->Get(0)],
                             &rhsMd, &mds[out]) != dnnl_success)
     return fail("oneDNN rejects the binary op's shapes");
-  if (Error error =
-          describePrimitive(node, dims[out], &desc, creation, step,
-                            "oneDNN has no binary op for these shapes");
-      error != Error::Ok)
-    return error;
-  step.args.push_back({DNNL_ARG_SRC_0, lhs});
-  step.args.push_back({DNNL_ARG_SRC_1, rhs});
-  step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(node, creation, step);
+  return addPrimitive(node, dims[out], &desc,
+                      "oneDNN has no binary op for these shapes",
+                      {{DNNL_ARG_SRC_0, lhs},
+                       {DNNL_ARG_SRC_1, rhs},
+                       {DNNL_ARG_DST, memories[out]}});
 }
 
 Error Builder::buildEltwise(const Node &node, const EltwiseOp &params) {
@@ -414,20 +402,13 @@ Error Builder::buildEltwise(const Node &node, const EltwiseOp &params) {
       !dnnl_memory_desc_equal(&mds[node.inputs()->Get(0)], &mds[out]))
     return fail("an eltwise op needs one input laid out as its result");
   dnnl_eltwise_desc_t desc;
-  Creation creation;
-  Step step;
   if (dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, algorithm,
                                      &mds[out], params.alpha(),
                                      params.beta()) != dnnl_success)
     return fail("oneDNN rejects the eltwise op");
-  if (Error error =
-          describePrimitive(node, dims[out], &desc, creation, step,
-                            "oneDNN has no eltwise op for this algorithm");
-      error != Error::Ok)
-    return error;
-  step.args.push_back({DNNL_ARG_SRC, src});
-  step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(node, creation, step);
+  return addPrimitive(node, dims[out], &desc,
+                      "oneDNN has no eltwise op for this algorithm",
+                      {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, memories[out]}});
 }
 
 Error Builder::buildReshape(const Node &node) {

@@ -133,6 +133,19 @@ Error Builder::describePrimitive(const Node &node, const Dims &resultDims,
   return Error::Ok;
 }
 
+Error Builder::addPrimitive(const Node &node, const Dims &resultDims,
+                            const void *desc, const char *missing,
+                            std::initializer_list<dnnl_exec_arg_t> args) {
+  Creation creation;
+  Step step;
+  if (Error error =
+          describePrimitive(node, resultDims, desc, creation, step, missing);
+      error != Error::Ok)
+    return error;
+  step.args.insert(step.args.end(), args);
+  return finishPrimitive(node, creation, step);
+}
+
 dnnl_primitive_desc_t Builder::preferredImplementation(
     const void *desc, const_dnnl_primitive_attr_t attr, const char *prefix) {
   dnnl_primitive_desc_iterator_t it = nullptr;
