@@ -7,6 +7,7 @@
 #include "edge/ConstantData.h"
 #include "etch/Quantization/QdqPattern.h"
 #include "etch/Target/ChannelsLast.h"
+#include "etch/Target/DelegateLowering.h"
 
 #include <cfloat>
 #include <cmath>
@@ -58,51 +59,45 @@ std::vector<float> weightScales(quant::QuantizedType type, int64_t channels) {
   return std::vector<float>(scales.begin(), scales.end());
 }
 
-class DelegateCompiler {
+class DelegateCompiler : DelegateLowering {
 public:
-  explicit DelegateCompiler(DelegateOp delegate) : delegate(delegate) {}
+  explicit DelegateCompiler(DelegateOp delegate)
+      : DelegateLowering(delegate, "onednn") {}
 
   FailureOr<CompiledDelegate> run() {
-    Block &body = delegate.getBody().front();
-    channelsLast = keepsChannelsLast(delegate);
-    FailureOr<LayoutBorderViews> collected =
-        collectLayoutBorderViews(body, channelsLast, "onednn");
-    if (failed(collected))
+    if (failed(collectBorders(keepsChannelsLast(delegate))))
       return failure();
-    views = std::move(*collected);
-    for (auto [index, argument] : llvm::enumerate(body.getArguments()))
+    for (auto [index, argument] : llvm::enumerate(body().getArguments()))
       bindArgument(argument, index);
-    auto terminator = cast<DelegateReturnOp>(body.getTerminator());
-    for (Value value : terminator.getOperands())
-      returned.insert(views.storedAs(value));
-    planInt8(body);
-    for (Operation &op : body) {
-      // A dequantized constant is float weights to its readers (floats()).
-      auto dequantize = dyn_cast<DequantizeOp>(op);
-      if (isa<ConstantOp, DelegateReturnOp>(op) || views.permutes.count(&op) ||
-          fused.count(&op) || (dequantize && isConstant(dequantize.getInput())))
-        continue;
-      auto int8 = int8Convolutions.find(&op);
-      if (failed(int8 != int8Convolutions.end() ? lowerInt8(int8->second)
-                                                : lower(&op)))
-        return failure();
-    }
-    for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
-      auto it = ids.find(views.storedAs(value));
-      if (it == ids.end() || blob.tensor(it->second).input >= 0 ||
-          blob.tensor(it->second).output >= 0 ||
-          blob.tensor(it->second).data_size)
-        return delegate.emitOpError(
-            "onednn: every delegate result must be a distinct value computed "
-            "inside the delegate");
-      TensorT &tensor = blob.tensor(it->second);
-      tensor.output = index;
-      tensor.nchw =
-          tensor.layout == Layout::ChannelsLast && !views.viewed.count(value);
-    }
+    planInt8(body());
+    if (failed(lowerDelegateBody(
+            body(),
+            [&](Operation &op) {
+              return views.permutes.count(&op) || fused.count(&op);
+            },
+            /*dequantizedConstantsAreWeights=*/true,
+            [&](Operation *op) {
+              auto int8 = int8Convolutions.find(op);
+              return int8 != int8Convolutions.end() ? lowerInt8(int8->second)
+                                                    : lower(op);
+            })))
+      return failure();
+    if (failed(bindResults(
+            [&](uint32_t id) {
+              const TensorT &tensor = blob.tensor(id);
+              return tensor.input >= 0 || tensor.output >= 0 ||
+                     tensor.data_size;
+            },
+            [&](uint32_t id, size_t index, Value value) {
+              TensorT &tensor = blob.tensor(id);
+              tensor.output = index;
+              tensor.nchw = tensor.layout == Layout::ChannelsLast &&
+                            !views.viewed.count(value);
+            })))
+      return failure();
     CompiledDelegate compiled;
     compiled.blob =
-        blob.finish(body.getNumArguments(), terminator.getNumOperands());
+        blob.finish(body().getNumArguments(), terminator().getNumOperands());
     return compiled;
   }
 
@@ -127,14 +122,6 @@ private:
     if (nhwc)
       for (Operation *view : argument.getUsers())
         ids[view->getResult(0)] = id;
-  }
-
-  FailureOr<std::vector<float>> floats(Operation *user, Value constant) {
-    std::optional<SmallVector<float>> values =
-        quantization::constantRealValues(constant);
-    if (!values)
-      return user->emitOpError("onednn: constant payload is not available");
-    return std::vector<float>(values->begin(), values->end());
   }
 
   /// Weights and biases: row-major, reordered by the runtime at init.
@@ -693,15 +680,9 @@ private:
     return op->emitOpError("onednn: ") << whyUnsupported(op);
   }
 
-  DelegateOp delegate;
   BlobWriter blob;
-  bool channelsLast = false;
-  LayoutBorderViews views;
-  llvm::DenseMap<Value, uint32_t> ids;
-  llvm::DenseSet<Value> returned;
   llvm::DenseMap<Value, NodeT *> producers; // nodes that take post-ops
   llvm::DenseMap<Value, size_t> order;      // computing node's position
-  llvm::DenseSet<Operation *> fused;        // folded into an int8 convolution
   llvm::DenseMap<Operation *, QuantizedOp> int8Convolutions;
   llvm::DenseMap<Operation *, Operation *> convolutionOf; // by its quantize
   struct ResidualSum {

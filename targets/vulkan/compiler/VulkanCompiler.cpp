@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "VulkanDelegateCompiler.h"
 
+#include "etch/Target/DelegateLowering.h"
+
 using namespace mlir;
 using namespace etch::edge;
 
@@ -22,15 +24,12 @@ FailureOr<CompiledDelegate> DelegateCompiler::run() {
   auto terminator = cast<DelegateReturnOp>(body.getTerminator());
   for (Value value : terminator.getOperands())
     returned.insert(value);
-  for (Operation &op : body) {
-    // A dequantized constant is float weights to its readers (operand()).
-    auto dequantize = dyn_cast<DequantizeOp>(op);
-    if (isa<ConstantOp, DelegateReturnOp>(op) ||
-        (dequantize && quantization::isConstant(dequantize.getInput())))
-      continue;
-    if (failed(lower(&op)))
-      return failure();
-  }
+  // A dequantized constant is float weights to its readers (operand()).
+  if (failed(lowerDelegateBody(
+          body, [](Operation &) { return false; },
+          /*dequantizedConstantsAreWeights=*/true,
+          [&](Operation *op) { return lower(op); })))
+    return failure();
   for (Value value : terminator.getOperands()) {
     auto it = stored.find(value);
     if (it == stored.end())

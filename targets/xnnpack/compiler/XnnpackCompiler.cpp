@@ -10,6 +10,7 @@
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
 #include "edge/ConstantData.h"
+#include "etch/Target/DelegateLowering.h"
 #include "etch/Transforms/ShapeBounds.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,9 +47,10 @@ schema::NodeParamsUnion scalarParams(double value) {
   return result;
 }
 
-class DelegateCompiler {
+class DelegateCompiler : DelegateLowering {
 public:
-  explicit DelegateCompiler(DelegateOp delegate) : delegate(delegate) {}
+  explicit DelegateCompiler(DelegateOp delegate)
+      : DelegateLowering(delegate, "xnnpack") {}
 
   FailureOr<CompiledDelegate> run() {
     // Dynamic dims: tensors are written at their largest shapes (the runtime
@@ -60,64 +62,62 @@ public:
         return failure();
       bounds = std::move(*bounded);
     }
-    Block &body = delegate.getBody().front();
-    channelsLast = keepsChannelsLast(delegate);
-    for (Operation &op : body)
-      if (channelsLast && delegateLayout(&op) == DelegateLayout::Program)
+    bool nhwc = keepsChannelsLast(delegate);
+    for (Operation &op : body())
+      if (nhwc && delegateLayout(&op) == DelegateLayout::Program)
         return op.emitOpError("xnnpack: internal: needs the program's layout "
                               "in a channels-last delegate");
-    FailureOr<LayoutBorderViews> views =
-        collectLayoutBorderViews(body, channelsLast, "xnnpack");
-    if (failed(views))
+    if (failed(collectBorders(nhwc)))
       return failure();
-    borderViews = std::move(*views);
-    fused.insert(borderViews.permutes.begin(), borderViews.permutes.end());
-    for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
-      // An argument already NHWC (a border view) is stored as it comes.
-      bool nhwcBorder = borderViews.viewed.count(argument);
-      auto shape = cast<RankedTensorType>(argument.getType()).getShape();
-      uint32_t id = blob.addTensor(
-          nhwcBorder ? std::vector<uint64_t>(shape.begin(), shape.end())
-                     : xnnDims(argument));
-      setElementType(blob.tensors[id],
-                     cast<ShapedType>(argument.getType()).getElementType());
-      blob.tensors[id].input = index;
-      blob.tensors[id].nchw = !nhwcBorder && isNhwc(argument);
-      ids[argument] = id;
-      if (nhwcBorder)
-        for (Operation *view : argument.getUsers())
-          ids[view->getResult(0)] = id;
-    }
-    auto terminator = cast<DelegateReturnOp>(body.getTerminator());
-    for (Value value : terminator.getOperands())
-      returned.insert(borderViews.storedAs(value));
-    planInt8(body);
-    for (Operation &op : body) {
-      if (isa<ConstantOp, DelegateReturnOp>(op) || fused.count(&op))
-        continue;
-      auto quantized = int8Ops.find(&op);
-      if (failed(quantized != int8Ops.end() ? lowerInt8(quantized->second)
-                                            : lower(&op)))
-        return failure();
-    }
-    for (auto [index, value] : llvm::enumerate(terminator.getOperands())) {
-      bool nhwcBorder = borderViews.viewed.count(value);
-      auto it = ids.find(borderViews.storedAs(value));
-      if (it == ids.end() || blob.tensors[it->second].input >= 0 ||
-          blob.tensors[it->second].output >= 0)
-        return delegate.emitOpError(
-            "xnnpack: every delegate result must be a distinct value computed "
-            "inside the delegate");
-      blob.tensors[it->second].output = index;
-      blob.tensors[it->second].nchw = !nhwcBorder && isNhwc(value);
-    }
+    fused.insert(views.permutes.begin(), views.permutes.end());
+    for (auto [index, argument] : llvm::enumerate(body().getArguments()))
+      bindArgument(argument, index);
+    planInt8(body());
+    if (failed(lowerDelegateBody(
+            body(), [&](Operation &op) { return fused.count(&op) > 0; },
+            /*dequantizedConstantsAreWeights=*/false,
+            [&](Operation *op) {
+              auto quantized = int8Ops.find(op);
+              return quantized != int8Ops.end() ? lowerInt8(quantized->second)
+                                                : lower(op);
+            })))
+      return failure();
+    if (failed(bindResults(
+            [&](uint32_t id) {
+              return blob.tensors[id].input >= 0 ||
+                     blob.tensors[id].output >= 0;
+            },
+            [&](uint32_t id, size_t index, Value value) {
+              blob.tensors[id].output = index;
+              blob.tensors[id].nchw =
+                  !views.viewed.count(value) && isNhwc(value);
+            })))
+      return failure();
     CompiledDelegate compiled;
     compiled.blob =
-        blob.finish(body.getNumArguments(), terminator.getNumOperands());
+        blob.finish(body().getNumArguments(), terminator().getNumOperands());
     return compiled;
   }
 
 private:
+  /// An argument already NHWC (read only through border views) is stored
+  /// as it comes; the others in XNNPACK's order.
+  void bindArgument(BlockArgument argument, size_t index) {
+    bool nhwcBorder = views.viewed.count(argument);
+    auto shape = cast<RankedTensorType>(argument.getType()).getShape();
+    uint32_t id = blob.addTensor(
+        nhwcBorder ? std::vector<uint64_t>(shape.begin(), shape.end())
+                   : xnnDims(argument));
+    setElementType(blob.tensors[id],
+                   cast<ShapedType>(argument.getType()).getElementType());
+    blob.tensors[id].input = index;
+    blob.tensors[id].nchw = !nhwcBorder && isNhwc(argument);
+    ids[argument] = id;
+    if (nhwcBorder)
+      for (Operation *view : argument.getUsers())
+        ids[view->getResult(0)] = id;
+  }
+
   /// Whether \p value is stored NHWC (rank 4 in a channels-last delegate).
   bool isNhwc(Value value) const {
     return channelsLast &&
@@ -132,15 +132,6 @@ private:
     if (isConstant(value))
       return constantId(user, value, /*perm=*/{});
     return user->emitOpError("xnnpack: operand has no tensor");
-  }
-
-  /// The float values of a constant or dequantized constant.
-  FailureOr<std::vector<float>> floats(Operation *user, Value constant) {
-    std::optional<SmallVector<float>> values =
-        quantization::constantRealValues(constant);
-    if (!values)
-      return user->emitOpError("xnnpack: constant payload is not available");
-    return std::vector<float>(values->begin(), values->end());
   }
 
   /// A constant as XNNPACK wants it: rank-4 data permuted by \p perm (NCHW
@@ -764,17 +755,10 @@ private:
     return success();
   }
 
-  DelegateOp delegate;
   BlobWriter blob;
-  llvm::DenseMap<Value, uint32_t> ids;
-  llvm::DenseSet<Value> returned;
-  // NHWC arguments and returned NHWC views (collectLayoutBorderViews).
-  LayoutBorderViews borderViews;
-  llvm::DenseSet<Operation *> fused;
   llvm::DenseMap<Operation *, QuantizedOp> int8Ops;
   llvm::DenseMap<Value, RankedTensorType>
-      bounds;               // of dynamically shaped values
-  bool channelsLast = true; // rank-4 values NHWC (keepsChannelsLast)
+      bounds; // of dynamically shaped values
 };
 
 } // namespace
