@@ -30,26 +30,6 @@ bool isConstant(Value value) {
   return value.getDefiningOp<ConstantOp>() != nullptr;
 }
 
-bool isClampLike(Operation *op, float &low, float &high) {
-  constexpr float inf = std::numeric_limits<float>::infinity();
-  if (isa<ReluOp>(op)) {
-    low = 0;
-    high = inf;
-    return true;
-  }
-  if (auto hardtanh = dyn_cast<HardtanhOp>(op)) {
-    low = hardtanh.getMinVal().convertToDouble();
-    high = hardtanh.getMaxVal().convertToDouble();
-    return true;
-  }
-  if (auto clamp = dyn_cast<ClampOp>(op)) {
-    low = clamp.getMin() ? clamp.getMin()->convertToDouble() : -inf;
-    high = clamp.getMax() ? clamp.getMax()->convertToDouble() : inf;
-    return true;
-  }
-  return false;
-}
-
 static Operation *soleUser(Value value) {
   return value.hasOneUse() ? *value.getUsers().begin() : nullptr;
 }

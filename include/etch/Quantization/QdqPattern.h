@@ -11,6 +11,7 @@
 #define ETCH_QUANTIZATION_QDQPATTERN_H
 
 #include "edge/EdgeDialect.h"
+#include "etch/Target/Activation.h"
 
 #include <optional>
 
@@ -38,8 +39,8 @@ struct QuantizedOp {
   mlir::quant::UniformQuantizedType perTensor(size_t index) const;
 };
 
-/// True for relu, hardtanh and clamp, with their range in \p low, \p high.
-bool isClampLike(mlir::Operation *op, float &low, float &high);
+/// relu, hardtanh and clamp (etch/Target/Activation.h).
+using etch::isClampLike;
 
 /// \p op as a quantized op: its result has one use, a quantize (directly or
 /// through one single-use clamp-like op), and at least one operand is

@@ -2,6 +2,7 @@
 #include "OnednnRules.h"
 
 #include "etch/Quantization/QdqPattern.h"
+#include "etch/Target/Activation.h"
 #include "etch/Target/ChannelsLast.h"
 
 #include <cfloat>
@@ -74,47 +75,46 @@ std::string poolingRule(Operation *op) {
 } // namespace
 
 std::optional<EltwiseForm> eltwiseForm(Operation *op) {
-  float low, high;
-  if (quantization::isClampLike(op, low, high)) {
-    if (low == 0 && std::isinf(high) && high > 0)
-      return EltwiseForm{Eltwise::Relu};
-    return EltwiseForm{Eltwise::Clip, std::max(low, -FLT_MAX),
-                       std::min(high, FLT_MAX)};
-  }
-  if (auto leaky = dyn_cast<LeakyReluOp>(op))
-    return EltwiseForm{Eltwise::Relu,
-                       float(leaky.getNegativeSlope().convertToDouble())};
-  if (auto elu = dyn_cast<EluOp>(op)) {
-    if (elu.getScale().convertToDouble() != 1.0 ||
-        elu.getInputScale().convertToDouble() != 1.0)
-      return std::nullopt;
-    return EltwiseForm{Eltwise::Elu, float(elu.getAlpha().convertToDouble())};
-  }
-  if (auto gelu = dyn_cast<GeluOp>(op))
-    return EltwiseForm{gelu.getApproximate() == "tanh" ? Eltwise::GeluTanh
-                                                       : Eltwise::GeluErf};
-  if (isa<SiluOp>(op))
+  std::optional<ActivationForm> form = activationForm(op);
+  if (!form)
+    return std::nullopt;
+  using Kind = ActivationForm::Kind;
+  switch (form->kind) {
+  case Kind::Relu:
+    return EltwiseForm{Eltwise::Relu};
+  case Kind::Clamp:
+    return EltwiseForm{Eltwise::Clip, form->alpha, form->beta};
+  case Kind::LeakyRelu: // oneDNN's relu takes the negative slope as alpha
+    return EltwiseForm{Eltwise::Relu, form->alpha};
+  case Kind::Elu:
+    return EltwiseForm{Eltwise::Elu, form->alpha};
+  case Kind::GeluErf:
+    return EltwiseForm{Eltwise::GeluErf};
+  case Kind::GeluTanh:
+    return EltwiseForm{Eltwise::GeluTanh};
+  case Kind::Silu: // x * sigmoid(alpha x)
     return EltwiseForm{Eltwise::Swish, 1.0f};
-  if (isa<NegOp>(op))
+  case Kind::Neg: // alpha x + beta
     return EltwiseForm{Eltwise::Linear, -1.0f, 0.0f};
-  struct Plain {
-    bool (*matches)(Operation *);
-    Eltwise algorithm;
-  };
-  static const Plain plain[] = {
-      {[](Operation *o) { return isa<HardswishOp>(o); }, Eltwise::Hardswish},
-      {[](Operation *o) { return isa<SigmoidOp>(o); }, Eltwise::Logistic},
-      {[](Operation *o) { return isa<TanhOp>(o); }, Eltwise::Tanh},
-      {[](Operation *o) { return isa<AbsOp>(o); }, Eltwise::Abs},
-      {[](Operation *o) { return isa<SqrtOp>(o); }, Eltwise::Sqrt},
-      {[](Operation *o) { return isa<ExpOp>(o); }, Eltwise::Exp},
-      {[](Operation *o) { return isa<LogOp>(o); }, Eltwise::Log},
-      {[](Operation *o) { return isa<RoundOp>(o); }, Eltwise::Round},
-  };
-  for (const Plain &entry : plain)
-    if (entry.matches(op))
-      return EltwiseForm{entry.algorithm};
-  return std::nullopt;
+  case Kind::Hardswish:
+    return EltwiseForm{Eltwise::Hardswish};
+  case Kind::Sigmoid:
+    return EltwiseForm{Eltwise::Logistic};
+  case Kind::Tanh:
+    return EltwiseForm{Eltwise::Tanh};
+  case Kind::Abs:
+    return EltwiseForm{Eltwise::Abs};
+  case Kind::Sqrt:
+    return EltwiseForm{Eltwise::Sqrt};
+  case Kind::Exp:
+    return EltwiseForm{Eltwise::Exp};
+  case Kind::Log:
+    return EltwiseForm{Eltwise::Log};
+  case Kind::Round:
+    return EltwiseForm{Eltwise::Round};
+  default: // no oneDNN eltwise algorithm computes it
+    return std::nullopt;
+  }
 }
 
 std::optional<Binary> binaryForm(Operation *op) {

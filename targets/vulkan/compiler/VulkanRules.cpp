@@ -55,60 +55,43 @@ std::string poolingRule(Operation *op) {
 } // namespace
 
 std::optional<ActivationForm> activationForm(Operation *op) {
-  float low, high;
-  if (quantization::isClampLike(op, low, high)) {
-    if (low == 0 && std::isinf(high) && high > 0)
-      return ActivationForm{Activation::Relu};
-    return ActivationForm{Activation::Clamp, std::max(low, -FLT_MAX),
-                          std::min(high, FLT_MAX)};
-  }
-  if (auto leaky = dyn_cast<LeakyReluOp>(op))
-    return ActivationForm{Activation::LeakyRelu,
-                          float(leaky.getNegativeSlope().convertToDouble())};
-  if (auto elu = dyn_cast<EluOp>(op)) {
-    if (elu.getScale().convertToDouble() != 1.0 ||
-        elu.getInputScale().convertToDouble() != 1.0)
-      return std::nullopt;
-    return ActivationForm{Activation::Elu,
-                          float(elu.getAlpha().convertToDouble())};
-  }
-  if (auto gelu = dyn_cast<GeluOp>(op))
-    return ActivationForm{gelu.getApproximate() == "tanh"
-                              ? Activation::GeluTanh
-                              : Activation::GeluErf};
-  struct Plain {
-    bool (*matches)(Operation *);
-    Activation activation;
+  std::optional<etch::ActivationForm> form = etch::activationForm(op);
+  if (!form)
+    return std::nullopt;
+  using Kind = etch::ActivationForm::Kind;
+  static const std::pair<Kind, Activation> kShaderActivation[] = {
+      {Kind::Relu, Activation::Relu},
+      {Kind::Clamp, Activation::Clamp},
+      {Kind::LeakyRelu, Activation::LeakyRelu},
+      {Kind::Elu, Activation::Elu},
+      {Kind::GeluErf, Activation::GeluErf},
+      {Kind::GeluTanh, Activation::GeluTanh},
+      {Kind::Hardswish, Activation::Hardswish},
+      {Kind::Hardsigmoid, Activation::Hardsigmoid},
+      {Kind::Sigmoid, Activation::Sigmoid},
+      {Kind::Tanh, Activation::Tanh},
+      {Kind::Silu, Activation::Silu},
+      {Kind::Abs, Activation::Abs},
+      {Kind::Sqrt, Activation::Sqrt},
+      {Kind::Rsqrt, Activation::Rsqrt},
+      {Kind::Exp, Activation::Exp},
+      {Kind::Log, Activation::Log},
+      {Kind::Neg, Activation::Neg},
+      {Kind::Erf, Activation::Erf},
+      {Kind::Reciprocal, Activation::Reciprocal},
+      {Kind::Floor, Activation::Floor},
+      {Kind::Ceil, Activation::Ceil},
+      {Kind::Round, Activation::Round},
+      {Kind::Sin, Activation::Sin},
+      {Kind::Cos, Activation::Cos},
+      {Kind::Trunc, Activation::Trunc},
+      {Kind::Sign, Activation::Sign},
+      {Kind::Expm1, Activation::Expm1},
+      {Kind::Log1p, Activation::Log1p},
   };
-  static const Plain plain[] = {
-      {[](Operation *o) { return isa<HardswishOp>(o); }, Activation::Hardswish},
-      {[](Operation *o) { return isa<HardsigmoidOp>(o); },
-       Activation::Hardsigmoid},
-      {[](Operation *o) { return isa<SigmoidOp>(o); }, Activation::Sigmoid},
-      {[](Operation *o) { return isa<TanhOp>(o); }, Activation::Tanh},
-      {[](Operation *o) { return isa<SiluOp>(o); }, Activation::Silu},
-      {[](Operation *o) { return isa<AbsOp>(o); }, Activation::Abs},
-      {[](Operation *o) { return isa<SqrtOp>(o); }, Activation::Sqrt},
-      {[](Operation *o) { return isa<RsqrtOp>(o); }, Activation::Rsqrt},
-      {[](Operation *o) { return isa<ExpOp>(o); }, Activation::Exp},
-      {[](Operation *o) { return isa<LogOp>(o); }, Activation::Log},
-      {[](Operation *o) { return isa<NegOp>(o); }, Activation::Neg},
-      {[](Operation *o) { return isa<ErfOp>(o); }, Activation::Erf},
-      {[](Operation *o) { return isa<ReciprocalOp>(o); },
-       Activation::Reciprocal},
-      {[](Operation *o) { return isa<FloorOp>(o); }, Activation::Floor},
-      {[](Operation *o) { return isa<CeilOp>(o); }, Activation::Ceil},
-      {[](Operation *o) { return isa<RoundOp>(o); }, Activation::Round},
-      {[](Operation *o) { return isa<SinOp>(o); }, Activation::Sin},
-      {[](Operation *o) { return isa<CosOp>(o); }, Activation::Cos},
-      {[](Operation *o) { return isa<TruncOp>(o); }, Activation::Trunc},
-      {[](Operation *o) { return isa<SignOp>(o); }, Activation::Sign},
-      {[](Operation *o) { return isa<Expm1Op>(o); }, Activation::Expm1},
-      {[](Operation *o) { return isa<Log1pOp>(o); }, Activation::Log1p},
-  };
-  for (const Plain &entry : plain)
-    if (entry.matches(op))
-      return ActivationForm{entry.activation};
+  for (auto [kind, activation] : kShaderActivation)
+    if (kind == form->kind)
+      return ActivationForm{activation, form->alpha, form->beta};
   return std::nullopt;
 }
 
