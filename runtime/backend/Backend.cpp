@@ -1,4 +1,5 @@
 #include "runtime/backend/Backend.h"
+#include "runtime/platform/Platform.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,6 +21,11 @@ size_t Backend::profile(void *, Span<DelegateEvent>) { return 0; }
 
 Error Backend::resize(void *, Span<TensorView *>, Span<TensorView *>) {
   return Error::NotSupported;
+}
+
+Error invalidBlob(const char *target, const char *what) {
+  ET_LOG(Error, "%s: %s", target, what);
+  return Error::DelegateInvalidBlob;
 }
 
 size_t delegateThreadCount(Span<const CompileSpec> specs,

@@ -59,6 +59,30 @@ public:
 size_t delegateThreadCount(Span<const CompileSpec> specs,
                            const LoadOptions &options);
 
+/// How a delegate refuses its blob: logs "<target>: <what>" and returns
+/// Error::DelegateInvalidBlob.
+Error invalidBlob(const char *target, const char *what);
+
+/// openBlob, then the schema's root (\p GetRoot of the target's generated
+/// header) with its tensor and node tables present and the delegate call's
+/// input and output counts; null with \p problem set otherwise.
+template <typename Root, bool (*Verify)(flatbuffers::Verifier &),
+          const Root *(*GetRoot)(const void *)>
+const Root *openBlobRoot(const DelegateBlob &delegate, const char *magic,
+                         uint32_t version, size_t inputs, size_t outputs,
+                         FramedBlob &blob, std::string &problem) {
+  problem = openBlob<Verify>(delegate, magic, version, blob);
+  if (!problem.empty())
+    return nullptr;
+  const Root *root = GetRoot(blob.flatbuffer);
+  if (!root->tensors() || !root->nodes() || root->input_count() != inputs ||
+      root->output_count() != outputs) {
+    problem = "blob inputs/outputs differ from the delegate call's";
+    return nullptr;
+  }
+  return root;
+}
+
 /// Registers \p backend under \p name (static registration; no allocation).
 /// Returns false when the name is taken or the table is full.
 bool registerBackend(const char *name, Backend *backend);

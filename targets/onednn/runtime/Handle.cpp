@@ -3,10 +3,7 @@
 
 namespace etch::onednn::backend {
 
-Error fail(const char *what) {
-  ET_LOG(Error, "onednn: %s", what);
-  return Error::DelegateInvalidBlob;
-}
+Error fail(const char *what) { return runtime::invalidBlob("onednn", what); }
 
 dnnl_alg_kind_t eltwiseAlgorithm(Eltwise eltwise) {
   switch (eltwise) {

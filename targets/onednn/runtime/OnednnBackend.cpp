@@ -120,15 +120,12 @@ public:
                       const runtime::LoadOptions &options) override {
     capOnednnIsa();
     runtime::FramedBlob framed;
-    if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
-            bytes, kBlobMagic, kBlobVersion, framed);
-        !problem.empty())
+    std::string problem;
+    const Blob *blob = runtime::openBlobRoot<Blob, VerifyBlobBuffer, GetBlob>(
+        bytes, kBlobMagic, kBlobVersion, inputs.size(), outputs.size(), framed,
+        problem);
+    if (!blob)
       return fail(problem.c_str());
-    const Blob *blob = GetBlob(framed.flatbuffer);
-    if (!blob->tensors() || !blob->nodes() ||
-        blob->input_count() != inputs.size() ||
-        blob->output_count() != outputs.size())
-      return fail("blob inputs/outputs differ from the delegate call's");
     if (Error error = checkCpu(*blob); error != Error::Ok)
       return error;
     std::unique_ptr<Handle> handle(new Handle());

@@ -148,11 +148,6 @@ constexpr NodeDefinition kNodeDefinitions[] = {
     {NodeKind::StaticReshape, 1, staticReshape},
 };
 
-runtime::Error fail(const char *what) {
-  ET_LOG(Error, "xnnpack: %s", what);
-  return runtime::Error::DelegateInvalidBlob;
-}
-
 } // namespace
 
 runtime::Error defineNode(xnn_subgraph_t subgraph, const Node &node,

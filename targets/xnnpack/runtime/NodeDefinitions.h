@@ -5,6 +5,7 @@
 #include "BlobValidator.h"
 #include "targets/xnnpack/schema/xnnpack_blob_generated.h"
 
+#include "runtime/backend/Backend.h"
 #include "runtime/core/Error.h"
 
 #include <xnnpack.h>
@@ -13,6 +14,11 @@
 #include <vector>
 
 namespace etch::xnnpack {
+
+/// Refuses the blob: logs "xnnpack: <what>" (runtime::invalidBlob).
+inline runtime::Error fail(const char *what) {
+  return runtime::invalidBlob("xnnpack", what);
+}
 
 /// Defines \p node in \p subgraph; \p ids maps the blob's tensor indices
 /// to the subgraph's value ids, \p dims holds every tensor's current dims

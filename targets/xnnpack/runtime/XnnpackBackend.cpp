@@ -144,11 +144,6 @@ struct Handle {
   std::vector<Border> inputs, outputs;
 };
 
-Error fail(const char *what) {
-  ET_LOG(Error, "xnnpack: %s", what);
-  return Error::DelegateInvalidBlob;
-}
-
 /// xnn_initialize, with ETCH_CPU_ISA's cap applied first: XNNPACK picks its
 /// kernels once, from the shared libcpuinfo's view of the CPU
 /// (cpuinfo_isa), so clearing the capped features there makes it run the
@@ -201,17 +196,14 @@ public:
                       const runtime::LoadOptions &options) override {
     // Framing and flatbuffer verification.
     runtime::FramedBlob framed;
-    if (std::string problem = runtime::openBlob<VerifyBlobBuffer>(
-            bytes, kBlobMagic, kBlobVersion, framed);
-        !problem.empty())
+    std::string problem;
+    const Blob *blob = runtime::openBlobRoot<Blob, VerifyBlobBuffer, GetBlob>(
+        bytes, kBlobMagic, kBlobVersion, inputs.size(), outputs.size(), framed,
+        problem);
+    if (!blob)
       return fail(problem.c_str());
-    const Blob *blob = GetBlob(framed.flatbuffer);
     const uint8_t *data = framed.constants;
     uint64_t dataSize = framed.constantsSize;
-    if (!blob->tensors() || !blob->nodes() ||
-        blob->input_count() != inputs.size() ||
-        blob->output_count() != outputs.size())
-      return fail("blob inputs/outputs differ from the delegate call's");
 
     // Tensors: bounds of constants, dims, border tensors vs program tensors.
     const auto &tensors = *blob->tensors();
