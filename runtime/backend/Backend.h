@@ -65,19 +65,22 @@ Error invalidBlob(const char *target, const char *what);
 
 /// openBlob, then the schema's root (\p GetRoot of the target's generated
 /// header) with its tensor and node tables present and the delegate call's
-/// input and output counts; null with \p problem set otherwise.
+/// input and output counts; null, the reason logged by invalidBlob for
+/// \p target, otherwise.
 template <typename Root, bool (*Verify)(flatbuffers::Verifier &),
           const Root *(*GetRoot)(const void *)>
-const Root *openBlobRoot(const DelegateBlob &delegate, const char *magic,
-                         uint32_t version, size_t inputs, size_t outputs,
-                         FramedBlob &blob, std::string &problem) {
-  problem = openBlob<Verify>(delegate, magic, version, blob);
-  if (!problem.empty())
+const Root *openBlobRoot(const char *target, const DelegateBlob &delegate,
+                         const char *magic, uint32_t version, size_t inputs,
+                         size_t outputs, FramedBlob &blob) {
+  if (std::string problem = openBlob<Verify>(delegate, magic, version, blob);
+      !problem.empty()) {
+    invalidBlob(target, problem.c_str());
     return nullptr;
+  }
   const Root *root = GetRoot(blob.flatbuffer);
   if (!root->tensors() || !root->nodes() || root->input_count() != inputs ||
       root->output_count() != outputs) {
-    problem = "blob inputs/outputs differ from the delegate call's";
+    invalidBlob(target, "blob inputs/outputs differ from the delegate call's");
     return nullptr;
   }
   return root;

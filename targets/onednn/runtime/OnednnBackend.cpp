@@ -120,12 +120,11 @@ public:
                       const runtime::LoadOptions &options) override {
     capOnednnIsa();
     runtime::FramedBlob framed;
-    std::string problem;
     const Blob *blob = runtime::openBlobRoot<Blob, VerifyBlobBuffer, GetBlob>(
-        bytes, kBlobMagic, kBlobVersion, inputs.size(), outputs.size(), framed,
-        problem);
+        "onednn", bytes, kBlobMagic, kBlobVersion, inputs.size(),
+        outputs.size(), framed);
     if (!blob)
-      return fail(problem.c_str());
+      return Error::DelegateInvalidBlob;
     if (Error error = checkCpu(*blob); error != Error::Ok)
       return error;
     std::unique_ptr<Handle> handle(new Handle());

@@ -196,12 +196,11 @@ public:
                       const runtime::LoadOptions &options) override {
     // Framing and flatbuffer verification.
     runtime::FramedBlob framed;
-    std::string problem;
     const Blob *blob = runtime::openBlobRoot<Blob, VerifyBlobBuffer, GetBlob>(
-        bytes, kBlobMagic, kBlobVersion, inputs.size(), outputs.size(), framed,
-        problem);
+        "xnnpack", bytes, kBlobMagic, kBlobVersion, inputs.size(),
+        outputs.size(), framed);
     if (!blob)
-      return fail(problem.c_str());
+      return Error::DelegateInvalidBlob;
     const uint8_t *data = framed.constants;
     uint64_t dataSize = framed.constantsSize;
 
