@@ -547,6 +547,7 @@ def Edge_NonzeroOp : Edge_AtenOp<"nonzero", "aten::nonzero",
 
 def Edge_UniqueOp : Edge_AtenOp<"unique", "aten::_unique2",
     [DeclareOpInterfaceMethods<Edge_DataDependentShapeOpInterface>]> {
+  let inferRule = "distinct<FlattenedSlices>";
   let summary = "The distinct values of the flattened tensor, with where they are";
   let description = [{
     `values` ascending (`sorted`) or in order of first occurrence; `indices`
@@ -614,6 +615,7 @@ def Edge_RoiAlignOp
 
 def Edge_UniqueDimOp : Edge_AtenOp<"unique_dim", "aten::unique_dim",
     [DeclareOpInterfaceMethods<Edge_DataDependentShapeOpInterface>]> {
+  let inferRule = "distinct<SlicesAlongDim>";
   let summary = "The distinct slices along `dim`, with where they are";
   let description = [{
     `edge.unique` over the slices `self[..., i, ...]` along `dim`, compared

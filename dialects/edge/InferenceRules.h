@@ -401,6 +401,59 @@ mlir::LogicalResult embedding(mlir::MLIRContext *context, Where location,
   return mlir::success();
 }
 
+// How unique and unique_dim cut self into the slices they compare, for
+// `distinct`: the tensor sliced and the dim along which.
+
+/// Every element a slice: the flattened tensor along dim 0.
+struct FlattenedSlices {
+  template <typename Adaptor>
+  static std::optional<std::pair<mlir::RankedTensorType, int64_t>>
+  of(Where, llvm::StringRef, Adaptor adaptor) {
+    mlir::RankedTensorType type = rankedType(adaptor.getSelf());
+    int64_t elements = type.hasStaticShape() ? type.getNumElements()
+                                             : mlir::ShapedType::kDynamic;
+    return std::make_pair(type.clone({elements}), int64_t{0});
+  }
+};
+/// The slices self[..., i, ...] along `dim`.
+struct SlicesAlongDim {
+  template <typename Adaptor>
+  static std::optional<std::pair<mlir::RankedTensorType, int64_t>>
+  of(Where location, llvm::StringRef name, Adaptor adaptor) {
+    mlir::RankedTensorType type = rankedType(adaptor.getSelf());
+    std::optional<int64_t> dim =
+        normalizeDim(location, name, "dim",
+                     static_cast<int64_t>(adaptor.getDim()), type.getRank());
+    if (!dim)
+      return std::nullopt;
+    return std::make_pair(type, *dim);
+  }
+};
+
+/// The distinct slices (\p Slicing) and where they are: values with the
+/// sliced dim unknown (it depends on the data), indices and counts one per
+/// distinct slice, inverse one per input slice, all i64 but the values.
+template <typename Slicing, typename Adaptor>
+mlir::LogicalResult distinct(mlir::MLIRContext *context, Where location,
+                             llvm::StringRef name, Adaptor adaptor,
+                             Types &types) {
+  auto sliced = Slicing::of(location, name, adaptor);
+  if (!sliced)
+    return mlir::failure();
+  auto [type, dim] = *sliced;
+  auto i64 = mlir::IntegerType::get(context, 64);
+  llvm::SmallVector<int64_t> shape(type.getShape());
+  int64_t slices = shape[dim];
+  shape[dim] = mlir::ShapedType::kDynamic;
+  auto perDistinct =
+      mlir::RankedTensorType::get({mlir::ShapedType::kDynamic}, i64);
+  types.push_back(type.clone(shape));
+  types.push_back(perDistinct);
+  types.push_back(mlir::RankedTensorType::get({slices}, i64));
+  types.push_back(perDistinct);
+  return mlir::success();
+}
+
 /// Ops that also return where each value came from (`inferIndices` in
 /// EdgeBase.td): an i64 tensor of the values' shape.
 inline mlir::LogicalResult appendIndices(mlir::MLIRContext *context,

@@ -180,43 +180,6 @@ LogicalResult NonzeroOp::upperBoundTypes(TypeRange operandTypes,
   return success();
 }
 
-LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  RankedTensorType type = rankedType(adaptor.getSelf());
-  auto i64 = IntegerType::get(context, 64);
-  int64_t elements =
-      type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
-  types.push_back(
-      RankedTensorType::get({ShapedType::kDynamic}, type.getElementType()));
-  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
-  types.push_back(RankedTensorType::get({elements}, i64));
-  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
-  return success();
-}
-
-LogicalResult UniqueDimOp::inferReturnTypes(MLIRContext *context,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  RankedTensorType type = rankedType(adaptor.getSelf());
-  std::optional<int64_t> dim =
-      normalizeDim(location, getOperationName(), "dim",
-                   static_cast<int64_t>(adaptor.getDim()), type.getRank());
-  if (!dim)
-    return failure();
-  auto i64 = IntegerType::get(context, 64);
-  SmallVector<int64_t> shape(type.getShape());
-  int64_t slices = shape[*dim];
-  shape[*dim] = ShapedType::kDynamic;
-  types.push_back(type.clone(shape));
-  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
-  types.push_back(RankedTensorType::get({slices}, i64));
-  types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
-  return success();
-}
-
 LogicalResult UniqueDimOp::upperBoundTypes(TypeRange operandTypes,
                                            SmallVectorImpl<Type> &types) {
   auto type = cast<RankedTensorType>(operandTypes.front());
