@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "edge/EdgeDialect.h"
 #include "edge/EdgeTypeUtils.h"
+#include "edge/InferenceRules.h"
 
 using namespace mlir;
 
@@ -117,17 +118,17 @@ LogicalResult QuantizedLinearOp::verify() {
   if (failed(verifyWeightedOp(op, getInput(), getWeight(), getMin(),
                               getMax())))
     return failure();
-  ArrayRef<int64_t> input = getInput().getType().getShape();
+  SmallVector<int64_t> expected; // edge.linear's shape
+  if (failed(inferLinearShape(getLoc(), getOperationName(), getInput(),
+                              getWeight(), expected)))
+    return failure();
   ArrayRef<int64_t> weight = getWeight().getType().getShape();
-  if (input.empty() || weight.size() != 2)
-    return emitOpError("needs an input of rank >= 1 and a 2-D weight");
-  if (!extentsAgree(input.back(), weight[1]))
-    return emitOpError() << "input has " << input.back()
+  int64_t features = getInput().getType().getShape().back();
+  if (!extentsAgree(features, weight[1]))
+    return emitOpError() << "input has " << features
                          << " features, weight expects " << weight[1];
   if (failed(verifyBias(op, getBias(), weight[0])))
     return failure();
-  SmallVector<int64_t> expected(input.drop_back());
-  expected.push_back(weight[0]);
   return verifyResultShape(op, expected);
 }
 

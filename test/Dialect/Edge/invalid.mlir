@@ -1480,6 +1480,14 @@ func.func @quantized_linear_weight_axis(%x: tensor<3x2x!quant.uniform<i8:f32, 0.
 // -----
 
 // A float bias of one value per output.
+func.func @quantized_linear_flat_weight(%x: tensor<3x2x!quant.uniform<i8:f32, 0.1>>, %w: tensor<8x!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error @+1 {{'edge.quantized_linear' op weight must have rank 2, got rank 1 (tensor<8x!quant.uniform<i8:f32, 1.000000e-01>>)}}
+  %0 = edge.quantized_linear %x, %w : (tensor<3x2x!quant.uniform<i8:f32, 0.1>>, tensor<8x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x4x!quant.uniform<i8:f32, 0.1>>
+  return
+}
+
+// -----
+
 func.func @quantized_linear_bias(%x: tensor<3x2x!quant.uniform<i8:f32, 0.1>>, %w: tensor<4x2x!quant.uniform<i8:f32, 0.1>>, %b: tensor<3xf32>) {
   // expected-error @+1 {{'edge.quantized_linear' op bias must be f32 of shape [4], got 'tensor<3xf32>'}}
   %0 = edge.quantized_linear %x, %w, %b : (tensor<3x2x!quant.uniform<i8:f32, 0.1>>, tensor<4x2x!quant.uniform<i8:f32, 0.1>>, tensor<3xf32>) -> tensor<3x4x!quant.uniform<i8:f32, 0.1>>
