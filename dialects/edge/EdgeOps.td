@@ -143,6 +143,8 @@ def Edge_LinalgDetOp : Edge_AtenOp<"linalg_det", "aten::_linalg_det"> {
 }
 
 def Edge_AddmmOp : Edge_AtenOp<"addmm", "aten::addmm"> {
+  let inferRule = "matmul<2, Mat1TimesMat2>";
+  let hasVerifier = 1;
   let summary = "beta * self + alpha * (mat1 @ mat2)";
   let arguments = (ins Edge_FloatTensor:$self, Edge_FloatTensor:$mat1,
       Edge_FloatTensor:$mat2,

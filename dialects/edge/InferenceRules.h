@@ -92,10 +92,13 @@ mlir::LogicalResult inferConvolution(std::optional<mlir::Location> location,
                                      const ConvolutionArgs &args,
                                      size_t spatial,
                                      llvm::SmallVectorImpl<mlir::Type> &types);
-/// self @ mat2 for mm (rank 2) and bmm (rank 3).
+/// \p lhs @ \p rhs, rank 2 or 3 (batched), named in errors as the op's
+/// operands are.
 mlir::LogicalResult inferMatmulResult(std::optional<mlir::Location> location,
-                                      llvm::StringRef opName, mlir::Value self,
-                                      mlir::Value mat2, int64_t rank,
+                                      llvm::StringRef opName,
+                                      llvm::StringRef lhsName, mlir::Value lhs,
+                                      llvm::StringRef rhsName, mlir::Value rhs,
+                                      int64_t rank,
                                       llvm::SmallVectorImpl<mlir::Type> &types);
 /// triu/tril: self's type, rank 2 or more (ShapeOps.cpp).
 mlir::LogicalResult inferTriangle(std::optional<mlir::Location> location,
@@ -208,12 +211,34 @@ mlir::LogicalResult convolution(mlir::MLIRContext *, Where location,
   return inferConvolution(location, name, args, Spatial, types);
 }
 
-template <int64_t Rank, typename Adaptor>
+// The two operands a matrix product multiplies, for `matmul`.
+
+/// mm, bmm: self @ mat2.
+struct SelfTimesMat2 {
+  template <typename Adaptor>
+  static mlir::LogicalResult infer(Where location, llvm::StringRef name,
+                                   Adaptor adaptor, int64_t rank,
+                                   Types &types) {
+    return inferMatmulResult(location, name, "self", adaptor.getSelf(), "mat2",
+                             adaptor.getMat2(), rank, types);
+  }
+};
+/// addmm: mat1 @ mat2 (self, the addend, is the verifier's).
+struct Mat1TimesMat2 {
+  template <typename Adaptor>
+  static mlir::LogicalResult infer(Where location, llvm::StringRef name,
+                                   Adaptor adaptor, int64_t rank,
+                                   Types &types) {
+    return inferMatmulResult(location, name, "mat1", adaptor.getMat1(), "mat2",
+                             adaptor.getMat2(), rank, types);
+  }
+};
+
+template <int64_t Rank, typename Operands = SelfTimesMat2, typename Adaptor>
 mlir::LogicalResult matmul(mlir::MLIRContext *, Where location,
                            llvm::StringRef name, Adaptor adaptor,
                            Types &types) {
-  return inferMatmulResult(location, name, adaptor.getSelf(), adaptor.getMat2(),
-                           Rank, types);
+  return Operands::infer(location, name, adaptor, Rank, types);
 }
 
 template <typename Adaptor>

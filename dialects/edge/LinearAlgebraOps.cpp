@@ -169,41 +169,33 @@ static LogicalResult inferMatmulShape(std::optional<Location> location,
 }
 
 LogicalResult etch::edge::inferMatmulResult(std::optional<Location> location,
-                                            StringRef opName, Value self,
-                                            Value mat2, int64_t rank,
+                                            StringRef opName, StringRef lhsName,
+                                            Value lhs, StringRef rhsName,
+                                            Value rhs, int64_t rank,
                                             SmallVectorImpl<Type> &types) {
   SmallVector<int64_t> shape;
-  if (failed(inferMatmulShape(location, opName, "self", self, "mat2", mat2,
+  if (failed(inferMatmulShape(location, opName, lhsName, lhs, rhsName, rhs,
                               rank, shape)))
     return failure();
   types.push_back(
-      RankedTensorType::get(shape, rankedType(self).getElementType()));
+      RankedTensorType::get(shape, rankedType(lhs).getElementType()));
   return success();
 }
-
-LogicalResult AddmmOp::inferReturnTypes(MLIRContext *,
-                                        std::optional<Location> location,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &types) {
+LogicalResult AddmmOp::verify() {
+  std::optional<Location> location = getLoc();
   StringRef name = getOperationName();
-  SmallVector<int64_t> shape;
-  if (failed(inferMatmulShape(location, name, "mat1", adaptor.getMat1(), "mat2",
-                              adaptor.getMat2(), 2, shape)) ||
-      failed(verifySameElementType(
-          location, name,
-          {{"mat1", adaptor.getMat1()}, {"self", adaptor.getSelf()}})))
+  if (failed(verifySameElementType(location, name,
+                                   {{"mat1", getMat1()}, {"self", getSelf()}})))
     return failure();
-  ArrayRef<int64_t> self = rankedType(adaptor.getSelf()).getShape();
+  ArrayRef<int64_t> self = rankedType(getSelf()).getShape();
+  ArrayRef<int64_t> shape = getResult().getType().getShape();
   if (!broadcastsTo(self, shape))
     return emitInferenceError(location, name,
                               "self of shape " + formatShape(self) +
                                   " does not broadcast to the product shape " +
                                   formatShape(shape));
-  types.push_back(RankedTensorType::get(
-      shape, rankedType(adaptor.getMat1()).getElementType()));
   return success();
 }
-
 LogicalResult etch::edge::inferLinearShape(std::optional<Location> location,
                                            StringRef opName, Value input,
                                            Value weight,
