@@ -72,6 +72,8 @@ OnnxImporter::inlineSubgraph(const OnnxNode &owner, const OnnxGraph &body,
     return nodeError(owner)
            << "subgraph '" << body.name << "' takes "
            << body.formalInputs.size() << " inputs, given " << arguments.size();
+  if (std::string problem = malformedNode(body.nodes); !problem.empty())
+    return nodeError(owner) << "subgraph '" << body.name << "': " << problem;
   for (const OnnxNode &node : body.nodes)
     for (const std::string &name : node.outputs)
       bindName(name, {});

@@ -125,6 +125,25 @@ Location OnnxImporter::locationOf(const OnnxNode &node) {
                       file);
 }
 
+std::string OnnxImporter::malformedNode(ArrayRef<OnnxNode> nodes) {
+  for (auto [index, node] : llvm::enumerate(nodes)) {
+    // Converters bind a node's first output: it must exist and have a name
+    // (the recurrent ops bind each output they are asked for).
+    if (node.opType.empty())
+      return "node #" + std::to_string(index) + " '" + node.name +
+             "' has no op_type";
+    bool bindsEachOutput =
+        node.opType == "RNN" || node.opType == "GRU" || node.opType == "LSTM";
+    if (node.outputs.empty() ||
+        (node.outputs.front().empty() && !bindsEachOutput) ||
+        llvm::all_of(node.outputs,
+                     [](const std::string &name) { return name.empty(); }))
+      return "node #" + std::to_string(index) + " '" + node.name + "' (" +
+             node.opType + ") has no named first output";
+  }
+  return "";
+}
+
 std::string OnnxImporter::nodeErrorPrefix(const OnnxNode &node) {
   return "node '" + (node.name.empty() ? node.outputs.front() : node.name) +
          "' (" + node.opType + "): ";
@@ -553,23 +572,8 @@ LogicalResult OnnxImporter::run() {
 
   for (const OnnxTensor &initializer : graph.initializers)
     constants[initializer.name] = &initializer;
-  for (size_t index = 0; index < graph.nodes.size(); ++index) {
-    const OnnxNode &node = graph.nodes[index];
-    // Converters bind a node's first output: it must exist and have a name
-    // (the recurrent ops bind each output they are asked for).
-    if (node.opType.empty())
-      return emitError(fileLoc)
-             << "node #" << index << " '" << node.name << "' has no op_type";
-    bool bindsEachOutput =
-        node.opType == "RNN" || node.opType == "GRU" || node.opType == "LSTM";
-    if (node.outputs.empty() ||
-        (node.outputs.front().empty() && !bindsEachOutput) ||
-        llvm::all_of(node.outputs,
-                     [](const std::string &name) { return name.empty(); }))
-      return emitError(fileLoc)
-             << "node #" << index << " '" << node.name << "' (" << node.opType
-             << ") has no named first output";
-  }
+  if (std::string problem = malformedNode(graph.nodes); !problem.empty())
+    return emitError(fileLoc) << problem;
   countUses(graph.nodes);
   for (const auto &[name, type] : graph.outputs)
     ++useCounts[name];

@@ -86,6 +86,9 @@ public:
   // Helpers shared by converters.
   mlir::Location locationOf(const OnnxNode &node);
   mlir::InFlightDiagnostic nodeError(const OnnxNode &node);
+  /// Why one of \p nodes cannot be converted (no op_type, no named first
+  /// output: errors and locations name a node by it), or "".
+  static std::string malformedNode(llvm::ArrayRef<OnnxNode> nodes);
   /// "node 'name' (OpType): ", what every error about a node starts with.
   static std::string nodeErrorPrefix(const OnnxNode &node);
   /// The Edge value of input \p index (initializers become constants on
