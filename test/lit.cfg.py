@@ -1,7 +1,6 @@
 # lit configuration for etch: every .mlir (and .test) file under test/ runs
 # with etch's tools and LLVM 19's FileCheck/not/count/split-file on PATH.
 import os
-import sys
 
 import lit.formats
 
@@ -74,12 +73,7 @@ if os.environ.get("ETCH_SKIP_TORCH") != "1":
 if config.etch_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitizer")
 # ETCH_CPU_ISA (etch's kernels, XNNPACK and oneDNN) and DNNL_MAX_CPU_ISA
-# (oneDNN alone) run the suite as on a lesser x86 CPU: tests that run
-# oneDNN's int8 delegates say `REQUIRES: onednn-vnni`.
-sys.path.insert(0, os.path.join(config.etch_source_dir, "python", "etch"))
-from cpu import onednn_has_vnni  # noqa: E402
-if onednn_has_vnni():
-    config.available_features.add("onednn-vnni")
+# (oneDNN alone) run the suite as on a lesser x86 CPU.
 for name in ["ETCH_CHROOT_DIR", "ETCH_SKIP_TORCH", "DNNL_MAX_CPU_ISA", "ETCH_CPU_ISA"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]

@@ -12,9 +12,7 @@ target built, each first, and portable alone) it compiles the model, reads
 the partition summary, runs it with et-run, checks that execute allocates
 nothing (etch-no-alloc-check) and compares every output with the reference.
 Unless --expect says otherwise, a configuration whose first target is a real
-target must delegate everything (fallback=0). Where oneDNN sees no VNNI
-(python/etch/cpu.py), its refusal to load an int8 delegate counts as the
-expected result. Prints one line per
+target must delegate everything (fallback=0). Prints one line per
 configuration and exits 1 on any failure. Adding a target to the build adds
 its configuration here; no test changes.
 """
@@ -26,7 +24,6 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import compare  # noqa: E402
-from cpu import onednn_has_vnni  # noqa: E402
 
 # Targets whose delegates allocate while executing, with why: their
 # programs skip etch-no-alloc-check (docs/targets.md says so too).
@@ -48,12 +45,6 @@ ONE_ITERATION = {"vulkan"}
 
 def run(command):
     return subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-def refused_for_vnni(output):
-    """et-run's load error for an int8 oneDNN delegate on a CPU without VNNI,
-    expected (and only accepted) where oneDNN will see no VNNI."""
-    return "which need a CPU with VNNI" in output and not onednn_has_vnni()
 
 
 def summary_counts(text):
@@ -124,11 +115,6 @@ def main():
         for path in args.input:
             command += ["--input", path]
         executed = run(command)
-        if executed.returncode != 0 and refused_for_vnni(executed.stdout):
-            # The clean refusal this CPU calls for; nothing ran to compare.
-            print(f"{config}: ok delegates {delegates}, fallback {fallback}; "
-                  "refused at load: int8 oneDNN delegates need VNNI, this CPU has none")
-            continue
         if executed.returncode != 0:
             problems.append("et-run failed: " + executed.stdout.strip())
         else:

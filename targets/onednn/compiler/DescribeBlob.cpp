@@ -73,8 +73,9 @@ std::string describeBlob(ArrayRef<uint8_t> bytes) {
   const Blob *blob = GetBlob(framed.flatbuffer);
   os << "onednn blob v" << blob->version() << ": " << blob->input_count()
      << " inputs, " << blob->output_count() << " outputs; needs x86-64"
-     << (needsVnni(*blob) ? " with VNNI (int8 convolutions or linear layers)"
-                          : "")
+     << (multipliesInt8(*blob) ? "; int8 convolutions or linear layers: int8 "
+                                 "with VNNI, else float"
+                               : "")
      << "\n";
   if (blob->tensors())
     for (auto [index, tensor] : llvm::enumerate(*blob->tensors())) {

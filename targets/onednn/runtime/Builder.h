@@ -18,6 +18,11 @@ namespace etch::onednn::backend {
 
 class Builder {
 public:
+  /// How a convolution or inner product multiplies: in float, in int8 (an
+  /// 8-bit source, VNNI), or an int8 node computed in float where oneDNN's
+  /// int8 kernels would saturate (Handle::int8AsFloat).
+  enum class Arithmetic { Float, Int8, Int8AsFloat };
+
   Builder(const Blob &blob, const uint8_t *data, uint64_t dataSize,
           Handle &handle, Span<TensorView *> inputs, Span<TensorView *> outputs)
       : blob(blob), data(data), dataSize(dataSize), handle(handle),
@@ -84,12 +89,22 @@ private:
   /// Post-ops of \p node, whose primitive's result has \p resultDims, into
   /// \p creation, their operands into \p step.
   Error addPostOps(const Node &node, const Dims &resultDims, Creation &creation,
-                   Step &step);
+                   Step &step, Arithmetic arithmetic = Arithmetic::Float);
+
+  /// A sum post-op's operand is a computed tensor of its node's result
+  /// dims, layout and element size, and the node's only sum.
+  Error checkSum(const Node &node, const PostOp &post);
 
   /// oneDNN's sum post-op: the operand, in its scale and zero point, is
   /// added to the result, whose buffer must hold the operand's bytes by
   /// then (taken over, or copied by a step before the node's).
   Error addSum(const Node &node, const PostOp &post, Creation &creation);
+
+  /// The sum post-op \p post, at \p position, of an int8 node computed in
+  /// float: its operand converted to the result's units (a step before the
+  /// node's) and added as a binary post-op.
+  Error addSumInFloat(const Node &node, const PostOp &post, uint32_t position,
+                      const Dims &resultDims, Creation &creation, Step &step);
 
   /// Before a node with a sum post-op: \p operand's bytes into \p dst, the
   /// node's result memory (nothing when the result took its buffer over).
@@ -102,7 +117,8 @@ private:
   /// \p missing says what oneDNN lacks when it has no implementation.
   Error describePrimitive(const Node &node, const Dims &resultDims,
                           const void *desc, Creation &creation, Step &step,
-                          const char *missing, bool int8 = false,
+                          const char *missing,
+                          Arithmetic arithmetic = Arithmetic::Float,
                           const char *preferred = nullptr);
 
   /// The descriptor of oneDNN's first implementation of \p desc whose name
@@ -112,8 +128,10 @@ private:
                           const char *prefix);
 
   /// Creates the primitive of \p creation's descriptor and its scratchpad;
-  /// with a sum post-op in \p node, first the step filling its result.
-  Error finishPrimitive(const Node &node, Creation &creation, Step &step);
+  /// with a sum post-op in \p node (not computed as float), first the step
+  /// filling its result.
+  Error finishPrimitive(const Node &node, Creation &creation, Step &step,
+                        Arithmetic arithmetic = Arithmetic::Float);
 
   /// describePrimitive, then finishPrimitive with \p args, for a primitive
   /// that needs nothing between the two (no weights to reorder).
@@ -121,9 +139,54 @@ private:
                      const char *missing,
                      std::initializer_list<dnnl_exec_arg_t> args);
 
-  /// Weights as the primitive wants them: reordered once, here.
+  /// Weights (\p values, laid out as \p userMd) as the primitive wants
+  /// them: reordered once, here.
   Error weightsMemory(Creation &creation, const dnnl_memory_desc_t &userMd,
-                      uint32_t tensor, dnnl_memory_t &memory);
+                      void *values, dnnl_memory_t &memory);
+
+  /// How \p node multiplies given its source's data type and this CPU.
+  Arithmetic arithmeticOf(const Node &node) const;
+
+  /// What a convolution or inner product computes on: its source and
+  /// result memories as the primitive sees them, its weights' values
+  /// (row-major, output channels first) and its bias memory or null.
+  struct ProductOperands {
+    dnnl_memory_t source, result, bias;
+    void *weights;
+  };
+
+  /// A convolution or inner product on \p operands, computed as
+  /// arithmeticOf(node) says: \p describe(source, bias or null, result,
+  /// desc) initializes its oneDNN descriptor (else \p rejected); \p missing
+  /// says what oneDNN lacks when it has no implementation; \p preferred as
+  /// describePrimitive's.
+  template <typename Desc, typename Describe>
+  Error addProduct(const Node &node, const Dims &resultDims,
+                   ProductOperands operands,
+                   const dnnl_memory_desc_t &userWeights, Describe describe,
+                   const char *rejected, const char *missing,
+                   const char *preferred = nullptr);
+
+  /// An int8 node's operands replaced by float ones computing the same
+  /// values (BuilderInt8AsFloat.cpp): the source less its zero point, the
+  /// weights and bias times the output scales (outputScales), a float
+  /// result in the result's units before its zero point. The post-ops see
+  /// what they see in int8.
+  Error standInFloat(const Node &node, ProductOperands &operands);
+
+  /// After an int8 node computed in float: its float result rounded,
+  /// offset by the result's zero point and saturated into \p result (no
+  /// step when the result is float).
+  Error convertFloatResult(const Node &node, dnnl_memory_t floatResult,
+                           dnnl_memory_t result);
+
+  /// A float copy of 8-bit tensor \p i less its zero point, made once
+  /// (a conversion step where the first reader needs it).
+  Error floatCopyOf(uint32_t i, void *&copy);
+
+  /// Per output channel of an int8 convolution or inner product: source
+  /// scale * weight scale / the scale its accumulator is requantized to.
+  Error outputScales(const Node &node, std::vector<float> &scales);
 
   Error buildNode(const Node &node);
 
@@ -163,8 +226,8 @@ private:
   /// run-time ones): an s32 memory bound to \p arg's zero-point argument.
   Error addZeroPoint(Creation &creation, Step &step, int arg, int32_t value);
 
-  /// An int8 convolution's or inner product's requantization: per output
-  /// channel, source scale * weight scale / result scale, and the zero points.
+  /// An int8 convolution's or inner product's requantization: its
+  /// outputScales and the zero points.
   Error addInt8Scaling(const Node &node, Creation &creation, Step &step);
 
   /// Quantize, dequantize or requantize: a reorder that scales by the
@@ -208,6 +271,7 @@ private:
     bool nhwcBehind = false;
   };
   std::vector<BlockedTwin> twins; // per tensor
+  std::vector<void *> floatCopies; // per tensor: floatCopyOf's
   struct BorderReorder {
     size_t step;           // in handle.steps
     dnnl_memory_t program; // the NCHW program tensor

@@ -77,7 +77,8 @@ Error Builder::buildConvolution(const Node &node, const Convolution &params) {
   if (groups < 1 || w[0] % groups)
     return fail("a convolution's groups do not divide its output channels");
   // An 8-bit source makes an int8 convolution: int8 weights then.
-  bool int8 = types[node.inputs()->Get(0)] != DataType::F32;
+  Arithmetic arithmetic = arithmeticOf(node);
+  bool int8 = arithmetic != Arithmetic::Float;
   if (types[weights] != (int8 ? DataType::S8 : DataType::F32))
     return fail("a convolution's weights are not int8 for an 8-bit source "
                 "or float for a float one");
@@ -85,7 +86,8 @@ Error Builder::buildConvolution(const Node &node, const Convolution &params) {
   if (groups > 1)
     logical = {groups, w[0] / groups, w[1], w[2], w[3]};
   dnnl_memory_desc_t userWeights, anyWeights, biasMd;
-  dnnl_data_type_t weightType = dnnlType(types[weights]);
+  dnnl_data_type_t weightType =
+      arithmetic == Arithmetic::Int8 ? dnnl_s8 : dnnl_f32;
   dnnl_memory_desc_init_by_tag(&userWeights, int(logical.size()),
                                logical.data(), weightType,
                                groups > 1 ? dnnl_abcde : dnnl_abcd);
@@ -108,35 +110,66 @@ Error Builder::buildConvolution(const Node &node, const Convolution &params) {
   }
   if (Error error = catchUpReads(node); error != Error::Ok)
     return error;
-  dnnl_convolution_desc_t desc;
-  Creation creation;
-  Step step;
-  if (dnnl_dilated_convolution_forward_desc_init(
-          &desc, dnnl_forward_inference, dnnl_convolution_direct,
-          &mds[node.inputs()->Get(0)], &anyWeights, hasBias ? &biasMd : nullptr,
-          &mds[out], strides, dilations, padBegin, padEnd) != dnnl_success)
-    return fail("oneDNN rejects the convolution's shapes");
   // Depthwise: jit_dw (float) and jit_int8 (8-bit) beat brdgmm_dw,
   // oneDNN's first choice, on mobilenet_v2 (docs/targets.md).
   bool depthwise = groups > 1 && w[0] == groups && w[1] == 1;
-  const char *preferred = !depthwise ? nullptr : int8 ? "jit_int8" : "jit_dw";
-  if (Error error = describePrimitive(
-          node, dims[out], &desc, creation, step,
-          "oneDNN has no convolution for these shapes and post-ops", int8,
-          preferred);
+  const char *preferred = !depthwise                       ? nullptr
+                          : arithmetic == Arithmetic::Int8 ? "jit_int8"
+                                                           : "jit_dw";
+  ProductOperands operands = {src, memories[out],
+                              hasBias ? memories[bias] : nullptr,
+                              pointers[weights]};
+  return addProduct<dnnl_convolution_desc_t>(
+      node, dims[out], operands, userWeights,
+      [&](const dnnl_memory_desc_t *srcMd, const dnnl_memory_desc_t *biasMd,
+          const dnnl_memory_desc_t *dstMd, dnnl_convolution_desc_t &desc) {
+        return dnnl_dilated_convolution_forward_desc_init(
+            &desc, dnnl_forward_inference, dnnl_convolution_direct, srcMd,
+            &anyWeights, biasMd, dstMd, strides, dilations, padBegin, padEnd);
+      },
+      "oneDNN rejects the convolution's shapes",
+      "oneDNN has no convolution for these shapes and post-ops", preferred);
+}
+
+template <typename Desc, typename Describe>
+Error Builder::addProduct(const Node &node, const Dims &resultDims,
+                          ProductOperands operands,
+                          const dnnl_memory_desc_t &userWeights,
+                          Describe describe, const char *rejected,
+                          const char *missing, const char *preferred) {
+  Arithmetic arithmetic = arithmeticOf(node);
+  dnnl_memory_t result = operands.result;
+  if (arithmetic == Arithmetic::Int8AsFloat)
+    if (Error error = standInFloat(node, operands); error != Error::Ok)
+      return error;
+  const dnnl_memory_desc_t *srcMd, *dstMd, *biasMd = nullptr;
+  dnnl_memory_get_memory_desc(operands.source, &srcMd);
+  dnnl_memory_get_memory_desc(operands.result, &dstMd);
+  if (operands.bias)
+    dnnl_memory_get_memory_desc(operands.bias, &biasMd);
+  Desc desc;
+  Creation creation;
+  Step step;
+  if (describe(srcMd, biasMd, dstMd, desc) != dnnl_success)
+    return fail(rejected);
+  if (Error error = describePrimitive(node, resultDims, &desc, creation, step,
+                                      missing, arithmetic, preferred);
       error != Error::Ok)
     return error;
-  dnnl_memory_t weightsMemory_;
+  dnnl_memory_t weights;
   if (Error error =
-          weightsMemory(creation, userWeights, weights, weightsMemory_);
+          weightsMemory(creation, userWeights, operands.weights, weights);
       error != Error::Ok)
     return error;
-  step.args.push_back({DNNL_ARG_SRC, src});
-  step.args.push_back({DNNL_ARG_WEIGHTS, weightsMemory_});
-  if (hasBias)
-    step.args.push_back({DNNL_ARG_BIAS, memories[bias]});
-  step.args.push_back({DNNL_ARG_DST, memories[out]});
-  return finishPrimitive(node, creation, step);
+  step.args.push_back({DNNL_ARG_SRC, operands.source});
+  step.args.push_back({DNNL_ARG_WEIGHTS, weights});
+  if (operands.bias)
+    step.args.push_back({DNNL_ARG_BIAS, operands.bias});
+  step.args.push_back({DNNL_ARG_DST, operands.result});
+  if (Error error = finishPrimitive(node, creation, step, arithmetic);
+      error != Error::Ok)
+    return error;
+  return convertFloatResult(node, operands.result, result);
 }
 
 bool Builder::winogradWins(bool int8, int64_t groups, const Dims &weights,
@@ -213,8 +246,8 @@ Error Builder::tryWinograd(const Node &node,
   if (!buffer || !(result = handle.addMemory(*dstMd, buffer)))
     return fail("cannot allocate a blocked result");
   dnnl_memory_t weightMemory;
-  if (Error error = weightsMemory(creation, userWeights, node.inputs()->Get(1),
-                                  weightMemory);
+  if (Error error = weightsMemory(
+          creation, userWeights, pointers[node.inputs()->Get(1)], weightMemory);
       error != Error::Ok)
     return error;
   step.args.push_back({DNNL_ARG_SRC, source});
@@ -245,18 +278,10 @@ Error Builder::buildConvert(const Node &node) {
     from = it->second.program;
   }
   Creation creation;
-  float scale = scaleOf(in) / scaleOf(out);
-  int32_t inZero = zeroPointOf(in), outZero = zeroPointOf(out);
-  if (dnnl_primitive_attr_create(&creation.attr) != dnnl_success ||
-      dnnl_primitive_attr_set_output_scales(creation.attr, 1, 0, &scale) !=
-          dnnl_success ||
-      (inZero &&
-       dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_SRC, 1, 0,
-                                           &inZero) != dnnl_success) ||
-      (outZero &&
-       dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_DST, 1, 0,
-                                           &outZero) != dnnl_success))
-    return fail("oneDNN rejects a conversion's scale or zero points");
+  if (Error error = conversionAttr(creation, scaleOf(in) / scaleOf(out),
+                                   zeroPointOf(in), zeroPointOf(out));
+      error != Error::Ok)
+    return error;
   Step step;
   if (Error error = makeReorder(from, memories[out], step, creation.attr);
       error != Error::Ok)
@@ -276,7 +301,7 @@ Error Builder::buildInnerProduct(const Node &node) {
   uint32_t in = node.inputs()->Get(0), weights = node.inputs()->Get(1),
            bias = node.inputs()->Get(2), out = node.output();
   // An 8-bit source makes an int8 inner product: int8 weights then.
-  bool int8 = inputMemory(node, 0) && types[in] != DataType::F32;
+  bool int8 = inputMemory(node, 0) && arithmeticOf(node) != Arithmetic::Float;
   if (!inputMemory(node, 0) || weights == kAbsentTensor ||
       !blob.tensors()->Get(weights)->data_size() || dims[weights].size() != 2 ||
       types[weights] != (int8 ? DataType::S8 : DataType::F32))
@@ -295,40 +320,28 @@ Error Builder::buildInnerProduct(const Node &node) {
     return fail("an inner product's bias is not a constant of its outputs");
   Dims srcDims = {rows, inChannels}, dstDims = {rows, outChannels};
   dnnl_memory_desc_t srcMd, dstMd, userWeights, anyWeights;
-  dnnl_data_type_t weightType = dnnlType(types[weights]);
+  dnnl_data_type_t weightType =
+      arithmeticOf(node) == Arithmetic::Int8 ? dnnl_s8 : dnnl_f32;
   describe(srcDims, Layout::Plain, srcMd, dnnlType(types[in]));
   describe(dstDims, Layout::Plain, dstMd, dnnlType(types[out]));
   describe(dims[weights], Layout::Plain, userWeights, weightType);
   dnnl_memory_desc_init_by_tag(&anyWeights, 2, dims[weights].data(), weightType,
                                dnnl_format_tag_any);
-  dnnl_inner_product_desc_t desc;
-  Creation creation;
-  Step step;
-  if (dnnl_inner_product_forward_desc_init(
-          &desc, dnnl_forward_inference, &srcMd, &anyWeights,
-          hasBias ? &mds[bias] : nullptr, &dstMd) != dnnl_success)
-    return fail("oneDNN rejects the inner product's shapes");
-  if (Error error = describePrimitive(
-          node, dstDims, &desc, creation, step,
-          "oneDNN has no inner product for these shapes, types and post-ops",
-          int8);
-      error != Error::Ok)
-    return error;
-  dnnl_memory_t weightsMemory_;
-  if (Error error =
-          weightsMemory(creation, userWeights, weights, weightsMemory_);
-      error != Error::Ok)
-    return error;
-  dnnl_memory_t src = handle.addMemory(srcMd, pointers[in]);
-  dnnl_memory_t dst = handle.addMemory(dstMd, pointers[out]);
-  if (!src || !dst)
+  ProductOperands operands = {handle.addMemory(srcMd, pointers[in]),
+                              handle.addMemory(dstMd, pointers[out]),
+                              hasBias ? memories[bias] : nullptr,
+                              pointers[weights]};
+  if (!operands.source || !operands.result)
     return fail("oneDNN rejected an inner product's memory");
-  step.args.push_back({DNNL_ARG_SRC, src});
-  step.args.push_back({DNNL_ARG_WEIGHTS, weightsMemory_});
-  if (hasBias)
-    step.args.push_back({DNNL_ARG_BIAS, memories[bias]});
-  step.args.push_back({DNNL_ARG_DST, dst});
-  return finishPrimitive(node, creation, step);
+  return addProduct<dnnl_inner_product_desc_t>(
+      node, dstDims, operands, userWeights,
+      [&](const dnnl_memory_desc_t *srcMd, const dnnl_memory_desc_t *biasMd,
+          const dnnl_memory_desc_t *dstMd, dnnl_inner_product_desc_t &desc) {
+        return dnnl_inner_product_forward_desc_init(
+            &desc, dnnl_forward_inference, srcMd, &anyWeights, biasMd, dstMd);
+      },
+      "oneDNN rejects the inner product's shapes",
+      "oneDNN has no inner product for these shapes, types and post-ops");
 }
 
 Error Builder::buildPool(const Node &node, const Pool &params) {

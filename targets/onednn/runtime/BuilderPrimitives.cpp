@@ -14,7 +14,8 @@
 namespace etch::onednn::backend {
 
 Error Builder::addPostOps(const Node &node, const Dims &resultDims,
-                          Creation &creation, Step &step) {
+                          Creation &creation, Step &step,
+                          Arithmetic arithmetic) {
   if (dnnl_primitive_attr_create(&creation.attr) != dnnl_success ||
       dnnl_primitive_attr_set_scratchpad_mode(
           creation.attr, dnnl_scratchpad_mode_user) != dnnl_success)
@@ -26,7 +27,14 @@ Error Builder::addPostOps(const Node &node, const Dims &resultDims,
   for (uint32_t k = 0; k < node.post_ops()->size(); ++k) {
     const PostOp &post = *node.post_ops()->Get(k);
     if (post.sum()) {
-      if (Error error = addSum(node, post, creation); error != Error::Ok)
+      // oneDNN's AVX2 float convolutions take a sum only as the first
+      // post-op (else its reference kernel runs, 200x slower on resnet18):
+      // a node computed in float adds its operand as a binary post-op.
+      Error error =
+          arithmetic == Arithmetic::Int8AsFloat
+              ? addSumInFloat(node, post, k, resultDims, creation, step)
+              : addSum(node, post, creation);
+      if (error != Error::Ok)
         return error;
       continue;
     }
@@ -60,8 +68,7 @@ Error Builder::addPostOps(const Node &node, const Dims &resultDims,
   return Error::Ok;
 }
 
-Error Builder::addSum(const Node &node, const PostOp &post,
-                      Creation &creation) {
+Error Builder::checkSum(const Node &node, const PostOp &post) {
   uint32_t operand = post.operand(), out = node.output();
   if (operand >= dims.size() || operand == out || !pointers[operand] ||
       sumOf(node) != &post || dims[operand] != dims[out] ||
@@ -73,6 +80,14 @@ Error Builder::addSum(const Node &node, const PostOp &post,
     return fail("a sum post-op's operand is not a computed tensor of its "
                 "node's dims, layout and element size, or is not the "
                 "node's only sum");
+  return Error::Ok;
+}
+
+Error Builder::addSum(const Node &node, const PostOp &post,
+                      Creation &creation) {
+  if (Error error = checkSum(node, post); error != Error::Ok)
+    return error;
+  uint32_t operand = post.operand(), out = node.output();
   dnnl_data_type_t reinterpreted = types[operand] == types[out]
                                        ? dnnl_data_type_undef
                                        : dnnlType(types[operand]);
@@ -115,12 +130,12 @@ bool Builder::sameLayout(dnnl_memory_t memory, const dnnl_memory_desc_t &md) {
 
 Error Builder::describePrimitive(const Node &node, const Dims &resultDims,
                                  const void *desc, Creation &creation,
-                                 Step &step, const char *missing, bool int8,
-                                 const char *preferred) {
-  if (Error error = addPostOps(node, resultDims, creation, step);
+                                 Step &step, const char *missing,
+                                 Arithmetic arithmetic, const char *preferred) {
+  if (Error error = addPostOps(node, resultDims, creation, step, arithmetic);
       error != Error::Ok)
     return error;
-  if (int8)
+  if (arithmetic == Arithmetic::Int8)
     if (Error error = addInt8Scaling(node, creation, step); error != Error::Ok)
       return error;
   if (preferred &&
@@ -168,11 +183,12 @@ dnnl_primitive_desc_t Builder::preferredImplementation(
   return found;
 }
 
-Error Builder::finishPrimitive(const Node &node, Creation &creation,
-                               Step &step) {
+Error Builder::finishPrimitive(const Node &node, Creation &creation, Step &step,
+                               Arithmetic arithmetic) {
   if (dnnl_primitive_create(&step.primitive, creation.pd) != dnnl_success)
     return fail("oneDNN cannot create a primitive");
-  if (const PostOp *sum = sumOf(node)) {
+  if (const PostOp *sum = sumOf(node);
+      sum && arithmetic != Arithmetic::Int8AsFloat) {
     auto dst = std::find_if(
         step.args.begin(), step.args.end(),
         [](const dnnl_exec_arg_t &arg) { return arg.arg == DNNL_ARG_DST; });
@@ -200,11 +216,11 @@ Error Builder::finishPrimitive(const Node &node, Creation &creation,
 }
 
 Error Builder::weightsMemory(Creation &creation,
-                             const dnnl_memory_desc_t &userMd, uint32_t tensor,
+                             const dnnl_memory_desc_t &userMd, void *values,
                              dnnl_memory_t &memory) {
   const dnnl_memory_desc_t *wanted =
       dnnl_primitive_desc_query_md(creation.pd, dnnl_query_weights_md, 0);
-  dnnl_memory_t user = handle.addMemory(userMd, pointers[tensor]);
+  dnnl_memory_t user = handle.addMemory(userMd, values);
   if (!wanted || !user)
     return fail("oneDNN rejected a weights tensor");
   if (dnnl_memory_desc_equal(wanted, &userMd)) {
@@ -250,30 +266,37 @@ Error Builder::addZeroPoint(Creation &creation, Step &step, int arg,
   return Error::Ok;
 }
 
-Error Builder::addInt8Scaling(const Node &node, Creation &creation,
-                              Step &step) {
+Error Builder::outputScales(const Node &node, std::vector<float> &scales) {
   uint32_t src = node.inputs()->Get(0), weights = node.inputs()->Get(1);
-  uint32_t out = node.output();
   const Convolution *conv = node.params_as_Convolution();
   float resultScale = conv && conv->requantize_scale() != 0
                           ? conv->requantize_scale()
-                          : scaleOf(out);
+                          : scaleOf(node.output());
   if (!(resultScale > 0 && std::isfinite(resultScale)))
     return fail("an int8 convolution's requantization scale is not "
                 "positive");
   const Tensor &weightTensor = *blob.tensors()->Get(weights);
-  std::vector<float> scales(dims[weights][0], weightTensor.scale());
+  if (weightTensor.zero_point())
+    return fail("an int8 convolution's weights are not symmetric");
+  scales.assign(dims[weights][0], weightTensor.scale());
   if (weightTensor.channel_scales())
     scales.assign(weightTensor.channel_scales()->begin(),
                   weightTensor.channel_scales()->end());
   for (float &scale : scales)
     scale *= scaleOf(src) / resultScale;
-  if (weightTensor.zero_point() ||
-      dnnl_primitive_attr_set_output_scales(
+  return Error::Ok;
+}
+
+Error Builder::addInt8Scaling(const Node &node, Creation &creation,
+                              Step &step) {
+  std::vector<float> scales;
+  if (Error error = outputScales(node, scales); error != Error::Ok)
+    return error;
+  if (dnnl_primitive_attr_set_output_scales(
           creation.attr, static_cast<dnnl_dim_t>(scales.size()), 1 << 1,
           scales.data()) != dnnl_success)
-    return fail("an int8 convolution's weights are not symmetric, or "
-                "oneDNN rejects its scales");
+    return fail("oneDNN rejects an int8 convolution's scales");
+  uint32_t src = node.inputs()->Get(0), out = node.output();
   if (Error error =
           addZeroPoint(creation, step, DNNL_ARG_SRC, zeroPointOf(src));
       error != Error::Ok)

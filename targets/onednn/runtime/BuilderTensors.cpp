@@ -26,6 +26,7 @@ Error Builder::build() {
   memories.assign(tensors.size(), nullptr);
   writer.assign(tensors.size(), -1);
   twins.assign(tensors.size(), BlockedTwin());
+  floatCopies.assign(tensors.size(), nullptr);
   for (uint32_t i = 0; i < tensors.size(); ++i)
     if (Error error = describeTensor(i, *tensors.Get(i)); error != Error::Ok)
       return error;
@@ -267,6 +268,21 @@ Error Builder::addBorderReorder(uint32_t i, TensorView &view,
   if (intoDelegate)
     borderReorders[i] = {handle.steps.size(), program};
   (intoDelegate ? handle.steps : handle.outputSteps).push_back(step);
+  return Error::Ok;
+}
+
+Error conversionAttr(Creation &creation, float scale, int32_t sourceZero,
+                     int32_t resultZero) {
+  if (dnnl_primitive_attr_create(&creation.attr) != dnnl_success ||
+      dnnl_primitive_attr_set_output_scales(creation.attr, 1, 0, &scale) !=
+          dnnl_success ||
+      (sourceZero &&
+       dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_SRC, 1, 0,
+                                           &sourceZero) != dnnl_success) ||
+      (resultZero &&
+       dnnl_primitive_attr_set_zero_points(creation.attr, DNNL_ARG_DST, 1, 0,
+                                           &resultZero) != dnnl_success))
+    return fail("oneDNN rejects a conversion's scale or zero points");
   return Error::Ok;
 }
 

@@ -61,6 +61,9 @@ struct Step {
 struct Handle {
   Device *device = nullptr;
   int threads = 1;
+  // No VNNI here: int8 convolutions and inner products compute in float
+  // (BuilderInt8AsFloat.cpp).
+  bool int8AsFloat = false;
   std::vector<dnnl_memory_t> memories; // per tensor, then extra ones
   std::vector<runtime::PlatformBlock> buffers;
   // Border reorders into the delegate and the nodes, then the border
@@ -115,6 +118,12 @@ struct Creation {
       dnnl_primitive_attr_destroy(attr);
   }
 };
+
+/// \p creation's attribute for a conversion (a reorder between data
+/// types): result = scale * (value - \p sourceZero) + \p resultZero,
+/// rounded and saturated to the result's type.
+Error conversionAttr(Creation &creation, float scale, int32_t sourceZero,
+                     int32_t resultZero);
 
 dnnl_alg_kind_t eltwiseAlgorithm(Eltwise eltwise);
 

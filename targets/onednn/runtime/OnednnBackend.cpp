@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 // libgomp's, which Debian's oneDNN runs on (whatever OpenMP the compiler
 // building etch would bring).
@@ -93,23 +94,25 @@ CpuIsa effectiveIsa() {
   }
 }
 
-/// The blob's needs (BlobFormat.h: needsVnni) against this CPU, refused
-/// at load: without VNNI oneDNN's int8 results drift from the Q/DQ graph's
-/// (rel-L2 up to 1.2e-1 on the quantized e2e models, docs/targets.md).
-Error checkCpu(const Blob &blob) {
-  if (!needsVnni(blob))
-    return Error::Ok;
+/// Whether the blob's int8 convolutions and linear layers (BlobFormat.h:
+/// multipliesInt8) compute in float here: without VNNI oneDNN's int8
+/// results drift from the Q/DQ graph's (rel-L2 up to 1.2e-1 on the
+/// quantized e2e models, docs/targets.md). Said once per process.
+bool int8AsFloat(const Blob &blob) {
+  if (!multipliesInt8(blob))
+    return false;
   CpuIsa isa = effectiveIsa();
   if (isa.vnni)
-    return Error::Ok;
-  ET_LOG(Error,
-         "onednn: this delegate has int8 convolutions or linear layers, "
-         "which need a CPU with VNNI (AVX-512 VNNI or AVX-VNNI); oneDNN "
-         "sees %s here, where its int8 kernels sum pairs of products in "
-         "saturating 16 bits. Compile the model for this CPU with "
-         "--targets=xnnpack,portable, or without --quantize",
-         isa.name);
-  return Error::NotSupported;
+    return false;
+  static bool said = false;
+  if (!std::exchange(said, true))
+    ET_LOG(Info,
+           "onednn: no VNNI here (oneDNN sees %s, where its int8 kernels "
+           "sum pairs of products in saturating 16 bits): int8 "
+           "convolutions and linear layers compute in float on dequantized "
+           "weights",
+           isa.name);
+  return true;
 }
 
 class OnednnBackend : public runtime::Backend {
@@ -125,9 +128,8 @@ public:
         outputs.size(), framed);
     if (!blob)
       return Error::DelegateInvalidBlob;
-    if (Error error = checkCpu(*blob); error != Error::Ok)
-      return error;
     std::unique_ptr<Handle> handle(new Handle());
+    handle->int8AsFloat = int8AsFloat(*blob);
     handle->device = Device::get();
     if (!handle->device)
       return fail("cannot create the oneDNN CPU engine");

@@ -15,13 +15,13 @@ inline constexpr uint32_t kBlobVersion = 2; // 2: sum post-ops
 inline constexpr uint32_t kAbsentTensor = 0xFFFFFFFFu;
 inline constexpr int kMaxRank = 6;
 
-/// What a blob needs of the CPU beyond x86-64 (oneDNN picks its kernels at
-/// run time): VNNI when a convolution or inner product reads an 8-bit
-/// source. Without VNNI oneDNN sums u8 x s8 products pairwise in saturating
-/// 16 bits, and its int8 results drift from the Q/DQ graph's
-/// (docs/targets.md). Indices out of range count as float: the runtime's
-/// builder refuses them later.
-inline bool needsVnni(const Blob &blob) {
+/// Whether a convolution or inner product of the blob reads an 8-bit
+/// source: oneDNN runs those in int8 on a CPU with VNNI. Without VNNI its
+/// int8 kernels sum u8 x s8 products pairwise in saturating 16 bits and
+/// drift from the Q/DQ graph's results (docs/targets.md), so the runtime
+/// computes them in float there. Indices out of range count as float: the
+/// runtime's builder refuses them later.
+inline bool multipliesInt8(const Blob &blob) {
   if (!blob.nodes() || !blob.tensors())
     return false;
   for (const Node *node : *blob.nodes()) {

@@ -1,0 +1,160 @@
+//===- BuilderInt8AsFloat.cpp - int8 products in float without VNNI -------===//
+//
+// On a CPU without VNNI oneDNN's int8 kernels sum pairs of u8 x s8
+// products in saturating 16 bits, and their results drift from the Q/DQ
+// graph's (docs/targets.md). There an int8 convolution or inner product
+// runs as a float primitive on stand-ins that compute the values the int8
+// one would: the source less its zero point (exact small integers), the
+// weights and bias times the node's output scales, made once at init, and
+// a float result in the result's units before its zero point. Post-ops
+// see the same values as in int8; a conversion step rounds, offsets and
+// saturates the result into its 8-bit tensor as the int8 kernel does.
+//
+//===----------------------------------------------------------------------===//
+#include "Builder.h"
+
+namespace etch::onednn::backend {
+
+Builder::Arithmetic Builder::arithmeticOf(const Node &node) const {
+  uint32_t source = node.inputs()->Get(0);
+  if (source == kAbsentTensor || types[source] == DataType::F32)
+    return Arithmetic::Float;
+  return handle.int8AsFloat ? Arithmetic::Int8AsFloat : Arithmetic::Int8;
+}
+
+namespace {
+
+/// \p memory's descriptor with float elements (the same strides, counted
+/// in elements).
+dnnl_memory_desc_t asFloat(dnnl_memory_t memory) {
+  const dnnl_memory_desc_t *md = nullptr;
+  dnnl_memory_get_memory_desc(memory, &md);
+  dnnl_memory_desc_t floats = *md;
+  floats.data_type = dnnl_f32;
+  return floats;
+}
+
+} // namespace
+
+Error Builder::floatCopyOf(uint32_t i, void *&copy) {
+  if ((copy = floatCopies[i]))
+    return Error::Ok;
+  void *buffer = handle.allocate(numel(dims[i]) * sizeof(float));
+  dnnl_memory_t floats =
+      buffer ? handle.addMemory(asFloat(memories[i]), buffer) : nullptr;
+  if (!floats)
+    return fail("cannot allocate the float copy of an int8 source "
+                "(memory limit)");
+  Creation creation;
+  Step step;
+  if (Error error = conversionAttr(creation, 1.0f, zeroPointOf(i), 0);
+      error != Error::Ok)
+    return error;
+  if (Error error = makeReorder(memories[i], floats, step, creation.attr);
+      error != Error::Ok)
+    return error;
+  handle.steps.push_back(step);
+  copy = floatCopies[i] = buffer;
+  return Error::Ok;
+}
+
+Error Builder::standInFloat(const Node &node, ProductOperands &operands) {
+  uint32_t source = node.inputs()->Get(0), weights = node.inputs()->Get(1);
+  uint32_t bias = node.inputs()->Get(2);
+  std::vector<float> scales;
+  if (Error error = outputScales(node, scales); error != Error::Ok)
+    return error;
+  void *sourceCopy;
+  if (Error error = floatCopyOf(source, sourceCopy); error != Error::Ok)
+    return error;
+  // The node may view its source under other dims (an inner product
+  // flattens it): the copy holds the same elements in the same order.
+  operands.source = handle.addMemory(asFloat(operands.source), sourceCopy);
+  int64_t channels = dims[weights][0];
+  int64_t perChannel = numel(dims[weights]) / channels;
+  auto *scaled = static_cast<float *>(
+      handle.allocate(numel(dims[weights]) * sizeof(float)));
+  auto *scaledBias = static_cast<float *>(
+      bias == kAbsentTensor ? nullptr
+                            : handle.allocate(channels * sizeof(float)));
+  if (!operands.source || !scaled || (bias != kAbsentTensor && !scaledBias))
+    return fail("cannot allocate an int8 node's float weights (memory "
+                "limit)");
+  const auto *values = static_cast<const int8_t *>(operands.weights);
+  for (int64_t c = 0; c < channels; ++c)
+    for (int64_t k = 0; k < perChannel; ++k)
+      scaled[c * perChannel + k] = values[c * perChannel + k] * scales[c];
+  operands.weights = scaled;
+  if (scaledBias) {
+    const auto *accumulatorBias = static_cast<const float *>(pointers[bias]);
+    for (int64_t c = 0; c < channels; ++c)
+      scaledBias[c] = accumulatorBias[c] * scales[c];
+    if (!(operands.bias = handle.addMemory(mds[bias], scaledBias)))
+      return fail("oneDNN rejected an int8 node's float bias");
+  }
+  if (types[node.output()] == DataType::F32)
+    return Error::Ok;
+  void *result = handle.allocate(numel(dims[node.output()]) * sizeof(float));
+  operands.result =
+      result ? handle.addMemory(asFloat(operands.result), result) : nullptr;
+  if (!operands.result)
+    return fail("cannot allocate an int8 node's float result (memory limit)");
+  return Error::Ok;
+}
+
+Error Builder::convertFloatResult(const Node &node, dnnl_memory_t floatResult,
+                                  dnnl_memory_t result) {
+  if (floatResult == result)
+    return Error::Ok;
+  Creation creation;
+  Step step;
+  if (Error error =
+          conversionAttr(creation, 1.0f, 0, zeroPointOf(node.output()));
+      error != Error::Ok)
+    return error;
+  if (Error error = makeReorder(floatResult, result, step, creation.attr);
+      error != Error::Ok)
+    return error;
+  handle.steps.push_back(step);
+  return Error::Ok;
+}
+
+Error Builder::addSumInFloat(const Node &node, const PostOp &post,
+                             uint32_t position, const Dims &resultDims,
+                             Creation &creation, Step &step) {
+  if (Error error = checkSum(node, post); error != Error::Ok)
+    return error;
+  uint32_t operand = post.operand();
+  dnnl_memory_desc_t operandView;
+  if (!operandMd(operand, resultDims, operandView))
+    return fail("a sum post-op's operand cannot be viewed as its node's "
+                "result");
+  dnnl_memory_t from = handle.addMemory(operandView, pointers[operand]);
+  dnnl_memory_desc_t floatView = operandView;
+  floatView.data_type = dnnl_f32;
+  void *buffer = handle.allocate(numel(resultDims) * sizeof(float));
+  dnnl_memory_t converted =
+      from && buffer ? handle.addMemory(floatView, buffer) : nullptr;
+  if (!converted)
+    return fail("cannot allocate a sum operand's float copy (memory limit)");
+  Creation conversion;
+  Step convert;
+  if (Error error =
+          conversionAttr(conversion, scaleOf(operand) / scaleOf(node.output()),
+                         zeroPointOf(operand), 0);
+      error != Error::Ok)
+    return error;
+  if (Error error = makeReorder(from, converted, convert, conversion.attr);
+      error != Error::Ok)
+    return error;
+  handle.steps.push_back(convert);
+  if (dnnl_post_ops_append_binary(creation.postOps, dnnl_binary_add,
+                                  &floatView) != dnnl_success)
+    return fail("oneDNN rejects a sum operand as a binary post-op");
+  step.args.push_back(
+      {int(DNNL_ARG_ATTR_MULTIPLE_POST_OP(position) | DNNL_ARG_SRC_1),
+       converted});
+  return Error::Ok;
+}
+
+} // namespace etch::onednn::backend
