@@ -106,6 +106,30 @@ private:
   Error addSumInFloat(const Node &node, const PostOp &post, uint32_t position,
                       const Dims &resultDims, Creation &creation, Step &step);
 
+  /// Whether int8 node \p node, computed in float, can round and saturate
+  /// its float result to its 8-bit grid itself (quantizeResultInFloat):
+  /// an 8-bit result, and no clip post-op of other bounds but as the last
+  /// post-op (oneDNN 2.6 gives every eltwise post-op of one algorithm the
+  /// first one's parameters; a last clip narrows to the range instead).
+  bool quantizesInFloat(const Node &node) const;
+
+  /// Bounds [\p low, \p high] of such a node's last clip intersected with
+  /// its result type's range less its zero point (integers: rounding
+  /// commutes with them).
+  void narrowToResultRange(const Node &node, float &low, float &high) const;
+
+  /// The last post-ops of such a node: saturate to the result type's range
+  /// less its zero point (unless a last clip did) and round half to even;
+  /// the float result is then the 8-bit values less their zero point, what
+  /// its readers' floatCopyOf would make of them. (Rounding before the
+  /// zero point is added, as the compiler's requantization does: the two
+  /// differ only on exact ties.)
+  Error quantizeResultInFloat(const Node &node, Creation &creation);
+
+  /// Whether a node reads 8-bit tensor \p i other than as the source of
+  /// an int8 convolution or inner product, or \p i leaves the delegate.
+  bool readAsBytes(uint32_t i) const;
+
   /// Before a node with a sum post-op: \p operand's bytes into \p dst, the
   /// node's result memory (nothing when the result took its buffer over).
   Error fillSumDestination(uint32_t operand, dnnl_memory_t dst);
@@ -175,8 +199,9 @@ private:
   Error standInFloat(const Node &node, ProductOperands &operands);
 
   /// After an int8 node computed in float: its float result rounded,
-  /// offset by the result's zero point and saturated into \p result (no
-  /// step when the result is float).
+  /// offset by the result's zero point and saturated into \p result, the
+  /// 8-bit tensor (no step for a float result, nor where the float result
+  /// is already quantized and nothing reads the 8-bit bytes).
   Error convertFloatResult(const Node &node, dnnl_memory_t floatResult,
                            dnnl_memory_t result);
 

@@ -13,6 +13,9 @@
 //===----------------------------------------------------------------------===//
 #include "Builder.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace etch::onednn::backend {
 
 Builder::Arithmetic Builder::arithmeticOf(const Node &node) const {
@@ -92,19 +95,97 @@ Error Builder::standInFloat(const Node &node, ProductOperands &operands) {
     if (!(operands.bias = handle.addMemory(mds[bias], scaledBias)))
       return fail("oneDNN rejected an int8 node's float bias");
   }
-  if (types[node.output()] == DataType::F32)
+  uint32_t out = node.output();
+  if (types[out] == DataType::F32)
     return Error::Ok;
-  void *result = handle.allocate(numel(dims[node.output()]) * sizeof(float));
+  void *result = handle.allocate(numel(dims[out]) * sizeof(float));
   operands.result =
       result ? handle.addMemory(asFloat(operands.result), result) : nullptr;
   if (!operands.result)
     return fail("cannot allocate an int8 node's float result (memory limit)");
+  // A quantized float result is what its readers as a source take: no
+  // conversion to 8 bits and back between two such nodes.
+  if (quantizesInFloat(node))
+    floatCopies[out] = result;
   return Error::Ok;
+}
+
+namespace {
+
+/// The float range of \p type's values less \p zeroPoint.
+std::pair<float, float> rangeLess(DataType type, int32_t zeroPoint) {
+  bool isUnsigned = type == DataType::U8;
+  return {(isUnsigned ? 0.0f : -128.0f) - zeroPoint,
+          (isUnsigned ? 255.0f : 127.0f) - zeroPoint};
+}
+
+} // namespace
+
+namespace {
+
+/// Whether \p post is a clip.
+bool isClip(const PostOp &post) {
+  return !post.sum() && post.operand() == kAbsentTensor &&
+         post.eltwise() == Eltwise::Clip;
+}
+
+} // namespace
+
+bool Builder::quantizesInFloat(const Node &node) const {
+  uint32_t out = node.output();
+  if (types[out] == DataType::F32)
+    return false;
+  auto [low, high] = rangeLess(types[out], zeroPointOf(out));
+  uint32_t count = node.post_ops() ? node.post_ops()->size() : 0;
+  for (uint32_t k = 0; k + 1 < count; ++k) {
+    const PostOp &post = *node.post_ops()->Get(k);
+    if (isClip(post) && (post.alpha() != low || post.beta() != high))
+      return false;
+  }
+  return true;
+}
+
+void Builder::narrowToResultRange(const Node &node, float &low,
+                                  float &high) const {
+  auto [lowest, highest] =
+      rangeLess(types[node.output()], zeroPointOf(node.output()));
+  low = std::max(low, lowest);
+  high = std::min(high, highest);
+}
+
+Error Builder::quantizeResultInFloat(const Node &node, Creation &creation) {
+  uint32_t count = node.post_ops() ? node.post_ops()->size() : 0;
+  bool clipped = count && isClip(*node.post_ops()->Get(count - 1));
+  auto [low, high] =
+      rangeLess(types[node.output()], zeroPointOf(node.output()));
+  if ((!clipped &&
+       dnnl_post_ops_append_eltwise(creation.postOps, 1.0f, dnnl_eltwise_clip,
+                                    low, high) != dnnl_success) ||
+      dnnl_post_ops_append_eltwise(creation.postOps, 1.0f, dnnl_eltwise_round,
+                                   0.0f, 0.0f) != dnnl_success)
+    return fail("oneDNN rejects an int8 node's quantization post-ops");
+  return Error::Ok;
+}
+
+bool Builder::readAsBytes(uint32_t i) const {
+  if (blob.tensors()->Get(i)->output() >= 0)
+    return true;
+  for (const Node *node : *blob.nodes()) {
+    bool product = node->params_type() == NodeParams::Convolution ||
+                   node->params_type() == NodeParams::InnerProduct;
+    size_t reads = 0;
+    forEachRead(*node,
+                [&](uint32_t tensor, const PostOp *) { reads += tensor == i; });
+    if (reads > (product && node->inputs()->Get(0) == i ? 1u : 0u))
+      return true;
+  }
+  return false;
 }
 
 Error Builder::convertFloatResult(const Node &node, dnnl_memory_t floatResult,
                                   dnnl_memory_t result) {
-  if (floatResult == result)
+  if (floatResult == result ||
+      (quantizesInFloat(node) && !readAsBytes(node.output())))
     return Error::Ok;
   Creation creation;
   Step step;

@@ -20,11 +20,14 @@ Error Builder::addPostOps(const Node &node, const Dims &resultDims,
       dnnl_primitive_attr_set_scratchpad_mode(
           creation.attr, dnnl_scratchpad_mode_user) != dnnl_success)
     return fail("cannot create primitive attributes");
-  if (!node.post_ops() || node.post_ops()->size() == 0)
+  bool quantize =
+      arithmetic == Arithmetic::Int8AsFloat && quantizesInFloat(node);
+  uint32_t count = node.post_ops() ? node.post_ops()->size() : 0;
+  if (count == 0 && !quantize)
     return Error::Ok;
   if (dnnl_post_ops_create(&creation.postOps) != dnnl_success)
     return fail("cannot create post-ops");
-  for (uint32_t k = 0; k < node.post_ops()->size(); ++k) {
+  for (uint32_t k = 0; k < count; ++k) {
     const PostOp &post = *node.post_ops()->Get(k);
     if (post.sum()) {
       // oneDNN's AVX2 float convolutions take a sum only as the first
@@ -40,10 +43,12 @@ Error Builder::addPostOps(const Node &node, const Dims &resultDims,
     }
     if (post.operand() == kAbsentTensor) {
       dnnl_alg_kind_t algorithm = eltwiseAlgorithm(post.eltwise());
+      float alpha = post.alpha(), beta = post.beta();
+      if (quantize && k + 1 == count && post.eltwise() == Eltwise::Clip)
+        narrowToResultRange(node, alpha, beta);
       if (algorithm == dnnl_alg_kind_undef ||
-          dnnl_post_ops_append_eltwise(creation.postOps, 1.0f, algorithm,
-                                       post.alpha(),
-                                       post.beta()) != dnnl_success)
+          dnnl_post_ops_append_eltwise(creation.postOps, 1.0f, algorithm, alpha,
+                                       beta) != dnnl_success)
         return fail("a post-op has an unknown eltwise algorithm");
       continue;
     }
@@ -62,6 +67,9 @@ Error Builder::addPostOps(const Node &node, const Dims &resultDims,
     step.args.push_back(
         {int(DNNL_ARG_ATTR_MULTIPLE_POST_OP(k) | DNNL_ARG_SRC_1), operand});
   }
+  if (quantize)
+    if (Error error = quantizeResultInFloat(node, creation); error != Error::Ok)
+      return error;
   if (dnnl_primitive_attr_set_post_ops(creation.attr, creation.postOps) !=
       dnnl_success)
     return fail("oneDNN rejected a node's post-ops");
