@@ -7,7 +7,9 @@
 // The blob goes through the backend's init (framing, flatbuffer, semantic
 // validation, building the target's graph) and, when accepted, one execute
 // on zero inputs, then (inputs shrunk to batch 1) a resize and another.
-// etch-fuzz-seeds writes seeds from compiled programs.
+// etch-fuzz-seeds writes seeds from compiled programs. oneDNN's int8 nodes
+// build both ways: in int8 for inputs of even size, in float
+// (ETCH_ONEDNN_INT8=float, as on a CPU without VNNI) for odd ones.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzRuntime.h"
@@ -52,6 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }();
   if (!backend)
     std::abort(); // the build links the target: this is a harness bug
+  if (std::strcmp(ETCH_FUZZ_TARGET, "onednn") == 0)
+    setenv("ETCH_ONEDNN_INT8", size % 2 ? "float" : "auto", 1);
   Reader reader{data, size};
   uint8_t counts[2];
   if (!reader.read(counts[0]) || !reader.read(counts[1]))

@@ -9,6 +9,8 @@
 // a float result in the result's units before its zero point. Post-ops
 // see the same values as in int8; a conversion step rounds, offsets and
 // saturates the result into its 8-bit tensor as the int8 kernel does.
+// Where only other int8 layers read that tensor, the node's own post-ops
+// round and saturate instead, and its float result is their source.
 //
 //===----------------------------------------------------------------------===//
 #include "Builder.h"
@@ -35,6 +37,18 @@ dnnl_memory_desc_t asFloat(dnnl_memory_t memory) {
   dnnl_memory_desc_t floats = *md;
   floats.data_type = dnnl_f32;
   return floats;
+}
+
+/// The float range of \p type's values less \p zeroPoint.
+std::pair<float, float> rangeLess(DataType type, int32_t zeroPoint) {
+  bool isUnsigned = type == DataType::U8;
+  return {(isUnsigned ? 0.0f : -128.0f) - zeroPoint,
+          (isUnsigned ? 255.0f : 127.0f) - zeroPoint};
+}
+
+bool isClip(const PostOp &post) {
+  return !post.sum() && post.operand() == kAbsentTensor &&
+         post.eltwise() == Eltwise::Clip;
 }
 
 } // namespace
@@ -109,27 +123,6 @@ Error Builder::standInFloat(const Node &node, ProductOperands &operands) {
     floatCopies[out] = result;
   return Error::Ok;
 }
-
-namespace {
-
-/// The float range of \p type's values less \p zeroPoint.
-std::pair<float, float> rangeLess(DataType type, int32_t zeroPoint) {
-  bool isUnsigned = type == DataType::U8;
-  return {(isUnsigned ? 0.0f : -128.0f) - zeroPoint,
-          (isUnsigned ? 255.0f : 127.0f) - zeroPoint};
-}
-
-} // namespace
-
-namespace {
-
-/// Whether \p post is a clip.
-bool isClip(const PostOp &post) {
-  return !post.sum() && post.operand() == kAbsentTensor &&
-         post.eltwise() == Eltwise::Clip;
-}
-
-} // namespace
 
 bool Builder::quantizesInFloat(const Node &node) const {
   uint32_t out = node.output();

@@ -97,15 +97,23 @@ CpuIsa effectiveIsa() {
 /// Whether the blob's int8 convolutions and linear layers (BlobFormat.h:
 /// multipliesInt8) compute in float here: without VNNI oneDNN's int8
 /// results drift from the Q/DQ graph's (rel-L2 up to 1.2e-1 on the
-/// quantized e2e models, docs/targets.md). Said once per process.
+/// quantized e2e models, docs/targets.md); ETCH_ONEDNN_INT8=float asks
+/// for it anywhere (read at each load). Said once per process.
 bool int8AsFloat(const Blob &blob) {
   if (!multipliesInt8(blob))
     return false;
+  const char *setting = std::getenv("ETCH_ONEDNN_INT8");
+  bool asked = setting && std::strcmp(setting, "float") == 0;
   CpuIsa isa = effectiveIsa();
-  if (isa.vnni)
+  if (isa.vnni && !asked)
     return false;
   static bool said = false;
-  if (!std::exchange(said, true))
+  if (std::exchange(said, true))
+    return true;
+  if (asked)
+    ET_LOG(Info, "onednn: ETCH_ONEDNN_INT8=float: int8 convolutions and "
+                 "linear layers compute in float on dequantized weights");
+  else
     ET_LOG(Info,
            "onednn: no VNNI here (oneDNN sees %s, where its int8 kernels "
            "sum pairs of products in saturating 16 bits): int8 "
