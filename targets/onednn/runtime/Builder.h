@@ -77,6 +77,11 @@ private:
   Error makeReorder(dnnl_memory_t from, dnnl_memory_t to, Step &step,
                     const_dnnl_primitive_attr_t attr = nullptr);
 
+  /// A conversion step from \p from to \p to: scale * (value - \p fromZero)
+  /// + \p toZero, rounded and saturated to \p to's type.
+  Error addConversion(dnnl_memory_t from, dnnl_memory_t to, float scale,
+                      int32_t fromZero, int32_t toZero);
+
   /// The input memory at \p index of \p node (must exist).
   dnnl_memory_t inputMemory(const Node &node, size_t index);
 
@@ -295,7 +300,7 @@ private:
     dnnl_memory_t memory = nullptr;
     bool nhwcBehind = false;
   };
-  std::vector<BlockedTwin> twins; // per tensor
+  std::vector<BlockedTwin> twins;  // per tensor
   std::vector<void *> floatCopies; // per tensor: floatCopyOf's
   struct BorderReorder {
     size_t step;           // in handle.steps

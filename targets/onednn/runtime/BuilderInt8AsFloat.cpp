@@ -62,15 +62,9 @@ Error Builder::floatCopyOf(uint32_t i, void *&copy) {
   if (!floats)
     return fail("cannot allocate the float copy of an int8 source "
                 "(memory limit)");
-  Creation creation;
-  Step step;
-  if (Error error = conversionAttr(creation, 1.0f, zeroPointOf(i), 0);
+  if (Error error = addConversion(memories[i], floats, 1.0f, zeroPointOf(i), 0);
       error != Error::Ok)
     return error;
-  if (Error error = makeReorder(memories[i], floats, step, creation.attr);
-      error != Error::Ok)
-    return error;
-  handle.steps.push_back(step);
   copy = floatCopies[i] = buffer;
   return Error::Ok;
 }
@@ -180,17 +174,8 @@ Error Builder::convertFloatResult(const Node &node, dnnl_memory_t floatResult,
   if (floatResult == result ||
       (quantizesInFloat(node) && !readAsBytes(node.output())))
     return Error::Ok;
-  Creation creation;
-  Step step;
-  if (Error error =
-          conversionAttr(creation, 1.0f, 0, zeroPointOf(node.output()));
-      error != Error::Ok)
-    return error;
-  if (Error error = makeReorder(floatResult, result, step, creation.attr);
-      error != Error::Ok)
-    return error;
-  handle.steps.push_back(step);
-  return Error::Ok;
+  return addConversion(floatResult, result, 1.0f, 0,
+                       zeroPointOf(node.output()));
 }
 
 Error Builder::addSumInFloat(const Node &node, const PostOp &post,
@@ -211,17 +196,11 @@ Error Builder::addSumInFloat(const Node &node, const PostOp &post,
       from && buffer ? handle.addMemory(floatView, buffer) : nullptr;
   if (!converted)
     return fail("cannot allocate a sum operand's float copy (memory limit)");
-  Creation conversion;
-  Step convert;
-  if (Error error =
-          conversionAttr(conversion, scaleOf(operand) / scaleOf(node.output()),
-                         zeroPointOf(operand), 0);
+  if (Error error = addConversion(from, converted,
+                                  scaleOf(operand) / scaleOf(node.output()),
+                                  zeroPointOf(operand), 0);
       error != Error::Ok)
     return error;
-  if (Error error = makeReorder(from, converted, convert, conversion.attr);
-      error != Error::Ok)
-    return error;
-  handle.steps.push_back(convert);
   if (dnnl_post_ops_append_binary(creation.postOps, dnnl_binary_add,
                                   &floatView) != dnnl_success)
     return fail("oneDNN rejects a sum operand as a binary post-op");

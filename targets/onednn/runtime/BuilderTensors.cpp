@@ -286,6 +286,20 @@ Error conversionAttr(Creation &creation, float scale, int32_t sourceZero,
   return Error::Ok;
 }
 
+Error Builder::addConversion(dnnl_memory_t from, dnnl_memory_t to, float scale,
+                             int32_t fromZero, int32_t toZero) {
+  Creation creation;
+  Step step;
+  if (Error error = conversionAttr(creation, scale, fromZero, toZero);
+      error != Error::Ok)
+    return error;
+  if (Error error = makeReorder(from, to, step, creation.attr);
+      error != Error::Ok)
+    return error;
+  handle.steps.push_back(step);
+  return Error::Ok;
+}
+
 Error Builder::makeReorder(dnnl_memory_t from, dnnl_memory_t to, Step &step,
                            const_dnnl_primitive_attr_t attr) {
   const dnnl_memory_desc_t *fromMd, *toMd;
