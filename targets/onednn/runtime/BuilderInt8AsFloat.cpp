@@ -29,14 +29,16 @@ Builder::Arithmetic Builder::arithmeticOf(const Node &node) const {
 
 namespace {
 
-/// \p memory's descriptor with float elements (the same strides, counted
-/// in elements).
+/// \p md with float elements (the same strides, counted in elements).
+dnnl_memory_desc_t asFloat(dnnl_memory_desc_t md) {
+  md.data_type = dnnl_f32;
+  return md;
+}
+
 dnnl_memory_desc_t asFloat(dnnl_memory_t memory) {
   const dnnl_memory_desc_t *md = nullptr;
   dnnl_memory_get_memory_desc(memory, &md);
-  dnnl_memory_desc_t floats = *md;
-  floats.data_type = dnnl_f32;
-  return floats;
+  return asFloat(*md);
 }
 
 /// The float range of \p type's values less \p zeroPoint.
@@ -189,8 +191,7 @@ Error Builder::addSumInFloat(const Node &node, const PostOp &post,
     return fail("a sum post-op's operand cannot be viewed as its node's "
                 "result");
   dnnl_memory_t from = handle.addMemory(operandView, pointers[operand]);
-  dnnl_memory_desc_t floatView = operandView;
-  floatView.data_type = dnnl_f32;
+  dnnl_memory_desc_t floatView = asFloat(operandView);
   void *buffer = handle.allocate(numel(resultDims) * sizeof(float));
   dnnl_memory_t converted =
       from && buffer ? handle.addMemory(floatView, buffer) : nullptr;

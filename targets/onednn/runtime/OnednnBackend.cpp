@@ -18,10 +18,10 @@
 
 #include <oneapi/dnnl/dnnl_debug.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <utility>
 
 // libgomp's, which Debian's oneDNN runs on (whatever OpenMP the compiler
 // building etch would bring).
@@ -107,8 +107,9 @@ bool int8AsFloat(const Blob &blob) {
   CpuIsa isa = effectiveIsa();
   if (isa.vnni && !asked)
     return false;
-  static bool said = false;
-  if (std::exchange(said, true))
+  // Loads may run on several threads at once.
+  static std::atomic<bool> said{false};
+  if (said.exchange(true))
     return true;
   if (asked)
     ET_LOG(Info, "onednn: ETCH_ONEDNN_INT8=float: int8 convolutions and "
