@@ -635,6 +635,8 @@ def Edge_UniqueDimOp : Edge_AtenOp<"unique_dim", "aten::unique_dim",
 }
 
 def Edge_TopkOp : Edge_AtenOp<"topk", "aten::topk"> {
+  let inferRule = "alongDim<TopCount>";
+  let inferIndices = 1;
   let summary = "The `k` largest (or smallest) values along `dim`, with indices";
   let description = [{
     Best first whatever `sorted` says (sorted is one valid order); equal
@@ -845,6 +847,7 @@ def Edge_LayerNormOp
 
 def Edge_ViewOp
     : Edge_AtenOp<"view", "aten::view,aten::reshape,aten::_unsafe_view"> {
+  let inferRule = "sized<ViewedAs>";
   let portableKernel = "Reshape";
   let summary = "Reshape to `size`; one entry may be -1 (inferred)";
   let description = [{
@@ -859,6 +862,7 @@ def Edge_ViewOp
 }
 
 def Edge_PermuteOp : Edge_AtenOp<"permute", "aten::permute"> {
+  let inferRule = "permutation<ListedOrder>";
   let summary = "Reorder dimensions: result dim i is input dim dims[i]";
   let arguments = (ins Edge_Tensor:$self, DenseI64ArrayAttr:$dims);
   let results = (outs Edge_Tensor:$result);
@@ -867,6 +871,7 @@ def Edge_PermuteOp : Edge_AtenOp<"permute", "aten::permute"> {
 }
 
 def Edge_TransposeOp : Edge_AtenOp<"transpose", "aten::transpose"> {
+  let inferRule = "permutation<SwappedOrder>";
   let portableKernel = "Permute";
   let summary = "Swap two dimensions";
   let arguments = (ins Edge_Tensor:$self, I64Attr:$dim0, I64Attr:$dim1);
@@ -903,6 +908,7 @@ def Edge_CatOp : Edge_AtenOp<"cat", "aten::cat,aten::concat"> {
 }
 
 def Edge_SliceOp : Edge_AtenOp<"slice", "aten::slice"> {
+  let inferRule = "alongDim<SliceLength>";
   let summary = "Elements start, start+step, ... below end along `dim`";
   let description = [{
     `start`/`end` follow Python slicing: negative values count from the end,
@@ -935,12 +941,14 @@ def Edge_SliceScatterOp : Edge_AtenOp<"slice_scatter", "aten::slice_scatter"> {
 }
 
 def Edge_SelectOp : Edge_AtenOp<"select", "aten::select"> {
+  let inferRule = "alongDim<DropsSelected>";
   let summary = "Take `index` along `dim`, dropping that dimension";
   let arguments = (ins Edge_Tensor:$self, I64Attr:$dim, I64Attr:$index);
   let results = (outs Edge_Tensor:$result);
 }
 
 def Edge_ExpandOp : Edge_AtenOp<"expand", "aten::expand"> {
+  let inferRule = "sized<ExpandedTo>";
   let summary = "Broadcast to `size` (-1 keeps a dimension)";
   let description = [{
     Entries of `size` equal to the dynamic marker (int64 min) take their
@@ -966,6 +974,7 @@ def Edge_SymSizeOp : Edge_AtenOp<"sym_size", "aten::sym_size"> {
 }
 
 def Edge_FullOp : Edge_AtenOp<"full", "aten::full"> {
+  let inferRule = "sized<FilledAs>";
   let summary = "A tensor of `size` filled with `fill_value`, of type `dtype`";
   let description = [{
     Made at run time only when a size is dynamic (entries equal to the
@@ -1047,6 +1056,7 @@ def Edge_GatherOp : Edge_AtenOp<"gather", "aten::gather"> {
 }
 
 def Edge_IndexSelectOp : Edge_AtenOp<"index_select", "aten::index_select"> {
+  let inferRule = "alongDim<IndexLength>";
   let summary = "Slices of `self` along `dim` picked by a 1-D `index`";
   let arguments = (ins Edge_Tensor:$self, I64Attr:$dim,
       Edge_IndexTensor:$index);

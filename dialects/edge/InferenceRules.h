@@ -112,6 +112,60 @@ mlir::LogicalResult inferLinearShape(std::optional<mlir::Location> location,
                                      mlir::Value weight,
                                      llvm::SmallVectorImpl<int64_t> &shape);
 
+/// view/reshape: \p self's elements in the shape \p size (\p written as
+/// the attribute has it, for messages), one -1 entry inferred (ShapeOps.cpp).
+mlir::LogicalResult inferViewShape(std::optional<mlir::Location> location,
+                                   llvm::StringRef opName, mlir::Value self,
+                                   llvm::ArrayRef<int64_t> written,
+                                   llvm::ArrayRef<int64_t> size,
+                                   llvm::SmallVectorImpl<mlir::Type> &types);
+/// expand: \p self broadcast to \p size, -1 keeping a dim.
+mlir::LogicalResult inferExpandShape(std::optional<mlir::Location> location,
+                                     llvm::StringRef opName, mlir::Value self,
+                                     llvm::ArrayRef<int64_t> size,
+                                     llvm::SmallVectorImpl<mlir::Type> &types);
+/// full: \p size of \p dtype.
+mlir::LogicalResult inferFilledShape(std::optional<mlir::Location> location,
+                                     llvm::StringRef opName, mlir::Type dtype,
+                                     llvm::ArrayRef<int64_t> size,
+                                     llvm::SmallVectorImpl<mlir::Type> &types);
+
+/// select: \p index in range of \p shape[\p dim], which is dropped.
+mlir::LogicalResult dropSelectedDim(std::optional<mlir::Location> location,
+                                    llvm::StringRef opName, int64_t index,
+                                    int64_t dim,
+                                    llvm::SmallVectorImpl<int64_t> &shape);
+/// index_select: \p shape[\p dim] as long as the 0-D or 1-D \p index.
+mlir::LogicalResult setIndexLength(std::optional<mlir::Location> location,
+                                   llvm::StringRef opName, mlir::Value index,
+                                   int64_t dim,
+                                   llvm::SmallVectorImpl<int64_t> &shape);
+/// slice: \p shape[\p dim] as long as the Python slice; a \p dynamicEnd
+/// that is not a constant makes it known at run time only.
+mlir::LogicalResult setSliceLength(std::optional<mlir::Location> location,
+                                   llvm::StringRef opName, int64_t dim,
+                                   std::optional<int64_t> start,
+                                   std::optional<int64_t> end,
+                                   mlir::Value dynamicEnd, int64_t step,
+                                   llvm::SmallVectorImpl<int64_t> &shape);
+/// topk: \p shape[\p dim] set to \p k, which it must not exceed (a
+/// scalar, an empty \p shape, is its own top 1) (ReductionOps.cpp).
+mlir::LogicalResult setTopCount(std::optional<mlir::Location> location,
+                                llvm::StringRef opName, int64_t k, int64_t dim,
+                                llvm::SmallVectorImpl<int64_t> &shape);
+
+/// permute: \p source[i], the input dim of result dim i, from \p dims
+/// (ShapeOps.cpp).
+mlir::LogicalResult listedOrder(std::optional<mlir::Location> location,
+                                llvm::StringRef opName,
+                                llvm::ArrayRef<int64_t> dims, int64_t rank,
+                                llvm::SmallVectorImpl<int64_t> &source);
+/// transpose: the identity with \p dim0 and \p dim1 swapped.
+mlir::LogicalResult swappedOrder(std::optional<mlir::Location> location,
+                                 llvm::StringRef opName, int64_t dim0,
+                                 int64_t dim1, int64_t rank,
+                                 llvm::SmallVectorImpl<int64_t> &source);
+
 namespace rules {
 
 using Types = llvm::SmallVectorImpl<mlir::Type>;
@@ -476,6 +530,151 @@ mlir::LogicalResult distinct(mlir::MLIRContext *context, Where location,
   types.push_back(perDistinct);
   types.push_back(mlir::RankedTensorType::get({slices}, i64));
   types.push_back(perDistinct);
+  return mlir::success();
+}
+
+// What an op makes of an ATen size list (`size`, its dynamic-marker entries
+// read from the `dynamic_size` operands), for `sized`.
+
+/// view/reshape: self's elements in that shape.
+struct ViewedAs {
+  template <typename Adaptor>
+  static mlir::LogicalResult infer(Where location, llvm::StringRef name,
+                                   Adaptor adaptor,
+                                   llvm::ArrayRef<int64_t> size, Types &types) {
+    return inferViewShape(location, name, adaptor.getSelf(), adaptor.getSize(),
+                          size, types);
+  }
+};
+/// expand: self broadcast to it.
+struct ExpandedTo {
+  template <typename Adaptor>
+  static mlir::LogicalResult infer(Where location, llvm::StringRef name,
+                                   Adaptor adaptor,
+                                   llvm::ArrayRef<int64_t> size, Types &types) {
+    return inferExpandShape(location, name, adaptor.getSelf(), size, types);
+  }
+};
+/// full: a new tensor of that shape and `dtype`.
+struct FilledAs {
+  template <typename Adaptor>
+  static mlir::LogicalResult infer(Where location, llvm::StringRef name,
+                                   Adaptor adaptor,
+                                   llvm::ArrayRef<int64_t> size, Types &types) {
+    return inferFilledShape(location, name, adaptor.getDtype(), size, types);
+  }
+};
+
+template <typename Shape, typename Adaptor>
+mlir::LogicalResult sized(mlir::MLIRContext *, Where location,
+                          llvm::StringRef name, Adaptor adaptor, Types &types) {
+  std::optional<llvm::SmallVector<int64_t>> size =
+      resolveSizes(location, name, adaptor.getSize(), adaptor.getDynamicSize());
+  if (!size)
+    return mlir::failure();
+  return Shape::infer(location, name, adaptor, *size, types);
+}
+
+// How an op changes self's shape along its `dim`, for `alongDim`: `resize`
+// edits self's shape at the normalized dim or reports why it cannot;
+// kScalarDim: a rank-0 self takes dim 0 or -1 (as ATen's lane ops do).
+
+/// select: the dim dropped.
+struct DropsSelected {
+  static constexpr bool kScalarDim = false;
+  template <typename Adaptor>
+  static mlir::LogicalResult resize(Where location, llvm::StringRef name,
+                                    Adaptor adaptor, int64_t dim,
+                                    llvm::SmallVectorImpl<int64_t> &shape) {
+    return dropSelectedDim(location, name, adaptor.getIndex(), dim, shape);
+  }
+};
+/// index_select: one slice per index entry.
+struct IndexLength {
+  static constexpr bool kScalarDim = true;
+  template <typename Adaptor>
+  static mlir::LogicalResult resize(Where location, llvm::StringRef name,
+                                    Adaptor adaptor, int64_t dim,
+                                    llvm::SmallVectorImpl<int64_t> &shape) {
+    return setIndexLength(location, name, adaptor.getIndex(), dim, shape);
+  }
+};
+/// slice: the Python slice's length.
+struct SliceLength {
+  static constexpr bool kScalarDim = false;
+  template <typename Adaptor>
+  static mlir::LogicalResult resize(Where location, llvm::StringRef name,
+                                    Adaptor adaptor, int64_t dim,
+                                    llvm::SmallVectorImpl<int64_t> &shape) {
+    return setSliceLength(location, name, dim, adaptor.getStart(),
+                          adaptor.getEnd(), adaptor.getDynamicEnd(),
+                          adaptor.getStep(), shape);
+  }
+};
+/// topk: k values.
+struct TopCount {
+  static constexpr bool kScalarDim = true;
+  template <typename Adaptor>
+  static mlir::LogicalResult resize(Where location, llvm::StringRef name,
+                                    Adaptor adaptor, int64_t dim,
+                                    llvm::SmallVectorImpl<int64_t> &shape) {
+    return setTopCount(location, name, static_cast<int64_t>(adaptor.getK()),
+                       dim, shape);
+  }
+};
+
+/// Self's shape changed along `dim` as \p Resize says, of self's type.
+template <typename Resize, typename Adaptor>
+mlir::LogicalResult alongDim(mlir::MLIRContext *, Where location,
+                             llvm::StringRef name, Adaptor adaptor,
+                             Types &types) {
+  mlir::RankedTensorType self = rankedType(adaptor.getSelf());
+  int64_t rank = self.getRank();
+  std::optional<int64_t> dim = normalizeDim(
+      location, name, "dim", static_cast<int64_t>(adaptor.getDim()),
+      Resize::kScalarDim ? std::max<int64_t>(rank, 1) : rank);
+  if (!dim)
+    return mlir::failure();
+  llvm::SmallVector<int64_t> shape(self.getShape());
+  if (mlir::failed(Resize::resize(location, name, adaptor, *dim, shape)))
+    return mlir::failure();
+  types.push_back(self.clone(shape));
+  return mlir::success();
+}
+
+// The order in which a permutation reads self's dims, for `permutation`.
+
+/// permute: as `dims` lists them.
+struct ListedOrder {
+  template <typename Adaptor>
+  static mlir::LogicalResult of(Where location, llvm::StringRef name,
+                                Adaptor adaptor, int64_t rank,
+                                llvm::SmallVectorImpl<int64_t> &source) {
+    return listedOrder(location, name, adaptor.getDims(), rank, source);
+  }
+};
+/// transpose: `dim0` and `dim1` swapped.
+struct SwappedOrder {
+  template <typename Adaptor>
+  static mlir::LogicalResult of(Where location, llvm::StringRef name,
+                                Adaptor adaptor, int64_t rank,
+                                llvm::SmallVectorImpl<int64_t> &source) {
+    return swappedOrder(location, name, adaptor.getDim0(), adaptor.getDim1(),
+                        rank, source);
+  }
+};
+
+/// Self's dims in the order \p Order gives.
+template <typename Order, typename Adaptor>
+mlir::LogicalResult permutation(mlir::MLIRContext *, Where location,
+                                llvm::StringRef name, Adaptor adaptor,
+                                Types &types) {
+  mlir::RankedTensorType self = rankedType(adaptor.getSelf());
+  llvm::SmallVector<int64_t> source(self.getRank());
+  if (mlir::failed(Order::of(location, name, adaptor, self.getRank(), source)))
+    return mlir::failure();
+  types.push_back(self.clone(llvm::map_to_vector(
+      source, [&](int64_t dim) { return self.getDimSize(dim); })));
   return mlir::success();
 }
 

@@ -119,35 +119,28 @@ LogicalResult CumsumOp::verify() {
   return success();
 }
 
-LogicalResult TopkOp::inferReturnTypes(MLIRContext *context,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  RankedTensorType type = rankedType(adaptor.getSelf());
-  std::optional<int64_t> dim =
-      laneDim(location, getOperationName(), type, adaptor.getDim());
-  if (!dim)
-    return failure();
-  SmallVector<int64_t> sizes(type.getShape()), shape(type.getRank());
+LogicalResult etch::edge::setTopCount(std::optional<Location> location,
+                                      StringRef name, int64_t k, int64_t dim,
+                                      SmallVectorImpl<int64_t> &shape) {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  SmallVector<int64_t> sizes(shape.begin(), shape.end());
   for (int64_t &extent : sizes)
     if (ShapedType::isDynamic(extent))
       extent = -1;
-  int64_t k = static_cast<int64_t>(adaptor.getK());
-  if (type.getRank() == 0) { // a scalar is its own top 1
+  if (rank == 0) { // a scalar is its own top 1
     if (k > 1 || k < 0)
-      return emitInferenceError(location, getOperationName(),
+      return emitInferenceError(location, name,
                                 "k = " + Twine(k) + " of a scalar");
-  } else if (!runtime::selectedShape(sizes.data(), type.getRank(), *dim, k,
-                                     shape.data())) {
-    return emitInferenceError(location, getOperationName(),
-                              "k = " + Twine(k) + " is outside [0, " +
-                                  Twine(type.getDimSize(*dim)) + "]");
+    return success();
   }
+  int64_t extent = shape[dim];
+  if (!runtime::selectedShape(sizes.data(), rank, dim, k, shape.data()))
+    return emitInferenceError(location, name,
+                              "k = " + Twine(k) + " is outside [0, " +
+                                  Twine(extent) + "]");
   for (int64_t &extent : shape)
     if (extent < 0)
       extent = ShapedType::kDynamic;
-  types.push_back(type.clone(shape));
-  types.push_back(type.clone(shape, IntegerType::get(context, 64)));
   return success();
 }
 

@@ -12,17 +12,13 @@ static RankedTensorType withShape(Value like, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, rankedType(like).getElementType());
 }
 
-LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getSelf());
-  std::optional<SmallVector<int64_t>> resolved = resolveSizes(
-      location, name, adaptor.getSize(), adaptor.getDynamicSize());
-  if (!resolved)
-    return failure();
-  SmallVector<int64_t> shape = *resolved;
+LogicalResult etch::edge::inferViewShape(std::optional<Location> location,
+                                         StringRef name, Value self,
+                                         ArrayRef<int64_t> written,
+                                         ArrayRef<int64_t> size,
+                                         SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(self);
+  SmallVector<int64_t> shape(size);
   // Dynamic entries are sizes known at run time.
   static_assert(ShapedType::kDynamic == etch::runtime::kUnknownSize);
   int64_t knownProduct, inferredIndex;
@@ -32,7 +28,7 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
                                       inferredIndex, unknown)) {
   case etch::runtime::ViewSizeError::TwoInferred:
     return emitInferenceError(location, name,
-                              "size " + formatShape(adaptor.getSize()) +
+                              "size " + formatShape(written) +
                                   " has more than one -1");
   case etch::runtime::ViewSizeError::Negative:
     return emitInferenceError(location, name,
@@ -40,7 +36,7 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
                                   formatShape(shape));
   case etch::runtime::ViewSizeError::Overflow:
     return emitInferenceError(location, name,
-                              "size " + formatShape(adaptor.getSize()) +
+                              "size " + formatShape(written) +
                                   " has more elements than int64 can count");
   case etch::runtime::ViewSizeError::None:
     break;
@@ -54,8 +50,7 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
     if (shape[inferredIndex] < 0)
       return emitInferenceError(location, name,
                                 "cannot view " + formatType(input) +
-                                    " as size " +
-                                    formatShape(adaptor.getSize()));
+                                    " as size " + formatShape(written));
   } else if (knownProduct != input.getNumElements()) {
     return emitInferenceError(location, name,
                               "size " + formatShape(shape) + " has " +
@@ -63,27 +58,15 @@ LogicalResult ViewOp::inferReturnTypes(MLIRContext *,
                                   formatType(input) + " has " +
                                   Twine(input.getNumElements()));
   }
-  types.push_back(withShape(adaptor.getSelf(), shape));
+  types.push_back(withShape(self, shape));
   return success();
 }
 
-/// \p input's shape read through \p source (output dim -> input dim).
-static SmallVector<int64_t> permuted(RankedTensorType input,
-                                     ArrayRef<int64_t> source) {
-  return llvm::map_to_vector(
-      source, [&](int64_t dim) { return input.getDimSize(dim); });
-}
-
-LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
-                                          std::optional<Location> location,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getSelf());
-  ArrayRef<int64_t> dims = adaptor.getDims();
-  int64_t rank = input.getRank();
+LogicalResult etch::edge::listedOrder(std::optional<Location> location,
+                                      StringRef name, ArrayRef<int64_t> dims,
+                                      int64_t rank,
+                                      SmallVectorImpl<int64_t> &source) {
   SmallVector<bool> named(rank);
-  SmallVector<int64_t> source(rank);
   size_t at;
   switch (etch::runtime::permutationOf(dims.data(), dims.size(), rank,
                                        named.data(), source.data(), at)) {
@@ -101,25 +84,19 @@ LogicalResult PermuteOp::inferReturnTypes(MLIRContext *,
   case etch::runtime::PermutationError::None:
     break;
   }
-  types.push_back(withShape(adaptor.getSelf(), permuted(input, source)));
   return success();
 }
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getSelf());
+LogicalResult etch::edge::swappedOrder(std::optional<Location> location,
+                                       StringRef name, int64_t dim0,
+                                       int64_t dim1, int64_t rank,
+                                       SmallVectorImpl<int64_t> &source) {
   // ATen accepts dims 0 and -1 on rank-0 tensors.
-  int64_t rank = std::max<int64_t>(input.getRank(), 1);
-  if (!normalizeDim(location, name, "dim0", adaptor.getDim0(), rank) ||
-      !normalizeDim(location, name, "dim1", adaptor.getDim1(), rank))
+  int64_t dims = std::max<int64_t>(rank, 1);
+  if (!normalizeDim(location, name, "dim0", dim0, dims) ||
+      !normalizeDim(location, name, "dim1", dim1, dims))
     return failure();
-  SmallVector<int64_t> source(input.getRank());
-  (void)etch::runtime::transpositionOf(input.getRank(), adaptor.getDim0(),
-                                       adaptor.getDim1(), source.data());
-  types.push_back(withShape(adaptor.getSelf(), permuted(input, source)));
+  (void)etch::runtime::transpositionOf(rank, dim0, dim1, source.data());
   return success();
 }
 
@@ -233,30 +210,22 @@ static int64_t sliceExtent(int64_t extent, std::optional<int64_t> start,
       .length;
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
-                                        std::optional<Location> location,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getSelf());
-  std::optional<int64_t> dim =
-      normalizeDim(location, name, "dim", adaptor.getDim(), input.getRank());
-  if (!dim)
-    return failure();
-  int64_t step = adaptor.getStep();
+LogicalResult etch::edge::setSliceLength(std::optional<Location> location,
+                                         StringRef name, int64_t dim,
+                                         std::optional<int64_t> start,
+                                         std::optional<int64_t> end,
+                                         Value dynamicEnd, int64_t step,
+                                         SmallVectorImpl<int64_t> &shape) {
   if (step < 1)
     return emitInferenceError(location, name,
                               "step must be >= 1, got " + Twine(step));
-  SmallVector<int64_t> shape(input.getShape());
-  int64_t extent = shape[*dim];
-  std::optional<int64_t> end = adaptor.getEnd();
-  if (Value dynamicEnd = adaptor.getDynamicEnd()) {
+  int64_t extent = shape[dim];
+  if (dynamicEnd) {
     end = constantSize(dynamicEnd);
     if (!end)
       extent = ShapedType::kDynamic; // known at run time
   }
-  shape[*dim] = sliceExtent(extent, adaptor.getStart(), end, step);
-  types.push_back(withShape(adaptor.getSelf(), shape));
+  shape[dim] = sliceExtent(extent, start, end, step);
   return success();
 }
 
@@ -286,40 +255,25 @@ LogicalResult SliceScatterOp::verify() {
   return success();
 }
 
-LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getSelf());
-  std::optional<int64_t> dim =
-      normalizeDim(location, name, "dim", adaptor.getDim(), input.getRank());
-  if (!dim)
-    return failure();
-  int64_t extent = input.getDimSize(*dim);
-  int64_t index = adaptor.getIndex();
+LogicalResult etch::edge::dropSelectedDim(std::optional<Location> location,
+                                          StringRef name, int64_t index,
+                                          int64_t dim,
+                                          SmallVectorImpl<int64_t> &shape) {
+  int64_t extent = shape[dim];
   if (!ShapedType::isDynamic(extent) && (index < -extent || index >= extent))
     return emitInferenceError(location, name,
                               "index " + Twine(index) +
-                                  " is out of range for dim " + Twine(*dim) +
+                                  " is out of range for dim " + Twine(dim) +
                                   " of size " + Twine(extent));
-  SmallVector<int64_t> shape(input.getShape());
-  shape.erase(shape.begin() + *dim);
-  types.push_back(withShape(adaptor.getSelf(), shape));
+  shape.erase(shape.begin() + dim);
   return success();
 }
 
-LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> location,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType input = rankedType(adaptor.getSelf());
-  std::optional<SmallVector<int64_t>> resolved = resolveSizes(
-      location, name, adaptor.getSize(), adaptor.getDynamicSize());
-  if (!resolved)
-    return failure();
-  ArrayRef<int64_t> size = *resolved;
+LogicalResult etch::edge::inferExpandShape(std::optional<Location> location,
+                                           StringRef name, Value self,
+                                           ArrayRef<int64_t> size,
+                                           SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(self);
   if (size.size() < static_cast<size_t>(input.getRank()))
     return emitInferenceError(location, name,
                               "size " + formatShape(size) +
@@ -356,7 +310,7 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *,
                                     Twine(current));
     }
   }
-  types.push_back(withShape(adaptor.getSelf(), shape));
+  types.push_back(withShape(self, shape));
   return success();
 }
 
@@ -480,26 +434,16 @@ LogicalResult ScatterOp::verify() {
   return success();
 }
 
-LogicalResult IndexSelectOp::inferReturnTypes(MLIRContext *,
-                                              std::optional<Location> location,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  RankedTensorType self = rankedType(adaptor.getSelf());
-  RankedTensorType index = rankedType(adaptor.getIndex());
+LogicalResult etch::edge::setIndexLength(std::optional<Location> location,
+                                         StringRef name, Value indexValue,
+                                         int64_t dim,
+                                         SmallVectorImpl<int64_t> &shape) {
+  RankedTensorType index = rankedType(indexValue);
   if (index.getRank() > 1)
-    return emitInferenceError(location, name,
-                              "index must be 0-D or 1-D, got " +
-                                  formatType(index));
-  std::optional<int64_t> dim =
-      normalizeDim(location, name, "dim", static_cast<int64_t>(adaptor.getDim()),
-                   std::max<int64_t>(self.getRank(), 1));
-  if (!dim)
-    return failure();
-  SmallVector<int64_t> shape(self.getShape());
+    return emitInferenceError(
+        location, name, "index must be 0-D or 1-D, got " + formatType(index));
   if (!shape.empty())
-    shape[*dim] = index.getRank() ? index.getDimSize(0) : 1;
-  types.push_back(withShape(adaptor.getSelf(), shape));
+    shape[dim] = index.getRank() ? index.getDimSize(0) : 1;
   return success();
 }
 
@@ -614,20 +558,16 @@ OpFoldResult SymSizeOp::fold(FoldAdaptor) {
                                 APInt(64, input.getDimSize(dim), true));
 }
 
-LogicalResult FullOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> location,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  std::optional<SmallVector<int64_t>> shape = resolveSizes(
-      location, getOperationName(), adaptor.getSize(), adaptor.getDynamicSize());
-  if (!shape)
-    return failure();
-  for (int64_t extent : *shape)
+LogicalResult etch::edge::inferFilledShape(std::optional<Location> location,
+                                           StringRef name, Type dtype,
+                                           ArrayRef<int64_t> size,
+                                           SmallVectorImpl<Type> &types) {
+  for (int64_t extent : size)
     if (extent < 0 && !ShapedType::isDynamic(extent))
-      return emitInferenceError(location, getOperationName(),
+      return emitInferenceError(location, name,
                                 "size entries must be >= 0, got " +
-                                    formatShape(*shape));
-  types.push_back(RankedTensorType::get(*shape, adaptor.getDtype()));
+                                    formatShape(size));
+  types.push_back(RankedTensorType::get(size, dtype));
   return success();
 }
 

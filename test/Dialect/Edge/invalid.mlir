@@ -1580,3 +1580,63 @@ func.func @cat_extent_overflow(%a: tensor<4611686018427387904xi8>) {
   %0 = edge.cat %a, %a, %a : (tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>) -> tensor<?xi8>
   return
 }
+
+// -----
+
+// permute names every dim once: as many entries as the rank.
+func.func @permute_count(%a: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{'edge.permute' op dims [1, 0] must have 3 entries (the rank)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.permute %a {dims = array<i64: 1, 0>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  return
+}
+
+// -----
+
+// transpose: both dims in range (a scalar takes 0 and -1 only).
+func.func @transpose_scalar_dim(%a: tensor<f32>) {
+  // expected-error @+2 {{'edge.transpose' op dim1 1 is out of range for rank 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.transpose %a {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// select drops a dim: a scalar has none.
+func.func @select_scalar(%a: tensor<f32>) {
+  // expected-error @+2 {{'edge.select' op dim 0 is out of range for rank 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.select %a {dim = 0 : i64, index = 0 : i64} : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// A scalar is its own top 1.
+func.func @topk_scalar(%a: tensor<f32>) {
+  // expected-error @+2 {{'edge.topk' op k = 2 of a scalar}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %v, %i = edge.topk %a {dim = 0 : i64, k = 2 : i64} : (tensor<f32>) -> (tensor<f32>, tensor<i64>)
+  return
+}
+
+// -----
+
+// expand keeps every dim of self: size has at least as many entries.
+func.func @expand_fewer(%a: tensor<3x2xf32>) {
+  // expected-error @+2 {{'edge.expand' op size [2] has fewer entries than tensor<3x2xf32> has dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.expand %a {size = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// A new leading dim has a size of its own (-1 keeps only existing dims).
+func.func @expand_leading(%a: tensor<2xf32>) {
+  // expected-error @+2 {{'edge.expand' op new leading dim 0 must have a size >= 0, got -1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.expand %a {size = array<i64: -1, 2>} : (tensor<2xf32>) -> tensor<1x2xf32>
+  return
+}

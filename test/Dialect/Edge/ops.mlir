@@ -700,3 +700,17 @@ func.func @delegate(%x: tensor<4xf32>) -> tensor<4xf32> {
     }
   }
 #-}
+
+
+// Rank-0 tensors: transpose, topk and index_select take dim 0 (or -1) of a
+// scalar and keep its shape.
+// CHECK-LABEL: func @scalar_dims
+// CHECK: edge.transpose %{{.*}} {dim0 = 0 : i64, dim1 = -1 : i64} : (tensor<f32>) -> tensor<f32>
+// CHECK: edge.topk %{{.*}} {dim = 0 : i64, k = 1 : i64} : (tensor<f32>) -> (tensor<f32>, tensor<i64>)
+// CHECK: edge.index_select %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<f32>, tensor<i64>) -> tensor<f32>
+func.func @scalar_dims(%x: tensor<f32>, %i: tensor<i64>) -> (tensor<f32>, tensor<f32>, tensor<f32>) {
+  %0 = edge.transpose %x {dim0 = 0 : i64, dim1 = -1 : i64} : (tensor<f32>) -> tensor<f32>
+  %v, %j = edge.topk %x {dim = 0 : i64, k = 1 : i64} : (tensor<f32>) -> (tensor<f32>, tensor<i64>)
+  %1 = edge.index_select %x, %i {dim = 0 : i64} : (tensor<f32>, tensor<i64>) -> tensor<f32>
+  return %0, %v, %1 : tensor<f32>, tensor<f32>, tensor<f32>
+}
