@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runtime/core/Tensor.h"
+#include "runtime/llm/QuotedText.h"
 
 #include <cstdio>
 #include <cstring>
@@ -9,24 +10,7 @@
 
 namespace etch::tools {
 
-/// \p text as a JSON string literal.
-inline std::string jsonQuoted(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    unsigned char byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
-      out += escape;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+using llm::jsonQuoted;
 
 /// Whether the instruction named \p name (Method::instructionName) is a
 /// delegate call: kernel calls are named by their Edge op.

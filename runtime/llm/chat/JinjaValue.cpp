@@ -123,41 +123,12 @@ std::string formatFloat(double value) {
 
 namespace {
 
+/// Python's repr of a str: single quotes unless the text has one and no
+/// double quote.
 std::string quoteRepr(const std::string &text) {
-  char quote = text.find('\'') != std::string::npos &&
-                       text.find('"') == std::string::npos
-                   ? '"'
-                   : '\'';
-  std::string out(1, quote);
-  for (char c : text) {
-    switch (c) {
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (c == quote) {
-        out += '\\';
-        out += c;
-      } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\x%02x",
-                      static_cast<unsigned char>(c));
-        out += escaped;
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + quote;
+  bool single = text.find('\'') == std::string::npos ||
+                text.find('"') != std::string::npos;
+  return quotedText(text, single ? '\'' : '"', QuoteStyle::Python);
 }
 
 } // namespace

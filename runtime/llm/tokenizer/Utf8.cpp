@@ -146,42 +146,4 @@ bool isPunctuation(char32_t c) {
   return category >= UTF8PROC_CATEGORY_PC && category <= UTF8PROC_CATEGORY_PO;
 }
 
-std::string jsonQuoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-        out += escaped;
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + '"';
-}
-
 } // namespace etch::llm

@@ -2,6 +2,8 @@
 // tokenizers take from Rust's char methods.
 #pragma once
 
+#include "runtime/llm/QuotedText.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -22,10 +24,6 @@ std::string toValidUtf8(std::string_view text);
 /// The length of the longest prefix of \p text that ends on a character
 /// boundary (an incomplete sequence at the end is left out).
 size_t completeUtf8Prefix(std::string_view text);
-
-/// \p text as a JSON string literal, as Python's json.dumps(text,
-/// ensure_ascii=False) writes it (UTF-8 kept, control characters escaped).
-std::string jsonQuoted(std::string_view text);
 
 /// Rust's char::is_whitespace (the White_Space property).
 bool isWhitespace(char32_t c);

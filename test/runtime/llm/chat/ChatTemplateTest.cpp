@@ -21,6 +21,18 @@ std::string render(const std::string &source,
   return out;
 }
 
+// Strings as Python's repr and json.dumps write them: repr picks the quote,
+// both use short escapes, other control bytes in each one's hex form.
+TEST(ChatTemplate, QuotesStringsAsPythonAndJsonDo) {
+  std::string context =
+      R"({"s": ["it's", "say \"hi\"", "a\tb\nc\u0001\u007f", "both ' and \""]})";
+  EXPECT_EQ(render("{{ s }}", context),
+            R"(["it's", 'say "hi"', 'a\tb\nc\x01\x7f', 'both \' and "'])");
+  EXPECT_EQ(render("{{ s | tojson }}", context),
+            "[\"it's\", \"say \\\"hi\\\"\", \"a\\tb\\nc\\u0001\x7f\", "
+            "\"both ' and \\\"\"]");
+}
+
 // trim_blocks and lstrip_blocks, as transformers renders with them, and the
 // explicit "-" / "+" controls.
 TEST(ChatTemplate, WhitespaceControl) {
