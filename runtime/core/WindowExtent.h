@@ -57,4 +57,22 @@ inline int64_t transposedWindowExtent(int64_t input, int64_t kernel,
   return out;
 }
 
+/// The kernel taps [first, end) of a window whose first tap sits at
+/// position * stride - padding and whose tap k lands dilation * k further,
+/// that land inside [0, extent): a convolution reads those (position an
+/// output, extent the input's), a transposed one writes those (position an
+/// input, extent the output's). Padding is what lies outside.
+struct TapRange {
+  int64_t first, end;
+};
+inline TapRange tapsInside(int64_t position, int64_t stride, int64_t padding,
+                           int64_t dilation, int64_t kernel, int64_t extent) {
+  int64_t origin = position * stride - padding, room = extent - origin;
+  int64_t first = origin >= 0 ? 0 : (dilation - 1 - origin) / dilation;
+  int64_t end = room <= 0 ? 0 : (room + dilation - 1) / dilation;
+  first = first < kernel ? first : kernel;
+  end = end < kernel ? end : kernel;
+  return {first, end > first ? end : first};
+}
+
 } // namespace etch::runtime

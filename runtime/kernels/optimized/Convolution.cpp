@@ -7,6 +7,7 @@
 // and other sizes (ConvNeXt's 7x7) would run there as a GEMM per channel.
 // Every other convolution runs the portable kernel's loops, its output
 // planes split across the pool (the same sums, in the same order).
+#include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
@@ -27,14 +28,13 @@ using portable::convShape;
 float clippedSum(const ConvShape &s, const float *in, const float *weight,
                  float bias, int64_t oy, int64_t ox) {
   float sum = bias;
-  for (int64_t ky = 0; ky < s.kh; ++ky) {
+  TapRange ys = tapsInside(oy, s.sh, s.ph, s.dh, s.kh, s.h);
+  TapRange xs = tapsInside(ox, s.sw, s.pw, s.dw, s.kw, s.w);
+  for (int64_t ky = ys.first; ky < ys.end; ++ky) {
     int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-    if (iy < 0 || iy >= s.h)
-      continue;
-    for (int64_t kx = 0; kx < s.kw; ++kx) {
+    for (int64_t kx = xs.first; kx < xs.end; ++kx) {
       int64_t ix = ox * s.sw - s.pw + kx * s.dw;
-      if (ix >= 0 && ix < s.w)
-        sum += weight[ky * s.kw + kx] * in[iy * s.w + ix];
+      sum += weight[ky * s.kw + kx] * in[iy * s.w + ix];
     }
   }
   return sum;

@@ -1,5 +1,6 @@
 // convolution (direct and transposed; NCHW and NCDHW), addmm, linear, mm,
 // bmm.
+#include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
@@ -89,22 +90,19 @@ void convTransposed(const ConvShape &s, const T *in, const T *weight,
           for (int64_t iy = 0; iy < s.h; ++iy)
             for (int64_t ix = 0; ix < s.w; ++ix) {
               T x = src[(iz * s.h + iy) * s.w + ix];
-              for (int64_t kz = 0; kz < s.kd; ++kz) {
-                int64_t oz = iz * s.sd - s.pd + kz * s.dd;
-                if (oz < 0 || oz >= s.od)
-                  continue;
-                for (int64_t ky = 0; ky < s.kh; ++ky) {
+              TapRange zs = tapsInside(iz, s.sd, s.pd, s.dd, s.kd, s.od);
+              TapRange ys = tapsInside(iy, s.sh, s.ph, s.dh, s.kh, s.oh);
+              TapRange xs = tapsInside(ix, s.sw, s.pw, s.dw, s.kw, s.ow);
+              for (int64_t kz = zs.first; kz < zs.end; ++kz)
+                for (int64_t ky = ys.first; ky < ys.end; ++ky) {
+                  int64_t oz = iz * s.sd - s.pd + kz * s.dd;
                   int64_t oy = iy * s.sh - s.ph + ky * s.dh;
-                  if (oy < 0 || oy >= s.oh)
-                    continue;
-                  for (int64_t kx = 0; kx < s.kw; ++kx) {
+                  for (int64_t kx = xs.first; kx < xs.end; ++kx) {
                     int64_t ox = ix * s.sw - s.pw + kx * s.dw;
-                    if (ox >= 0 && ox < s.ow)
-                      volume[(oz * s.oh + oy) * s.ow + ox] +=
-                          x * kernel[(kz * s.kh + ky) * s.kw + kx];
+                    volume[(oz * s.oh + oy) * s.ow + ox] +=
+                        x * kernel[(kz * s.kh + ky) * s.kw + kx];
                   }
                 }
-              }
             }
       }
     }

@@ -1,6 +1,7 @@
 // Integer convolution, linear, add and mul on 8-bit affine tensors: the
 // reference for what targets' int8 kernels compute (etch-fold-quantized-ops
 // makes these ops of dequantize -> op -> quantize).
+#include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/QuantizedMath.h"
@@ -136,17 +137,15 @@ void runQuantizedConvolution(const KernelCall &call) {
         for (int64_t ox = 0; ox < s.ow; ++ox) {
           // Padding is the real value 0, the input's zero point: it adds 0.
           int64_t acc = 0;
+          TapRange ys = tapsInside(oy, s.sh, s.ph, s.dh, s.kh, s.h);
+          TapRange xs = tapsInside(ox, s.sw, s.pw, s.dw, s.kw, s.w);
           for (int64_t icg = 0; icg < inPerGroup; ++icg) {
             int64_t plane = (n * s.c + firstChannel + icg) * s.h;
             int64_t kernel = (oc * inPerGroup + icg) * s.kh;
-            for (int64_t ky = 0; ky < s.kh; ++ky) {
+            for (int64_t ky = ys.first; ky < ys.end; ++ky) {
               int64_t y = oy * s.sh - s.ph + ky * s.dh;
-              if (y < 0 || y >= s.h)
-                continue;
-              for (int64_t kx = 0; kx < s.kw; ++kx) {
+              for (int64_t kx = xs.first; kx < xs.end; ++kx) {
                 int64_t x = ox * s.sw - s.pw + kx * s.dw;
-                if (x < 0 || x >= s.w)
-                  continue;
                 acc += (load(in, (plane + y) * s.w + x) - inputZero) *
                        (load(weight, (kernel + ky) * s.kw + kx) -
                         wq.zeroPoint);
