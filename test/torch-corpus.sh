@@ -10,7 +10,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 suite=$1 model=$2 out=$3/$1 script=${4:-python/etch/torch_corpus.py}
 shift $(($# < 4 ? $# : 4))
 mkdir -p "$out"
-hash=$(cat "$root/$script" "$root/python/etch/reinit.py" |
+# The script and the etch modules it imports (reinit.py by those).
+helpers=$(sed -n 's/^from etch\.\([a-z_]*\) import.*/python\/etch\/\1.py/p' \
+  "$root/$script" | sort -u)
+hash=$(cd "$root" && cat "$script" python/etch/reinit.py $helpers |
   sha256sum | cut -c1-16)
 stamp="$out/$model.$hash.done"
 [ -f "$stamp" ] && exit 0

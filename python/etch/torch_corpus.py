@@ -32,45 +32,13 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from etch.reinit import SEED, reinit_weights  # noqa: E402
+# Conv/BN/ReLU/pool/linear (the training IR's composite ops) and buffers
+# mutated in place on every call (the KV-cache pattern in miniature).
+from etch.export_corpus import RunningMean, SmallCnn  # noqa: E402
 
 
 def generator(offset=1):
     return torch.Generator().manual_seed(SEED + offset)
-
-
-class SmallCnn(torch.nn.Module):
-    """Conv/BN/ReLU/pool/linear: the training IR's composite ops."""
-
-    def __init__(self):
-        super().__init__()
-        self.conv1 = torch.nn.Conv2d(3, 16, 3, padding=1)
-        self.bn1 = torch.nn.BatchNorm2d(16)
-        self.conv2 = torch.nn.Conv2d(16, 32, 3, stride=2, padding=1)
-        self.bn2 = torch.nn.BatchNorm2d(32)
-        self.fc = torch.nn.Linear(32, 10)
-
-    def forward(self, x):
-        x = torch.nn.functional.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
-        x = torch.nn.functional.hardtanh(self.bn2(self.conv2(x)), 0.0, 6.0)
-        x = torch.nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
-        return torch.softmax(self.fc(x), dim=-1)
-
-
-class RunningStats(torch.nn.Module):
-    """Mutates buffers in place on every call (the KV-cache pattern in
-    miniature): outputs depend on the state before and after."""
-
-    def __init__(self):
-        super().__init__()
-        self.register_buffer("total", torch.zeros(8))
-        self.register_buffer("count", torch.zeros(1))
-        self.proj = torch.nn.Linear(8, 8)
-
-    def forward(self, x):
-        y = self.proj(x)
-        self.total.add_(y.sum(0))
-        self.count.add_(x.shape[0])
-        return y, self.total / self.count
 
 
 class CompositeOps(torch.nn.Module):
@@ -306,7 +274,7 @@ MODELS = {
                                   None, False, False),
     "small_cnn_dynamic": (SmallCnn, lambda: (torch.randn(4, 3, 32, 32, generator=generator()),),
                           {0: (0, 1, 8, (1, 3, 8))}, False, True),
-    "running_stats": (RunningStats, lambda: (torch.randn(4, 8, generator=generator()),), None,
+    "running_stats": (RunningMean, lambda: (torch.randn(4, 8, generator=generator()),), None,
                       False, False),
     "composite_ops": (CompositeOps,
                       lambda: (torch.randn(2, 4, 16, generator=generator()),
