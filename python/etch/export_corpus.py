@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from etch.each_model import make_each  # noqa: E402
 from etch.reinit import SEED, reinit_weights  # noqa: E402
 
 
@@ -160,14 +161,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     manifest_path = os.path.join(args.out, "manifest.json")
     manifest = json.load(open(manifest_path)) if os.path.exists(manifest_path) else {}
-    failures = []
-    for name in args.models.split(","):
-        try:
-            export_one(name, args.out, manifest)
-            print(f"{name}: ok ({manifest[name]['bytes']} bytes)")
-        except Exception as error:  # report every model, then fail
-            failures.append(name)
-            print(f"{name}: FAILED: {error}", file=sys.stderr)
+
+    def make(name):
+        export_one(name, args.out, manifest)
+        return f"ok ({manifest[name]['bytes']} bytes)"
+    failures = make_each(args.models.split(","), make)
     json.dump(manifest, open(manifest_path, "w"), indent=2, sort_keys=True)
     return 1 if failures else 0
 

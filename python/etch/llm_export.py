@@ -51,10 +51,12 @@ import argparse
 import json
 import os
 import sys
-import traceback
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from etch.each_model import make_each  # noqa: E402
 
 # name -> (LlamaConfig arguments, max_cache_len, prefill bound, prompt length)
 MODELS = {
@@ -298,16 +300,12 @@ def main():
                         for suffix in list(VARIANTS) + list(FORMS)[1:]))
         return 0
     os.makedirs(args.out, exist_ok=True)
-    manifest, failures = {"torch": torch.__version__, "models": {}}, 0
-    for name in args.models.split(","):
-        try:
-            manifest["models"][name] = export_model(name, args.out, args.new_tokens,
-                                                    args.save_hf)
-            print(f"{name}: exported with torch {torch.__version__}")
-        except Exception:  # report every model, then fail
-            traceback.print_exc()
-            print(f"{name}: FAILED", file=sys.stderr)
-            failures += 1
+    manifest = {"torch": torch.__version__, "models": {}}
+
+    def make(name):
+        manifest["models"][name] = export_model(name, args.out, args.new_tokens, args.save_hf)
+        return f"exported with torch {torch.__version__}"
+    failures = make_each(args.models.split(","), make)
     with open(os.path.join(args.out, "llm_manifest.json"), "w") as file:
         json.dump(manifest, file, indent=2, sort_keys=True)
     return 1 if failures else 0

@@ -30,7 +30,6 @@ import argparse
 import copy
 import os
 import sys
-import traceback
 
 import numpy as np
 
@@ -43,6 +42,7 @@ except ImportError:
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from etch.each_model import make_each  # noqa: E402
 from etch.reinit import SEED, reinit_weights  # noqa: E402
 
 CALIBRATION_BATCHES = 8
@@ -238,19 +238,14 @@ def main():
     parser.add_argument("--onnx", help="fp32 ONNX file for ort_* models")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    failures = 0
-    for name in args.models.split(","):
-        try:
-            if name.startswith("ort_"):
-                quantize_onnx(name, args.out, args.onnx)
-            else:
-                export_pt2(name, args.out)
-            print(f"{name}: written with torch {torch.__version__}")
-        except Exception:  # report every model, then fail
-            traceback.print_exc()
-            print(f"{name}: FAILED", file=sys.stderr)
-            failures += 1
-    return 1 if failures else 0
+
+    def make(name):
+        if name.startswith("ort_"):
+            quantize_onnx(name, args.out, args.onnx)
+        else:
+            export_pt2(name, args.out)
+        return f"written with torch {torch.__version__}"
+    return 1 if make_each(args.models.split(","), make) else 0
 
 
 if __name__ == "__main__":

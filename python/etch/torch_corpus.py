@@ -25,12 +25,12 @@ import copy
 import json
 import os
 import sys
-import traceback
 
 import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from etch.each_model import Unavailable, make_each  # noqa: E402
 from etch.reinit import SEED, reinit_weights  # noqa: E402
 # Conv/BN/ReLU/pool/linear (the training IR's composite ops) and buffers
 # mutated in place on every call (the KV-cache pattern in miniature).
@@ -538,24 +538,16 @@ def main():
         return 0
     os.makedirs(args.out, exist_ok=True)
     manifest = {"torch": torch.__version__, "models": {}}
-    failures = 0
-    for name in names:
-        known = {**MODELS, **SURVEY_MODELS}
+    known = {**MODELS, **SURVEY_MODELS}
+
+    def make(name):
         if name not in known:
-            print(f"{name}: unknown model", file=sys.stderr)
-            failures += 1
-            continue
+            raise Unavailable("unknown model")
         if known[name][3] and not have_transformers:
-            print(f"{name}: needs transformers, which this torch has not", file=sys.stderr)
-            failures += 1
-            continue
-        try:
-            manifest["models"][name] = export_model(name, args.out)
-            print(f"{name}: exported with torch {torch.__version__}")
-        except Exception:  # report every model, then fail
-            traceback.print_exc()
-            print(f"{name}: FAILED", file=sys.stderr)
-            failures += 1
+            raise Unavailable("needs transformers, which this torch has not")
+        manifest["models"][name] = export_model(name, args.out)
+        return f"exported with torch {torch.__version__}"
+    failures = make_each(names, make)
     with open(os.path.join(args.out, "manifest.json"), "w") as file:
         json.dump(manifest, file, indent=2, sort_keys=True)
     return 1 if failures else 0
