@@ -121,8 +121,9 @@ struct Layer {
   int64_t rows = 0; // fully connected: rows x in -> rows x out
 };
 
-// resnet18's convolutions, a resnet50 bottleneck, mobilenet_v2's pointwise
-// layers, regnet's grouped 3x3, convnext_tiny's linears, a classifier.
+// resnet18's convolutions, a resnet50 bottleneck, mobilenet_v2's stem and
+// pointwise layers, efficientnet_b0's shallow expansions, regnet's grouped
+// 3x3, convnext_tiny's linears, a classifier.
 const Layer kLayers[] = {
     {"resnet18.conv1", 224, 3, 64, 7, 2, 3, 1},
     {"resnet18.layer1", 56, 64, 64, 3, 1, 1, 1},
@@ -133,7 +134,14 @@ const Layer kLayers[] = {
     {"resnet18.layer4", 7, 512, 512, 3, 1, 1, 1},
     {"resnet50.expand", 56, 64, 256, 1, 1, 0, 1},
     {"resnet50.reduce", 56, 256, 64, 1, 1, 0, 1},
+    {"mobilenet_v2.stem", 224, 3, 32, 3, 2, 1, 1},
+    {"mobilenet_v2.project16", 112, 32, 16, 1, 1, 0, 1},
+    {"mobilenet_v2.expand16", 112, 16, 96, 1, 1, 0, 1},
+    {"mobilenet_v2.expand24", 56, 24, 144, 1, 1, 0, 1},
     {"mobilenet_v2.pw", 28, 32, 192, 1, 1, 0, 1},
+    {"efficientnet_b0.expand40", 28, 40, 240, 1, 1, 0, 1},
+    {"efficientnet_b0.expand80", 14, 80, 480, 1, 1, 0, 1},
+    {"efficientnet_b0.expand112", 14, 112, 672, 1, 1, 0, 1},
     {"mobilenet_v2.project", 14, 384, 64, 1, 1, 0, 1},
     {"regnet.grouped", 28, 64, 64, 3, 1, 1, 4},
     {"convnext.fc1", 0, 96, 384, 1, 1, 0, 1, 3136},

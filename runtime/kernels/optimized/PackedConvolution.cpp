@@ -17,6 +17,7 @@
 // first layer: 3) are copied into contiguous rows per tile first, so the
 // micro-kernel sees one long segment instead of many 3-value ones.
 #include "runtime/kernels/optimized/PackedConvolution.h"
+#include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/GemmMicrokernel.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
@@ -204,42 +205,51 @@ struct Run {
   void gatherRow(int64_t pixel, int64_t group, float *to) const {
     auto [image, y0, x0] = windowOf(pixel);
     const float *base = image + group * groupIn;
+    TapRange rows =
+        tapsInside(y0, 1, 0, g.dilationHeight, g.kernelHeight, g.height);
+    TapRange columns =
+        tapsInside(x0, 1, 0, g.dilationWidth, g.kernelWidth, g.width);
+    const int64_t rowFloats = g.kernelWidth * groupIn;
+    zeroFill(to, rows.first * rowFloats);
+    zeroFill(to + rows.end * rowFloats,
+             (g.kernelHeight - rows.end) * rowFloats);
     bool runs = g.dilationWidth == 1 && groupIn == g.inChannels;
-    for (int64_t ky = 0; ky < g.kernelHeight; ++ky) {
-      int64_t iy = y0 + ky * g.dilationHeight;
-      float *row = to + ky * g.kernelWidth * groupIn;
-      if (iy < 0 || iy >= g.height) {
-        std::memset(row, 0, g.kernelWidth * groupIn * sizeof(float));
-        continue;
-      }
-      const float *line = base + iy * g.width * g.inChannels;
+    for (int64_t ky = rows.first; ky < rows.end; ++ky) {
+      float *row = to + ky * rowFloats;
+      const float *line =
+          base + (y0 + ky * g.dilationHeight) * g.width * g.inChannels;
+      zeroFill(row, columns.first * groupIn);
+      zeroFill(row + columns.end * groupIn,
+               (g.kernelWidth - columns.end) * groupIn);
       if (runs) {
-        int64_t kx0 = std::clamp<int64_t>(-x0, 0, g.kernelWidth);
-        int64_t kx1 = std::clamp<int64_t>(g.width - x0, kx0, g.kernelWidth);
-        std::memset(row, 0, kx0 * groupIn * sizeof(float));
-        std::memcpy(row + kx0 * groupIn, line + (x0 + kx0) * g.inChannels,
-                    (kx1 - kx0) * groupIn * sizeof(float));
-        std::memset(row + kx1 * groupIn, 0,
-                    (g.kernelWidth - kx1) * groupIn * sizeof(float));
+        std::memcpy(row + columns.first * groupIn,
+                    line + (x0 + columns.first) * g.inChannels,
+                    (columns.end - columns.first) * groupIn * sizeof(float));
         continue;
       }
-      for (int64_t kx = 0; kx < g.kernelWidth; ++kx) {
-        int64_t ix = x0 + kx * g.dilationWidth;
-        if (ix >= 0 && ix < g.width)
-          std::memcpy(row + kx * groupIn, line + ix * g.inChannels,
-                      groupIn * sizeof(float));
-        else
-          std::memset(row + kx * groupIn, 0, groupIn * sizeof(float));
-      }
+      for (int64_t kx = columns.first; kx < columns.end; ++kx)
+        std::memcpy(row + kx * groupIn,
+                    line + (x0 + kx * g.dilationWidth) * g.inChannels,
+                    groupIn * sizeof(float));
     }
+  }
+
+  /// Most taps of a row lie inside the input: no call for an empty fill.
+  static void zeroFill(float *to, int64_t count) {
+    if (count > 0)
+      std::memset(to, 0, count * sizeof(float));
   }
 
   /// The micro-kernel on one tile of one panel, or of \p panel and the
   /// next when \p pair; a panel past the group's last channel goes through
   /// a local 6 x 16 tile. \p job's b, bias and c are set here: b from
   /// \p rowOffset, the first packed row it reads (tap x groupIn + channel).
+  /// The caller's job is reused across panels, not copied per call: on
+  /// reductions of 16-32 values a copy of it per panel (GCC's 16-byte
+  /// loads of fields just stored as 8 bytes, which cannot be forwarded)
+  /// cost a third of the time of the micro-kernel itself.
   void tile(int64_t first, int64_t panel, bool pair, int64_t rowOffset,
-            GemmTile job) const {
+            GemmTile &job) const {
     int64_t group = panel / panelsPerGroup;
     int64_t column = (panel % panelsPerGroup) * NR;
     int64_t width = std::min(NR, groupOut - column);
@@ -277,6 +287,20 @@ struct Run {
       int64_t first = t * MR, rows = std::min(MR, pixels() - first);
       if (!gather)
         rowPointers(first, rows, 0, taps, ptr);
+      GemmTile job;
+      job.rows = rows;
+      if (gather) {
+        job.length = depth;
+        job.a = gathered;
+      } else {
+        job.segments = taps;
+        job.length = groupIn;
+        job.a = ptr;
+      }
+      job.bStride = groupIn * NR;
+      job.first = job.last = true;
+      job.lo = lo;
+      job.hi = hi;
       int64_t gatheredFor = -1;
       for (int64_t panel = panel0, step; panel < panel1; panel += step) {
         bool pair = pairs(panel, panel1);
@@ -290,21 +314,8 @@ struct Run {
           }
           gatheredFor = group;
         }
-        GemmTile job;
-        job.rows = rows;
-        if (gather) {
-          job.length = depth;
-          job.a = gathered;
-        } else {
-          job.segments = taps;
-          job.length = groupIn;
-          job.a = ptr;
+        if (!gather)
           job.aOffset = group * groupIn;
-        }
-        job.bStride = groupIn * NR;
-        job.first = job.last = true;
-        job.lo = lo;
-        job.hi = hi;
         tile(first, panel, pair, 0, job);
       }
     }

@@ -133,8 +133,8 @@ std::optional<ConvGeometry> gemmGeometry(const Blob &blob, const Node &node,
                   std::max<int64_t>(g.groups, 1);
   uint64_t weightCount = static_cast<uint64_t>(g.outChannels * depth);
   // Fewer output rows than a tile (a classifier on one image) would waste
-  // most of each tile: XNNPACK's one-row kernels do better there. So do its
-  // kernels on shallow reductions (a mobile net's 1x1 expansions).
+  // most of each tile: XNNPACK's one-row kernels do better there. The
+  // shallowest reductions stay on XNNPACK too (kMinGemmDepth).
   if (!PackedConvolution::supports(g) ||
       g.batch * g.outHeight * g.outWidth < runtime::optimized::kTileRows ||
       depth < kMinGemmDepth || numel(dims[inputs[1]]) != weightCount ||

@@ -43,12 +43,12 @@ bool fusedSiluPreferred();
 bool isSiluPair(const Blob &blob, const std::vector<Dims> &dims, uint32_t n);
 
 /// The shallowest reduction (kernel taps x input channels per group) moved
-/// to etch's kernels. Below it XNNPACK's do as well or better on AVX2: 1x1
-/// layers of 32 and 64 input channels ran 1.03-1.13x slower on ours, and
-/// moving them made mobilenet_v2, mobilenet_v3_small and efficientnet_b0
-/// 1.06-1.23x slower as a whole (2 threads, one run of each, 2-core EPYC);
-/// resnet18's 7x7 stem (147) stays ahead (0.63x).
-inline constexpr int64_t kMinGemmDepth = 128;
+/// to etch's kernels. From 16 on ours are faster on AVX2 (1x1 layers over
+/// 16-112 channels 0.39-0.94x XNNPACK's time, mobilenet_v2's 3x3 stem over
+/// 3 channels 0.97-1.2x); moving them made efficientnet_b0, mobilenet_v2
+/// and mobilenet_v3_small 0.74-0.86x the time, at 1 and 2 threads (2-core
+/// EPYC Zen 5 capped to AVX2, one run). Below it nothing was measured.
+inline constexpr int64_t kMinGemmDepth = 16;
 
 /// \p node as etch's GEMM kernels take it at tensor extents \p dims: an
 /// f32 Convolution2d or FullyConnected with constant weights (and bias)
