@@ -116,8 +116,8 @@ std::string describeLoadChoices(ArrayRef<uint8_t> bytes) {
     os << "; ";
   if (silus)
     os << silus << (silus == 1 ? " SiLU runs" : " SiLUs run")
-       << " as one pass of etch's silu where the CPU's widest ISA is AVX2, "
-          "as XNNPACK's sigmoid and multiply elsewhere";
+       << " as one pass of etch's silu where the CPU has AVX2 or AVX-512, as "
+          "XNNPACK's sigmoid and multiply elsewhere";
   return text;
 }
 

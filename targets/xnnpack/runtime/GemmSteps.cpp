@@ -17,26 +17,29 @@ using runtime::optimized::PackedConvolution;
 
 namespace {
 
-/// etch's kernels inside XNNPACK delegates on AVX2 CPUs, XNNPACK's on
-/// AVX-512 ones, unless \p variable says "etch" or "xnnpack".
-bool etchPreferred(const char *variable) {
+/// etch's kernels inside XNNPACK delegates on CPUs whose widest ISA is
+/// AVX2 (and AVX-512 when \p alsoAvx512), XNNPACK's on others, unless
+/// \p variable says "etch" or "xnnpack".
+bool etchPreferred(const char *variable, bool alsoAvx512) {
   const char *choice = std::getenv(variable);
   if (choice && std::strcmp(choice, "etch") == 0)
     return true;
   if (choice && std::strcmp(choice, "xnnpack") == 0)
     return false;
-  return std::strcmp(runtime::optimized::widestIsa(), "avx2") == 0;
+  const char *widest = runtime::optimized::widestIsa();
+  return std::strcmp(widest, "avx2") == 0 ||
+         (alsoAvx512 && std::strncmp(widest, "avx512", 6) == 0);
 }
 
 } // namespace
 
 bool etchGemmPreferred() {
-  static const bool preferred = etchPreferred("ETCH_XNNPACK_GEMM");
+  static const bool preferred = etchPreferred("ETCH_XNNPACK_GEMM", false);
   return preferred;
 }
 
 bool fusedSiluPreferred() {
-  static const bool preferred = etchPreferred("ETCH_XNNPACK_SILU");
+  static const bool preferred = etchPreferred("ETCH_XNNPACK_SILU", true);
   return preferred;
 }
 

@@ -27,11 +27,13 @@ bool etchGemmPreferred();
 
 /// Whether a SiLU (a Sigmoid, then the Multiply of its input by it) runs as
 /// one pass of etch's silu rather than two XNNPACK nodes (Stages.h): on
-/// AVX2 CPUs, where it made efficientnet_b0 0.72-0.88x the time at 2
-/// threads and 0.96-0.97x at 1; on AVX-512 XNNPACK's sigmoid is faster per
-/// element than etch's silu and the pass gained 0.96-0.99x at 2 threads but
-/// lost 1.02-1.08x at 1 (2-core EPYC Zen 5, three runs).
-/// ETCH_XNNPACK_SILU=etch or xnnpack overrides.
+/// CPUs with AVX2 or AVX-512. On AVX2 it made efficientnet_b0 0.72-0.88x
+/// the time at 2 threads and 0.96-0.97x at 1. On AVX-512 XNNPACK's sigmoid
+/// was the faster until etch's silu computed four vectors' steps together
+/// (Silu.cpp): since then the pass made efficientnet_b0 0.89x the time at
+/// 2 threads and 0.96x at 1 (2-core EPYC Zen 5, one run). Elsewhere (no
+/// AVX2) XNNPACK's SSE kernels stay. ETCH_XNNPACK_SILU=etch or xnnpack
+/// overrides.
 bool fusedSiluPreferred();
 
 /// Whether nodes \p n and n + 1 of \p blob compute silu(x) = x *

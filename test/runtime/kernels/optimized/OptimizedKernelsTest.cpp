@@ -182,6 +182,27 @@ TEST(OptimizedKernels, GeluWithinTorchsFloatTolerance) {
   }
 }
 
+TEST(OptimizedKernels, SiluAtEveryLengthAroundItsSteps) {
+  // Whole steps of 4 vectors (32 floats on AVX2, 64 on AVX-512), then what
+  // is left through masked loads and stores: nothing read or written past
+  // the end (a guard follows the output).
+  for (int64_t n = 1; n <= 140; ++n) {
+    OwnedTensor x = randomFloat({n}, -12.0f, 12.0f);
+    OwnedTensor fast(ScalarType::Float32, {n + 1}),
+        reference(ScalarType::Float32, {n});
+    fast.f()[n] = -7.0f;
+    TensorView head = fast.view;
+    ASSERT_TRUE(head.resize(&n, 1));
+    ASSERT_EQ(runRegisteredKernel("edge.silu", {&x.view}, {&head}), Error::Ok);
+    ASSERT_EQ(runKernel("edge.silu", {&x.view}, {&reference.view}), Error::Ok);
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_NEAR(fast.f()[i], reference.f()[i],
+                  1e-6 + 1.3e-6 * std::fabs(reference.f()[i]))
+          << "silu(" << x.f()[i] << ") of " << n;
+    ASSERT_EQ(fast.f()[n], -7.0f) << "written past " << n << " floats";
+  }
+}
+
 TEST(OptimizedKernels, ExpActivationsWithinTorchsFloatTolerance) {
   OwnedTensor x = randomFloat({1003}, -20.0f, 20.0f);
   float special[] = {0.0f,   -0.0f, 100.0f,   -100.0f,   88.5f,
