@@ -16,6 +16,7 @@
 // memory, not by the multiply-adds.
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/WeightOnly.h"
+#include "runtime/kernels/portable/WeightPacking.h"
 
 #include <immintrin.h>
 
@@ -32,10 +33,11 @@ constexpr int64_t kMaxInputColumns = 8192;
 /// meet `low` with their low nibbles and `high` with their high ones. Lane
 /// l of a dot product covers bytes 4l..4l+3.
 struct alignas(64) InputChunk {
-  int8_t low[64];     // columns 0..15 of each of 4 blocks
-  int8_t high[64];    // columns 16..31 of the same blocks
-  float scale[16];    // lane l: the input scale of its block
-  int32_t start[16];  // lane l: -8 times its inputs' sum (the offset)
+  int8_t low[64];        // columns 0..15 of each of 4 blocks
+  int8_t high[64];       // columns 16..31 of the same blocks
+  float scale[16];       // lane l: the input scale of its block
+  int32_t start[16];     // lane l: -8 times its inputs' sum (the offset)
+  int32_t blockStart[4]; // block b: -8 times its sum (VNNI panels)
 };
 
 constexpr int64_t kChunkColumns = 128;
@@ -70,6 +72,9 @@ quantizeRow(int64_t columns, const float *x, InputChunk *chunks) {
     _mm512_store_si512(
         chunk.start,
         _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(sum, 3)));
+    for (int b = 0; b < 4; ++b)
+      chunk.blockStart[b] = chunk.start[4 * b] + chunk.start[4 * b + 1] +
+                            chunk.start[4 * b + 2] + chunk.start[4 * b + 3];
   }
 }
 
@@ -88,147 +93,237 @@ weightScales(const float *scales, int64_t group) {
                                _mm512_castps128_ps512(loaded));
 }
 
-#define ETCH_AVX512 __attribute__((target("avx512f"), always_inline)) inline
-
-/// 128-bit groups of \p a and \p b: a.x, a.y, b.x, b.y (vshuff32x4 with
-/// both sources, written as a two-source permute: GCC 12 warns on the
-/// shuffle intrinsic's undefined mask operand).
-template <int X, int Y> ETCH_AVX512 __m512 groups(__m512 a, __m512 b) {
-  const __m512i index = _mm512_setr_epi32(
-      4 * X, 4 * X + 1, 4 * X + 2, 4 * X + 3, 4 * Y, 4 * Y + 1, 4 * Y + 2,
-      4 * Y + 3, 16 + 4 * X, 17 + 4 * X, 18 + 4 * X, 19 + 4 * X, 16 + 4 * Y,
-      17 + 4 * Y, 18 + 4 * Y, 19 + 4 * Y);
-  return _mm512_permutex2var_ps(a, index, b);
-}
-
-/// a's halves summed, then b's: 8 partial sums of each.
-ETCH_AVX512 __m512 halves(__m512 a, __m512 b) {
-  return _mm512_add_ps(groups<0, 1>(a, b), groups<2, 3>(a, b));
-}
-
-/// The lane sums of v0..v7 into out[0..7]: a transposing tree (23
-/// instructions) instead of eight reductions of their own (about 64).
-ETCH_AVX512 void sumLanes8(__m512 v0, __m512 v1, __m512 v2, __m512 v3,
-                           __m512 v4, __m512 v5, __m512 v6, __m512 v7,
-                           float *out) {
-  __m512 t0 = halves(v0, v1), t1 = halves(v2, v3), t2 = halves(v4, v5),
-         t3 = halves(v6, v7);
-  // Quarters: 128-bit group g of u0 holds 4 partial sums of v_g, of u1 of
-  // v_{g+4}.
-  __m512 u0 = _mm512_add_ps(groups<0, 2>(t0, t1), groups<1, 3>(t0, t1));
-  __m512 u1 = _mm512_add_ps(groups<0, 2>(t2, t3), groups<1, 3>(t2, t3));
-  __m512 a =
-      _mm512_add_ps(_mm512_unpacklo_ps(u0, u1), _mm512_unpackhi_ps(u0, u1));
-  __m512 b = _mm512_add_ps(a, _mm512_permute_ps(a, 0x4E));
-  alignas(64) float lanes[16];
-  _mm512_store_ps(lanes, b); // group g: lane 0 sums v[g], lane 1 v[g + 4]
-  for (int g = 0; g < 4; ++g) {
-    out[g] = lanes[4 * g];
-    out[g + 4] = lanes[4 * g + 1];
-  }
-}
-
 #define ETCH_VNNI                                                              \
   __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline
 
-/// Weight rows n.. n + W - 1 against M quantized inputs (\p chunks: M rows
-/// of \p count chunks each): scaled dot products in out[r * kMaxBlockRows
-/// + i]. With \p prefetch, asks for the next W weight rows (and their
-/// scales) while it reads these: a prefill's weights come from memory once,
-/// and the rows of a tile take long enough that the hardware's prefetchers
-/// fall behind (the down projection's tiles ran half as fast from memory as
-/// from the caches).
-template <int W, int M>
-ETCH_VNNI void tile(const Weights &w, int64_t n, int64_t count,
-                    const InputChunk *chunks, float *out, bool prefetch) {
+/// Weight row n against M quantized inputs (\p chunks: M rows of \p count
+/// chunks each): scaled dot products in out[i]. A decode step's rows, one
+/// after the other: one sequential stream of weights (interleaving rows
+/// halved the bandwidth measured).
+template <int M>
+ETCH_VNNI void rowTile(const Weights &w, int64_t n, int64_t count,
+                       const InputChunk *chunks, float *out) {
   const __m512i nibble = _mm512_set1_epi8(0x0F);
-  __m512 total[W * M];
-  for (int k = 0; k < W * M; ++k)
-    total[k] = _mm512_setzero_ps();
+  __m512 total[M];
+  for (int i = 0; i < M; ++i)
+    total[i] = _mm512_setzero_ps();
+  const float *rowScales = w.scales + n * w.groups;
   for (int64_t c = 0; c < count; ++c) {
-    __m512i low[W], high[W];
-    __m512 scale[W];
-    for (int r = 0; r < W; ++r) {
-      __m512i bytes = _mm512_loadu_si512(w.row(n + r) + c * 64);
-      low[r] = _mm512_and_si512(bytes, nibble);
-      high[r] = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), nibble);
-      const float *scales = w.scales + (n + r) * w.groups + c * 128 / w.group;
-      scale[r] = w.group % 128 == 0 ? _mm512_set1_ps(*scales)
-                                    : weightScales(scales, w.group);
-      if (prefetch) { // past the table's end a prefetch is dropped, not read
-        _mm_prefetch(reinterpret_cast<const char *>(w.row(n + W + r) + c * 64),
-                     _MM_HINT_T0);
-        _mm_prefetch(reinterpret_cast<const char *>(scales + W * w.groups),
-                     _MM_HINT_T0);
-      }
-    }
+    __m512i bytes = _mm512_loadu_si512(w.row(n) + c * 64);
+    __m512i low = _mm512_and_si512(bytes, nibble);
+    __m512i high = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), nibble);
+    const float *scales = rowScales + c * kChunkColumns / w.group;
+    __m512 scale = w.group % kChunkColumns == 0 ? _mm512_set1_ps(*scales)
+                                                : weightScales(scales, w.group);
     for (int i = 0; i < M; ++i) {
       const InputChunk &chunk = chunks[i * count + c];
-      __m512i start = _mm512_load_si512(chunk.start);
-      __m512i inputLow = _mm512_load_si512(chunk.low);
-      __m512i inputHigh = _mm512_load_si512(chunk.high);
-      __m512 inputScale = _mm512_load_ps(chunk.scale);
-      // In registers for every weight row: GCC would load them again as
-      // memory operands, and a zmm load a cycle is this loop's limit.
-      if constexpr (W > 1)
-        asm(""
-            : "+v"(start), "+v"(inputLow), "+v"(inputHigh), "+v"(inputScale));
-      for (int r = 0; r < W; ++r) {
-        __m512i sum = _mm512_dpbusd_epi32(start, low[r], inputLow);
-        sum = _mm512_dpbusd_epi32(sum, high[r], inputHigh);
-        total[r * M + i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum),
-                                           _mm512_mul_ps(scale[r], inputScale),
-                                           total[r * M + i]);
-      }
+      __m512i sum = _mm512_dpbusd_epi32(_mm512_load_si512(chunk.start), low,
+                                        _mm512_load_si512(chunk.low));
+      sum = _mm512_dpbusd_epi32(sum, high, _mm512_load_si512(chunk.high));
+      total[i] = _mm512_fmadd_ps(
+          _mm512_cvtepi32_ps(sum),
+          _mm512_mul_ps(scale, _mm512_load_ps(chunk.scale)), total[i]);
     }
   }
-  if constexpr (W * M == 8) {
-    float sums[8];
-    sumLanes8(total[0], total[1], total[2], total[3], total[4], total[5],
-              total[6], total[7], sums);
-    for (int r = 0; r < W; ++r)
-      for (int i = 0; i < M; ++i)
-        out[r * kMaxBlockRows + i] = sums[r * M + i];
-  } else {
-    for (int r = 0; r < W; ++r)
-      for (int i = 0; i < M; ++i)
-        out[r * kMaxBlockRows + i] = _mm512_reduce_add_ps(total[r * M + i]);
+  for (int i = 0; i < M; ++i)
+    out[i] = _mm512_reduce_add_ps(total[i]);
+}
+
+// --- Prefill panels: 16 weight rows, one per lane -------------------------
+// A block's 16 bytes from each of 16 rows, transposed in registers so that
+// dword j of every row shares a vector (lane q = 4L + g holds row 4g + L):
+// each input then meets all 16 rows through broadcasts of its own 4 bytes,
+// and a block's integer sums are one vector, scaled once (weight scales
+// per lane, the input's block scale broadcast). Against tile<2, 4> this
+// halves the vector instructions per product and leaves no horizontal sums.
+
+constexpr int kPanelRows = 16;
+constexpr int64_t kInt4Block = weight_packing::kInt4Block;
+constexpr int kPanelInputs = 8;
+
+/// Row (within the panel) of lane q.
+constexpr int panelRow(int q) { return 4 * (q % 4) + q / 4; }
+
+/// sum += the lane dot products of \p weights with \p input's 4 bytes in
+/// every lane, the input read by the instruction's own broadcast (GCC 12
+/// loads it into a register first: one more instruction per product).
+ETCH_VNNI void dotBroadcast(__m512i &sum, __m512i weights,
+                            const int32_t &input) {
+  asm("vpdpbusd %2%{1to16%}, %1, %0" : "+v"(sum) : "v"(weights), "m"(input));
+}
+
+/// Dword j (j = 0..3) of the 16 bytes at \p offset of each of 16 rows, in
+/// t[j] (lane q: row panelRow(q)): the 4x4 dword transposes of 128-bit
+/// lanes that hold 4 rows each.
+ETCH_VNNI void transposeDwords(const uint8_t *const rows[kPanelRows],
+                               int64_t offset, __m512i t[4]) {
+  __m512i v[4]; // v[g], 128-bit lane L: row 4g + L's 16 bytes
+  for (int g = 0; g < 4; ++g) {
+    __m512i x = _mm512_castsi128_si512(_mm_loadu_si128(
+        reinterpret_cast<const __m128i *>(rows[4 * g] + offset)));
+    for (int l = 1; l < 4; ++l)
+      x = _mm512_mask_broadcast_i32x4(
+          x, static_cast<__mmask16>(0xF << (4 * l)),
+          _mm_loadu_si128(
+              reinterpret_cast<const __m128i *>(rows[4 * g + l] + offset)));
+    v[g] = x;
+  }
+  __m512i a = _mm512_unpacklo_epi32(v[0], v[1]),
+          b = _mm512_unpacklo_epi32(v[2], v[3]);
+  __m512i c = _mm512_unpackhi_epi32(v[0], v[1]),
+          d = _mm512_unpackhi_epi32(v[2], v[3]);
+  t[0] = _mm512_unpacklo_epi64(a, b);
+  t[1] = _mm512_unpackhi_epi64(a, b);
+  t[2] = _mm512_unpacklo_epi64(c, d);
+  t[3] = _mm512_unpackhi_epi64(c, d);
+}
+
+/// One 32-column block of the panel's rows (16 bytes each): dword j's low
+/// nibbles in low[j], its high ones in high[j].
+ETCH_VNNI void panelBlock(const uint8_t *const rowBytes[kPanelRows],
+                          int64_t offset, __m512i low[4], __m512i high[4]) {
+  __m512i t[4];
+  transposeDwords(rowBytes, offset, t);
+  const __m512i nibble = _mm512_set1_epi8(0x0F);
+  for (int j = 0; j < 4; ++j) {
+    low[j] = _mm512_and_si512(t[j], nibble);
+    high[j] = _mm512_and_si512(_mm512_srli_epi16(t[j], 4), nibble);
   }
 }
 
-/// Weight rows n.. n + W - 1 against \p rows quantized inputs, in tiles of
-/// kRegisterRows inputs. Two weight rows share each input load (prefill);
-/// one row at a time keeps a decode step's weights one sequential stream.
-template <int W>
-ETCH_VNNI void dots(const Weights &w, int64_t n, const InputChunk *chunks,
-                    int64_t rows, float *out) {
-  const int64_t count = w.columns / kChunkColumns;
-  int64_t i = 0;
-  constexpr bool kPrefetch = W > 1; // decode streams one row at a time
-  for (; i + kRegisterRows <= rows; i += kRegisterRows)
-    tile<W, kRegisterRows>(w, n, count, chunks + i * count, out + i,
-                           kPrefetch && i == 0);
-  bool first = kPrefetch && i == 0;
-  if (rows - i == 1)
-    tile<W, 1>(w, n, count, chunks + i * count, out + i, first);
-  else if (rows - i == 2)
-    tile<W, 2>(w, n, count, chunks + i * count, out + i, first);
-  else if (rows - i == 3)
-    tile<W, 3>(w, n, count, chunks + i * count, out + i, first);
+/// What a panel's tiles read: its rows, its weight scales by group in lane
+/// order, and the next panel's rows to prefetch.
+struct Panel {
+  const uint8_t *rowBytes[kPanelRows];
+  const float *scales;
+  const uint8_t *next;     // the next panel's first row, or null
+  const float *nextScales; // and its first row's scales
+  int64_t rowStride, count, blocksPerScale;
+};
+
+/// The panel's rows against M quantized inputs (\p chunks: M rows of
+/// panel.count chunks), input i's sums in out[i * kPanelRows + q] (lane
+/// order). With panel.next, a chunk's bytes of the next panel's rows are
+/// asked for as this one's are read: a prefill reads the table from memory
+/// once, 16 rows at a time, more streams than the prefetchers follow.
+template <int M>
+ETCH_VNNI void panelTile(const Panel &panel, const InputChunk *chunks,
+                         float *out) {
+  __m512 total[M];
+  for (int i = 0; i < M; ++i)
+    total[i] = _mm512_setzero_ps();
+  // The blocks' scale index, advanced every group / 32 blocks (no division
+  // on the blocks' path).
+  int64_t scaleIndex = 0, blockInGroup = 0;
+  for (int64_t c = 0; c < panel.count; ++c) {
+    if (panel.next) { // past the table's end a prefetch is dropped, not read
+      for (int q = 0; q < kPanelRows; ++q)
+        _mm_prefetch(reinterpret_cast<const char *>(
+                         panel.next + q * panel.rowStride + c * 64),
+                     _MM_HINT_T0);
+      // The next panel's scales, 16 rows' worth (4 lines a chunk for
+      // groups of 32, fewer needed for larger groups).
+      for (int line = 0; line < 4; ++line)
+        _mm_prefetch(reinterpret_cast<const char *>(panel.nextScales + 64 * c +
+                                                    16 * line),
+                     _MM_HINT_T0);
+    }
+    for (int b = 0; b < 4; ++b) {
+      __m512i low[4], high[4];
+      panelBlock(panel.rowBytes, c * 64 + 16 * b, low, high);
+      __m512 weightScale =
+          _mm512_load_ps(panel.scales + kPanelRows * scaleIndex);
+      if (++blockInGroup == panel.blocksPerScale) {
+        blockInGroup = 0;
+        ++scaleIndex;
+      }
+      for (int i = 0; i < M; ++i) {
+        const InputChunk &chunk = chunks[i * panel.count + c];
+        const int32_t *lowInput =
+            reinterpret_cast<const int32_t *>(chunk.low + 16 * b);
+        const int32_t *highInput =
+            reinterpret_cast<const int32_t *>(chunk.high + 16 * b);
+        __m512i sum = _mm512_set1_epi32(chunk.blockStart[b]);
+        for (int j = 0; j < 4; ++j) {
+          dotBroadcast(sum, low[j], lowInput[j]);
+          dotBroadcast(sum, high[j], highInput[j]);
+        }
+        total[i] = _mm512_fmadd_ps(
+            _mm512_cvtepi32_ps(sum),
+            _mm512_mul_ps(weightScale, _mm512_set1_ps(chunk.scale[4 * b])),
+            total[i]);
+      }
+    }
+  }
+  for (int i = 0; i < M; ++i)
+    _mm512_storeu_ps(out + i * kPanelRows, total[i]);
+}
+
+using PanelTileFn = void (*)(const Panel &, const InputChunk *, float *);
+/// panelTile<m> at [m - 1].
+constexpr PanelTileFn kPanelTiles[kPanelInputs] = {
+    panelTile<1>, panelTile<2>, panelTile<3>, panelTile<4>,
+    panelTile<5>, panelTile<6>, panelTile<7>, panelTile<8>};
+
+/// Weight rows n.. n + weightRows - 1 (at most 16; the last row repeats
+/// past them) against \p rows inputs, in tiles of kPanelInputs.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
+panelVnni(const Weights &w, int64_t n, int64_t weightRows,
+          const InputChunk *chunks, int64_t rows, float *out) {
+  alignas(64) float scales[kMaxInputColumns / kInt4Block * kPanelRows];
+  Panel panel;
+  panel.scales = scales;
+  panel.rowStride = w.rowBytes;
+  panel.count = w.columns / kChunkColumns;
+  panel.blocksPerScale = w.group / kInt4Block;
+  const uint8_t *scaleRows[kPanelRows];
+  for (int q = 0; q < kPanelRows; ++q) {
+    int64_t row = n + std::min<int64_t>(q, weightRows - 1);
+    panel.rowBytes[q] = w.row(row);
+    scaleRows[q] = reinterpret_cast<const uint8_t *>(w.scales + row * w.groups);
+  }
+  // The scales by group in lane order, once a panel: 4 groups at a time
+  // as the weights' dwords (a gather per group took a tenth of the time).
+  int64_t g = 0;
+  for (; g + 4 <= w.groups; g += 4) {
+    __m512i t[4];
+    transposeDwords(scaleRows, g * sizeof(float), t);
+    for (int j = 0; j < 4; ++j)
+      _mm512_store_si512(scales + kPanelRows * (g + j), t[j]);
+  }
+  for (; g < w.groups; ++g)
+    for (int q = 0; q < kPanelRows; ++q)
+      scales[kPanelRows * g + q] =
+          reinterpret_cast<const float *>(scaleRows[panelRow(q)])[g];
+  alignas(64) float sums[kPanelInputs * kPanelRows];
+  for (int64_t i = 0; i < rows; i += kPanelInputs) {
+    int64_t m = std::min<int64_t>(kPanelInputs, rows - i);
+    panel.next = i == 0 ? w.row(n + kPanelRows) : nullptr;
+    panel.nextScales = w.scales + (n + kPanelRows) * w.groups;
+    kPanelTiles[m - 1](panel, chunks + i * panel.count, sums);
+    for (int64_t k = 0; k < m; ++k)
+      for (int q = 0; q < kPanelRows; ++q)
+        if (int r = panelRow(q); r < weightRows)
+          out[r * kMaxBlockRows + i + k] = sums[k * kPanelRows + q];
+  }
 }
 
 /// Weight rows n.. n + weightRows - 1 (a task's) against \p rows inputs:
-/// a prefill block two weight rows at a time; a decode step one row after
+/// a prefill block in panels of 16 weight rows; a decode step one row after
 /// the other, all in one call (a row of 512 columns takes nanoseconds).
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void
 dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
          const InputChunk *chunks, int64_t rows, float *out) {
-  int64_t r = 0;
   if (rows >= kRegisterRows)
-    for (; r + 2 <= weightRows; r += 2)
-      dots<2>(w, n + r, chunks, rows, out + r * kMaxBlockRows);
-  for (; r < weightRows; ++r)
-    dots<1>(w, n + r, chunks, rows, out + r * kMaxBlockRows);
+    return panelVnni(w, n, weightRows, chunks, rows, out);
+  const int64_t count = w.columns / kChunkColumns;
+  for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
+    if (rows == 1)
+      rowTile<1>(w, n + r, count, chunks, out);
+    else if (rows == 2)
+      rowTile<2>(w, n + r, count, chunks, out);
+    else
+      rowTile<3>(w, n + r, count, chunks, out);
 }
 
 #undef ETCH_VNNI
@@ -395,7 +490,6 @@ dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
 }
 
 #undef ETCH_AVX2
-#undef ETCH_AVX512
 
 using DotsFn = void (*)(const Weights &, int64_t, int64_t, const InputChunk *,
                         int64_t, float *);

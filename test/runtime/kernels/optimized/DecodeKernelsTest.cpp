@@ -99,6 +99,13 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
                            {4, 13, 256, 64, 9, false},
                            {4, 22, 512, 128, 6, false},
                            {4, 8, 128, 32, 18, true},
+                           // VNNI prefill panels (16 weight rows, tiles of
+                           // up to 8 inputs): part panels, groups of 32 to
+                           // 384, a whole and a ragged input tile.
+                           {4, 45, 1408, 32, 16, false},
+                           {4, 17, 384, 384, 8, false},
+                           {4, 16, 128, 64, 4, false},
+                           {4, 3, 256, 32, 12, false},
                            {8, 17, 128, 128, 33, false},
                            {8, 6, 4160, 4160, 1, false},
                            {8, 5, 4096, 1024, 1, true}}) {
