@@ -129,20 +129,81 @@ ETCH_VNNI void rowTile(const Weights &w, int64_t n, int64_t count,
     out[i] = _mm512_reduce_add_ps(total[i]);
 }
 
-// --- Prefill panels: 16 weight rows, one per lane -------------------------
-// A block's 16 bytes from each of 16 rows, transposed in registers so that
-// dword j of every row shares a vector (lane q = 4L + g holds row 4g + L):
-// each input then meets all 16 rows through broadcasts of its own 4 bytes,
-// and a block's integer sums are one vector, scaled once (weight scales
-// per lane, the input's block scale broadcast). Against tile<2, 4> this
+// --- Prefill panels: weight rows one per lane ------------------------------
+// A block's 16 bytes from each of a panel's rows, transposed in registers so
+// that dword j of every row shares a vector: each input then meets all the
+// panel's rows through broadcasts of its own 4 bytes, and a block's integer
+// sums are one vector, scaled once (weight scales per lane, the input's
+// block scale broadcast). Against one or two weight rows at a time this
 // halves the vector instructions per product and leaves no horizontal sums.
+// 16 rows with VNNI (zmm), 8 with AVX2 (ymm).
 
-constexpr int kPanelRows = 16;
 constexpr int64_t kInt4Block = weight_packing::kInt4Block;
-constexpr int kPanelInputs = 8;
 
-/// Row (within the panel) of lane q.
-constexpr int panelRow(int q) { return 4 * (q % 4) + q / 4; }
+/// What a panel's tiles read: its rows, its weight scales by group in lane
+/// order, and the next panel's rows and scales to prefetch.
+template <int Rows> struct Panel {
+  const uint8_t *rowBytes[Rows];
+  const uint8_t *scaleRows[Rows]; // each row's scales, as bytes
+  const float *scales;            // by group, Rows lanes each
+  const uint8_t *next;            // the next panel's first row, or null
+  const float *nextScales;        // and its first row's scales
+  int64_t rowStride, count, blocksPerScale;
+};
+
+/// One instruction set's panels: tiles[m - 1] meets m inputs (up to
+/// Inputs), scaleGroups writes groups g.. g + 3 of the panel's scales in
+/// lane order, and lane q holds row rowOf[q].
+template <int Rows, int Inputs> struct PanelKernels {
+  void (*tiles[Inputs])(const Panel<Rows> &, const InputChunk *, float *);
+  void (*scaleGroups)(const Panel<Rows> &, int64_t g, float *scales);
+  int8_t rowOf[Rows];
+};
+
+/// Weight rows n.. n + weightRows - 1 (at most Rows; the last row repeats
+/// past them) against \p rows inputs, in tiles of up to Inputs.
+template <int Rows, int Inputs>
+void runPanel(const PanelKernels<Rows, Inputs> &kernels, const Weights &w,
+              int64_t n, int64_t weightRows, const InputChunk *chunks,
+              int64_t rows, float *out) {
+  alignas(64) float scales[kMaxInputColumns / kInt4Block * Rows];
+  Panel<Rows> panel;
+  panel.scales = scales;
+  panel.rowStride = w.rowBytes;
+  panel.count = w.columns / kChunkColumns;
+  panel.blocksPerScale = w.group / kInt4Block;
+  panel.nextScales = w.scales + (n + Rows) * w.groups;
+  for (int q = 0; q < Rows; ++q) {
+    int64_t row = n + std::min<int64_t>(q, weightRows - 1);
+    panel.rowBytes[q] = w.row(row);
+    panel.scaleRows[q] =
+        reinterpret_cast<const uint8_t *>(w.scales + row * w.groups);
+  }
+  // The scales in lane order, once a panel: 4 groups at a time as the
+  // weights' dwords (a gather per group took a tenth of the time).
+  int64_t g = 0;
+  for (; g + 4 <= w.groups; g += 4)
+    kernels.scaleGroups(panel, g, scales);
+  for (; g < w.groups; ++g)
+    for (int q = 0; q < Rows; ++q)
+      scales[Rows * g + q] =
+          reinterpret_cast<const float *>(panel.scaleRows[kernels.rowOf[q]])[g];
+  alignas(64) float sums[Inputs * Rows];
+  for (int64_t i = 0; i < rows; i += Inputs) {
+    int64_t m = std::min<int64_t>(Inputs, rows - i);
+    panel.next = i == 0 ? w.row(n + Rows) : nullptr;
+    kernels.tiles[m - 1](panel, chunks + i * panel.count, sums);
+    for (int64_t k = 0; k < m; ++k)
+      for (int q = 0; q < Rows; ++q)
+        if (int r = kernels.rowOf[q]; r < weightRows)
+          out[r * kMaxBlockRows + i + k] = sums[k * Rows + q];
+  }
+}
+
+// VNNI: lane q = 4L + g holds row 4g + L (128-bit lane L of 4 vectors of 4
+// rows each).
+constexpr int kPanelRows = 16;
+constexpr int kPanelInputs = 8;
 
 /// sum += the lane dot products of \p weights with \p input's 4 bytes in
 /// every lane, the input read by the instruction's own broadcast (GCC 12
@@ -153,7 +214,7 @@ ETCH_VNNI void dotBroadcast(__m512i &sum, __m512i weights,
 }
 
 /// Dword j (j = 0..3) of the 16 bytes at \p offset of each of 16 rows, in
-/// t[j] (lane q: row panelRow(q)): the 4x4 dword transposes of 128-bit
+/// t[j] (lane q = 4L + g: row 4g + L): the 4x4 dword transposes of 128-bit
 /// lanes that hold 4 rows each.
 ETCH_VNNI void transposeDwords(const uint8_t *const rows[kPanelRows],
                                int64_t offset, __m512i t[4]) {
@@ -191,15 +252,7 @@ ETCH_VNNI void panelBlock(const uint8_t *const rowBytes[kPanelRows],
   }
 }
 
-/// What a panel's tiles read: its rows, its weight scales by group in lane
-/// order, and the next panel's rows to prefetch.
-struct Panel {
-  const uint8_t *rowBytes[kPanelRows];
-  const float *scales;
-  const uint8_t *next;     // the next panel's first row, or null
-  const float *nextScales; // and its first row's scales
-  int64_t rowStride, count, blocksPerScale;
-};
+using VnniPanel = Panel<kPanelRows>;
 
 /// The panel's rows against M quantized inputs (\p chunks: M rows of
 /// panel.count chunks), input i's sums in out[i * kPanelRows + q] (lane
@@ -207,7 +260,7 @@ struct Panel {
 /// asked for as this one's are read: a prefill reads the table from memory
 /// once, 16 rows at a time, more streams than the prefetchers follow.
 template <int M>
-ETCH_VNNI void panelTile(const Panel &panel, const InputChunk *chunks,
+ETCH_VNNI void panelTile(const VnniPanel &panel, const InputChunk *chunks,
                          float *out) {
   __m512 total[M];
   for (int i = 0; i < M; ++i)
@@ -259,54 +312,19 @@ ETCH_VNNI void panelTile(const Panel &panel, const InputChunk *chunks,
     _mm512_storeu_ps(out + i * kPanelRows, total[i]);
 }
 
-using PanelTileFn = void (*)(const Panel &, const InputChunk *, float *);
-/// panelTile<m> at [m - 1].
-constexpr PanelTileFn kPanelTiles[kPanelInputs] = {
-    panelTile<1>, panelTile<2>, panelTile<3>, panelTile<4>,
-    panelTile<5>, panelTile<6>, panelTile<7>, panelTile<8>};
-
-/// Weight rows n.. n + weightRows - 1 (at most 16; the last row repeats
-/// past them) against \p rows inputs, in tiles of kPanelInputs.
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void
-panelVnni(const Weights &w, int64_t n, int64_t weightRows,
-          const InputChunk *chunks, int64_t rows, float *out) {
-  alignas(64) float scales[kMaxInputColumns / kInt4Block * kPanelRows];
-  Panel panel;
-  panel.scales = scales;
-  panel.rowStride = w.rowBytes;
-  panel.count = w.columns / kChunkColumns;
-  panel.blocksPerScale = w.group / kInt4Block;
-  const uint8_t *scaleRows[kPanelRows];
-  for (int q = 0; q < kPanelRows; ++q) {
-    int64_t row = n + std::min<int64_t>(q, weightRows - 1);
-    panel.rowBytes[q] = w.row(row);
-    scaleRows[q] = reinterpret_cast<const uint8_t *>(w.scales + row * w.groups);
-  }
-  // The scales by group in lane order, once a panel: 4 groups at a time
-  // as the weights' dwords (a gather per group took a tenth of the time).
-  int64_t g = 0;
-  for (; g + 4 <= w.groups; g += 4) {
-    __m512i t[4];
-    transposeDwords(scaleRows, g * sizeof(float), t);
-    for (int j = 0; j < 4; ++j)
-      _mm512_store_si512(scales + kPanelRows * (g + j), t[j]);
-  }
-  for (; g < w.groups; ++g)
-    for (int q = 0; q < kPanelRows; ++q)
-      scales[kPanelRows * g + q] =
-          reinterpret_cast<const float *>(scaleRows[panelRow(q)])[g];
-  alignas(64) float sums[kPanelInputs * kPanelRows];
-  for (int64_t i = 0; i < rows; i += kPanelInputs) {
-    int64_t m = std::min<int64_t>(kPanelInputs, rows - i);
-    panel.next = i == 0 ? w.row(n + kPanelRows) : nullptr;
-    panel.nextScales = w.scales + (n + kPanelRows) * w.groups;
-    kPanelTiles[m - 1](panel, chunks + i * panel.count, sums);
-    for (int64_t k = 0; k < m; ++k)
-      for (int q = 0; q < kPanelRows; ++q)
-        if (int r = panelRow(q); r < weightRows)
-          out[r * kMaxBlockRows + i + k] = sums[k * kPanelRows + q];
-  }
+scaleGroupsVnni(const VnniPanel &panel, int64_t g, float *scales) {
+  __m512i t[4];
+  transposeDwords(panel.scaleRows, g * sizeof(float), t);
+  for (int j = 0; j < 4; ++j)
+    _mm512_store_si512(scales + kPanelRows * (g + j), t[j]);
 }
+
+constexpr PanelKernels<kPanelRows, kPanelInputs> kVnniPanels = {
+    {panelTile<1>, panelTile<2>, panelTile<3>, panelTile<4>, panelTile<5>,
+     panelTile<6>, panelTile<7>, panelTile<8>},
+    scaleGroupsVnni,
+    {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15}};
 
 /// Weight rows n.. n + weightRows - 1 (a task's) against \p rows inputs:
 /// a prefill block in panels of 16 weight rows; a decode step one row after
@@ -315,7 +333,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void
 dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
          const InputChunk *chunks, int64_t rows, float *out) {
   if (rows >= kRegisterRows)
-    return panelVnni(w, n, weightRows, chunks, rows, out);
+    return runPanel(kVnniPanels, w, n, weightRows, chunks, rows, out);
   const int64_t count = w.columns / kChunkColumns;
   for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
     if (rows == 1)
@@ -395,6 +413,9 @@ quantizeRowAvx2(int64_t columns, const float *x, InputChunk *chunks) {
           reinterpret_cast<__m256i *>(chunk.start + 8 * h),
           _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_slli_epi32(sums, 3)));
     }
+    for (int b = 0; b < 4; ++b)
+      chunk.blockStart[b] = chunk.start[4 * b] + chunk.start[4 * b + 1] +
+                            chunk.start[4 * b + 2] + chunk.start[4 * b + 3];
   }
 }
 
@@ -417,20 +438,17 @@ ETCH_AVX2 void weightScalesAvx2(const float *scales, int64_t chunk,
   }
 }
 
-/// tile with AVX2: weight row n against M quantized inputs, each chunk in
-/// two 256-bit halves; with \p prefetch, the next row's bytes are asked for.
+/// rowTile with AVX2: weight row n against M (1 to 3) quantized inputs,
+/// each chunk in two 256-bit halves.
 template <int M>
-ETCH_AVX2 void tileAvx2(const Weights &w, int64_t n, int64_t count,
-                        const InputChunk *chunks, float *out, bool prefetch) {
+ETCH_AVX2 void rowTileAvx2(const Weights &w, int64_t n, int64_t count,
+                           const InputChunk *chunks, float *out) {
   const __m256i nibble = _mm256_set1_epi8(0x0F);
   const float *scales = w.scales + n * w.groups;
   __m256 total[M];
   for (int i = 0; i < M; ++i)
     total[i] = _mm256_setzero_ps();
   for (int64_t c = 0; c < count; ++c) {
-    if (prefetch) // past the table's end a prefetch is dropped, not read
-      _mm_prefetch(reinterpret_cast<const char *>(w.row(n + 1) + c * 64),
-                   _MM_HINT_T0);
     __m256 halfScales[2];
     weightScalesAvx2(scales, c, w.group, halfScales);
     for (int h = 0; h < 2; ++h) {
@@ -461,32 +479,130 @@ ETCH_AVX2 void tileAvx2(const Weights &w, int64_t n, int64_t count,
     out[i] = sumLanesAvx2(total[i]);
 }
 
-/// Weight row n against \p rows inputs in tiles of kRegisterRows.
-ETCH_AVX2 void dotsAvx2(const Weights &w, int64_t n, const InputChunk *chunks,
-                        int64_t rows, float *out, bool prefetch) {
-  const int64_t count = w.columns / kChunkColumns;
-  int64_t i = 0;
-  for (; i + kRegisterRows <= rows; i += kRegisterRows)
-    tileAvx2<kRegisterRows>(w, n, count, chunks + i * count, out + i,
-                            prefetch && i == 0);
-  bool first = prefetch && i == 0;
-  if (rows - i == 1)
-    tileAvx2<1>(w, n, count, chunks + i * count, out + i, first);
-  else if (rows - i == 2)
-    tileAvx2<2>(w, n, count, chunks + i * count, out + i, first);
-  else if (rows - i == 3)
-    tileAvx2<3>(w, n, count, chunks + i * count, out + i, first);
+// Prefill panels with AVX2: 8 weight rows, one per lane (as the VNNI
+// panels; lane q holds row q). A block's 16 products of a 16-bit lane stay
+// within int16 (16 * 15 * 127), so vpmaddubsw's results add in 16 bits and
+// one vpmaddwd per block widens them.
+
+constexpr int kPanelRowsAvx2 = 8;
+constexpr int kPanelInputsAvx2 = 4;
+
+/// Dword j of the 16 bytes at \p offset of rows 0..7, in t[j] (lane q: row
+/// q).
+ETCH_AVX2 void transposeDwordsAvx2(const uint8_t *const rows[kPanelRowsAvx2],
+                                   int64_t offset, __m256i t[4]) {
+  __m256i v[4]; // v[g]: rows g and g + 4
+  for (int g = 0; g < 4; ++g)
+    v[g] = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128(
+            reinterpret_cast<const __m128i *>(rows[g] + offset))),
+        _mm_loadu_si128(
+            reinterpret_cast<const __m128i *>(rows[g + 4] + offset)),
+        1);
+  __m256i a = _mm256_unpacklo_epi32(v[0], v[1]),
+          b = _mm256_unpacklo_epi32(v[2], v[3]);
+  __m256i c = _mm256_unpackhi_epi32(v[0], v[1]),
+          d = _mm256_unpackhi_epi32(v[2], v[3]);
+  t[0] = _mm256_unpacklo_epi64(a, b);
+  t[1] = _mm256_unpackhi_epi64(a, b);
+  t[2] = _mm256_unpacklo_epi64(c, d);
+  t[3] = _mm256_unpackhi_epi64(c, d);
 }
 
-/// dotsVnni with AVX2: one weight row at a time (its 16 registers hold no
-/// pair of rows against 4 inputs; pairs against 2 were no faster), a
-/// prefill block's next row prefetched.
+using Avx2Panel = Panel<kPanelRowsAvx2>;
+
+/// panelTile with AVX2: the panel's 8 rows against M inputs (up to 4: the
+/// 16 registers), input i's sums in out[i * 8 + q].
+template <int M>
+ETCH_AVX2 void panelTileAvx2(const Avx2Panel &panel, const InputChunk *chunks,
+                             float *out) {
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  __m256 total[M];
+  for (int i = 0; i < M; ++i)
+    total[i] = _mm256_setzero_ps();
+  int64_t scaleIndex = 0, blockInGroup = 0;
+  for (int64_t c = 0; c < panel.count; ++c) {
+    if (panel.next) // past the table's end a prefetch is dropped, not read
+      for (int q = 0; q < kPanelRowsAvx2; ++q)
+        _mm_prefetch(reinterpret_cast<const char *>(
+                         panel.next + q * panel.rowStride + c * 64),
+                     _MM_HINT_T0);
+    for (int b = 0; b < 4; ++b) {
+      __m256i t[4];
+      transposeDwordsAvx2(panel.rowBytes, c * 64 + 16 * b, t);
+      __m256i sums[M];
+      for (int j = 0; j < 4; ++j) {
+        __m256i low = _mm256_and_si256(t[j], nibble);
+        __m256i high = _mm256_and_si256(_mm256_srli_epi16(t[j], 4), nibble);
+        for (int i = 0; i < M; ++i) {
+          const InputChunk &chunk = chunks[i * panel.count + c];
+          const int32_t *lowInput =
+              reinterpret_cast<const int32_t *>(chunk.low + 16 * b);
+          const int32_t *highInput =
+              reinterpret_cast<const int32_t *>(chunk.high + 16 * b);
+          __m256i pairs = _mm256_add_epi16(
+              _mm256_maddubs_epi16(low, _mm256_set1_epi32(lowInput[j])),
+              _mm256_maddubs_epi16(high, _mm256_set1_epi32(highInput[j])));
+          sums[i] = j == 0 ? pairs : _mm256_add_epi16(sums[i], pairs);
+        }
+      }
+      __m256 weightScale =
+          _mm256_load_ps(panel.scales + kPanelRowsAvx2 * scaleIndex);
+      if (++blockInGroup == panel.blocksPerScale) {
+        blockInGroup = 0;
+        ++scaleIndex;
+      }
+      for (int i = 0; i < M; ++i) {
+        const InputChunk &chunk = chunks[i * panel.count + c];
+        __m256i sum =
+            _mm256_add_epi32(_mm256_madd_epi16(sums[i], _mm256_set1_epi16(1)),
+                             _mm256_set1_epi32(chunk.blockStart[b]));
+        total[i] = _mm256_fmadd_ps(
+            _mm256_cvtepi32_ps(sum),
+            _mm256_mul_ps(weightScale, _mm256_set1_ps(chunk.scale[4 * b])),
+            total[i]);
+      }
+    }
+  }
+  for (int i = 0; i < M; ++i)
+    _mm256_storeu_ps(out + i * kPanelRowsAvx2, total[i]);
+}
+
+__attribute__((target("avx2,fma"))) void
+scaleGroupsAvx2(const Avx2Panel &panel, int64_t g, float *scales) {
+  __m256i t[4];
+  transposeDwordsAvx2(panel.scaleRows, g * sizeof(float), t);
+  for (int j = 0; j < 4; ++j)
+    _mm256_store_si256(
+        reinterpret_cast<__m256i *>(scales + kPanelRowsAvx2 * (g + j)), t[j]);
+}
+
+constexpr PanelKernels<kPanelRowsAvx2, kPanelInputsAvx2> kAvx2Panels = {
+    {panelTileAvx2<1>, panelTileAvx2<2>, panelTileAvx2<3>, panelTileAvx2<4>},
+    scaleGroupsAvx2,
+    {0, 1, 2, 3, 4, 5, 6, 7}};
+
+/// dotsVnni with AVX2: prefill in panels of 8 weight rows (0.69-0.92x the
+/// time of one row against 4 inputs at a time), a decode step one row at a
+/// time.
 __attribute__((target("avx2,fma"))) void
 dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
              const InputChunk *chunks, int64_t rows, float *out) {
-  for (int64_t r = 0; r < weightRows; ++r)
-    dotsAvx2(w, n + r, chunks, rows, out + r * kMaxBlockRows,
-             rows >= kRegisterRows);
+  if (rows >= kRegisterRows) {
+    for (int64_t r = 0; r < weightRows; r += kPanelRowsAvx2)
+      runPanel(kAvx2Panels, w, n + r,
+               std::min<int64_t>(kPanelRowsAvx2, weightRows - r), chunks, rows,
+               out + r * kMaxBlockRows);
+    return;
+  }
+  const int64_t count = w.columns / kChunkColumns;
+  for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
+    if (rows == 1)
+      rowTileAvx2<1>(w, n + r, count, chunks, out);
+    else if (rows == 2)
+      rowTileAvx2<2>(w, n + r, count, chunks, out);
+    else
+      rowTileAvx2<3>(w, n + r, count, chunks, out);
 }
 
 #undef ETCH_AVX2

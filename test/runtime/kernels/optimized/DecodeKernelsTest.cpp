@@ -99,9 +99,10 @@ TEST_P(WeightOnlyPathTest, MatchesThePortableKernel) {
                            {4, 13, 256, 64, 9, false},
                            {4, 22, 512, 128, 6, false},
                            {4, 8, 128, 32, 18, true},
-                           // VNNI prefill panels (16 weight rows, tiles of
-                           // up to 8 inputs): part panels, groups of 32 to
-                           // 384, a whole and a ragged input tile.
+                           // Prefill panels (VNNI: 16 weight rows, tiles
+                           // of up to 8 inputs; AVX2: 8 rows, 4 inputs):
+                           // part panels, groups of 32 to 384, whole and
+                           // ragged input tiles.
                            {4, 45, 1408, 32, 16, false},
                            {4, 17, 384, 384, 8, false},
                            {4, 16, 128, 64, 4, false},
