@@ -1,7 +1,8 @@
 // scaled_dot_product_attention: each query row's scores in a stack buffer,
-// masked positions skipped before their key is read (a decode step over a
-// static KV cache reads only the filled positions), softmax in float, then
-// the weighted sum of value rows; rows split across the thread pool.
+// masked positions skipped before their key is read and none visited past
+// the last unmasked one (a decode step over a static KV cache reads only
+// the filled positions), softmax in float, then the weighted sum of value
+// rows; rows split across the thread pool.
 // Shapes were checked by the portable validate function; longer key
 // sequences than the buffer holds go to the portable kernel.
 #include "runtime/kernels/optimized/Kernels.h"
@@ -33,7 +34,8 @@ struct Attention {
     int rank = s.rank;
     const float *query = q->data<float>() + (b * s.queries + i) * s.embed;
     float *result = out->data<float>() + (b * s.queries + i) * s.valueEmbed;
-    const float *keys = k->data<float>() + portable::kvBase(*q, *k, b, s.groups);
+    const float *keys =
+        k->data<float>() + portable::kvBase(*q, *k, b, s.groups);
     const float *values =
         v->data<float>() + portable::kvBase(*q, *v, b, s.groups);
     int64_t keyStride = k->stride(rank - 2), valueStride = v->stride(rank - 2);
@@ -52,10 +54,18 @@ struct Attention {
     }
     int64_t step = maskStride[rank - 1];
     constexpr float kMasked = -std::numeric_limits<float>::infinity();
+    // A false entry of a boolean mask drops its key (an additive mask's
+    // -inf does not: NaN in the key's scores still reaches the result, as
+    // in torch).
+    auto masked = [&](int64_t j) { return boolMask && !boolMask[j * step]; };
+    // Keys past the last one a boolean mask keeps (a static cache's
+    // unfilled positions) are never visited.
+    int64_t limit = causal ? std::min(s.keys, i + 1) : s.keys;
+    while (limit > 0 && masked(limit - 1))
+      --limit;
     float maximum = kMasked;
-    int64_t keys_ = causal ? std::min(s.keys, i + 1) : s.keys;
-    for (int64_t j = 0; j < keys_; ++j) {
-      if (boolMask && !boolMask[j * step]) {
+    for (int64_t j = 0; j < limit; ++j) {
+      if (masked(j)) {
         scores[j] = kMasked;
         continue;
       }
@@ -69,7 +79,7 @@ struct Attention {
     if (maximum == kMasked)
       return; // every position masked: zeros, as the portable kernel
     float total = 0;
-    for (int64_t j = 0; j < keys_; ++j) {
+    for (int64_t j = 0; j < limit; ++j) {
       if (scores[j] == kMasked)
         continue;
       float weight = expVectorizable(scores[j] - maximum);

@@ -332,6 +332,18 @@ TEST(DecodeKernels, AttentionMatchesPortable) {
   checkRegistered("edge.scaled_dot_product_attention",
                   {&q2.view, &k2.view, &v2.view, nullptr}, {2, 3, 5, 16}, 1e-5,
                   causal);
+  // A boolean mask per query row with holes and masked tails of different
+  // lengths (prefill over a static cache): each row stops at its last kept
+  // key.
+  OwnedTensor q3 = randomFloat({1, 2, 5, 16}), k3 = randomFloat({1, 2, 12, 16}),
+              v3 = randomFloat({1, 2, 12, 8});
+  OwnedTensor rows(ScalarType::Bool, {1, 1, 5, 12});
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 12; ++j)
+      rows.view.data<uint8_t>()[i * 12 + j] = j <= 2 * i + 1 && j != 1;
+  checkRegistered("edge.scaled_dot_product_attention",
+                  {&q3.view, &k3.view, &v3.view, &rows.view}, {1, 2, 5, 8},
+                  1e-5);
   // Every position masked: zeros, as the portable kernel.
   std::memset(keep.view.data(), 0, 40);
   checkRegistered("edge.scaled_dot_product_attention",
