@@ -42,6 +42,13 @@ struct alignas(64) InputChunk {
 
 constexpr int64_t kChunkColumns = 128;
 
+/// Each block's offset, the sum of its 4 lanes' (for the panels).
+inline void setBlockStarts(InputChunk &chunk) {
+  for (int b = 0; b < 4; ++b)
+    chunk.blockStart[b] = chunk.start[4 * b] + chunk.start[4 * b + 1] +
+                          chunk.start[4 * b + 2] + chunk.start[4 * b + 3];
+}
+
 /// Quantizes input row \p x (K columns) into chunks: per 32-column block,
 /// q = round-to-nearest-even(x * 127 / max|x|) (what std::lrint does in the
 /// default rounding mode).
@@ -72,9 +79,7 @@ quantizeRow(int64_t columns, const float *x, InputChunk *chunks) {
     _mm512_store_si512(
         chunk.start,
         _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(sum, 3)));
-    for (int b = 0; b < 4; ++b)
-      chunk.blockStart[b] = chunk.start[4 * b] + chunk.start[4 * b + 1] +
-                            chunk.start[4 * b + 2] + chunk.start[4 * b + 3];
+    setBlockStarts(chunk);
   }
 }
 
@@ -413,9 +418,7 @@ quantizeRowAvx2(int64_t columns, const float *x, InputChunk *chunks) {
           reinterpret_cast<__m256i *>(chunk.start + 8 * h),
           _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_slli_epi32(sums, 3)));
     }
-    for (int b = 0; b < 4; ++b)
-      chunk.blockStart[b] = chunk.start[4 * b] + chunk.start[4 * b + 1] +
-                            chunk.start[4 * b + 2] + chunk.start[4 * b + 3];
+    setBlockStarts(chunk);
   }
 }
 
