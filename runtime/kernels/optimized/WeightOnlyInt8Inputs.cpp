@@ -37,7 +37,7 @@ struct alignas(64) InputChunk {
   int8_t high[64];       // columns 16..31 of the same blocks
   float scale[16];       // lane l: the input scale of its block
   int32_t start[16];     // lane l: -8 times its inputs' sum (the offset)
-  int32_t blockStart[4]; // block b: -8 times its sum (VNNI panels)
+  int32_t blockStart[4]; // block b: -8 times its sum (the panels)
 };
 
 constexpr int64_t kChunkColumns = 128;
@@ -165,6 +165,27 @@ template <int Rows, int Inputs> struct PanelKernels {
   int8_t rowOf[Rows];
 };
 
+/// A panel's weight scales block by block: each group's vector of Rows
+/// lanes serves group / 32 blocks, stepped to without a division.
+template <int Rows> class BlockScales {
+public:
+  explicit BlockScales(const Panel<Rows> &panel)
+      : at_(panel.scales), blocksPerScale_(panel.blocksPerScale) {}
+  /// This block's scales; the next call gives the next block's.
+  const float *next() {
+    const float *current = at_;
+    if (++blockInGroup_ == blocksPerScale_) {
+      blockInGroup_ = 0;
+      at_ += Rows;
+    }
+    return current;
+  }
+
+private:
+  const float *at_;
+  int64_t blocksPerScale_, blockInGroup_ = 0;
+};
+
 /// Weight rows n.. n + weightRows - 1 (at most Rows; the last row repeats
 /// past them) against \p rows inputs, in tiles of up to Inputs.
 template <int Rows, int Inputs>
@@ -270,9 +291,7 @@ ETCH_VNNI void panelTile(const VnniPanel &panel, const InputChunk *chunks,
   __m512 total[M];
   for (int i = 0; i < M; ++i)
     total[i] = _mm512_setzero_ps();
-  // The blocks' scale index, advanced every group / 32 blocks (no division
-  // on the blocks' path).
-  int64_t scaleIndex = 0, blockInGroup = 0;
+  BlockScales<kPanelRows> blockScales(panel);
   for (int64_t c = 0; c < panel.count; ++c) {
     if (panel.next) { // past the table's end a prefetch is dropped, not read
       for (int q = 0; q < kPanelRows; ++q)
@@ -289,12 +308,7 @@ ETCH_VNNI void panelTile(const VnniPanel &panel, const InputChunk *chunks,
     for (int b = 0; b < 4; ++b) {
       __m512i low[4], high[4];
       panelBlock(panel.rowBytes, c * 64 + 16 * b, low, high);
-      __m512 weightScale =
-          _mm512_load_ps(panel.scales + kPanelRows * scaleIndex);
-      if (++blockInGroup == panel.blocksPerScale) {
-        blockInGroup = 0;
-        ++scaleIndex;
-      }
+      __m512 weightScale = _mm512_load_ps(blockScales.next());
       for (int i = 0; i < M; ++i) {
         const InputChunk &chunk = chunks[i * panel.count + c];
         const int32_t *lowInput =
@@ -523,7 +537,7 @@ ETCH_AVX2 void panelTileAvx2(const Avx2Panel &panel, const InputChunk *chunks,
   __m256 total[M];
   for (int i = 0; i < M; ++i)
     total[i] = _mm256_setzero_ps();
-  int64_t scaleIndex = 0, blockInGroup = 0;
+  BlockScales<kPanelRowsAvx2> blockScales(panel);
   for (int64_t c = 0; c < panel.count; ++c) {
     if (panel.next) // past the table's end a prefetch is dropped, not read
       for (int q = 0; q < kPanelRowsAvx2; ++q)
@@ -549,12 +563,7 @@ ETCH_AVX2 void panelTileAvx2(const Avx2Panel &panel, const InputChunk *chunks,
           sums[i] = j == 0 ? pairs : _mm256_add_epi16(sums[i], pairs);
         }
       }
-      __m256 weightScale =
-          _mm256_load_ps(panel.scales + kPanelRowsAvx2 * scaleIndex);
-      if (++blockInGroup == panel.blocksPerScale) {
-        blockInGroup = 0;
-        ++scaleIndex;
-      }
+      __m256 weightScale = _mm256_load_ps(blockScales.next());
       for (int i = 0; i < M; ++i) {
         const InputChunk &chunk = chunks[i * panel.count + c];
         __m256i sum =
