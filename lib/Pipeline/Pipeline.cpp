@@ -108,9 +108,10 @@ void addPhasePasses(mlir::PassManager &pm, Phase phase,
   case Phase::Codegen:
     // What no target claimed runs on the portable kernels: quantized
     // patterns there become their integer ops, dequantized weights packed
-    // weight-only ops.
+    // weight-only ops, and those reading one input one op.
     pm.addNestedPass<mlir::func::FuncOp>(createFoldQuantizedOps());
     pm.addNestedPass<mlir::func::FuncOp>(createFoldWeightOnlyOps());
+    pm.addNestedPass<mlir::func::FuncOp>(createFuseWeightOnlyLinears());
     pm.addPass(createCodegen(options.targetSettings));
     return;
   case Phase::Plan:

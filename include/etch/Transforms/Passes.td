@@ -180,6 +180,23 @@ def FoldWeightOnlyOps
   let dependentDialects = ["::etch::edge::EdgeDialect"];
 }
 
+def FuseWeightOnlyLinears
+    : Pass<"etch-fuse-weight-only-linears", "mlir::func::FuncOp"> {
+  let summary = "Stack sibling weight-only linears into one";
+  let description = [{
+    `edge.weight_only_linear` ops at the function's top level that read the
+    same input with the same bits, group size and operand forms (zero
+    points, bias), each from constants no other op reads -- an attention
+    block's q/k/v projections, an MLP's gate and up -- become one op over
+    their tables stacked along the output features, followed by one
+    `edge.slice` of the last dim per former result. Results are bit for bit
+    the same (every output row is the same dot product); a decode step
+    streams one longer table and dispatches once instead of once per
+    projection.
+  }];
+  let dependentDialects = ["::etch::edge::EdgeDialect"];
+}
+
 def Codegen : Pass<"etch-codegen", "mlir::ModuleOp"> {
   let summary = "Compile every edge.delegate to its target's blob";
   let description = [{
