@@ -121,8 +121,10 @@ int main(int argc, char **argv) {
   std::mt19937 generator(7);
   std::uniform_real_distribution<float> real(-1, 1);
   std::printf("%-8s %-14s %10s %10s\n", "kind", "shape [N, K]", "us", "GB/s");
-  const int64_t shapes[][2] = {{512, 512}, {1408, 512}, {512, 1408},
-                               {32000, 512}};
+  // The projections, then q/k/v and gate/up as etch-fuse-weight-only-linears
+  // stacks them.
+  const int64_t shapes[][2] = {{512, 512},   {1408, 512}, {512, 1408},
+                               {32000, 512}, {1536, 512}, {2816, 512}};
   for (const auto &shape : shapes) {
     int64_t n = shape[0], k = shape[1];
     Buffer input(ScalarType::Float32, {rows, k});

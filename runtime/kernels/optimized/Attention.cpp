@@ -2,7 +2,7 @@
 // masked positions skipped before their key is read and none visited past
 // the last unmasked one (a decode step over a static KV cache reads only
 // the filled positions), softmax in float, then the weighted sum of value
-// rows; rows split across the thread pool.
+// rows; rows split across the thread pool. Cache rows are prefetched ahead.
 // Shapes were checked by the portable validate function; longer key
 // sequences than the buffer holds go to the portable kernel.
 #include "runtime/kernels/optimized/Kernels.h"
@@ -20,6 +20,16 @@ namespace etch::runtime::optimized {
 namespace {
 
 constexpr int64_t kMaxKeys = 16384; // 64 KiB of scores per thread
+
+// A decode step's cache rows come from memory (the weights streamed since
+// the last step evicted them): keys a few rows ahead, and each value row
+// while its key is scored, so the weighted sum finds it in cache.
+constexpr int64_t kPrefetchAhead = 8;
+
+inline void prefetchRow(const float *row, int64_t length) {
+  for (int64_t e = 0; e < length; e += 16)
+    __builtin_prefetch(row + e);
+}
 
 struct Attention {
   portable::AttentionShape s;
@@ -65,6 +75,9 @@ struct Attention {
       --limit;
     float maximum = kMasked;
     for (int64_t j = 0; j < limit; ++j) {
+      if (j + kPrefetchAhead < limit)
+        prefetchRow(keys + (j + kPrefetchAhead) * keyStride, s.embed);
+      prefetchRow(values + j * valueStride, s.valueEmbed);
       if (masked(j)) {
         scores[j] = kMasked;
         continue;
