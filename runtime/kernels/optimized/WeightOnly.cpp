@@ -276,6 +276,7 @@ void productRows(const char *isa, const Weights &w, int64_t m, const float *x,
     for (int64_t i = 0; i < rows; i += kRegisterRows)
       kernels[std::min(kRegisterRows, rows - i)](
           w, n, x + (first + i) * w.columns, starts + i * w.groups, dots + i);
+    return false;
   };
   productByRowBlocks(w, m, blockRows, y, prepare, rowDots);
 }

@@ -110,7 +110,8 @@ constexpr int64_t kMaxBlockRows = 16;
 /// block through rowDots(n, weightRows, first, count, dots): weight rows
 /// n.. n + weightRows - 1 (up to \p WeightRows at once, so a kernel can
 /// share each input load between them), row r's dots at
-/// dots + r * kMaxBlockRows.
+/// dots + r * kMaxBlockRows; or true when it wrote those rows' outputs in
+/// y itself, bias included (a kernel whose vectors hold weight rows).
 template <int WeightRows = 1, typename Prepare, typename RowDots>
 void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
                         float *y, Prepare &&prepare, RowDots &&rowDots) {
@@ -124,9 +125,9 @@ void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
       for (int64_t n = begin * 16, last = std::min(w.rows, end * 16); n < last;
            n += WeightRows) {
         int64_t rows = std::min<int64_t>(WeightRows, last - n);
-        rowDots(n, rows, first, count, dots);
-        for (int64_t r = 0; r < rows; ++r)
-          finishRow(w, count, n + r, dots + r * kMaxBlockRows, sums, ys);
+        if (!rowDots(n, rows, first, count, dots))
+          for (int64_t r = 0; r < rows; ++r)
+            finishRow(w, count, n + r, dots + r * kMaxBlockRows, sums, ys);
       }
     };
     int64_t tasks = (w.rows + 15) / 16;

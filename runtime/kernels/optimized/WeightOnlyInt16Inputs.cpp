@@ -154,6 +154,7 @@ bool int8WithInt16Inputs(const char *isa, const Weights &w, int64_t m,
   };
   auto rowDots = [&](int64_t n, int64_t, int64_t, int64_t, float *out) {
     out[0] = int16Dot(w, n, halves) * step;
+    return false;
   };
   productByRowBlocks(w, 1, 1, y, prepare, rowDots);
   return true;

@@ -187,11 +187,12 @@ private:
 };
 
 /// Weight rows n.. n + weightRows - 1 (at most Rows; the last row repeats
-/// past them) against \p rows inputs, in tiles of up to Inputs.
+/// past them) against \p rows inputs, in tiles of up to Inputs, into their
+/// columns of \p y (the inputs' output rows, w.rows apart) with the bias.
 template <int Rows, int Inputs>
 void runPanel(const PanelKernels<Rows, Inputs> &kernels, const Weights &w,
               int64_t n, int64_t weightRows, const InputChunk *chunks,
-              int64_t rows, float *out) {
+              int64_t rows, float *y) {
   alignas(64) float scales[kMaxInputColumns / kInt4Block * Rows];
   Panel<Rows> panel;
   panel.scales = scales;
@@ -214,15 +215,24 @@ void runPanel(const PanelKernels<Rows, Inputs> &kernels, const Weights &w,
     for (int q = 0; q < Rows; ++q)
       scales[Rows * g + q] =
           reinterpret_cast<const float *>(panel.scaleRows[kernels.rowOf[q]])[g];
+  int8_t laneOf[Rows];
+  for (int q = 0; q < Rows; ++q)
+    laneOf[kernels.rowOf[q]] = static_cast<int8_t>(q);
+  float bias[Rows];
+  for (int64_t r = 0; r < weightRows; ++r)
+    bias[r] = w.bias ? w.bias[n + r] : 0.0f;
   alignas(64) float sums[Inputs * Rows];
   for (int64_t i = 0; i < rows; i += Inputs) {
     int64_t m = std::min<int64_t>(Inputs, rows - i);
     panel.next = i == 0 ? w.row(n + Rows) : nullptr;
     kernels.tiles[m - 1](panel, chunks + i * panel.count, sums);
-    for (int64_t k = 0; k < m; ++k)
-      for (int q = 0; q < Rows; ++q)
-        if (int r = kernels.rowOf[q]; r < weightRows)
-          out[r * kMaxBlockRows + i + k] = sums[k * Rows + q];
+    // Straight into y, each input's outputs one contiguous run: staging
+    // them by weight row for finishRow took a tenth of a prefill.
+    for (int64_t k = 0; k < m; ++k) {
+      float *outputs = y + (i + k) * w.rows + n;
+      for (int64_t r = 0; r < weightRows; ++r)
+        outputs[r] = sums[k * Rows + laneOf[r]] + bias[r];
+    }
   }
 }
 
@@ -346,13 +356,17 @@ constexpr PanelKernels<kPanelRows, kPanelInputs> kVnniPanels = {
     {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15}};
 
 /// Weight rows n.. n + weightRows - 1 (a task's) against \p rows inputs:
-/// a prefill block in panels of 16 weight rows; a decode step one row after
-/// the other, all in one call (a row of 512 columns takes nanoseconds).
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
+/// a prefill block in panels of 16 weight rows, written to \p y (the
+/// block's output rows; true); a decode step one row after the other, all
+/// in one call (a row of 512 columns takes nanoseconds), as dots in \p out
+/// (false).
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) bool
 dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
-         const InputChunk *chunks, int64_t rows, float *out) {
-  if (rows >= kRegisterRows)
-    return runPanel(kVnniPanels, w, n, weightRows, chunks, rows, out);
+         const InputChunk *chunks, int64_t rows, float *out, float *y) {
+  if (rows >= kRegisterRows) {
+    runPanel(kVnniPanels, w, n, weightRows, chunks, rows, y);
+    return true;
+  }
   const int64_t count = w.columns / kChunkColumns;
   for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
     if (rows == 1)
@@ -361,6 +375,7 @@ dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
       rowTile<2>(w, n + r, count, chunks, out);
     else
       rowTile<3>(w, n + r, count, chunks, out);
+  return false;
 }
 
 #undef ETCH_VNNI
@@ -597,15 +612,15 @@ constexpr PanelKernels<kPanelRowsAvx2, kPanelInputsAvx2> kAvx2Panels = {
 /// dotsVnni with AVX2: prefill in panels of 8 weight rows (0.69-0.92x the
 /// time of one row against 4 inputs at a time), a decode step one row at a
 /// time.
-__attribute__((target("avx2,fma"))) void
+__attribute__((target("avx2,fma"))) bool
 dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
-             const InputChunk *chunks, int64_t rows, float *out) {
+             const InputChunk *chunks, int64_t rows, float *out, float *y) {
   if (rows >= kRegisterRows) {
     for (int64_t r = 0; r < weightRows; r += kPanelRowsAvx2)
       runPanel(kAvx2Panels, w, n + r,
                std::min<int64_t>(kPanelRowsAvx2, weightRows - r), chunks, rows,
-               out + r * kMaxBlockRows);
-    return;
+               y);
+    return true;
   }
   const int64_t count = w.columns / kChunkColumns;
   for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
@@ -615,12 +630,13 @@ dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
       rowTileAvx2<2>(w, n + r, count, chunks, out);
     else
       rowTileAvx2<3>(w, n + r, count, chunks, out);
+  return false;
 }
 
 #undef ETCH_AVX2
 
-using DotsFn = void (*)(const Weights &, int64_t, int64_t, const InputChunk *,
-                        int64_t, float *);
+using DotsFn = bool (*)(const Weights &, int64_t, int64_t, const InputChunk *,
+                        int64_t, float *, float *);
 using QuantizeFn = void (*)(int64_t, const float *, InputChunk *);
 
 /// One instruction set's kernels: the row quantizer, and the dots of a
@@ -668,9 +684,9 @@ bool decodeWithInt8Inputs(const char *isa, const Weights &w, int64_t m,
                      chunks + i * count);
     return nullptr;
   };
-  auto rowDots = [&](int64_t n, int64_t weightRows, int64_t, int64_t rows,
+  auto rowDots = [&](int64_t n, int64_t weightRows, int64_t first, int64_t rows,
                      float *out) {
-    path->dots(w, n, weightRows, chunks, rows, out);
+    return path->dots(w, n, weightRows, chunks, rows, out, y + first * w.rows);
   };
   // A task's 16 weight rows at once. A decode step takes them one after the
   // other: it streams the weights from memory, and rows read in order are
