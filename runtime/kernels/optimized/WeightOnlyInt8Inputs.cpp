@@ -358,8 +358,8 @@ constexpr PanelKernels<kPanelRows, kPanelInputs> kVnniPanels = {
 /// Weight rows n.. n + weightRows - 1 (a task's) against \p rows inputs:
 /// a prefill block in panels of 16 weight rows, written to \p y (the
 /// block's output rows; true); a decode step one row after the other, all
-/// in one call (a row of 512 columns takes nanoseconds), as dots in \p out
-/// (false).
+/// in one call (a row of 512 columns takes nanoseconds), one input row
+/// into \p y as well, 2 or 3 as dots in \p out (false).
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) bool
 dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
          const InputChunk *chunks, int64_t rows, float *out, float *y) {
@@ -368,10 +368,16 @@ dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
     return true;
   }
   const int64_t count = w.columns / kChunkColumns;
+  if (rows == 1) { // a decode step: straight into y too
+    for (int64_t r = 0; r < weightRows; ++r) {
+      float dot;
+      rowTile<1>(w, n + r, count, chunks, &dot);
+      y[n + r] = dot + (w.bias ? w.bias[n + r] : 0.0f);
+    }
+    return true;
+  }
   for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
-    if (rows == 1)
-      rowTile<1>(w, n + r, count, chunks, out);
-    else if (rows == 2)
+    if (rows == 2)
       rowTile<2>(w, n + r, count, chunks, out);
     else
       rowTile<3>(w, n + r, count, chunks, out);
@@ -623,10 +629,16 @@ dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
     return true;
   }
   const int64_t count = w.columns / kChunkColumns;
+  if (rows == 1) { // a decode step: straight into y too
+    for (int64_t r = 0; r < weightRows; ++r) {
+      float dot;
+      rowTileAvx2<1>(w, n + r, count, chunks, &dot);
+      y[n + r] = dot + (w.bias ? w.bias[n + r] : 0.0f);
+    }
+    return true;
+  }
   for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
-    if (rows == 1)
-      rowTileAvx2<1>(w, n + r, count, chunks, out);
-    else if (rows == 2)
+    if (rows == 2)
       rowTileAvx2<2>(w, n + r, count, chunks, out);
     else
       rowTileAvx2<3>(w, n + r, count, chunks, out);
