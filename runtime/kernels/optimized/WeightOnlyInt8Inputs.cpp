@@ -134,6 +134,41 @@ ETCH_VNNI void rowTile(const Weights &w, int64_t n, int64_t count,
     out[i] = _mm512_reduce_add_ps(total[i]);
 }
 
+/// A decode step's weight rows n.. n + weightRows - 1 against 1 to 3
+/// inputs, one row after the other through one ISA's row tile
+/// (Tiles::tile<M>): one input row straight into y with the bias (true),
+/// 2 or 3 as dots in \p out (false). Inlined into each ISA's caller, so the
+/// tiles inline too.
+template <typename Tiles>
+__attribute__((always_inline)) inline bool
+decodeRows(const Weights &w, int64_t n, int64_t weightRows,
+           const InputChunk *chunks, int64_t rows, float *out, float *y) {
+  const int64_t count = w.columns / kChunkColumns;
+  if (rows == 1) {
+    for (int64_t r = 0; r < weightRows; ++r) {
+      float dot;
+      Tiles::template tile<1>(w, n + r, count, chunks, &dot);
+      y[n + r] = dot + (w.bias ? w.bias[n + r] : 0.0f);
+    }
+    return true;
+  }
+  for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
+    if (rows == 2)
+      Tiles::template tile<2>(w, n + r, count, chunks, out);
+    else
+      Tiles::template tile<3>(w, n + r, count, chunks, out);
+  return false;
+}
+
+struct VnniRowTiles {
+  template <int M>
+  __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void
+  tile(const Weights &w, int64_t n, int64_t count, const InputChunk *chunks,
+       float *out) {
+    rowTile<M>(w, n, count, chunks, out);
+  }
+};
+
 // --- Prefill panels: weight rows one per lane ------------------------------
 // A block's 16 bytes from each of a panel's rows, transposed in registers so
 // that dword j of every row shares a vector: each input then meets all the
@@ -360,28 +395,14 @@ constexpr PanelKernels<kPanelRows, kPanelInputs> kVnniPanels = {
 /// block's output rows; true); a decode step one row after the other, all
 /// in one call (a row of 512 columns takes nanoseconds), one input row
 /// into \p y as well, 2 or 3 as dots in \p out (false).
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) bool
+__attribute__((target("avx512f,avx512bw,avx512vnni"), flatten)) bool
 dotsVnni(const Weights &w, int64_t n, int64_t weightRows,
          const InputChunk *chunks, int64_t rows, float *out, float *y) {
   if (rows >= kRegisterRows) {
     runPanel(kVnniPanels, w, n, weightRows, chunks, rows, y);
     return true;
   }
-  const int64_t count = w.columns / kChunkColumns;
-  if (rows == 1) { // a decode step: straight into y too
-    for (int64_t r = 0; r < weightRows; ++r) {
-      float dot;
-      rowTile<1>(w, n + r, count, chunks, &dot);
-      y[n + r] = dot + (w.bias ? w.bias[n + r] : 0.0f);
-    }
-    return true;
-  }
-  for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
-    if (rows == 2)
-      rowTile<2>(w, n + r, count, chunks, out);
-    else
-      rowTile<3>(w, n + r, count, chunks, out);
-  return false;
+  return decodeRows<VnniRowTiles>(w, n, weightRows, chunks, rows, out, y);
 }
 
 #undef ETCH_VNNI
@@ -615,10 +636,19 @@ constexpr PanelKernels<kPanelRowsAvx2, kPanelInputsAvx2> kAvx2Panels = {
     scaleGroupsAvx2,
     {0, 1, 2, 3, 4, 5, 6, 7}};
 
+struct Avx2RowTiles {
+  template <int M>
+  __attribute__((target("avx2,fma"))) static void
+  tile(const Weights &w, int64_t n, int64_t count, const InputChunk *chunks,
+       float *out) {
+    rowTileAvx2<M>(w, n, count, chunks, out);
+  }
+};
+
 /// dotsVnni with AVX2: prefill in panels of 8 weight rows (0.69-0.92x the
 /// time of one row against 4 inputs at a time), a decode step one row at a
 /// time.
-__attribute__((target("avx2,fma"))) bool
+__attribute__((target("avx2,fma"), flatten)) bool
 dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
              const InputChunk *chunks, int64_t rows, float *out, float *y) {
   if (rows >= kRegisterRows) {
@@ -628,21 +658,7 @@ dotsAvx2Rows(const Weights &w, int64_t n, int64_t weightRows,
                y);
     return true;
   }
-  const int64_t count = w.columns / kChunkColumns;
-  if (rows == 1) { // a decode step: straight into y too
-    for (int64_t r = 0; r < weightRows; ++r) {
-      float dot;
-      rowTileAvx2<1>(w, n + r, count, chunks, &dot);
-      y[n + r] = dot + (w.bias ? w.bias[n + r] : 0.0f);
-    }
-    return true;
-  }
-  for (int64_t r = 0; r < weightRows; ++r, out += kMaxBlockRows)
-    if (rows == 2)
-      rowTileAvx2<2>(w, n + r, count, chunks, out);
-    else
-      rowTileAvx2<3>(w, n + r, count, chunks, out);
-  return false;
+  return decodeRows<Avx2RowTiles>(w, n, weightRows, chunks, rows, out, y);
 }
 
 #undef ETCH_AVX2
