@@ -42,13 +42,14 @@ bool hasOwnConstants(WeightOnlyLinearOp op) {
          own(op.getZeroPoints()) && own(op.getBias());
 }
 
-/// What siblings share: the input, bits, group size, and which of zero
-/// points and bias they have (bit 0, bit 1).
-using SiblingKey = std::tuple<Value, uint64_t, uint64_t, unsigned>;
+/// What siblings share: the input, bits, group size, the scales' element
+/// type, and which of zero points and bias they have (bit 0, bit 1).
+using SiblingKey = std::tuple<Value, uint64_t, uint64_t, Type, unsigned>;
 
 SiblingKey siblingKey(WeightOnlyLinearOp op) {
   unsigned operands = (op.getZeroPoints() ? 1 : 0) | (op.getBias() ? 2 : 0);
-  return {op.getInput(), op.getBits(), op.getGroupSize(), operands};
+  return {op.getInput(), op.getBits(), op.getGroupSize(),
+          getElementTypeOrSelf(op.getScales().getType()), operands};
 }
 
 /// \p parts' constants stacked along dim 0, or null when one has no

@@ -224,10 +224,11 @@ private:
 /// Weight rows n.. n + weightRows - 1 (at most Rows; the last row repeats
 /// past them) against \p rows inputs, in tiles of up to Inputs, into their
 /// columns of \p y (the inputs' output rows, w.rows apart) with the bias.
+/// Out of line: its callers' flatten would take its loops into theirs.
 template <int Rows, int Inputs>
-void runPanel(const PanelKernels<Rows, Inputs> &kernels, const Weights &w,
-              int64_t n, int64_t weightRows, const InputChunk *chunks,
-              int64_t rows, float *y) {
+__attribute__((noinline)) void
+runPanel(const PanelKernels<Rows, Inputs> &kernels, const Weights &w, int64_t n,
+         int64_t weightRows, const InputChunk *chunks, int64_t rows, float *y) {
   alignas(64) float scales[kMaxInputColumns / kInt4Block * Rows];
   Panel<Rows> panel;
   panel.scales = scales;
