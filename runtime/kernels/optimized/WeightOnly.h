@@ -109,9 +109,10 @@ constexpr int64_t kMaxBlockRows = 16;
 /// zero points); then the weight rows, split across the pool, meet the
 /// block through rowDots(n, weightRows, first, count, dots): weight rows
 /// n.. n + weightRows - 1 (up to \p WeightRows at once, so a kernel can
-/// share each input load between them), row r's dots at
-/// dots + r * kMaxBlockRows; or true when it wrote those rows' outputs in
-/// y itself, bias included (a kernel whose vectors hold weight rows).
+/// share each input load between them): row r's dots at
+/// dots + r * kMaxBlockRows, returning false, or those rows' outputs
+/// written in y itself, bias included, returning true (a kernel that has
+/// them in another order than finishRow's).
 template <int WeightRows = 1, typename Prepare, typename RowDots>
 void productByRowBlocks(const Weights &w, int64_t m, int64_t blockRows,
                         float *y, Prepare &&prepare, RowDots &&rowDots) {

@@ -148,7 +148,7 @@ decodeRows(const Weights &w, int64_t n, int64_t weightRows,
     for (int64_t r = 0; r < weightRows; ++r) {
       float dot;
       Tiles::template tile<1>(w, n + r, count, chunks, &dot);
-      y[n + r] = dot + (w.bias ? w.bias[n + r] : 0.0f);
+      finishRow(w, 1, n + r, &dot, nullptr, y);
     }
     return true;
   }
