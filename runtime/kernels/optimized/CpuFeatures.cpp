@@ -18,14 +18,17 @@ int rankOf(const char *isa) {
 }
 
 bool hardwareHas(const char *isa) {
+  // Each rung includes the ones below it: the AVX-512 paths call AVX2+FMA
+  // kernels too (the one-row GEMV), as every such CPU has them.
+  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (std::strcmp(isa, "avx512vnni") == 0)
-    return __builtin_cpu_supports("avx512f") &&
+    return avx2 && __builtin_cpu_supports("avx512f") &&
            __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vnni");
   if (std::strcmp(isa, "avx512") == 0)
-    return __builtin_cpu_supports("avx512f");
+    return avx2 && __builtin_cpu_supports("avx512f");
   if (std::strcmp(isa, "avx2") == 0)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return avx2;
   return std::strcmp(isa, "scalar") == 0;
 }
 
