@@ -101,7 +101,14 @@ private:
         continue;
       }
       if (std::optional<size_t> shared = inPlace(op)) {
-        joinInPlace(op, *shared);
+        join(op.getResult(0), *shared, position[&op]);
+        groups[*shared].inPlaceUpdate = true;
+        continue;
+      }
+      if (std::optional<size_t> shared = aliased(op)) {
+        Value result = op.getResult(0);
+        offsetInGroup[result] = offsetInGroup.lookup(op.getOperand(0));
+        join(result, *shared, position[&op]);
         continue;
       }
       for (Value result : op.getResults())
@@ -139,9 +146,11 @@ private:
     Value result = op.getResult(0);
     std::optional<uint64_t> bytes =
         etch::edge::tensorBytes(plannedType(result));
+    // A mutable buffer's bytes take only its own update: any other result
+    // written there would be its contents at the next run.
     auto update = updateOf.find(result);
-    bool otherState = update != updateOf.end() && !group.state.empty() &&
-                      update->second != group.state;
+    bool otherState = !group.state.empty() && (update == updateOf.end() ||
+                                               update->second != group.state);
     if (group.isInput || group.lastRead > position[&op] || !bytes ||
         *bytes != group.buffer.size || otherState)
       return std::nullopt;
@@ -153,14 +162,34 @@ private:
     return it->second;
   }
 
-  void joinInPlace(Operation &op, size_t shared) {
-    Value result = op.getResult(0);
+  /// The group whose bytes a view, squeeze or unsqueeze may share: the
+  /// result is its operand's bytes as they are (a contiguous reshape), so
+  /// the kernel finds nothing to copy. Not a mutable buffer's (its result
+  /// would be a second name for state an update may overwrite in place),
+  /// and only where the planned sizes agree (bounded dynamic dims).
+  std::optional<size_t> aliased(Operation &op) {
+    if (!isa<etch::edge::ViewOp, etch::edge::SqueezeOp,
+             etch::edge::UnsqueezeOp>(op))
+      return std::nullopt;
+    Value input = op.getOperand(0);
+    auto it = groupOf.find(input);
+    if (it == groupOf.end() || !groups[it->second].state.empty())
+      return std::nullopt;
+    std::optional<uint64_t> in = etch::edge::tensorBytes(plannedType(input));
+    std::optional<uint64_t> out =
+        etch::edge::tensorBytes(plannedType(op.getResult(0)));
+    if (!in || !out || *in != *out)
+      return std::nullopt;
+    return it->second;
+  }
+
+  /// \p result, computed at \p at, lives in group \p shared's bytes.
+  void join(Value result, size_t shared, int64_t at) {
     Group &group = groups[shared];
-    int64_t last = std::max(position[&op], lastUse(result));
+    int64_t last = std::max(at, lastUse(result));
     group.lastRead = std::max(group.lastRead, last);
     group.buffer.last = std::max(group.buffer.last, last);
     groupOf[result] = shared;
-    group.inPlaceUpdate = true;
     group.members.push_back(result);
     planned.push_back(result);
   }
