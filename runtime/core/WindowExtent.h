@@ -68,8 +68,12 @@ struct TapRange {
 inline TapRange tapsInside(int64_t position, int64_t stride, int64_t padding,
                            int64_t dilation, int64_t kernel, int64_t extent) {
   int64_t origin = position * stride - padding, room = extent - origin;
-  int64_t first = origin >= 0 ? 0 : (dilation - 1 - origin) / dilation;
-  int64_t end = room <= 0 ? 0 : (room + dilation - 1) / dilation;
+  // Dilation 1 without the divisions: kernels call this per output row.
+  auto ceilDiv = [dilation](int64_t v) {
+    return dilation == 1 ? v : (v + dilation - 1) / dilation;
+  };
+  int64_t first = origin >= 0 ? 0 : ceilDiv(-origin);
+  int64_t end = room <= 0 ? 0 : ceilDiv(room);
   first = first < kernel ? first : kernel;
   end = end < kernel ? end : kernel;
   return {first, end > first ? end : first};

@@ -15,8 +15,13 @@ struct RowSums {
   __m256 low, high;
 };
 
-ETCH_AVX2 RowSums loadRow(const float *from) {
-  return {_mm256_loadu_ps(from), _mm256_loadu_ps(from + 8)};
+/// Row r's first sums: the biases, or what c holds.
+ETCH_AVX2 RowSums startRow(const GemmTile &t, int64_t r) {
+  if (t.first)
+    return {_mm256_loadu_ps(t.bias), _mm256_loadu_ps(t.bias + 8)};
+  const float *from = t.c + std::min(r, t.rows - 1) * t.ldc;
+  return {_mm256_loadu_ps(from),
+          t.narrow ? _mm256_setzero_ps() : _mm256_loadu_ps(from + 8)};
 }
 
 ETCH_AVX2 void addProducts(RowSums &sums, const float *a, __m256 b0,
@@ -34,7 +39,8 @@ ETCH_AVX2 void storeRow(const GemmTile &t, int64_t r, RowSums sums) {
   }
   if (r < t.rows) {
     _mm256_storeu_ps(t.c + r * t.ldc, sums.low);
-    _mm256_storeu_ps(t.c + r * t.ldc + 8, sums.high);
+    if (!t.narrow)
+      _mm256_storeu_ps(t.c + r * t.ldc + 8, sums.high);
   }
 }
 
@@ -44,12 +50,8 @@ ETCH_AVX2 void storeRow(const GemmTile &t, int64_t r, RowSums sums) {
 /// array of vectors in memory and stores it back at every k step.
 __attribute__((target("avx2,fma"))) void
 gemmMicrokernelAvx2(const GemmTile &t) {
-  auto start = [&t](int64_t r) {
-    return t.first ? t.bias : t.c + std::min(r, t.rows - 1) * t.ldc;
-  };
-  RowSums s0 = loadRow(start(0)), s1 = loadRow(start(1)),
-          s2 = loadRow(start(2)), s3 = loadRow(start(3)),
-          s4 = loadRow(start(4)), s5 = loadRow(start(5));
+  RowSums s0 = startRow(t, 0), s1 = startRow(t, 1), s2 = startRow(t, 2),
+          s3 = startRow(t, 3), s4 = startRow(t, 4), s5 = startRow(t, 5);
   const float *const *a = t.a;
   for (int64_t s = 0; s < t.segments; ++s, a += kTileRows) {
     const int64_t o = t.aOffset;
@@ -159,11 +161,12 @@ gemmMicrokernelAvx512Pair(const GemmTile &t) {
 #undef ETCH_AVX512
 
 void gemmMicrokernelScalar(const GemmTile &t) {
-  float acc[kTileRows][kTileColumns];
+  const int64_t columns = t.narrow ? kTileColumns / 2 : kTileColumns;
+  float acc[kTileRows][kTileColumns] = {};
   for (int64_t r = 0; r < kTileRows; ++r)
     std::memcpy(acc[r],
                 t.first ? t.bias : t.c + std::min(r, t.rows - 1) * t.ldc,
-                sizeof acc[r]);
+                (t.first ? kTileColumns : columns) * sizeof(float));
   for (int64_t s = 0; s < t.segments; ++s) {
     const float *w = t.b + s * t.bStride;
     for (int64_t k = 0; k < t.length; ++k, w += kTileColumns)
@@ -174,7 +177,7 @@ void gemmMicrokernelScalar(const GemmTile &t) {
       }
   }
   for (int64_t r = 0; r < t.rows; ++r)
-    for (int64_t j = 0; j < kTileColumns; ++j)
+    for (int64_t j = 0; j < columns; ++j)
       t.c[r * t.ldc + j] =
           t.last ? std::min(std::max(acc[r][j], t.lo), t.hi) : acc[r][j];
 }

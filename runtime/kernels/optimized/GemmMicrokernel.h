@@ -22,8 +22,11 @@ constexpr int64_t kTileColumns = 16;
 /// past `rows` are computed from their pointers but never stored. first:
 /// the sums start from bias[0, 16) (else from c); last: the results are
 /// clamped to [lo, hi].
-/// Two-panel kernels (gemmMicrokernelAvx512Pair) compute a 6 x 32 tile:
-/// the second panel's packed rows and bias lie bPanelStride floats after
+/// narrow: only the tile's first 8 columns exist at c (a group's last
+/// panel of 8 outputs): sums start from and store to those alone (a local
+/// tile and copies cost more than a short reduction).
+/// Two-panel kernels (gemmMicrokernelAvx512Pair, never narrow) compute a 6 x 32
+/// tile: the second panel's packed rows and bias lie bPanelStride floats after
 /// the first's, its outputs 16 columns right of c.
 struct GemmTile {
   int64_t rows = kTileRows, segments = 1, length = 0;
@@ -34,7 +37,7 @@ struct GemmTile {
   const float *bias = nullptr;
   float *c = nullptr;
   int64_t ldc = 0;
-  bool first = false, last = false;
+  bool first = false, last = false, narrow = false;
   float lo = 0.0f, hi = 0.0f;
 };
 

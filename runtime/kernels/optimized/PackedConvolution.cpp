@@ -153,36 +153,68 @@ struct Run {
   int64_t panels() const { return panelsPerGroup * g.groups; }
   /// A packed panel: its biases, then a row of NR weights per k.
   int64_t panelFloats() const { return NR + depth * NR; }
-  /// Panels \p panel and the next run as one 6 x 32 tile: a pair kernel,
-  /// both before \p end, in one group, and full (their outputs adjacent).
-  bool pairs(int64_t panel, int64_t end) const {
-    return pairKernel && panel + 1 < end &&
-           panel / panelsPerGroup == (panel + 1) / panelsPerGroup &&
-           (panel % panelsPerGroup + 2) * NR <= groupOut;
+  /// A panel, its group and its index within the group: divided out once
+  /// per run of panels, then stepped (per tile, the divisions cost short
+  /// reductions as much as the windows' did).
+  struct PanelAt {
+    int64_t panel, group, inGroup;
+  };
+  PanelAt panelAt(int64_t panel) const {
+    return {panel, panel / panelsPerGroup, panel % panelsPerGroup};
+  }
+  void advance(PanelAt &at, int64_t step) const {
+    at.panel += step;
+    at.inGroup += step;
+    if (at.inGroup >= panelsPerGroup) {
+      at.inGroup -= panelsPerGroup;
+      ++at.group;
+    }
+  }
+  /// Panel \p at and the next run as one 6 x 32 tile: a pair kernel, both
+  /// before \p end and full (so in one group, their outputs adjacent).
+  bool pairs(const PanelAt &at, int64_t end) const {
+    return pairKernel && at.panel + 1 < end &&
+           (at.inGroup + 2) * NR <= groupOut;
   }
 
-  /// Where output \p pixel's window starts: its image's input, and the
+  /// Where output pixels' windows start: their image's input, and the
   /// window's top-left input row and column (negative in the padding).
   struct Window {
     const float *image;
     int64_t y0, x0;
   };
-  Window windowOf(int64_t pixel) const {
-    int64_t ox = pixel % g.outWidth, rest = pixel / g.outWidth;
+  /// The windows of the tile at output pixel \p first, a row each; rows
+  /// past the last pixel repeat it. Divisions once per tile, then steps:
+  /// per row they cost a 1x1 convolution's short reductions (shufflenet's
+  /// 24-96 channels) about a fifth of its time.
+  void windowsOf(int64_t first, int64_t rows, Window *windows) const {
+    int64_t ox = first % g.outWidth, rest = first / g.outWidth;
     int64_t oy = rest % g.outHeight, image = rest / g.outHeight;
-    return {in + image * g.height * g.width * g.inChannels,
-            oy * g.strideHeight - g.padTop, ox * g.strideWidth - g.padLeft};
+    const int64_t imageFloats = g.height * g.width * g.inChannels;
+    for (int64_t r = 0; r < MR; ++r) {
+      windows[r] = {in + image * imageFloats, oy * g.strideHeight - g.padTop,
+                    ox * g.strideWidth - g.padLeft};
+      if (r + 1 >= rows || ++ox < g.outWidth)
+        continue;
+      ox = 0;
+      if (++oy == g.outHeight) {
+        oy = 0;
+        ++image;
+      }
+    }
   }
 
   /// Row pointers of the tile at output pixel \p first for taps [t0, t1),
   /// at input channel 0: ptr[(t - t0) * MR + r] (the micro-kernel adds
-  /// the channel). Rows past the last pixel repeat it (their results are
-  /// not stored).
+  /// the channel).
   void rowPointers(int64_t first, int64_t rows, int64_t t0, int64_t t1,
                    const float **ptr) const {
+    Window windows[MR];
+    windowsOf(first, rows, windows);
+    const int64_t ky0 = t0 / g.kernelWidth, kx0 = t0 % g.kernelWidth;
     for (int64_t r = 0; r < MR; ++r) {
-      auto [base, y0, x0] = windowOf(first + std::min(r, rows - 1));
-      int64_t ky = t0 / g.kernelWidth, kx = t0 % g.kernelWidth;
+      auto [base, y0, x0] = windows[r];
+      int64_t ky = ky0, kx = kx0;
       for (int64_t t = t0; t < t1; ++t) {
         int64_t iy = y0 + ky * g.dilationHeight;
         int64_t ix = x0 + kx * g.dilationWidth;
@@ -197,13 +229,13 @@ struct Run {
     }
   }
 
-  /// What the micro-kernel would read through rowPointers for output
-  /// \p pixel, in one contiguous row: the group's input channels under
-  /// every tap, zeros where a tap falls in the padding. Taps along a row
+  /// What the micro-kernel would read through rowPointers for the output
+  /// pixel at \p window, in one contiguous row: the group's input channels
+  /// under every tap, zeros where a tap falls in the padding. Taps along a row
   /// copy as one run where their pixels are whole and adjacent (a first
   /// layer's 3-channel taps were a 12-byte copy each).
-  void gatherRow(int64_t pixel, int64_t group, float *to) const {
-    auto [image, y0, x0] = windowOf(pixel);
+  void gatherRow(const Window &window, int64_t group, float *to) const {
+    auto [image, y0, x0] = window;
     const float *base = image + group * groupIn;
     TapRange rows =
         tapsInside(y0, 1, 0, g.dilationHeight, g.kernelHeight, g.height);
@@ -248,26 +280,32 @@ struct Run {
   /// reductions of 16-32 values a copy of it per panel (GCC's 16-byte
   /// loads of fields just stored as 8 bytes, which cannot be forwarded)
   /// cost a third of the time of the micro-kernel itself.
-  void tile(int64_t first, int64_t panel, bool pair, int64_t rowOffset,
+  void tile(int64_t first, const PanelAt &at, bool pair, int64_t rowOffset,
             GemmTile &job) const {
-    int64_t group = panel / panelsPerGroup;
-    int64_t column = (panel % panelsPerGroup) * NR;
+    int64_t column = at.inGroup * NR;
     int64_t width = std::min(NR, groupOut - column);
-    job.bias = packed + panel * panelFloats();
+    job.bias = packed + at.panel * panelFloats();
     job.b = job.bias + NR + rowOffset * NR;
     job.bPanelStride = panelFloats();
-    float *c = out + first * g.outChannels + group * groupOut + column;
-    if (width == NR) {
+    float *c = out + first * g.outChannels + at.group * groupOut + column;
+    if (width == NR || width == NR / 2) {
       job.c = c;
       job.ldc = g.outChannels;
+      job.narrow = width < NR;
       (pair ? pairKernel : kernel)(job);
       return;
     }
-    alignas(64) float edge[MR * NR] = {};
-    if (!job.first)
+    job.narrow = false;
+    // A first block reads the bias, not edge: nothing to clear. Otherwise
+    // the columns past width start from zero (never garbage: a NaN or a
+    // denormal there would only slow the kernel down).
+    alignas(64) float edge[MR * NR];
+    if (!job.first) {
+      std::memset(edge, 0, sizeof(edge));
       for (int64_t r = 0; r < job.rows; ++r)
         std::memcpy(edge + r * NR, c + r * g.outChannels,
                     width * sizeof(float));
+    }
     job.c = edge;
     job.ldc = NR;
     kernel(job);
@@ -283,9 +321,12 @@ struct Run {
     bool gather = groupIn < kGatherBelowChannels && depth <= kMaxGatherDepth;
     alignas(64) float rowsCopy[MR * kMaxGatherDepth];
     const float *gathered[MR];
+    Window windows[MR];
     for (int64_t t = tile0; t < tile1; ++t) {
       int64_t first = t * MR, rows = std::min(MR, pixels() - first);
-      if (!gather)
+      if (gather)
+        windowsOf(first, rows, windows);
+      else
         rowPointers(first, rows, 0, taps, ptr);
       GemmTile job;
       job.rows = rows;
@@ -302,21 +343,20 @@ struct Run {
       job.lo = lo;
       job.hi = hi;
       int64_t gatheredFor = -1;
-      for (int64_t panel = panel0, step; panel < panel1; panel += step) {
-        bool pair = pairs(panel, panel1);
-        step = pair ? 2 : 1;
-        int64_t group = panel / panelsPerGroup;
-        if (gather && group != gatheredFor) {
+      for (PanelAt at = panelAt(panel0); at.panel < panel1;) {
+        bool pair = pairs(at, panel1);
+        if (gather && at.group != gatheredFor) {
           for (int64_t r = 0; r < MR; ++r) {
             float *row = rowsCopy + r * depth;
-            gatherRow(first + std::min(r, rows - 1), group, row);
+            gatherRow(windows[r], at.group, row);
             gathered[r] = row;
           }
-          gatheredFor = group;
+          gatheredFor = at.group;
         }
         if (!gather)
-          job.aOffset = group * groupIn;
-        tile(first, panel, pair, 0, job);
+          job.aOffset = at.group * groupIn;
+        tile(first, at, pair, 0, job);
+        advance(at, pair ? 2 : 1);
       }
     }
   }
@@ -328,7 +368,7 @@ struct Run {
                       int64_t t0, int64_t t1, int64_t c0, int64_t length,
                       bool firstBlock, bool lastBlock) const {
     const float *ptr[kMaxPointers];
-    int64_t group = panel / panelsPerGroup;
+    const PanelAt at = panelAt(panel);
     for (int64_t t = tile0; t < tile1; ++t) {
       int64_t first = t * MR, rows = std::min(MR, pixels() - first);
       rowPointers(first, rows, t0, t1, ptr);
@@ -337,13 +377,13 @@ struct Run {
       job.segments = t1 - t0;
       job.length = length;
       job.a = ptr;
-      job.aOffset = group * groupIn + c0;
+      job.aOffset = at.group * groupIn + c0;
       job.bStride = groupIn * NR;
       job.first = firstBlock;
       job.last = lastBlock;
       job.lo = lo;
       job.hi = hi;
-      tile(first, panel, pair, t0 * groupIn + c0, job);
+      tile(first, at, pair, t0 * groupIn + c0, job);
     }
   }
 };
@@ -410,7 +450,7 @@ void runAll(const Run &run, size_t threads) {
               group * run.panelsPerGroup + index % slotsPerGroup * slot;
           int64_t slotEnd =
               std::min(panel + slot, (group + 1) * run.panelsPerGroup);
-          bool pair = run.pairs(panel, slotEnd);
+          bool pair = run.pairs(run.panelAt(panel), slotEnd);
           for (int64_t p = panel; p < slotEnd; p += pair ? 2 : 1)
             run.reductionBlock(p, pair, chunk * tileChunk,
                                std::min(tiles, (chunk + 1) * tileChunk), t0, t1,

@@ -127,6 +127,9 @@ const ConvCase kCases[] = {
     {1, 6, 2, 3, 5, 5, 5, 1, 2, 1, 1},     // window wider than the input
     {1, 7, 7, 2, 6, 3, 3, 1, 2, 2, 2},     // copied rows, dilated, grouped
     {2, 6, 5, 16, 16, 3, 3, 1, 1, 1, 1},   // batch 2, full panel
+    {3, 5, 3, 3, 10, 3, 3, 1, 1, 1, 1},    // copied rows, tiles span images
+    {2, 5, 5, 8, 24, 1, 1, 1, 0, 1, 1},    // 1x1, tiles span images, 16 + 8
+    {1, 5, 5, 16, 16, 1, 1, 1, 0, 1, 2},   // groups of 8 outputs
     {1, 7, 7, 24, 33, 3, 3, 2, 1, 1, 1},   // 2 panels + 1 column
     {1, 8, 8, 20, 30, 3, 3, 1, 2, 2, 1},   // dilation 2
     {1, 6, 6, 32, 48, 3, 3, 1, 1, 1, 4},   // groups of 8 -> 12
@@ -135,6 +138,7 @@ const ConvCase kCases[] = {
     {1, 4, 5, 300, 250, 3, 3, 1, 1, 1, 1}, // a long whole reduction
     // Weights past the 3 MB of a whole reduction: reduction blocks.
     {1, 3, 4, 600, 330, 3, 3, 1, 1, 1, 1},  // blocks of channels per tap
+    {1, 3, 4, 600, 152, 3, 3, 1, 1, 1, 1},  // blocks, a last panel of 8
     {1, 3, 3, 64, 1400, 3, 3, 1, 1, 1, 1},  // blocks of whole taps
     {1, 4, 3, 520, 1600, 3, 3, 1, 0, 1, 1}, // uneven channel blocks
 };
