@@ -3,6 +3,7 @@
 #include "etch/Transforms/Passes.h"
 #include "etch/Transforms/ShapeBounds.h"
 #include "runtime/core/MemoryPlanner.h"
+#include "runtime/core/ViewShape.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -105,10 +106,11 @@ private:
         groups[*shared].inPlaceUpdate = true;
         continue;
       }
-      if (std::optional<size_t> shared = aliased(op)) {
+      if (std::optional<Alias> alias = aliased(op)) {
         Value result = op.getResult(0);
-        offsetInGroup[result] = offsetInGroup.lookup(op.getOperand(0));
-        join(result, *shared, position[&op]);
+        offsetInGroup[result] =
+            offsetInGroup.lookup(op.getOperand(0)) + alias->offset;
+        join(result, alias->group, position[&op]);
         continue;
       }
       for (Value result : op.getResults())
@@ -162,25 +164,56 @@ private:
     return it->second;
   }
 
-  /// The group whose bytes a view, squeeze or unsqueeze may share: the
-  /// result is its operand's bytes as they are (a contiguous reshape), so
-  /// the kernel finds nothing to copy. Not a mutable buffer's (its result
-  /// would be a second name for state an update may overwrite in place),
-  /// and only where the planned sizes agree (bounded dynamic dims).
-  std::optional<size_t> aliased(Operation &op) {
-    if (!isa<etch::edge::ViewOp, etch::edge::SqueezeOp,
-             etch::edge::UnsqueezeOp>(op))
+  /// Where a result lies in its operand's bytes, as they are.
+  struct Alias {
+    size_t group;
+    uint64_t offset;
+  };
+  /// The bytes a view, squeeze or unsqueeze shares (a contiguous reshape:
+  /// all of them), or a slice of step 1 whose dims before the sliced one
+  /// are 1 (one contiguous run, at an offset that keeps the alignment):
+  /// the kernel then finds nothing to copy. Not a mutable buffer's (the
+  /// result would be a second name for state an update may overwrite in
+  /// place), and only where the planned sizes agree (bounded dynamic dims).
+  std::optional<Alias> aliased(Operation &op) const {
+    std::optional<uint64_t> offset = aliasOffset(op);
+    if (!offset)
       return std::nullopt;
-    Value input = op.getOperand(0);
-    auto it = groupOf.find(input);
+    auto it = groupOf.find(op.getOperand(0));
     if (it == groupOf.end() || !groups[it->second].state.empty())
       return std::nullopt;
+    return Alias{it->second, *offset};
+  }
+
+  std::optional<uint64_t> aliasOffset(Operation &op) const {
+    Value input = op.getOperand(0), result = op.getResult(0);
     std::optional<uint64_t> in = etch::edge::tensorBytes(plannedType(input));
-    std::optional<uint64_t> out =
-        etch::edge::tensorBytes(plannedType(op.getResult(0)));
-    if (!in || !out || *in != *out)
+    std::optional<uint64_t> out = etch::edge::tensorBytes(plannedType(result));
+    if (!in || !out)
       return std::nullopt;
-    return it->second;
+    if (isa<etch::edge::ViewOp, etch::edge::SqueezeOp, etch::edge::UnsqueezeOp>(
+            op))
+      return *in == *out ? std::optional<uint64_t>(0) : std::nullopt;
+    auto slice = dyn_cast<etch::edge::SliceOp>(op);
+    auto type = cast<RankedTensorType>(input.getType());
+    if (!slice || slice.getDynamicEnd() || !type.hasStaticShape())
+      return std::nullopt;
+    int64_t dim =
+        slice.getDim() < 0 ? slice.getDim() + type.getRank() : slice.getDim();
+    if (dim < 0 || dim >= type.getRank() || slice.getStep() != 1 ||
+        type.getDimSize(dim) == 0 ||
+        llvm::any_of(type.getShape().take_front(dim),
+                     [](int64_t extent) { return extent != 1; }))
+      return std::nullopt;
+    int64_t extent = type.getDimSize(dim);
+    etch::runtime::SliceRange range =
+        etch::runtime::pythonSlice(extent, slice.getStart().value_or(0),
+                                   slice.getEnd().value_or(INT64_MAX), 1);
+    uint64_t row = *in / extent; // bytes of one index of the sliced dim
+    uint64_t offset = range.start * row;
+    if (offset % alignment || range.length * row != *out)
+      return std::nullopt;
+    return offset;
   }
 
   /// \p result, computed at \p at, lives in group \p shared's bytes.

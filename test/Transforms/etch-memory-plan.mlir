@@ -193,3 +193,32 @@ func.func @state_views_and_other_updates(%v: tensor<1x4xf32>, %i: tensor<1xi64>)
   %u = edge.index_put %c, %v, %i {indexed_dims = array<i64: 0>} : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<1xi64>) -> tensor<8x4xf32>
   return %flat, %u : tensor<32xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// A slice of step 1 whose dims before the sliced one are 1 is one run of
+// its operand's bytes: it is planned there where the run starts on the
+// alignment (64 bytes: an index of dim 1 here). Along a later dim, with
+// another step, or at an unaligned start, it is copied.
+// CHECK-LABEL: func @contiguous_slices_alias
+// CHECK: edge.relu %arg0 {etch.arena_offsets = array<i64: [[#R:]]>}
+// CHECK: edge.slice {{.*}} {dim = 1 : i64, end = 2 : i64, etch.arena_offsets = array<i64: [[#R]]>, start = 0 : i64}
+// CHECK: edge.slice {{.*}} {dim = 1 : i64, etch.arena_offsets = array<i64: [[#R+128]]>, start = -2 : i64}
+// CHECK: edge.view {{.*}} {etch.arena_offsets = array<i64: [[#R+128]]>
+// CHECK: edge.slice {{.*}} {dim = 2 : i64, end = 8 : i64, etch.arena_offsets = array<i64: {{[0-9]+}}>, start = 0 : i64}
+// CHECK-NOT: array<i64: [[#R+64]]>
+// CHECK: edge.slice {{.*}} {dim = 1 : i64, end = 3 : i64, etch.arena_offsets = array<i64: {{[0-9]+}}>, start = 1 : i64, step = 2 : i64}
+// CHECK: edge.relu %arg1 {etch.arena_offsets = array<i64: [[#U:]]>}
+// CHECK-NOT: array<i64: [[#U+16]]>
+// CHECK: return
+func.func @contiguous_slices_alias(%x: tensor<1x4x16xf32>, %y: tensor<1x6x4xf32>) -> (tensor<1x2x16xf32>, tensor<32xf32>, tensor<1x4x8xf32>, tensor<1x1x16xf32>, tensor<1x2x4xf32>) {
+  %0 = edge.relu %x : (tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  %a = edge.slice %0 {dim = 1 : i64, start = 0 : i64, end = 2 : i64} : (tensor<1x4x16xf32>) -> tensor<1x2x16xf32>
+  %b = edge.slice %0 {dim = 1 : i64, start = -2 : i64} : (tensor<1x4x16xf32>) -> tensor<1x2x16xf32>
+  %flat = edge.view %b {size = array<i64: 32>} : (tensor<1x2x16xf32>) -> tensor<32xf32>
+  %c = edge.slice %0 {dim = 2 : i64, start = 0 : i64, end = 8 : i64} : (tensor<1x4x16xf32>) -> tensor<1x4x8xf32>
+  %d = edge.slice %0 {dim = 1 : i64, start = 1 : i64, end = 3 : i64, step = 2 : i64} : (tensor<1x4x16xf32>) -> tensor<1x1x16xf32>
+  %1 = edge.relu %y : (tensor<1x6x4xf32>) -> tensor<1x6x4xf32>
+  %e = edge.slice %1 {dim = 1 : i64, start = 1 : i64, end = 3 : i64} : (tensor<1x6x4xf32>) -> tensor<1x2x4xf32>
+  return %a, %flat, %c, %d, %e : tensor<1x2x16xf32>, tensor<32xf32>, tensor<1x4x8xf32>, tensor<1x1x16xf32>, tensor<1x2x4xf32>
+}

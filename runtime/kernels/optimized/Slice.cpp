@@ -1,6 +1,7 @@
 // slice with step 1: for each index of the dims before the sliced one, the
 // slice is one contiguous run (its length times the inner dims), copied with
-// memcpy. Other steps go to the portable kernel.
+// memcpy (nothing where the memory plan put the output at the slice's
+// bytes). Other steps go to the portable kernel.
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
@@ -13,6 +14,8 @@ void runSlice(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
   TensorView &out = *call.outputs[0];
   portable::SliceSpec s = portable::sliceOf(call, in, call.input(1));
+  if (portable::sliceInPlace(in, out, s))
+    return;
   if (s.step != 1) {
     portable::runSlice(call);
     return;

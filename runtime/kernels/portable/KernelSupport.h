@@ -42,6 +42,10 @@ struct SliceSpec {
 /// the `end` attribute, else the whole dim; dim is -1 when out of range.
 SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
                   const TensorView *dynamicEnd);
+/// Whether \p out already holds slice \p s of \p in: the memory plan put
+/// it at the slice's bytes (step 1, every dim before the sliced one 1).
+bool sliceInPlace(const TensorView &in, const TensorView &out,
+                  const SliceSpec &s);
 /// Where upsampling reads along one spatial dim (ATen's rules): the source
 /// scale is in/out, 1/scales_<dim> when the op recorded one, or the
 /// align_corners ratio. One definition for the portable and optimized

@@ -216,6 +216,19 @@ SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
   return {dim, range.start, range.step, range.length};
 }
 
+bool sliceInPlace(const TensorView &in, const TensorView &out,
+                  const SliceSpec &s) {
+  if (s.step != 1)
+    return false;
+  for (int64_t d = 0; d < s.dim; ++d)
+    if (in.size(static_cast<int>(d)) != 1)
+      return false;
+  const char *first = static_cast<const char *>(in.data()) +
+                      s.start * in.stride(static_cast<int>(s.dim)) *
+                          elementSize(in.scalarType());
+  return out.data() == first;
+}
+
 /// The shape of slice \p s of \p in, into \p shape.
 void sliceShape(const TensorView &in, const SliceSpec &s, int64_t *shape) {
   for (int d = 0; d < in.rank(); ++d)
@@ -241,6 +254,8 @@ Error validateSlice(const KernelCall &call) {
 void runSlice(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
   SliceSpec s = sliceOf(call, in, call.input(1));
+  if (sliceInPlace(in, *call.outputs[0], s))
+    return;
   int64_t strides[kMaxRank];
   for (int d = 0; d < in.rank(); ++d)
     strides[d] = in.stride(d) * (d == s.dim ? s.step : 1);

@@ -343,6 +343,28 @@ TEST(OptimizedKernels, SliceMovesTheSameBytes) {
   }
 }
 
+// A slice the memory plan put at its own bytes in the input (a contiguous
+// run): both kernels leave it as it is (a copy onto itself would be a
+// memcpy over overlapping bytes); a slice elsewhere is still copied.
+TEST(OptimizedKernels, SliceAlreadyInPlaceIsNotCopied) {
+  OwnedTensor x = randomFloat({1, 4, 16});
+  std::vector<float> before(x.f(), x.f() + 64);
+  Attributes attributes;
+  attributes.i("dim", 1).i("start", 2).i("end", 4);
+  int64_t sizes[] = {1, 2, 16};
+  TensorView inPlace;
+  inPlace.reset(ScalarType::Float32, sizes, 3);
+  inPlace.setData(x.f() + 32);
+  OwnedTensor copied(ScalarType::Float32, {1, 2, 16});
+  for (auto run : {runKernel, runRegisteredKernel}) {
+    ASSERT_EQ(run("edge.slice", {&x.view}, {&inPlace}, attributes), Error::Ok);
+    EXPECT_TRUE(std::equal(before.begin(), before.end(), x.f()));
+    ASSERT_EQ(run("edge.slice", {&x.view}, {&copied.view}, attributes),
+              Error::Ok);
+    EXPECT_TRUE(std::equal(before.begin() + 32, before.end(), copied.f()));
+  }
+}
+
 TEST(OptimizedKernels, LayerNormMatchesTheDoubleSums) {
   for (int64_t inner : {1, 15, 16, 64, 197, 768}) {
     OwnedTensor x = randomFloat({3, inner}, -4.0f, 6.0f);
