@@ -440,12 +440,15 @@ struct ConvCall {
 
 TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
   // ConvNeXt's 7x7 (padding 3), strides and dilation that leave ragged
-  // edges, a 1-wide map, no bias; then a grouped and an ordinary one.
+  // edges, rows strides skip, a 1-wide map, no bias; then a grouped and an
+  // ordinary one.
   for (const ConvCase &c : std::vector<ConvCase>{
            {1, 8, 14, 14, 8, 7, 7, 1, 1, 3, 3, 1, 1, 8, true},
            {2, 5, 9, 11, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5, true},
            {1, 3, 10, 13, 3, 5, 3, 1, 3, 2, 0, 1, 1, 3, false},
            {1, 4, 12, 12, 4, 3, 3, 1, 1, 2, 2, 2, 2, 4, true},
+           {2, 3, 11, 9, 3, 3, 3, 2, 1, 1, 1, 1, 1, 3, true}, // rows skipped
+           {1, 2, 10, 8, 2, 1, 3, 3, 1, 0, 1, 1, 1, 2, true}, // stride > window
            {1, 2, 5, 1, 2, 3, 1, 1, 1, 1, 0, 1, 1, 2, true},
            {1, 6, 8, 8, 6, 1, 1, 1, 1, 0, 0, 1, 1, 6, false},
            {1, 4, 6, 6, 4, 3, 3, 1, 1, 0, 0, 1, 1, 2, false},
