@@ -102,15 +102,12 @@ private:
         continue;
       }
       if (std::optional<size_t> shared = inPlace(op)) {
-        join(op.getResult(0), *shared, position[&op]);
+        join(op, *shared, 0);
         groups[*shared].inPlaceUpdate = true;
         continue;
       }
       if (std::optional<Alias> alias = aliased(op)) {
-        Value result = op.getResult(0);
-        offsetInGroup[result] =
-            offsetInGroup.lookup(op.getOperand(0)) + alias->offset;
-        join(result, alias->group, position[&op]);
+        join(op, alias->group, alias->offset);
         continue;
       }
       for (Value result : op.getResults())
@@ -189,7 +186,7 @@ private:
     Value input = op.getOperand(0), result = op.getResult(0);
     std::optional<uint64_t> in = etch::edge::tensorBytes(plannedType(input));
     std::optional<uint64_t> out = etch::edge::tensorBytes(plannedType(result));
-    if (!in || !out)
+    if (!in || !out || *out == 0)
       return std::nullopt;
     if (isa<etch::edge::ViewOp, etch::edge::SqueezeOp, etch::edge::UnsqueezeOp>(
             op))
@@ -216,10 +213,13 @@ private:
     return offset;
   }
 
-  /// \p result, computed at \p at, lives in group \p shared's bytes.
-  void join(Value result, size_t shared, int64_t at) {
+  /// \p op's result lives in group \p shared's bytes, \p offset bytes into
+  /// its first operand.
+  void join(Operation &op, size_t shared, uint64_t offset) {
+    Value result = op.getResult(0);
+    offsetInGroup[result] = offsetInGroup.lookup(op.getOperand(0)) + offset;
     Group &group = groups[shared];
-    int64_t last = std::max(at, lastUse(result));
+    int64_t last = std::max(position[&op], lastUse(result));
     group.lastRead = std::max(group.lastRead, last);
     group.buffer.last = std::max(group.buffer.last, last);
     groupOf[result] = shared;
