@@ -183,6 +183,9 @@ private:
   }
 
   std::optional<uint64_t> aliasOffset(Operation &op) const {
+    if (!isa<etch::edge::ViewOp, etch::edge::SqueezeOp, etch::edge::UnsqueezeOp,
+             etch::edge::SliceOp>(op))
+      return std::nullopt;
     Value input = op.getOperand(0), result = op.getResult(0);
     std::optional<uint64_t> in = etch::edge::tensorBytes(plannedType(input));
     std::optional<uint64_t> out = etch::edge::tensorBytes(plannedType(result));

@@ -222,3 +222,14 @@ func.func @contiguous_slices_alias(%x: tensor<1x4x16xf32>, %y: tensor<1x6x4xf32>
   %e = edge.slice %1 {dim = 1 : i64, start = 1 : i64, end = 3 : i64} : (tensor<1x6x4xf32>) -> tensor<1x2x4xf32>
   return %a, %flat, %c, %d, %e : tensor<1x2x16xf32>, tensor<32xf32>, tensor<1x4x8xf32>, tensor<1x1x16xf32>, tensor<1x2x4xf32>
 }
+
+// -----
+
+// An op without operands is planned as any other (the aliasing rules look
+// at an operand only for the ops they name).
+// CHECK-LABEL: func @no_operands
+// CHECK: edge.full {dtype = f32, etch.arena_offsets = array<i64: 0>
+func.func @no_operands() -> tensor<2xf32> {
+  %0 = edge.full {dtype = f32, fill_value = 1.0 : f64, size = array<i64: 2>} : () -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
