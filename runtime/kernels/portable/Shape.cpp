@@ -1,5 +1,7 @@
-// Data movement: view/squeeze/unsqueeze (copies), permute, transpose, cat,
-// slice, slice_scatter, select, expand, embedding. Element-type generic (byte copies).
+// Data movement: view/squeeze/unsqueeze (copies, none where the memory plan
+// put the output at the input's bytes), permute, transpose, cat, slice,
+// slice_scatter, select, expand, embedding. Element-type generic (byte
+// copies).
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 
