@@ -200,10 +200,9 @@ private:
       return std::nullopt;
     int64_t dim =
         slice.getDim() < 0 ? slice.getDim() + type.getRank() : slice.getDim();
-    if (dim < 0 || dim >= type.getRank() || slice.getStep() != 1 ||
-        type.getDimSize(dim) == 0 ||
-        llvm::any_of(type.getShape().take_front(dim),
-                     [](int64_t extent) { return extent != 1; }))
+    if (dim < 0 || dim >= type.getRank() || type.getDimSize(dim) == 0 ||
+        !etch::runtime::sliceIsOneRun(type.getShape().data(), dim,
+                                      slice.getStep()))
       return std::nullopt;
     int64_t extent = type.getDimSize(dim);
     etch::runtime::SliceRange range =

@@ -36,6 +36,19 @@ inline SliceRange pythonSlice(int64_t extent, int64_t start, int64_t end,
   return {first, step, length};
 }
 
+/// Whether the slice with \p step along \p dim of a tensor of \p sizes is
+/// one contiguous run of its bytes: step 1 and every dim before \p dim 1.
+/// The memory plan places such a slice inside its input's bytes, and the
+/// slice kernels then find nothing to copy.
+inline bool sliceIsOneRun(const int64_t *sizes, int64_t dim, int64_t step) {
+  if (step != 1)
+    return false;
+  for (int64_t d = 0; d < dim; ++d)
+    if (sizes[d] != 1)
+      return false;
+  return true;
+}
+
 enum class PermutationError { None, Count, OutOfRange, Repeated };
 
 /// Writes to \p source[0, rank) the input dim each output dim of a permute

@@ -220,11 +220,8 @@ SliceSpec sliceOf(const KernelCall &call, const TensorView &in,
 
 bool sliceInPlace(const TensorView &in, const TensorView &out,
                   const SliceSpec &s) {
-  if (s.step != 1)
+  if (!sliceIsOneRun(in.sizes(), s.dim, s.step))
     return false;
-  for (int64_t d = 0; d < s.dim; ++d)
-    if (in.size(static_cast<int>(d)) != 1)
-      return false;
   const char *first = static_cast<const char *>(in.data()) +
                       s.start * in.stride(static_cast<int>(s.dim)) *
                           elementSize(in.scalarType());
