@@ -5,10 +5,15 @@
 // tap. Channel planes are split across the thread pool. This is the case
 // XNNPACK 2022 leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps,
 // and other sizes (ConvNeXt's 7x7) would run there as a GEMM per channel.
-// Every other convolution runs the portable kernel's loops, its output
-// planes split across the pool (the same sums, in the same order).
+// Other convolutions (2-D, f32, not transposed) are, per image and group,
+// the product W[oc, ic * taps] . B[ic * taps, pixels] on the GEMM (Gemm.h),
+// B being the input itself for 1x1 windows of stride 1 without padding (a
+// mobile net's expansions and projections) and its windows packed a panel
+// at a time otherwise (im2col that is never stored whole: no scratch).
+// Transposed and 3-D ones run the portable kernel.
 #include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
+#include "runtime/kernels/optimized/Gemm.h"
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
@@ -191,6 +196,91 @@ bool isDepthwise(const ConvShape &s) {
   return !s.transposed && s.groups == s.c && s.oc == s.c;
 }
 
+bool isPointwise(const ConvShape &s) {
+  return !s.transposed && s.kd == 1 && s.kh == 1 && s.kw == 1 && s.sd == 1 &&
+         s.sh == 1 && s.sw == 1 && s.pd == 0 && s.ph == 0 && s.pw == 0;
+}
+
+/// The input windows of one image and group as the GEMM's B: row k =
+/// (channel, ky, kx), column n = (oy, ox), zero where a tap falls outside
+/// the input (im2col, packed a panel at a time, never stored whole).
+struct Windows {
+  const ConvShape *s;
+  const float *in; // the group's first channel of the image
+  int64_t firstColumn;
+};
+
+void packWindows(const void *context, const GemmPanel &panel, float *packed) {
+  const Windows &windows = *static_cast<const Windows *>(context);
+  const ConvShape &s = *windows.s;
+  int64_t top[kGemmMaxPanelColumns], left[kGemmMaxPanelColumns];
+  for (int64_t j = 0; j < panel.width; ++j) {
+    int64_t pixel = windows.firstColumn + panel.n0 + j;
+    top[j] = pixel / s.ow * s.sh - s.ph;
+    left[j] = pixel % s.ow * s.sw - s.pw;
+  }
+  int64_t taps = s.kh * s.kw;
+  for (int64_t p = 0; p < panel.kc; ++p) {
+    int64_t k = panel.k0 + p, tap = k % taps;
+    int64_t dy = tap / s.kw * s.dh, dx = tap % s.kw * s.dw;
+    const float *plane = windows.in + k / taps * s.h * s.w;
+    float *row = packed + p * panel.nr;
+    for (int64_t j = 0; j < panel.width; ++j) {
+      int64_t iy = top[j] + dy, ix = left[j] + dx;
+      row[j] = iy >= 0 && iy < s.h && ix >= 0 && ix < s.w ? plane[iy * s.w + ix]
+                                                          : 0.0f;
+    }
+    std::fill(row + panel.width, row + panel.nr, 0.0f);
+  }
+}
+
+/// out[image, group] = W[group] . B[image, group] (+ bias), B being the
+/// input itself for a pointwise convolution, else its windows; in tiles of
+/// output channels and pixels spread over the pool. The portable planes
+/// would stream each output plane through memory once per input channel
+/// and tap.
+void gemmConvolution(const ConvShape &s, const float *in, const float *weight,
+                     const float *bias, float *out) {
+  constexpr int64_t kTileRows = 48, kTileColumns = 256; // GEMM panel multiples
+  int64_t pixels = s.od * s.oh * s.ow, inPixels = s.d * s.h * s.w;
+  int64_t inGroup = s.c / s.groups, outGroup = s.oc / s.groups;
+  int64_t reduction = inGroup * s.kd * s.kh * s.kw;
+  bool pointwise = isPointwise(s);
+  int64_t rowTiles = (outGroup + kTileRows - 1) / kTileRows;
+  int64_t columnTiles = (pixels + kTileColumns - 1) / kTileColumns;
+  auto tiles = [&](int64_t first, int64_t last) {
+    for (int64_t tile = first; tile < last; ++tile) {
+      int64_t column = tile % columnTiles * kTileColumns;
+      int64_t rest = tile / columnTiles;
+      int64_t row = rest % rowTiles * kTileRows;
+      int64_t group = rest / rowTiles % s.groups;
+      int64_t image = rest / rowTiles / s.groups;
+      int64_t rows = std::min(kTileRows, outGroup - row);
+      int64_t width = std::min(kTileColumns, pixels - column);
+      int64_t channel = group * outGroup + row;
+      float *c = out + (image * s.oc + channel) * pixels + column;
+      for (int64_t r = 0; r < rows; ++r)
+        std::fill(c + r * pixels, c + r * pixels + width,
+                  bias ? bias[channel + r] : 0.0f);
+      const float *source = in + (image * s.c + group * inGroup) * inPixels;
+      GemmShape shape{rows, width, reduction};
+      GemmMatrix a{weight + channel * reduction, reduction};
+      if (pointwise) {
+        gemmAccumulate(shape, a, {source + column, inPixels},
+                       /*bTransposed=*/false, c, pixels);
+      } else {
+        Windows windows{&s, source, column};
+        gemmAccumulate(shape, a, GemmPanelSource{packWindows, &windows}, c,
+                       pixels);
+      }
+    }
+  };
+  int64_t count = s.n * s.groups * rowTiles * columnTiles;
+  // A small product runs on one thread: waking the others costs more.
+  bool small = s.n * s.oc * reduction * pixels < (1 << 16);
+  ThreadPool::shared().parallelFor(count, small ? count : 1, tiles);
+}
+
 } // namespace
 
 void runConvolution(const KernelCall &call) {
@@ -205,15 +295,12 @@ void runConvolution(const KernelCall &call) {
     portable::runConvolution(call);
     return;
   }
-  if (!isDepthwise(s)) {
-    const float *biasData = bias ? bias->data<float>() : nullptr;
-    ThreadPool::shared().parallelFor(
-        s.n * s.oc, 1, [&](int64_t first, int64_t last) {
-          portable::convolutionPlanes(s, in, weight, biasData, out, first,
-                                      last);
-        });
-    return;
-  }
+  // A 2-D or pointwise convolution that is not depthwise: the GEMM.
+  if (!isDepthwise(s) && (isPointwise(s) || (s.kd == 1 && s.d == 1)))
+    return gemmConvolution(s, in, weight, bias ? bias->data<float>() : nullptr,
+                           out);
+  if (!isDepthwise(s))
+    return portable::runConvolution(call);
   int64_t inPlane = s.h * s.w, outPlane = s.oh * s.ow, taps = s.kh * s.kw;
   PlaneFn kernel = planeKernel();
   auto planes = [&](int64_t first, int64_t last) {

@@ -15,7 +15,7 @@
 namespace etch::runtime::optimized {
 namespace {
 
-constexpr int64_t kMaxNr = 32;
+constexpr int64_t kMaxNr = kGemmMaxPanelColumns;
 constexpr int64_t kMaxMr = 8;
 // Rows of B per packed block: a 256 x 32 panel is 32 KiB, L1-sized.
 constexpr int64_t kKc = 256;
@@ -99,8 +99,28 @@ void packPanel(GemmMatrix b, bool bTransposed, int64_t k0, int64_t kc,
   }
 }
 
+/// B as a matrix in memory.
+struct MatrixPanels {
+  GemmMatrix b;
+  bool bTransposed;
+  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t width, int64_t nr,
+                  float *packed) const {
+    packPanel(b, bTransposed, k0, kc, n0, width, nr, packed);
+  }
+};
+
+/// B through its caller's packing function.
+struct SourcePanels {
+  GemmPanelSource source;
+  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t width, int64_t nr,
+                  float *packed) const {
+    source.pack(source.context, {k0, kc, n0, width, nr}, packed);
+  }
+};
+
+template <typename Panels>
 void run(const Isa &chosen, const GemmShape &shape, GemmMatrix a,
-         GemmMatrix b, bool bTransposed, float *c, int64_t ldc) {
+         const Panels &panels, float *c, int64_t ldc) {
   const int64_t mr = chosen.mr, nr = chosen.nr;
   alignas(64) float packed[kKc * kMaxNr];
   alignas(64) float edge[kMaxMr * kMaxNr];
@@ -109,7 +129,7 @@ void run(const Isa &chosen, const GemmShape &shape, GemmMatrix a,
     int64_t kc = std::min(kKc, shape.k - k0);
     for (int64_t n0 = 0; n0 < shape.n; n0 += nr) {
       int64_t width = std::min(nr, shape.n - n0);
-      packPanel(b, bTransposed, k0, kc, n0, width, nr, packed);
+      panels(k0, kc, n0, width, nr, packed);
       for (int64_t m0 = 0; m0 < shape.m; m0 += mr) {
         int64_t height = std::min(mr, shape.m - m0);
         for (int64_t i = 0; i < mr; ++i)
@@ -138,7 +158,12 @@ const char *gemmIsa() { return isa().name; }
 
 void gemmAccumulate(const GemmShape &shape, GemmMatrix a, GemmMatrix b,
                     bool bTransposed, float *c, int64_t ldc) {
-  run(isa(), shape, a, b, bTransposed, c, ldc);
+  run(isa(), shape, a, MatrixPanels{b, bTransposed}, c, ldc);
+}
+
+void gemmAccumulate(const GemmShape &shape, GemmMatrix a, GemmPanelSource b,
+                    float *c, int64_t ldc) {
+  run(isa(), shape, a, SourcePanels{b}, c, ldc);
 }
 
 bool gemmAccumulateWith(const char *name, const GemmShape &shape, GemmMatrix a,
@@ -147,7 +172,7 @@ bool gemmAccumulateWith(const char *name, const GemmShape &shape, GemmMatrix a,
   for (const Isa &candidate : kIsas)
     if (std::strcmp(candidate.name, name) == 0 &&
         cpuHasIsa(candidate.name)) {
-      run(candidate, shape, a, b, bTransposed, c, ldc);
+      run(candidate, shape, a, MatrixPanels{b, bTransposed}, c, ldc);
       return true;
     }
   return false;

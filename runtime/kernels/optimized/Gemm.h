@@ -24,6 +24,23 @@ struct GemmMatrix {
 void gemmAccumulate(const GemmShape &shape, GemmMatrix a, GemmMatrix b,
                     bool bTransposed, float *c, int64_t ldc);
 
+/// Rows [k0, k0 + kc) and columns [n0, n0 + width) of a B that is not a
+/// matrix in memory (a convolution's input windows), to be packed as
+/// packed[p * nr + j] = B[k0 + p][n0 + j], zeros from column width to nr.
+/// The widest panel any micro-kernel packs (GemmPanel::nr).
+inline constexpr int64_t kGemmMaxPanelColumns = 32;
+struct GemmPanel {
+  int64_t k0, kc, n0, width, nr;
+};
+struct GemmPanelSource {
+  void (*pack)(const void *context, const GemmPanel &panel, float *packed);
+  const void *context;
+};
+
+/// C[m, n] += A[m, k] . B with B's panels packed by \p b.
+void gemmAccumulate(const GemmShape &shape, GemmMatrix a, GemmPanelSource b,
+                    float *c, int64_t ldc);
+
 /// Which micro-kernel gemmAccumulate uses on this CPU: "avx512", "avx2" or
 /// "scalar" (CpuFeatures.h: ETCH_CPU_ISA lowers the choice).
 const char *gemmIsa();

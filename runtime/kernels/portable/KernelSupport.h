@@ -89,12 +89,6 @@ struct ConvShape {
 /// The extents of an edge.convolution (rank 4) or edge.convolution3d (rank 5)
 /// call.
 ConvShape convShape(const KernelCall &call);
-/// A convolution's (not transposed) output planes [first, last) of the
-/// s.n * s.oc planes, each summed in the same order whatever the range: the
-/// optimized kernel splits the planes among threads.
-void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
-                       const float *bias, float *out, int64_t first,
-                       int64_t last);
 
 /// scaled_dot_product_attention's extents, shared by its kernels.
 struct AttentionShape {

@@ -45,10 +45,10 @@ void accumulateSlice(const ConvShape &s, const T *src, const T *kernel,
 
 template <typename T>
 void convolutionPlanesOf(const ConvShape &s, const T *in, const T *weight,
-                         const T *bias, T *out, int64_t first, int64_t last) {
+                         const T *bias, T *out) {
   int64_t icPerGroup = s.c / s.groups, ocPerGroup = s.oc / s.groups;
   int64_t inSlice = s.h * s.w, outSlice = s.oh * s.ow, taps = s.kh * s.kw;
-  for (int64_t index = first; index < last; ++index) {
+  for (int64_t index = 0; index < s.n * s.oc; ++index) {
     int64_t n = index / s.oc, oc = index % s.oc;
     T *volume = out + (n * s.oc + oc) * s.od * outSlice;
     std::fill(volume, volume + s.od * outSlice, bias ? bias[oc] : T(0));
@@ -223,12 +223,6 @@ Error checkConvolutionShapes(const KernelCall &call, int spatial) {
   return checkShape(call, call.outputs[0], "output", expected, rank);
 }
 
-void convolutionPlanes(const ConvShape &s, const float *in, const float *weight,
-                       const float *bias, float *out, int64_t first,
-                       int64_t last) {
-  convolutionPlanesOf(s, in, weight, bias, out, first, last);
-}
-
 void runConvolution(const KernelCall &call) {
   ConvShape s = convShape(call);
   const TensorView *bias = call.input(2);
@@ -242,7 +236,7 @@ void runConvolution(const KernelCall &call) {
     else
       convolutionPlanesOf(s, call.inputs[0]->data<T>(),
                           call.inputs[1]->data<T>(), biasData,
-                          call.outputs[0]->data<T>(), 0, s.n * s.oc);
+                          call.outputs[0]->data<T>());
   });
 }
 
