@@ -20,6 +20,7 @@ void runMm(const KernelCall &call);
 void runBmm(const KernelCall &call);
 void runAddmm(const KernelCall &call);
 void runConvolution(const KernelCall &call);
+void runQuantizedConvolution(const KernelCall &call);
 void runGelu(const KernelCall &call);
 void runSigmoid(const KernelCall &call);
 void runSilu(const KernelCall &call);

@@ -11,6 +11,7 @@ constexpr OptimizedKernel kAllKernels[] = {
     {"edge.bmm", runBmm},
     {"edge.addmm", runAddmm},
     {"edge.convolution", runConvolution},
+    {"edge.quantized_convolution", runQuantizedConvolution},
     {"edge.gelu", runGelu},
     {"edge.sigmoid", runSigmoid},
     {"edge.silu", runSilu},

@@ -5,6 +5,7 @@
 #include "runtime/kernels/portable/KernelSupport.h"
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/QuantizedMath.h"
+#include "runtime/kernels/portable/QuantizedOperands.h"
 
 #include <algorithm>
 #include <limits>
@@ -47,71 +48,6 @@ Error checkWeightedOperands(const KernelCall &call) {
   return Error::Ok;
 }
 
-/// Element \p i of an 8-bit tensor as an integer.
-inline int32_t load(const TensorView &tensor, int64_t i) {
-  return tensor.scalarType() == ScalarType::Int8
-             ? static_cast<int32_t>(tensor.data<int8_t>()[i])
-             : static_cast<int32_t>(tensor.data<uint8_t>()[i]);
-}
-
-/// Writes real results into the output: the folded activation's [min, max]
-/// first, then quantization to the output's parameters.
-class Requantizer {
-public:
-  explicit Requantizer(const KernelCall &call)
-      : out(*call.outputs[0]), quant(*out.quant()),
-        scale(static_cast<float>(quant.scales[0])),
-        low(call.doubleAttr("min", -std::numeric_limits<double>::infinity())),
-        high(call.doubleAttr("max", std::numeric_limits<double>::infinity())) {}
-
-  /// A real value computed in double (integer accumulations).
-  void store(int64_t i, double real) const {
-    real = std::fmin(std::fmax(real, low), high);
-    write(i, quantizeScaled(real / scale, quant.zeroPoints[0], quant.qmin,
-                            quant.qmax));
-  }
-  /// A real value computed in f32, divided in f32: the arithmetic of a float
-  /// op followed by the quantize kernel.
-  void storeFloat(int64_t i, float real) const {
-    real = static_cast<float>(
-        std::fmin(std::fmax(static_cast<double>(real), low), high));
-    write(i, quantizeScaled(real / scale, quant.zeroPoints[0], quant.qmin,
-                            quant.qmax));
-  }
-
-private:
-  void write(int64_t i, int64_t q) const {
-    if (out.scalarType() == ScalarType::Int8)
-      out.data<int8_t>()[i] = static_cast<int8_t>(q);
-    else
-      out.data<uint8_t>()[i] = static_cast<uint8_t>(q);
-  }
-
-  const TensorView &out;
-  const QuantParams &quant;
-  float scale;
-  double low, high;
-};
-
-/// Per output channel: the weight's zero point and the factor turning an
-/// accumulation into a real value (input scale x weight scale).
-struct ChannelScale {
-  int64_t zeroPoint;
-  double realPerUnit;
-};
-
-ChannelScale channelScale(const KernelCall &call, int64_t channel) {
-  const QuantParams &x = *call.inputs[0]->quant();
-  const QuantParams &w = *call.inputs[1]->quant();
-  int64_t c = w.axis == 0 ? channel : 0;
-  return {w.zeroPoints[c], x.scales[0] * w.scales[c]};
-}
-
-double biasOf(const KernelCall &call, int64_t channel) {
-  const TensorView *bias = call.input(2);
-  return bias ? static_cast<double>(bias->data<float>()[channel]) : 0.0;
-}
-
 } // namespace
 
 Error validateQuantizedConvolution(const KernelCall &call) {
@@ -146,8 +82,8 @@ void runQuantizedConvolution(const KernelCall &call) {
               int64_t y = oy * s.sh - s.ph + ky * s.dh;
               for (int64_t kx = xs.first; kx < xs.end; ++kx) {
                 int64_t x = ox * s.sw - s.pw + kx * s.dw;
-                acc += (load(in, (plane + y) * s.w + x) - inputZero) *
-                       (load(weight, (kernel + ky) * s.kw + kx) -
+                acc += (loadQuantized(in, (plane + y) * s.w + x) - inputZero) *
+                       (loadQuantized(weight, (kernel + ky) * s.kw + kx) -
                         wq.zeroPoint);
               }
             }
@@ -175,8 +111,8 @@ void runQuantizedLinear(const KernelCall &call) {
     for (int64_t r = 0; r < rows; ++r) {
       int64_t acc = 0;
       for (int64_t k = 0; k < features; ++k)
-        acc += (load(in, r * features + k) - inputZero) *
-               (load(weight, o * features + k) - wq.zeroPoint);
+        acc += (loadQuantized(in, r * features + k) - inputZero) *
+               (loadQuantized(weight, o * features + k) - wq.zeroPoint);
       requantize.store(r * outputs + o,
                        static_cast<double>(acc) * wq.realPerUnit + bias);
     }
@@ -200,14 +136,14 @@ void runQuantizedBinary(const KernelCall &call, Combine combine) {
        sb = static_cast<float>(qb.scales[0]);
   Requantizer requantize(call);
   const TensorView *inputs[2] = {&a, &b};
-  broadcastWalk(*call.outputs[0], inputs, 2,
-                [&](int64_t i, const int64_t *offsets) {
-                  float x = dequantizeValue(load(a, offsets[0]),
-                                            qa.zeroPoints[0], sa);
-                  float y = dequantizeValue(load(b, offsets[1]),
-                                            qb.zeroPoints[0], sb);
-                  requantize.storeFloat(i, combine(x, y));
-                });
+  broadcastWalk(
+      *call.outputs[0], inputs, 2, [&](int64_t i, const int64_t *offsets) {
+        float x =
+            dequantizeValue(loadQuantized(a, offsets[0]), qa.zeroPoints[0], sa);
+        float y =
+            dequantizeValue(loadQuantized(b, offsets[1]), qb.zeroPoints[0], sb);
+        requantize.storeFloat(i, combine(x, y));
+      });
 }
 } // namespace
 

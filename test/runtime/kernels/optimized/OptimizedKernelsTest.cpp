@@ -489,6 +489,114 @@ TEST(OptimizedKernels, DenseConvolutionOnTheGemmMatchesPortable) {
   pool.resize(before);
 }
 
+/// An 8-bit quantized convolution's operands: storage types, zero points
+/// and whether the weight is quantized per output channel.
+struct QuantizedConvCase {
+  ConvCase shape;
+  ScalarType input, weight;
+  int64_t weightZero;
+  bool perChannel;
+  double low, high; // the folded activation's bounds
+};
+
+TEST(OptimizedKernels, QuantizedConvolutionMatchesPortableBytewise) {
+  // Integer sums are exact, and the requantization is the portable
+  // kernel's own, so every byte equals it: int8 and uint8 inputs and
+  // weights, weight zero points, per-channel scales, strides, padding,
+  // dilation, groups, depthwise, no bias, a clamp; a reduction past the
+  // window buffer (9000 values) runs the portable kernel.
+  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
+  size_t before = pool.threads();
+  pool.resize(3);
+  const double inf = INFINITY;
+  for (const QuantizedConvCase &c : std::vector<QuantizedConvCase>{
+           {{2, 3, 9, 11, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},
+            ScalarType::Int8,
+            ScalarType::Int8,
+            0,
+            true,
+            0,
+            inf},
+           {{1, 6, 10, 10, 6, 3, 3, 1, 1, 2, 2, 2, 2, 6, false},
+            ScalarType::UInt8,
+            ScalarType::UInt8,
+            131,
+            false,
+            -inf,
+            inf},
+           {{1, 8, 7, 7, 4, 1, 1, 1, 1, 0, 0, 1, 1, 2, true},
+            ScalarType::Int8,
+            ScalarType::UInt8,
+            3,
+            true,
+            -1.5,
+            6.0},
+           {{1, 5, 12, 15, 6, 3, 3, 1, 2, 2, 1, 2, 3, 1, true},
+            ScalarType::UInt8,
+            ScalarType::Int8,
+            -9,
+            true,
+            -inf,
+            inf},
+           {{1, 3, 4, 4, 2, 3, 3, 1, 1, 4, 4, 1, 1, 1, true},
+            ScalarType::Int8,
+            ScalarType::Int8,
+            0,
+            false,
+            -inf,
+            inf},
+           {{1, 1000, 3, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
+            ScalarType::Int8,
+            ScalarType::Int8,
+            0,
+            true,
+            -inf,
+            inf}}) {
+    const ConvCase &k = c.shape;
+    bool unsignedInput = c.input == ScalarType::UInt8;
+    bool unsignedWeight = c.weight == ScalarType::UInt8;
+    QuantTensor x(c.input, {k.n, k.c, k.h, k.w}, {0.02},
+                  {unsignedInput ? 120 : -7}, -1, unsignedInput ? 0 : -128,
+                  unsignedInput ? 255 : 127);
+    std::vector<double> scales;
+    for (int64_t o = 0; o < (c.perChannel ? k.oc : 1); ++o)
+      scales.push_back(0.004 + 0.001 * o);
+    QuantTensor w(c.weight, {k.oc, k.c / k.groups, k.kh, k.kw}, scales,
+                  std::vector<int64_t>(scales.size(), c.weightZero),
+                  c.perChannel ? 0 : -1, unsignedWeight ? 0 : -128,
+                  unsignedWeight ? 255 : 127);
+    for (QuantTensor *q : {&x, &w})
+      for (int64_t i = 0; i < q->tensor.numel(); ++i) {
+        int64_t value = randomInt(q->params.qmin, q->params.qmax);
+        if (q->tensor.view.scalarType() == ScalarType::Int8)
+          q->tensor.view.data<int8_t>()[i] = static_cast<int8_t>(value);
+        else
+          q->tensor.view.data<uint8_t>()[i] = static_cast<uint8_t>(value);
+      }
+    OwnedTensor bias = randomFloat({k.oc}, -0.5f, 0.5f);
+    ConvCall shapes(k); // the output extents and the window attributes
+    shapes.attributes.d("min", c.low).d("max", c.high);
+    std::vector<TensorView *> inputs = {&x.tensor.view, &w.tensor.view};
+    if (k.bias)
+      inputs.push_back(&bias.view);
+    QuantTensor fast(ScalarType::Int8, shapes.outShape, {0.05}, {-20}, -1, -128,
+                     127);
+    QuantTensor reference(ScalarType::Int8, shapes.outShape, {0.05}, {-20}, -1,
+                          -128, 127);
+    ASSERT_EQ(runRegisteredKernel("edge.quantized_convolution", inputs,
+                                  {&fast.tensor.view}, shapes.attributes),
+              Error::Ok);
+    ASSERT_EQ(runKernel("edge.quantized_convolution", inputs,
+                        {&reference.tensor.view}, shapes.attributes),
+              Error::Ok);
+    EXPECT_EQ(std::memcmp(fast.tensor.view.data(), reference.tensor.view.data(),
+                          fast.tensor.view.nbytes()),
+              0)
+        << "case with " << k.c << " input channels, groups " << k.groups;
+  }
+  pool.resize(before);
+}
+
 /// Polls \p done for up to a second (threads sleep on their own time).
 template <typename Fn> static bool eventually(Fn done) {
   for (int i = 0; i < 1000 && !done(); ++i)
