@@ -4,9 +4,10 @@
 // polynomials fitted to erf on [0, 4] (max abs error 3.3e-7 in f32, gelu's
 // 8e-7; torch's float32 tolerance is 1e-5). sigmoid and gelu's tanh form go
 // through the branch-free exp (VectorMath.h); silu has a loop of its own
-// (Silu.cpp).
+// (Silu.cpp). Runs of values are split across the thread pool.
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 #include "runtime/kernels/optimized/VectorMath.h"
 
 namespace etch::runtime::optimized {
@@ -65,9 +66,16 @@ mapActivationBody(Activation kind, const float *in, float *out, int64_t n) {
 }
 
 void runActivation(const KernelCall &call, Activation kind) {
-  IsaClones<mapActivationBody>::call(kind, call.inputs[0]->data<float>(),
-                                     call.outputs[0]->data<float>(),
-                                     call.outputs[0]->numel());
+  const float *in = call.inputs[0]->data<float>();
+  float *out = call.outputs[0]->data<float>();
+  auto map = IsaClones<mapActivationBody>::chosen();
+  // Silu's grain (Silu.cpp): below ~16K values a second thread's hand-off
+  // costs about what it saves.
+  constexpr int64_t kGrain = 16384;
+  ThreadPool::shared().parallelFor(
+      call.outputs[0]->numel(), kGrain, [&](int64_t begin, int64_t end) {
+        map(kind, in + begin, out + begin, end - begin);
+      });
 }
 
 } // namespace

@@ -4,7 +4,9 @@
 // ~1e-6 relative over the row lengths models use.
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
+#include "runtime/kernels/optimized/ThreadPool.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace etch::runtime::optimized {
@@ -56,10 +58,17 @@ void runLayerNorm(const KernelCall &call) {
   for (int64_t size : call.intsAttr("normalized_shape"))
     inner *= size;
   int64_t rows = inner ? in.numel() / inner : 0;
-  for (int64_t r = 0; r < rows; ++r)
-    IsaClones<normalizeRowBody>::call(
-        in.data<float>() + r * inner,
-        call.outputs[0]->data<float>() + r * inner, inner, weight, bias, eps);
+  const float *x = in.data<float>();
+  float *y = call.outputs[0]->data<float>();
+  auto normalize = IsaClones<normalizeRowBody>::chosen();
+  // Rows across the pool, ~16K values per task at least (as the
+  // activations: below that a hand-off costs about what it saves).
+  int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, inner));
+  ThreadPool::shared().parallelFor(
+      rows, grain, [&](int64_t first, int64_t last) {
+        for (int64_t r = first; r < last; ++r)
+          normalize(x + r * inner, y + r * inner, inner, weight, bias, eps);
+      });
 }
 
 } // namespace etch::runtime::optimized

@@ -378,6 +378,44 @@ TEST(OptimizedKernels, LayerNormMatchesTheDoubleSums) {
   }
 }
 
+TEST(OptimizedKernels, ActivationsAndLayerNormSplitAcrossThreads) {
+  // Runs of values (activations, 16K per task at least) and rows (layer
+  // norm) on 3 threads, ragged last tasks: every byte as on one thread.
+  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
+  size_t before = pool.threads();
+  Attributes tanhForm, layerNorm;
+  tanhForm.s("approximate", "tanh");
+  layerNorm.ints("normalized_shape", {15}).d("eps", 1e-5);
+  OwnedTensor x = randomFloat({50001}, -8.0f, 8.0f);
+  OwnedTensor rows = randomFloat({3335, 15}, -4.0f, 6.0f);
+  OwnedTensor weight = randomFloat({15}), bias = randomFloat({15});
+  struct Case {
+    const char *op;
+    std::vector<TensorView *> inputs;
+    const Attributes *attributes;
+  };
+  Attributes none;
+  for (const Case &c : {Case{"edge.gelu", {&x.view}, &none},
+                        Case{"edge.gelu", {&x.view}, &tanhForm},
+                        Case{"edge.sigmoid", {&x.view}, &none},
+                        Case{"edge.layer_norm",
+                             {&rows.view, &weight.view, &bias.view},
+                             &layerNorm}}) {
+    const TensorView &in = *c.inputs[0];
+    std::vector<int64_t> shape(in.sizes(), in.sizes() + in.rank());
+    OwnedTensor one(ScalarType::Float32, shape),
+        three(ScalarType::Float32, shape);
+    pool.resize(1);
+    ASSERT_EQ(runRegisteredKernel(c.op, c.inputs, {&one.view}, *c.attributes),
+              Error::Ok);
+    pool.resize(3);
+    ASSERT_EQ(runRegisteredKernel(c.op, c.inputs, {&three.view}, *c.attributes),
+              Error::Ok);
+    EXPECT_EQ(std::memcmp(one.f(), three.f(), one.view.nbytes()), 0) << c.op;
+  }
+  pool.resize(before);
+}
+
 TEST(OptimizedKernels, SoftmaxOverTheLastDimAndElsewhere) {
   for (const char *op : {"edge.softmax", "edge.log_softmax"}) {
     for (int64_t n : {1, 5, 16, 17, 100, 1000}) {
