@@ -241,22 +241,31 @@ void packWindows(const void *context, const GemmPanel &panel, float *packed) {
 /// and tap.
 void gemmConvolution(const ConvShape &s, const float *in, const float *weight,
                      const float *bias, float *out) {
-  constexpr int64_t kTileRows = 48, kTileColumns = 256; // GEMM panel multiples
+  constexpr int64_t kTileRows = 48; // a multiple of the GEMM's 6 and 8 rows
   int64_t pixels = s.od * s.oh * s.ow, inPixels = s.d * s.h * s.w;
   int64_t inGroup = s.c / s.groups, outGroup = s.oc / s.groups;
   int64_t reduction = inGroup * s.kd * s.kh * s.kw;
   bool pointwise = isPointwise(s);
   int64_t rowTiles = (outGroup + kTileRows - 1) / kTileRows;
-  int64_t columnTiles = (pixels + kTileColumns - 1) / kTileColumns;
+  // 256 pixels per tile, narrower (down to one 32-wide AVX-512 panel) where
+  // that leaves fewer than 4 tiles per thread: a small map's layers would
+  // otherwise run on one thread.
+  int64_t imagesAndTiles = s.n * s.groups * rowTiles;
+  int64_t wanted = 4 * static_cast<int64_t>(ThreadPool::shared().threads());
+  int64_t tileColumns = 256;
+  while (tileColumns > 32 &&
+         imagesAndTiles * ((pixels + tileColumns - 1) / tileColumns) < wanted)
+    tileColumns /= 2;
+  int64_t columnTiles = (pixels + tileColumns - 1) / tileColumns;
   auto tiles = [&](int64_t first, int64_t last) {
     for (int64_t tile = first; tile < last; ++tile) {
-      int64_t column = tile % columnTiles * kTileColumns;
+      int64_t column = tile % columnTiles * tileColumns;
       int64_t rest = tile / columnTiles;
       int64_t row = rest % rowTiles * kTileRows;
       int64_t group = rest / rowTiles % s.groups;
       int64_t image = rest / rowTiles / s.groups;
       int64_t rows = std::min(kTileRows, outGroup - row);
-      int64_t width = std::min(kTileColumns, pixels - column);
+      int64_t width = std::min(tileColumns, pixels - column);
       int64_t channel = group * outGroup + row;
       float *c = out + (image * s.oc + channel) * pixels + column;
       for (int64_t r = 0; r < rows; ++r)
@@ -275,7 +284,7 @@ void gemmConvolution(const ConvShape &s, const float *in, const float *weight,
       }
     }
   };
-  int64_t count = s.n * s.groups * rowTiles * columnTiles;
+  int64_t count = imagesAndTiles * columnTiles;
   // A small product runs on one thread: waking the others costs more.
   bool small = s.n * s.oc * reduction * pixels < (1 << 16);
   ThreadPool::shared().parallelFor(count, small ? count : 1, tiles);

@@ -498,7 +498,8 @@ TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
 }
 
 TEST(OptimizedKernels, DenseConvolutionOnTheGemmMatchesPortable) {
-  // Tiles of 48 output channels and 256 pixels on the GEMM over 3 threads:
+  // Tiles of 48 output channels and up to 256 pixels on the GEMM over 3
+  // threads (narrower tiles for small maps):
   // the input itself as B for 1x1 windows of stride 1 without padding, its
   // windows packed a panel at a time otherwise. Ragged tiles both ways,
   // batches, groups, strides, dilation, padding wider than the window's
