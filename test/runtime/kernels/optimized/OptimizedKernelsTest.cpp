@@ -95,6 +95,22 @@ void checkAgainstPortable(const char *op, std::vector<TensorView *> inputs,
   EXPECT_LT(relativeError(fast.f(), expected), 1e-5) << op;
 }
 
+/// The shared kernel pool at \p threads for one test, restored after.
+class PoolThreads {
+public:
+  explicit PoolThreads(size_t threads) : before(pool().threads()) {
+    set(threads);
+  }
+  ~PoolThreads() { pool().resize(before); }
+  void set(size_t threads) { pool().resize(threads); }
+  static optimized::ThreadPool &pool() {
+    return optimized::ThreadPool::shared();
+  }
+
+private:
+  size_t before;
+};
+
 TEST(OptimizedKernels, LinearAtEveryInputRank) {
   OwnedTensor weight = randomFloat({24, 40});
   OwnedTensor bias = randomFloat({24});
@@ -381,8 +397,7 @@ TEST(OptimizedKernels, LayerNormMatchesTheDoubleSums) {
 TEST(OptimizedKernels, ActivationsAndLayerNormSplitAcrossThreads) {
   // Runs of values (activations, 16K per task at least) and rows (layer
   // norm) on 3 threads, ragged last tasks: every byte as on one thread.
-  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
-  size_t before = pool.threads();
+  PoolThreads threads(1);
   Attributes tanhForm, layerNorm;
   tanhForm.s("approximate", "tanh");
   layerNorm.ints("normalized_shape", {15}).d("eps", 1e-5);
@@ -405,15 +420,14 @@ TEST(OptimizedKernels, ActivationsAndLayerNormSplitAcrossThreads) {
     std::vector<int64_t> shape(in.sizes(), in.sizes() + in.rank());
     OwnedTensor one(ScalarType::Float32, shape),
         three(ScalarType::Float32, shape);
-    pool.resize(1);
+    threads.set(1);
     ASSERT_EQ(runRegisteredKernel(c.op, c.inputs, {&one.view}, *c.attributes),
               Error::Ok);
-    pool.resize(3);
+    threads.set(3);
     ASSERT_EQ(runRegisteredKernel(c.op, c.inputs, {&three.view}, *c.attributes),
               Error::Ok);
     EXPECT_EQ(std::memcmp(one.f(), three.f(), one.view.nbytes()), 0) << c.op;
   }
-  pool.resize(before);
 }
 
 TEST(OptimizedKernels, SoftmaxOverTheLastDimAndElsewhere) {
@@ -498,15 +512,13 @@ TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
 }
 
 TEST(OptimizedKernels, DenseConvolutionOnTheGemmMatchesPortable) {
-  // Tiles of 48 output channels and up to 256 pixels on the GEMM over 3
-  // threads (narrower tiles for small maps):
-  // the input itself as B for 1x1 windows of stride 1 without padding, its
-  // windows packed a panel at a time otherwise. Ragged tiles both ways,
+  // Tiles of 48 output channels and up to 256 pixels (narrower for small
+  // maps) on the GEMM over 3 threads: the input itself as B for 1x1 windows
+  // of stride 1 without padding, its windows packed a panel at a time
+  // otherwise. Ragged tiles both ways,
   // batches, groups, strides, dilation, padding wider than the window's
   // reach, no bias, a reduction over 3 channels (one thread).
-  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
-  size_t before = pool.threads();
-  pool.resize(3);
+  PoolThreads threads(3);
   for (const ConvCase &c : std::vector<ConvCase>{
            {1, 16, 14, 14, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
            {3, 4, 9, 11, 7, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},
@@ -525,7 +537,6 @@ TEST(OptimizedKernels, DenseConvolutionOnTheGemmMatchesPortable) {
     checkAgainstPortable("edge.convolution", call.inputs, call.outShape,
                          call.attributes);
   }
-  pool.resize(before);
 }
 
 /// An 8-bit quantized convolution's operands: storage types, zero points
@@ -544,9 +555,7 @@ TEST(OptimizedKernels, QuantizedConvolutionMatchesPortableBytewise) {
   // weights, weight zero points, per-channel scales, strides, padding,
   // dilation, groups, depthwise, no bias, a clamp; a reduction past the
   // window buffer (9000 values) runs the portable kernel.
-  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
-  size_t before = pool.threads();
-  pool.resize(3);
+  PoolThreads threads(3);
   const double inf = INFINITY;
   for (const QuantizedConvCase &c : std::vector<QuantizedConvCase>{
            {{2, 3, 9, 11, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},
@@ -633,7 +642,6 @@ TEST(OptimizedKernels, QuantizedConvolutionMatchesPortableBytewise) {
               0)
         << "case with " << k.c << " input channels, groups " << k.groups;
   }
-  pool.resize(before);
 }
 
 /// Polls \p done for up to a second (threads sleep on their own time).
@@ -644,9 +652,8 @@ template <typename Fn> static bool eventually(Fn done) {
 }
 
 TEST(ThreadPool, WorkersSleepAfterSpinningOrAtRestAndWakeForTheNextJob) {
-  optimized::ThreadPool &pool = optimized::ThreadPool::shared();
-  size_t before = pool.threads();
-  pool.resize(3);
+  PoolThreads threads(3);
+  optimized::ThreadPool &pool = PoolThreads::pool();
   std::vector<std::atomic<int>> hits(4096);
   auto cover = [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i)
@@ -667,7 +674,6 @@ TEST(ThreadPool, WorkersSleepAfterSpinningOrAtRestAndWakeForTheNextJob) {
     ASSERT_EQ(hit.load(), 3);
   pool.setSpinNanoseconds(optimized::ThreadPool::kDefaultSpinNanoseconds);
   pool.rest();
-  pool.resize(before);
 }
 
 TEST(OptimizedKernels, UpsampleMatchesPortableBytewise) {
