@@ -1,16 +1,16 @@
-// Depthwise convolution (one filter per channel, NCHW, f32). With stride 1
-// along W, the input rows an output row reads are copied with zero padding
-// and blocks of 16 output columns keep their sums in vector registers over
-// every filter tap (built per ISA: IsaClones.h); other strides sum tap by
-// tap. Channel planes are split across the thread pool. This is the case
-// XNNPACK 2022 leaves to etch: its depthwise kernels take 3, 4, 9 or 25 taps,
-// and other sizes (ConvNeXt's 7x7) would run there as a GEMM per channel.
-// Other convolutions (2-D, f32, not transposed) are, per image and group,
-// the product W[oc, ic * taps] . B[ic * taps, pixels] on the GEMM (Gemm.h),
-// B being the input itself for 1x1 windows of stride 1 without padding (a
-// mobile net's expansions and projections) and its windows packed a panel
-// at a time otherwise (im2col that is never stored whole: no scratch).
-// Transposed and 3-D ones run the portable kernel.
+// Depthwise convolution (one filter per channel, 2-D, NCHW, f32). With
+// stride 1 along W, each input row is copied once with zero padding into a
+// ring of a window's rows, and blocks of 8 output columns keep their sums
+// (4 without AVX2) in vector registers over every filter tap (built per
+// ISA: IsaClones.h); other strides sum tap by tap. Channel planes are split
+// across the thread pool. This is the case XNNPACK 2022 leaves to etch: its
+// depthwise kernels take 3, 4, 9 or 25 taps, and other sizes (ConvNeXt's 7x7)
+// would run there as a GEMM per channel. Other convolutions (2-D and 3-D, f32,
+// not transposed) are, per image and group, the product W[oc, ic * taps] . B[ic
+// * taps, pixels] on the GEMM (Gemm.h), B being the input itself for 1x1
+// windows of stride 1 without padding (a mobile net's expansions and
+// projections) and its windows packed a panel at a time otherwise (im2col that
+// is never stored whole: no scratch). Transposed ones run the portable kernel.
 #include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/Gemm.h"
@@ -202,8 +202,9 @@ bool isPointwise(const ConvShape &s) {
 }
 
 /// The input windows of one image and group as the GEMM's B: row k =
-/// (channel, ky, kx), column n = (oy, ox), zero where a tap falls outside
-/// the input (im2col, packed a panel at a time, never stored whole).
+/// (channel, kz, ky, kx), column n = (oz, oy, ox), zero where a tap falls
+/// outside the input (im2col, packed a panel at a time, never stored whole).
+/// A 2-D convolution has depth 1 throughout.
 struct Windows {
   const ConvShape *s;
   const float *in; // the group's first channel of the image
@@ -213,22 +214,27 @@ struct Windows {
 void packWindows(const void *context, const GemmPanel &panel, float *packed) {
   const Windows &windows = *static_cast<const Windows *>(context);
   const ConvShape &s = *windows.s;
-  int64_t top[kGemmMaxPanelColumns], left[kGemmMaxPanelColumns];
+  int64_t front[kGemmMaxPanelColumns], top[kGemmMaxPanelColumns],
+      left[kGemmMaxPanelColumns];
+  int64_t outPlane = s.oh * s.ow;
   for (int64_t j = 0; j < panel.width; ++j) {
     int64_t pixel = windows.firstColumn + panel.n0 + j;
-    top[j] = pixel / s.ow * s.sh - s.ph;
+    front[j] = pixel / outPlane * s.sd - s.pd;
+    top[j] = pixel % outPlane / s.ow * s.sh - s.ph;
     left[j] = pixel % s.ow * s.sw - s.pw;
   }
-  int64_t taps = s.kh * s.kw;
+  int64_t planeTaps = s.kh * s.kw, taps = s.kd * planeTaps;
   for (int64_t p = 0; p < panel.kc; ++p) {
     int64_t k = panel.k0 + p, tap = k % taps;
-    int64_t dy = tap / s.kw * s.dh, dx = tap % s.kw * s.dw;
-    const float *plane = windows.in + k / taps * s.h * s.w;
+    int64_t dz = tap / planeTaps * s.dd, dy = tap % planeTaps / s.kw * s.dh,
+            dx = tap % s.kw * s.dw;
+    const float *volume = windows.in + k / taps * s.d * s.h * s.w;
     float *row = packed + p * panel.nr;
     for (int64_t j = 0; j < panel.width; ++j) {
-      int64_t iy = top[j] + dy, ix = left[j] + dx;
-      row[j] = iy >= 0 && iy < s.h && ix >= 0 && ix < s.w ? plane[iy * s.w + ix]
-                                                          : 0.0f;
+      int64_t iz = front[j] + dz, iy = top[j] + dy, ix = left[j] + dx;
+      row[j] = iz >= 0 && iz < s.d && iy >= 0 && iy < s.h && ix >= 0 && ix < s.w
+                   ? volume[(iz * s.h + iy) * s.w + ix]
+                   : 0.0f;
     }
     std::fill(row + panel.width, row + panel.nr, 0.0f);
   }
@@ -304,12 +310,10 @@ void runConvolution(const KernelCall &call) {
     portable::runConvolution(call);
     return;
   }
-  // A 2-D or pointwise convolution that is not depthwise: the GEMM.
-  if (!isDepthwise(s) && (isPointwise(s) || (s.kd == 1 && s.d == 1)))
+  // 2-D depthwise: the planes below; every other one: the GEMM.
+  if (!isDepthwise(s) || s.kd != 1 || s.d != 1)
     return gemmConvolution(s, in, weight, bias ? bias->data<float>() : nullptr,
                            out);
-  if (!isDepthwise(s))
-    return portable::runConvolution(call);
   int64_t inPlane = s.h * s.w, outPlane = s.oh * s.ow, taps = s.kh * s.kw;
   PlaneFn kernel = planeKernel();
   auto planes = [&](int64_t first, int64_t last) {

@@ -11,6 +11,7 @@ constexpr OptimizedKernel kAllKernels[] = {
     {"edge.bmm", runBmm},
     {"edge.addmm", runAddmm},
     {"edge.convolution", runConvolution},
+    {"edge.convolution3d", runConvolution},
     {"edge.quantized_convolution", runQuantizedConvolution},
     {"edge.gelu", runGelu},
     {"edge.sigmoid", runSigmoid},

@@ -539,6 +539,87 @@ TEST(OptimizedKernels, DenseConvolutionOnTheGemmMatchesPortable) {
   }
 }
 
+TEST(OptimizedKernels, Convolution3dOnTheGemmMatchesPortable) {
+  // Windows over depth too (strides, padding, dilation per axis), groups,
+  // depthwise (not the 2-D planes kernel), 1x1x1 on the input itself,
+  // batches, no bias; 3 threads.
+  PoolThreads threads(3);
+  struct Case {
+    int64_t n, c, d, h, w, oc, groups;
+    std::array<int64_t, 3> kernel, stride, padding, dilation;
+    bool bias;
+  };
+  for (const Case &c : std::vector<Case>{{1,
+                                          3,
+                                          5,
+                                          6,
+                                          7,
+                                          8,
+                                          1,
+                                          {3, 3, 3},
+                                          {1, 1, 1},
+                                          {1, 1, 1},
+                                          {1, 1, 1},
+                                          true},
+                                         {2,
+                                          4,
+                                          7,
+                                          5,
+                                          9,
+                                          6,
+                                          2,
+                                          {2, 3, 1},
+                                          {2, 1, 2},
+                                          {1, 0, 1},
+                                          {2, 1, 1},
+                                          false},
+                                         {1,
+                                          5,
+                                          4,
+                                          6,
+                                          6,
+                                          5,
+                                          5,
+                                          {3, 3, 3},
+                                          {1, 2, 1},
+                                          {1, 1, 1},
+                                          {1, 1, 2},
+                                          true},
+                                         {2,
+                                          6,
+                                          3,
+                                          4,
+                                          5,
+                                          20,
+                                          1,
+                                          {1, 1, 1},
+                                          {1, 1, 1},
+                                          {0, 0, 0},
+                                          {1, 1, 1},
+                                          true}}) {
+    OwnedTensor x = randomFloat({c.n, c.c, c.d, c.h, c.w});
+    OwnedTensor weight = randomFloat(
+        {c.oc, c.c / c.groups, c.kernel[0], c.kernel[1], c.kernel[2]});
+    OwnedTensor bias = randomFloat({c.oc});
+    std::vector<int64_t> out = {c.n, c.oc};
+    int64_t extents[3] = {c.d, c.h, c.w};
+    for (int a = 0; a < 3; ++a)
+      out.push_back((extents[a] + 2 * c.padding[a] -
+                     c.dilation[a] * (c.kernel[a] - 1) - 1) /
+                        c.stride[a] +
+                    1);
+    Attributes attributes;
+    attributes.ints("stride", {c.stride[0], c.stride[1], c.stride[2]})
+        .ints("padding", {c.padding[0], c.padding[1], c.padding[2]})
+        .ints("dilation", {c.dilation[0], c.dilation[1], c.dilation[2]})
+        .i("groups", c.groups);
+    std::vector<TensorView *> inputs = {&x.view, &weight.view};
+    if (c.bias)
+      inputs.push_back(&bias.view);
+    checkAgainstPortable("edge.convolution3d", inputs, out, attributes);
+  }
+}
+
 /// An 8-bit quantized convolution's operands: storage types, zero points
 /// and whether the weight is quantized per output channel.
 struct QuantizedConvCase {
