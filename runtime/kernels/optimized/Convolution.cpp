@@ -1,16 +1,18 @@
-// Depthwise convolution (one filter per channel, 2-D, NCHW, f32). With
-// stride 1 along W, each input row is copied once with zero padding into a
-// ring of a window's rows, and blocks of 8 output columns keep their sums
-// (4 without AVX2) in vector registers over every filter tap (built per
-// ISA: IsaClones.h); other strides sum tap by tap. Channel planes are split
-// across the thread pool. This is the case XNNPACK 2022 leaves to etch: its
-// depthwise kernels take 3, 4, 9 or 25 taps, and other sizes (ConvNeXt's 7x7)
-// would run there as a GEMM per channel. Other convolutions (2-D and 3-D, f32,
-// not transposed) are, per image and group, the product W[oc, ic * taps] . B[ic
-// * taps, pixels] on the GEMM (Gemm.h), B being the input itself for 1x1
-// windows of stride 1 without padding (a mobile net's expansions and
-// projections) and its windows packed a panel at a time otherwise (im2col that
-// is never stored whole: no scratch). Transposed ones run the portable kernel.
+// Depthwise convolution (one filter per channel, 2-D, NCHW, f32). Each
+// input row is copied once with zero padding (split into stride phases
+// along W) into a ring of a window's rows, and blocks of 8 output columns
+// keep their sums (4 without AVX2) in vector registers over every filter
+// tap (built per ISA: IsaClones.h). Channel planes are split across the
+// thread pool. This is the case XNNPACK 2022 leaves to etch: its depthwise
+// kernels take 3, 4, 9 or 25 taps, and other sizes (ConvNeXt's 7x7) would
+// run there as a GEMM per channel.
+//
+// Other convolutions (2-D and 3-D, f32, not transposed) are, per image and
+// group, the product W[oc, ic * taps] . B[ic * taps, pixels] on the GEMM
+// (Gemm.h), B being the input itself for 1x1 windows of stride 1 without
+// padding (a mobile net's expansions and projections) and its windows
+// packed a panel at a time otherwise (im2col that is never stored whole:
+// no scratch). Transposed ones run the portable kernel.
 #include "runtime/core/WindowExtent.h"
 #include "runtime/kernels/optimized/CpuFeatures.h"
 #include "runtime/kernels/optimized/Gemm.h"
@@ -58,37 +60,56 @@ constexpr int64_t kMaxPaddedFloats = 16384;
 
 constexpr int64_t kChains = 4;
 
-/// A padded row: the input, pw zeros each side, and room for the reads of a
-/// last group of kChains blocks of W past the row's end.
+// Filter columns the padded-row path takes (their offsets on the stack).
+constexpr int64_t kMaxFilterColumns = 64;
+
+/// A padded row (the input, pw zeros each side) is stored as sw phases:
+/// padded column c at c / sw in phase c % sw, so the columns one filter tap
+/// reads for consecutive outputs are consecutive in one phase. Each phase
+/// has room for the reads of a last group of kChains blocks of W past its
+/// end. With stride 1 it is the padded row itself.
+template <int W> int64_t phaseWidth(const ConvShape &s) {
+  return (s.w + 2 * s.pw + s.sw - 1) / s.sw + kChains * W;
+}
 template <int W> int64_t paddedWidth(const ConvShape &s) {
-  return s.w + 2 * s.pw + kChains * W;
+  return s.sw * phaseWidth<W>(s);
 }
 
 /// Input rows one output row's window spans (its taps' rows and those a
 /// dilation skips).
 inline int64_t windowRows(const ConvShape &s) { return (s.kh - 1) * s.dh + 1; }
 
-/// Whether the padded-row path takes \p s: stride 1 along W and a window's
-/// rows that fit the stack buffer.
+/// Whether the padded-row path takes \p s: a window's rows that fit the
+/// stack buffer and filter rows of at most kMaxFilterColumns taps.
 template <int W> bool usesPaddedRows(const ConvShape &s) {
-  return s.sw == 1 && windowRows(s) * paddedWidth<W>(s) <= kMaxPaddedFloats;
+  return s.kw <= kMaxFilterColumns &&
+         windowRows(s) * paddedWidth<W>(s) <= kMaxPaddedFloats;
 }
 
-/// The padded input rows one output row reads, their filter rows, and the
-/// first output column of a group of blocks.
+/// The padded input rows one output row reads, their filter rows, where
+/// each filter column's reads start in a padded row (with stride 1 along W:
+/// kx * dw; otherwise its phase and place, columnOffsets), and the first
+/// output column of a group of blocks.
 struct PaddedRows {
   const float *const *rows;
   const float *const *taps;
+  const int64_t *columnOffsets;
   int64_t used, kw, dw, ox;
 };
 
 /// sums[b] for Blocks column blocks from \p source; each block's taps are
 /// dealt among Chains sums, so Blocks * Chains independent FMA chains hide
-/// the FMA latency (a single chain would wait on it at every tap).
-template <int W, int Blocks, int Chains>
+/// the FMA latency (a single chain would wait on it at every tap). Phased
+/// reads each filter column's start from the table; with stride 1 it is
+/// computed (a load per tap cost ConvNeXt's 7x7 5-10%: the loop is bound by
+/// its loads).
+template <int W, int Blocks, int Chains, bool Phased>
 __attribute__((always_inline)) inline void
 sumBlocks(const PaddedRows &source, typename Lanes<W>::Block *sums) {
   using Block = typename Lanes<W>::Block;
+  auto start = [&](int64_t kx) {
+    return Phased ? source.columnOffsets[kx] : kx * source.dw;
+  };
   Block partial[Blocks][Chains] = {};
   Block values;
   for (int64_t r = 0; r < source.used; ++r) {
@@ -98,13 +119,12 @@ sumBlocks(const PaddedRows &source, typename Lanes<W>::Block *sums) {
     for (; kx + Chains <= source.kw; kx += Chains)
       for (int c = 0; c < Chains; ++c)
         for (int b = 0; b < Blocks; ++b) {
-          std::memcpy(&values, row + (kx + c) * source.dw + b * W,
-                      sizeof values);
+          std::memcpy(&values, row + start(kx + c) + b * W, sizeof values);
           partial[b][c] += taps[kx + c] * values;
         }
     for (; kx < source.kw; ++kx)
       for (int b = 0; b < Blocks; ++b) {
-        std::memcpy(&values, row + kx * source.dw + b * W, sizeof values);
+        std::memcpy(&values, row + start(kx) + b * W, sizeof values);
         partial[b][0] += taps[kx] * values;
       }
   }
@@ -115,13 +135,27 @@ sumBlocks(const PaddedRows &source, typename Lanes<W>::Block *sums) {
   }
 }
 
-/// One channel plane. With stride 1 along W, the input rows are copied with
-/// zero padding on both sides, so every column takes the same path: blocks
-/// of W columns whose sums stay in a vector register over every tap (one
-/// load and one FMA per tap). Each input row is copied once, into a ring of
-/// a window's rows (row iy in slot iy mod windowRows; copying the rows per
-/// output row took ConvNeXt's 7x7 more time than its FMAs). Other strides
-/// sum tap by tap, skipping taps outside the input.
+/// sums for the \p blocks (1 to kChains) column blocks of one group.
+template <int W, bool Phased>
+__attribute__((always_inline)) inline void
+sumGroup(const PaddedRows &source, int64_t blocks,
+         typename Lanes<W>::Block *sums) {
+  if (blocks >= 3) // a 4th block past ow is free
+    sumBlocks<W, kChains, 1, Phased>(source, sums);
+  else if (blocks == 2)
+    sumBlocks<W, 2, 2, Phased>(source, sums);
+  else
+    sumBlocks<W, 1, kChains, Phased>(source, sums);
+}
+
+/// One channel plane. The input rows are copied with zero padding on both
+/// sides (in stride phases: paddedWidth), so every column takes the same
+/// path: blocks of W columns whose sums stay in a vector register over every
+/// tap (one load and one FMA per tap). Each input row is copied once, into
+/// a ring of a window's rows (row iy in slot iy mod windowRows; copying the
+/// rows per output row took ConvNeXt's 7x7 more time than its FMAs). Rows
+/// too wide for the stack buffer sum tap by tap, skipping taps outside the
+/// input.
 template <int W>
 __attribute__((always_inline)) inline void
 depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
@@ -135,6 +169,10 @@ depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
     return;
   }
   const int64_t width = paddedWidth<W>(s), slots = windowRows(s);
+  const int64_t phase = phaseWidth<W>(s);
+  int64_t columnOffsets[kMaxFilterColumns];
+  for (int64_t kx = 0; kx < s.kw; ++kx)
+    columnOffsets[kx] = kx * s.dw % s.sw * phase + kx * s.dw / s.sw;
   float ring[kMaxPaddedFloats];
   // The padding of every slot stays zero: copies write the middle only.
   std::fill(ring, ring + slots * width, 0.0f);
@@ -144,9 +182,22 @@ depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
   for (int64_t oy = 0; oy < s.oh; ++oy) {
     int64_t top = oy * s.sh - s.ph;
     for (int64_t iy = std::max(copied, top); iy < std::min(s.h, top + slots);
-         ++iy)
-      std::memcpy(ring + iy % slots * width + s.pw, in + iy * s.w,
-                  s.w * sizeof(float));
+         ++iy) {
+      float *slot = ring + iy % slots * width;
+      const float *source = in + iy * s.w;
+      if (s.sw == 1) {
+        std::memcpy(slot + s.pw, source, s.w * sizeof(float));
+      } else { // padded column ix + pw: phase and place stepped, not divided
+        int64_t at = s.pw / s.sw, step = s.pw % s.sw;
+        for (int64_t ix = 0; ix < s.w; ++ix) {
+          slot[step * phase + at] = source[ix];
+          if (++step == s.sw) {
+            step = 0;
+            ++at;
+          }
+        }
+      }
+    }
     copied = std::max(copied, std::min(s.h, top + slots));
     int64_t used = 0;
     for (int64_t ky = 0; ky < s.kh; ++ky) {
@@ -160,13 +211,11 @@ depthwisePlaneBody(const ConvShape &s, const float *in, const float *weight,
     for (int64_t ox = 0; ox < s.ow; ox += kChains * kBlock) {
       int64_t blocks = std::min(kChains, (s.ow - ox + kBlock - 1) / kBlock);
       Block sums[kChains];
-      PaddedRows source{rows, taps, used, s.kw, s.dw, ox};
-      if (blocks >= 3)
-        sumBlocks<W, kChains, 1>(source, sums); // a 4th block past ow is free
-      else if (blocks == 2)
-        sumBlocks<W, 2, 2>(source, sums);
+      PaddedRows source{rows, taps, columnOffsets, used, s.kw, s.dw, ox};
+      if (s.sw == 1)
+        sumGroup<W, false>(source, blocks, sums);
       else
-        sumBlocks<W, 1, kChains>(source, sums);
+        sumGroup<W, true>(source, blocks, sums);
       for (int64_t b = 0; b < blocks; ++b) {
         Block result = sums[b] + bias;
         std::memcpy(row + ox + b * kBlock, &result,

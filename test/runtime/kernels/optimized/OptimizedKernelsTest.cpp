@@ -493,7 +493,8 @@ struct ConvCall {
 TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
   // ConvNeXt's 7x7 (padding 3), strides and dilation that leave ragged
   // edges, rows strides skip, a 1-wide map, no bias; then a grouped and an
-  // ordinary one.
+  // ordinary one; then strides along W of 2, 3 and 4 (with dilation, a
+  // stride past the window, a 3x3 map).
   for (const ConvCase &c : std::vector<ConvCase>{
            {1, 8, 14, 14, 8, 7, 7, 1, 1, 3, 3, 1, 1, 8, true},
            {2, 5, 9, 11, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5, true},
@@ -504,7 +505,13 @@ TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
            {1, 2, 5, 1, 2, 3, 1, 1, 1, 1, 0, 1, 1, 2, true},
            {1, 6, 8, 8, 6, 1, 1, 1, 1, 0, 0, 1, 1, 6, false},
            {1, 4, 6, 6, 4, 3, 3, 1, 1, 0, 0, 1, 1, 2, false},
-           {1, 4, 6, 6, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, false}}) {
+           {1, 4, 6, 6, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, false},
+           // Strides along W: the padded rows in stride phases.
+           {1, 3, 13, 17, 3, 7, 7, 2, 2, 3, 3, 1, 1, 3, true},
+           {1, 2, 9, 21, 2, 3, 3, 1, 2, 1, 2, 1, 2, 2, false},
+           {2, 2, 7, 19, 2, 3, 5, 2, 3, 1, 0, 1, 3, 2, true},
+           {1, 2, 5, 30, 2, 3, 3, 1, 4, 1, 1, 1, 1, 2, true},
+           {1, 1, 3, 3, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, true}}) {
     ConvCall call(c);
     checkAgainstPortable("edge.convolution", call.inputs, call.outShape,
                          call.attributes);
