@@ -21,6 +21,7 @@ void runBmm(const KernelCall &call);
 void runAddmm(const KernelCall &call);
 void runConvolution(const KernelCall &call);
 void runQuantizedConvolution(const KernelCall &call);
+void runQuantizedLinear(const KernelCall &call);
 void runGelu(const KernelCall &call);
 void runSigmoid(const KernelCall &call);
 void runSilu(const KernelCall &call);

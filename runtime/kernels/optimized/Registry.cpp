@@ -13,6 +13,7 @@ constexpr OptimizedKernel kAllKernels[] = {
     {"edge.convolution", runConvolution},
     {"edge.convolution3d", runConvolution},
     {"edge.quantized_convolution", runQuantizedConvolution},
+    {"edge.quantized_linear", runQuantizedLinear},
     {"edge.gelu", runGelu},
     {"edge.sigmoid", runSigmoid},
     {"edge.silu", runSilu},

@@ -1,7 +1,7 @@
 // The optimized convolution kernels against the portable ones: depthwise
 // planes over strides (along W in stride phases), padding and dilation; the
 // rest on the GEMM (pointwise on the input, windows packed per panel, 2-D
-// and 3-D) over several threads; the 8-bit quantized convolution bytewise.
+// and 3-D) over several threads. The 8-bit ones: QuantizedKernelsTest.cpp.
 #include "OptimizedTestSupport.h"
 
 #include <array>
@@ -9,33 +9,6 @@
 
 namespace etch::runtime::testing {
 namespace {
-
-/// A convolution's extents and the tensors and attributes of its call.
-struct ConvCase {
-  int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dh, dw, groups;
-  bool bias;
-};
-struct ConvCall {
-  explicit ConvCall(const ConvCase &c)
-      : x(randomFloat({c.n, c.c, c.h, c.w})),
-        weight(randomFloat({c.oc, c.c / c.groups, c.kh, c.kw})),
-        bias(randomFloat({c.oc})) {
-    attributes.ints("stride", {c.sh, c.sw})
-        .ints("padding", {c.ph, c.pw})
-        .ints("dilation", {c.dh, c.dw})
-        .i("groups", c.groups);
-    inputs = {&x.view, &weight.view};
-    if (c.bias)
-      inputs.push_back(&bias.view);
-    outShape = {c.n, c.oc, (c.h + 2 * c.ph - c.dh * (c.kh - 1) - 1) / c.sh + 1,
-                (c.w + 2 * c.pw - c.dw * (c.kw - 1) - 1) / c.sw + 1};
-  }
-  ConvCall(const ConvCall &) = delete;
-  OwnedTensor x, weight, bias;
-  Attributes attributes;
-  std::vector<TensorView *> inputs;
-  std::vector<int64_t> outShape;
-};
 
 TEST(OptimizedKernels, DepthwiseConvolutionMatchesPortable) {
   // ConvNeXt's 7x7 (padding 3), strides and dilation that leave ragged
@@ -171,111 +144,6 @@ TEST(OptimizedKernels, Convolution3dOnTheGemmMatchesPortable) {
     if (c.bias)
       inputs.push_back(&bias.view);
     checkAgainstPortable("edge.convolution3d", inputs, out, attributes);
-  }
-}
-
-/// An 8-bit quantized convolution's operands: storage types, zero points
-/// and whether the weight is quantized per output channel.
-struct QuantizedConvCase {
-  ConvCase shape;
-  ScalarType input, weight;
-  int64_t weightZero;
-  bool perChannel;
-  double low, high; // the folded activation's bounds
-};
-
-TEST(OptimizedKernels, QuantizedConvolutionMatchesPortableBytewise) {
-  // Integer sums are exact, and the requantization is the portable
-  // kernel's own, so every byte equals it: int8 and uint8 inputs and
-  // weights, weight zero points, per-channel scales, strides, padding,
-  // dilation, groups, depthwise, no bias, a clamp; a reduction past the
-  // window buffer (9000 values) runs the portable kernel.
-  PoolThreads threads(3);
-  const double inf = INFINITY;
-  for (const QuantizedConvCase &c : std::vector<QuantizedConvCase>{
-           {{2, 3, 9, 11, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, true},
-            ScalarType::Int8,
-            ScalarType::Int8,
-            0,
-            true,
-            0,
-            inf},
-           {{1, 6, 10, 10, 6, 3, 3, 1, 1, 2, 2, 2, 2, 6, false},
-            ScalarType::UInt8,
-            ScalarType::UInt8,
-            131,
-            false,
-            -inf,
-            inf},
-           {{1, 8, 7, 7, 4, 1, 1, 1, 1, 0, 0, 1, 1, 2, true},
-            ScalarType::Int8,
-            ScalarType::UInt8,
-            3,
-            true,
-            -1.5,
-            6.0},
-           {{1, 5, 12, 15, 6, 3, 3, 1, 2, 2, 1, 2, 3, 1, true},
-            ScalarType::UInt8,
-            ScalarType::Int8,
-            -9,
-            true,
-            -inf,
-            inf},
-           {{1, 3, 4, 4, 2, 3, 3, 1, 1, 4, 4, 1, 1, 1, true},
-            ScalarType::Int8,
-            ScalarType::Int8,
-            0,
-            false,
-            -inf,
-            inf},
-           {{1, 1000, 3, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, true},
-            ScalarType::Int8,
-            ScalarType::Int8,
-            0,
-            true,
-            -inf,
-            inf}}) {
-    const ConvCase &k = c.shape;
-    bool unsignedInput = c.input == ScalarType::UInt8;
-    bool unsignedWeight = c.weight == ScalarType::UInt8;
-    QuantTensor x(c.input, {k.n, k.c, k.h, k.w}, {0.02},
-                  {unsignedInput ? 120 : -7}, -1, unsignedInput ? 0 : -128,
-                  unsignedInput ? 255 : 127);
-    std::vector<double> scales;
-    for (int64_t o = 0; o < (c.perChannel ? k.oc : 1); ++o)
-      scales.push_back(0.004 + 0.001 * o);
-    QuantTensor w(c.weight, {k.oc, k.c / k.groups, k.kh, k.kw}, scales,
-                  std::vector<int64_t>(scales.size(), c.weightZero),
-                  c.perChannel ? 0 : -1, unsignedWeight ? 0 : -128,
-                  unsignedWeight ? 255 : 127);
-    for (QuantTensor *q : {&x, &w})
-      for (int64_t i = 0; i < q->tensor.numel(); ++i) {
-        int64_t value = randomInt(q->params.qmin, q->params.qmax);
-        if (q->tensor.view.scalarType() == ScalarType::Int8)
-          q->tensor.view.data<int8_t>()[i] = static_cast<int8_t>(value);
-        else
-          q->tensor.view.data<uint8_t>()[i] = static_cast<uint8_t>(value);
-      }
-    OwnedTensor bias = randomFloat({k.oc}, -0.5f, 0.5f);
-    ConvCall shapes(k); // the output extents and the window attributes
-    shapes.attributes.d("min", c.low).d("max", c.high);
-    std::vector<TensorView *> inputs = {&x.tensor.view, &w.tensor.view};
-    if (k.bias)
-      inputs.push_back(&bias.view);
-    QuantTensor fast(ScalarType::Int8, shapes.outShape, {0.05}, {-20}, -1, -128,
-                     127);
-    QuantTensor reference(ScalarType::Int8, shapes.outShape, {0.05}, {-20}, -1,
-                          -128, 127);
-    ASSERT_EQ(runRegisteredKernel("edge.quantized_convolution", inputs,
-                                  {&fast.tensor.view}, shapes.attributes),
-              Error::Ok);
-    ASSERT_EQ(runKernel("edge.quantized_convolution", inputs,
-                        {&reference.tensor.view}, shapes.attributes),
-              Error::Ok);
-    EXPECT_EQ(std::memcmp(fast.tensor.view.data(), reference.tensor.view.data(),
-                          fast.tensor.view.nbytes()),
-              0)
-        << "case with " << k.c << " input channels, groups " << k.groups;
   }
 }
 

@@ -1,5 +1,6 @@
 // What the optimized kernels' tests share: comparing a kernel with its
-// portable twin, and the kernel thread pool at a chosen size.
+// portable twin, the kernel thread pool at a chosen size, a convolution
+// call's tensors and attributes.
 #pragma once
 
 #include "../portable/KernelTestSupport.h"
@@ -53,6 +54,33 @@ public:
 
 private:
   size_t before;
+};
+
+/// A convolution's extents and the tensors and attributes of its call.
+struct ConvCase {
+  int64_t n, c, h, w, oc, kh, kw, sh, sw, ph, pw, dh, dw, groups;
+  bool bias;
+};
+struct ConvCall {
+  explicit ConvCall(const ConvCase &c)
+      : x(randomFloat({c.n, c.c, c.h, c.w})),
+        weight(randomFloat({c.oc, c.c / c.groups, c.kh, c.kw})),
+        bias(randomFloat({c.oc})) {
+    attributes.ints("stride", {c.sh, c.sw})
+        .ints("padding", {c.ph, c.pw})
+        .ints("dilation", {c.dh, c.dw})
+        .i("groups", c.groups);
+    inputs = {&x.view, &weight.view};
+    if (c.bias)
+      inputs.push_back(&bias.view);
+    outShape = {c.n, c.oc, (c.h + 2 * c.ph - c.dh * (c.kh - 1) - 1) / c.sh + 1,
+                (c.w + 2 * c.pw - c.dw * (c.kw - 1) - 1) / c.sw + 1};
+  }
+  ConvCall(const ConvCall &) = delete;
+  OwnedTensor x, weight, bias;
+  Attributes attributes;
+  std::vector<TensorView *> inputs;
+  std::vector<int64_t> outShape;
 };
 
 } // namespace etch::runtime::testing
