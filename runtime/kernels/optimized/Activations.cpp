@@ -69,13 +69,11 @@ void runActivation(const KernelCall &call, Activation kind) {
   const float *in = call.inputs[0]->data<float>();
   float *out = call.outputs[0]->data<float>();
   auto map = IsaClones<mapActivationBody>::chosen();
-  // Silu's grain (Silu.cpp): below ~16K values a second thread's hand-off
-  // costs about what it saves.
-  constexpr int64_t kGrain = 16384;
-  ThreadPool::shared().parallelFor(
-      call.outputs[0]->numel(), kGrain, [&](int64_t begin, int64_t end) {
-        map(kind, in + begin, out + begin, end - begin);
-      });
+  ThreadPool::shared().parallelFor(call.outputs[0]->numel(), kMinValuesPerTask,
+                                   [&](int64_t begin, int64_t end) {
+                                     map(kind, in + begin, out + begin,
+                                         end - begin);
+                                   });
 }
 
 } // namespace

@@ -340,8 +340,7 @@ void gemmConvolution(const ConvShape &s, const float *in, const float *weight,
     }
   };
   int64_t count = imagesAndTiles * columnTiles;
-  // A small product runs on one thread: waking the others costs more.
-  bool small = s.n * s.oc * reduction * pixels < (1 << 16);
+  bool small = s.n * s.oc * reduction * pixels < kMinParallelProduct;
   ThreadPool::shared().parallelFor(count, small ? count : 1, tiles);
 }
 
@@ -374,9 +373,8 @@ void runConvolution(const KernelCall &call) {
     }
   };
   // A plane of a small feature map is little work: keep several per task.
-  int64_t grain =
-      std::max<int64_t>(1, 4096 / std::max<int64_t>(1, outPlane * taps));
-  ThreadPool::shared().parallelFor(s.n * s.c, grain, planes);
+  ThreadPool::shared().parallelFor(
+      s.n * s.c, grainFor(outPlane * taps, kMinWorkPerTask), planes);
 }
 
 } // namespace etch::runtime::optimized

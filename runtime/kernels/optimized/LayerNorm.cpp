@@ -6,7 +6,6 @@
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/ThreadPool.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace etch::runtime::optimized {
@@ -61,14 +60,13 @@ void runLayerNorm(const KernelCall &call) {
   const float *x = in.data<float>();
   float *y = call.outputs[0]->data<float>();
   auto normalize = IsaClones<normalizeRowBody>::chosen();
-  // Rows across the pool, ~16K values per task at least (as the
-  // activations: below that a hand-off costs about what it saves).
-  int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, inner));
-  ThreadPool::shared().parallelFor(
-      rows, grain, [&](int64_t first, int64_t last) {
-        for (int64_t r = first; r < last; ++r)
-          normalize(x + r * inner, y + r * inner, inner, weight, bias, eps);
-      });
+  // Rows across the pool.
+  ThreadPool::shared().parallelFor(rows, grainFor(inner, kMinValuesPerTask),
+                                   [&](int64_t first, int64_t last) {
+                                     for (int64_t r = first; r < last; ++r)
+                                       normalize(x + r * inner, y + r * inner,
+                                                 inner, weight, bias, eps);
+                                   });
 }
 
 } // namespace etch::runtime::optimized

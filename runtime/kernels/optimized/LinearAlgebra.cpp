@@ -18,10 +18,6 @@ namespace {
 
 void fillZero(TensorView &out) { std::memset(out.data(), 0, out.nbytes()); }
 
-// Below this many multiply-adds a product runs on one thread: waking the
-// others costs more than it saves.
-constexpr int64_t kParallelWork = 1 << 16;
-
 /// c[rows, n] += a[rows, k] . B, B being [n, k] (\p bTransposed: linear's
 /// weight) or [k, n], with columns split across the thread pool.
 void product(int64_t rows, int64_t n, int64_t k, const float *a, int64_t lda,
@@ -41,7 +37,7 @@ void product(int64_t rows, int64_t n, int64_t k, const float *a, int64_t lda,
                      {bTransposed ? b + j0 * k : b + j0, bTransposed ? k : n},
                      bTransposed, c + j0, ldc);
   };
-  int64_t grain = rows * n * k < kParallelWork ? tasks : 1;
+  int64_t grain = rows * n * k < kMinParallelProduct ? tasks : 1;
   ThreadPool::shared().parallelFor(tasks, grain, slice);
 }
 
@@ -90,7 +86,7 @@ void runBmm(const KernelCall &call) {
       gemmAccumulate({m, n, k}, {ad + batch * m * k, k},
                      {bd + batch * k * n, n}, false, cd + batch * m * n, n);
   };
-  int64_t grain = batches * m * n * k < kParallelWork ? batches : 1;
+  int64_t grain = batches * m * n * k < kMinParallelProduct ? batches : 1;
   ThreadPool::shared().parallelFor(batches, grain, run);
 }
 

@@ -84,11 +84,6 @@ template <typename Fn> void byStorage(const KernelCall &call, Fn fn) {
     signedWeight ? fn(uint8_t(), int8_t()) : fn(uint8_t(), uint8_t());
 }
 
-/// A few items per task: each is a window and \p work multiply-adds.
-int64_t grainFor(int64_t work) {
-  return std::max<int64_t>(1, 4096 / std::max<int64_t>(1, work));
-}
-
 /// The window of output pixel (oy, ox) of one image and group, minus the
 /// input's zero point: the value padding stands for, 0.
 template <typename In>
@@ -168,7 +163,8 @@ void runQuantizedConvolution(const KernelCall &call) {
     using In = decltype(input);
     using W = decltype(weight);
     ThreadPool::shared().parallelFor(
-        s.n * s.groups * s.oh * s.ow, grainFor(reduction * s.oc / s.groups),
+        s.n * s.groups * s.oh * s.ow,
+        grainFor(reduction * s.oc / s.groups, kMinWorkPerTask),
         [&](int64_t first, int64_t last) {
           convolutionPixels<In, W>(call, s, first, last);
         });
@@ -185,7 +181,7 @@ void runQuantizedLinear(const KernelCall &call) {
     using In = decltype(input);
     using W = decltype(weight);
     ThreadPool::shared().parallelFor(
-        rows * blocks, grainFor(features * kLinearOutputs),
+        rows * blocks, grainFor(features * kLinearOutputs, kMinWorkPerTask),
         [&](int64_t first, int64_t last) {
           linearBlocks<In, W>(call, features, outputs, first, last);
         });

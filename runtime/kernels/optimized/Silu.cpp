@@ -212,10 +212,7 @@ void silu(const float *in, float *out, int64_t count) {
 }
 
 void siluParallel(const float *in, float *out, int64_t count) {
-  // ~16K elements take a few microseconds on one core: below it a second
-  // thread's hand-off costs about what it saves.
-  constexpr int64_t kGrain = 16384;
-  ThreadPool::shared().parallelFor(count, kGrain,
+  ThreadPool::shared().parallelFor(count, kMinValuesPerTask,
                                    [&](int64_t begin, int64_t end) {
                                      silu(in + begin, out + begin, end - begin);
                                    });

@@ -6,6 +6,7 @@
 // job allocates nothing.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -15,6 +16,25 @@
 #include <vector>
 
 namespace etch::runtime::optimized {
+
+// How much work pays for a task of its own: handing work to a second
+// thread costs a few microseconds. One definition for every kernel.
+
+/// Values a streaming loop's task covers at least (silu: ~16K values take a
+/// few microseconds on one core).
+inline constexpr int64_t kMinValuesPerTask = 16384;
+/// Multiply-adds a task of small items (a depthwise plane, an int8 output
+/// pixel) holds at least.
+inline constexpr int64_t kMinWorkPerTask = 4096;
+/// Multiply-adds below which a whole product (GEMM, convolution) runs on
+/// one thread.
+inline constexpr int64_t kMinParallelProduct = 1 << 16;
+
+/// Items per task so that each task holds at least \p minimum of what one
+/// item holds \p perItem of.
+inline int64_t grainFor(int64_t perItem, int64_t minimum) {
+  return std::max<int64_t>(1, minimum / std::max<int64_t>(1, perItem));
+}
 
 class ThreadPool {
 public:

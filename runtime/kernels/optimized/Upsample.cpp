@@ -92,8 +92,9 @@ void runUpsample(const KernelCall &call, bool bilinear) {
     bilinear ? bilinearPlanes(s, first, last) : nearestPlanes(s, first, last);
   };
   // Small planes are little work: keep several per task.
-  int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, s.oh * s.ow));
-  ThreadPool::shared().parallelFor(in.size(0) * in.size(1), grain, planes);
+  ThreadPool::shared().parallelFor(in.size(0) * in.size(1),
+                                   grainFor(s.oh * s.ow, kMinValuesPerTask),
+                                   planes);
 }
 
 } // namespace
