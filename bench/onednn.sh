@@ -8,11 +8,11 @@
 # fp32 program (primitive creation, weight reorders) against ORT's session
 # creation. MODELS narrows the list. On a CPU with AVX-512 a second table
 # has both targets capped to AVX2 (ETCH_CPU_ISA=avx2, which caps oneDNN
-# too) in the same rounds: there oneDNN's int8 layers compute in float, as
-# on the AVX2 laptops most users have (docs/targets.md).
+# too) against ORT capped the same way (bench/ort_cap_avx2.py) in the same
+# rounds: there oneDNN's int8 layers compute in float, as on the AVX2
+# laptops most users have (docs/targets.md).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-ms() { sed -E 's/.*median ([0-9.]+) ms.*/\1/'; }
 # (the log line saying oneDNN's int8 layers compute in float is the table's
 # heading's to say)
 run_ms() {
@@ -46,11 +46,11 @@ for model in ${MODELS:-mobilenet_v2 mobilenet_v3_small resnet18}; do
       --calibration-data="$calibration" -o "$work/$model.$target-int8.etp"
   done
   dnns=() xnns=() orts=() loads=() creates=() dnn8s=() xnn8s=()
-  cdnns=() cxnns=() cdnn8s=() cxnn8s=()
+  cdnns=() cxnns=() corts=() cdnn8s=() cxnn8s=()
   for _ in $(seq 1 "$rounds"); do
     dnns+=("$(run_ms "$work/$model.onednn.etp")")
     xnns+=("$(run_ms "$work/$model.xnnpack.etp")")
-    ort=$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads")
+    ort=$(ort_run "$onnx" "$input")
     orts+=("$(echo "$ort" | ms)")
     creates+=("$(echo "$ort" | sed -E 's/ort create ([0-9.]+) ms.*/\1/')")
     loads+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs 5 load "$work/$model.onednn.etp" | ms)")
@@ -60,6 +60,7 @@ for model in ${MODELS:-mobilenet_v2 mobilenet_v3_small resnet18}; do
     if [ $capped = 1 ]; then
       cdnns+=("$(ETCH_CPU_ISA=avx2 run_ms "$work/$model.onednn.etp")")
       cxnns+=("$(ETCH_CPU_ISA=avx2 run_ms "$work/$model.xnnpack.etp")")
+      corts+=("$(ort_ms "$onnx" "$input" "$work/ort-avx2/node_modules")")
       cdnn8s+=("$(ETCH_CPU_ISA=avx2 run_ms "$work/$model.onednn-int8.etp")")
       cxnn8s+=("$(ETCH_CPU_ISA=avx2 run_ms "$work/$model.xnnpack-int8.etp")")
     fi
@@ -72,14 +73,17 @@ for model in ${MODELS:-mobilenet_v2 mobilenet_v3_small resnet18}; do
     "$(awk "BEGIN{print $d / $o}")" "$(awk "BEGIN{print $x / $o}")" "$d8" "$x8" \
     "$speedup" "$l" "$c"
   if [ $capped = 1 ]; then
-    cd_=$(median "${cdnns[@]}") cd8=$(median "${cdnn8s[@]}")
-    capped_rows+=$(printf '| %-18s | %7s | %7s | %9s | %9s | %16.2f |' "$model" "$cd_" \
-      "$(median "${cxnns[@]}")" "$cd8" "$(median "${cxnn8s[@]}")" "$(awk "BEGIN{print $cd8 / $cd_}")")$'\n'
+    cd_=$(median "${cdnns[@]}") cx=$(median "${cxnns[@]}") co=$(median "${corts[@]}") cd8=$(median "${cdnn8s[@]}")
+    capped_rows+=$(printf '| %-18s | %7s | %7s | %7s | %10.2f | %10.2f | %9s | %9s | %16.2f |' "$model" "$cd_" \
+      "$cx" "$co" "$(awk "BEGIN{print $cd_ / $co}")" "$(awk "BEGIN{print $cx / $co}")" "$cd8" \
+      "$(median "${cxnn8s[@]}")" "$(awk "BEGIN{print $cd8 / $cd_}")")$'\n'
   fi
 done
 if [ $capped = 1 ]; then
-  printf '\netch capped to AVX2 (ETCH_CPU_ISA=avx2; oneDNN int8 layers in float), same rounds (ms)\n'
-  printf '| %-18s | %7s | %7s | %9s | %9s | %16s |\n' model "dnn fp32" "xnn fp32" "dnn int8" "xnn int8" "dnn int8 / fp32"
-  printf '|%s|%s|%s|%s|%s|%s|\n' -------------------- --------- --------- ----------- ----------- ------------------
+  printf '\netch and ORT capped to AVX2 (ETCH_CPU_ISA=avx2; oneDNN int8 layers in float), same rounds (ms)\n'
+  printf '| %-18s | %7s | %7s | %7s | %10s | %10s | %9s | %9s | %16s |\n' model "dnn fp32" "xnn fp32" ort dnn/ort xnn/ort \
+    "dnn int8" "xnn int8" "dnn int8 / fp32"
+  printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' -------------------- --------- --------- --------- ------------ ------------ \
+    ----------- ----------- ------------------
   printf '%s' "$capped_rows"
 fi

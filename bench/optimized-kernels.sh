@@ -6,11 +6,6 @@
 # 2 threads for the delegates and ORT; the optimized kernels run on one.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-etch_ms() {
-  "$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$2" run "$1" |
-    sed -E 's/.*median ([0-9.]+) ms.*/\1/'
-}
-ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"n/a\" }"; }
 printf '%s threads, batch 1; gemm micro-kernel %s; median over %s alternating rounds of the median of %s runs (ms)\n' \
   "$threads" "$("$build/bin/etch-runtime-bench" isa)" "$rounds" "$runs"
 printf '%-16s %10s %10s %8s | %14s %10s %10s\n' model optimized portable ort \
@@ -24,8 +19,7 @@ for model in ${MODELS:-encoder_block convnext_tiny}; do
   for _ in $(seq 1 "$rounds"); do
     fast+=("$(etch_ms "$work/$model.etp" "$input")")
     slow+=("$(ETCH_KERNELS=portable etch_ms "$work/$model.etp" "$input")")
-    orts+=("$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads" |
-      sed -E 's/.*median ([0-9.]+) ms/\1/')")
+    orts+=("$(ort_ms "$onnx" "$input")")
   done
   f=$(median "${fast[@]}") p=$(median "${slow[@]}") o=$(median "${orts[@]}")
   printf '%-16s %10s %10s %8s | %14s %10s %10s\n' "$model" "$f" "$p" "$o" \

@@ -9,15 +9,6 @@
 # alternating rounds of the median of RUNS runs after warm-up.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-etch_ms() {
-  "$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$2" run "$1" |
-    sed -E 's/.*median ([0-9.]+) ms.*/\1/'
-}
-ort_ms() {
-  NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$1" "$2" "$runs" "$threads" |
-    sed -E 's/.*median ([0-9.]+) ms/\1/'
-}
-ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"n/a\" }"; }
 
 /usr/bin/python3 - "$work/quant/calibration" <<'PY'
 import os, sys, numpy as np

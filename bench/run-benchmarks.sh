@@ -38,12 +38,12 @@ for model in mobilenet_v2 mobilenet_v3_small resnet18; do
   arena=$(echo "$plan" | sed -E 's/.*ratio ([0-9.]+)\).*/\1/')
   xnns=() ports=() loads=() orts=() creates=()
   for _ in $(seq 1 "$rounds"); do
-    xnns+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')")
-    ort=$(NODE_PATH="$work/ort/node_modules" node "$root/bench/ort_bench.js" "$onnx" "$input" "$runs" "$threads")
+    xnns+=("$(etch_ms "$work/$model.xnnpack.etp" "$input")")
+    ort=$(ort_run "$onnx" "$input")
     creates+=("$(echo "$ort" | sed -E 's/ort create ([0-9.]+) ms.*/\1/')")
-    orts+=("$(echo "$ort" | sed -E 's/.*median ([0-9.]+) ms/\1/')")
-    ports+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" --input "$input" run "$work/$model.portable.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')")
-    loads+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" load "$work/$model.xnnpack.etp" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')")
+    orts+=("$(echo "$ort" | ms)")
+    ports+=("$(etch_ms "$work/$model.portable.etp" "$input")")
+    loads+=("$("$build/bin/etch-runtime-bench" --threads "$threads" --runs "$runs" load "$work/$model.xnnpack.etp" | ms)")
   done
   xnn=$(median "${xnns[@]}") port=$(median "${ports[@]}") load=$(median "${loads[@]}")
   ort_ms=$(median "${orts[@]}") ort_create=$(median "${creates[@]}")
