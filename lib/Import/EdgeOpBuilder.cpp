@@ -4,6 +4,7 @@
 #include "edge/EdgeDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -193,10 +194,32 @@ Value EdgeOpBuilder::scalarConstant(Location loc, Type elementType,
       loc, DenseElementsAttr::get(type, element));
 }
 
+InFlightDiagnostic EdgeOpBuilder::error(Location loc) const {
+  return emitError(loc) << errorContext;
+}
+
 void UnmappedOperators::report(Location loc) const {
   for (const auto &[name, count] : counts)
     emitWarning(loc) << "'" << name << "' imported as edge.custom (" << count
                      << (count == 1 ? " time)" : " times)");
+}
+
+void UnmappedOperators::forget(StringRef name) {
+  auto it = counts.find(name.str());
+  if (it != counts.end() && --it->second == 0)
+    counts.erase(it);
+}
+
+void eraseUnreadCustoms(Operation *root, UnmappedOperators &unmapped) {
+  // Post-order, last op first: a custom read only by an unread custom goes
+  // after its reader.
+  root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+    auto custom = dyn_cast<edge::CustomOp>(op);
+    if (!custom || !op->use_empty())
+      return;
+    unmapped.forget(custom.getOpName());
+    op->erase();
+  });
 }
 
 } // namespace etch

@@ -86,6 +86,8 @@ public:
   void setErrorContext(std::string context) {
     errorContext = std::move(context);
   }
+  /// An error at \p loc, after the error context.
+  mlir::InFlightDiagnostic error(mlir::Location loc) const;
 
 private:
   /// \p op's result when it verifies; otherwise erases it and reports the
@@ -104,12 +106,19 @@ private:
 class UnmappedOperators {
 public:
   void note(llvm::StringRef name) { ++counts[name.str()]; }
+  /// Takes back one note of \p name (its op was erased).
+  void forget(llvm::StringRef name);
   /// Emits "'<name>' imported as edge.custom (N times)" per operator.
   void report(mlir::Location loc) const;
 
 private:
   std::map<std::string, int> counts;
 };
+
+/// Erases the `edge.custom` ops whose results nothing reads (torch.rand for
+/// layer drop in eval mode, say), and takes them off \p unmapped: no output
+/// depends on them, and a program cannot hold an op no kernel computes.
+void eraseUnreadCustoms(mlir::Operation *root, UnmappedOperators &unmapped);
 
 } // namespace etch
 

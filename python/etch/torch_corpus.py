@@ -262,6 +262,43 @@ class VolumetricOps(torch.nn.Module):
         return up, dilated, average, summary
 
 
+class TrainingIrOps(torch.nn.Module):
+    """Composite ops the training IR keeps whole that transformers and
+    torchvision models reach (BEiT, ConvNeXt V2, Swin V2, wav2vec2, BLOOM,
+    MaxViT): stack, meshgrid in both indexings, swapaxes/swapdims, softmax
+    and sums with a dtype, vector norms of every order, F.normalize, weight
+    norm, einsum (batched, ellipsis, implicit output, three operands),
+    baddbmm with alpha and beta, and an unread torch.rand (layer drop)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.utils.parametrizations.weight_norm(
+            torch.nn.Conv1d(4, 4, 3, padding=1), dim=2)
+        self.mix = torch.nn.Parameter(torch.randn(4, 6, generator=generator(3)))
+
+    def forward(self, x, y):  # x [2, 4, 6], y [2, 6, 5]
+        torch.rand([])  # layer drop draws even when it cannot skip
+        grid_i, grid_j = torch.meshgrid(torch.arange(3), torch.arange(4), indexing="ij")
+        grid_x, grid_y = torch.meshgrid(torch.arange(3.0), torch.arange(4.0), indexing="xy")
+        grids = torch.stack([grid_i, grid_j], dim=-1).float().sum(-1) + grid_x.T * grid_y.T
+        attn = torch.softmax(torch.baddbmm(y[:, :4], x, y, beta=0.5, alpha=0.25),
+                             dim=-1, dtype=torch.float32)
+        norms = (torch.linalg.vector_norm(x, dim=-1)
+                 + torch.linalg.vector_norm(x, ord=1, dim=(0, 2), keepdim=True).squeeze(-1)
+                 + torch.linalg.vector_norm(x, ord=float("inf"), dim=-1)
+                 - torch.linalg.vector_norm(x, ord=float("-inf"), dim=-1)
+                 + torch.linalg.vector_norm(x, ord=3.0, dim=-1)
+                 + torch.linalg.vector_norm(x.round(), ord=0, dim=-1)
+                 + torch.linalg.vector_norm(x))
+        unit = torch.nn.functional.normalize(x, dim=1)
+        mixed = (torch.einsum("bij,jk->bik", unit, self.mix.T)
+                 + torch.einsum("...j,kj", x, self.mix).mean()
+                 + torch.einsum("bij,bjk,kl->bil", x, y, torch.ones(5, 4)))
+        swapped = x.swapaxes(1, 2).swapdims(0, -1) + self.conv(x).permute(1, 2, 0)
+        total = torch.log_softmax(x, -1, dtype=torch.float64).sum(dtype=torch.float32)
+        return attn, norms, mixed + grids[:, :1].sum(), swapped * total
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
                      lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
@@ -303,6 +340,10 @@ MODELS = {
     "volumetric_ops": (VolumetricOps,
                        lambda: (torch.randn(2, 3, 6, 10, 12, generator=generator()),),
                        None, False, True),
+    "training_ir_ops": (TrainingIrOps,
+                        lambda: (torch.randn(2, 4, 6, generator=generator()),
+                                 torch.randn(2, 6, 5, generator=generator(2))),
+                        None, False, False),
     "bert": (bert, bert_inputs, None, True, False),
     "llama": (llama, lambda: (token_ids((1, 16)),), None, True, False),
 }

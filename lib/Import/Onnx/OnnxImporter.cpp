@@ -629,6 +629,7 @@ LogicalResult OnnxImporter::run() {
       builder.getFunctionType(argumentTypes, ValueRange(results).getTypes()));
   for (auto [index, output] : llvm::enumerate(graph.outputs))
     func.setResultAttr(index, "etch.name", builder.getStringAttr(output.first));
+  eraseUnreadCustoms(module, unmapped);
   unmapped.report(fileLoc);
   return success();
 }

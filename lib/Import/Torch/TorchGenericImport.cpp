@@ -134,6 +134,9 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
   SmallVector<NamedAttribute> attributes;
   SmallVector<Value> promotedTensors;
   bool floatScalar = false;
+  // ATen's dtype= on an op whose Edge form has none (softmax, sum, mean,
+  // ...): ATen converts the input first, so the op runs in that type.
+  bool convertSelf = false;
   for (const auto &[name, arg] : node.args()) {
     if (arg.isTensorLike()) {
       Operand operand{name, {}, std::nullopt, false};
@@ -197,6 +200,10 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
     }
     if (isIgnorableArgument(name, arg))
       continue;
+    if (name == "dtype" && arg.kind == Kind::ScalarType) {
+      convertSelf = true;
+      continue;
+    }
     if (arg.isScalar()) {
       // ATen's Scalar overloads (add.Scalar, eq.Scalar, ...): the scalar
       // becomes a rank-0 tensor of the promoted type.
@@ -220,6 +227,20 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
                         << ") is not supported by " << edgeOp.getStringRef();
   }
 
+  if (convertSelf) {
+    FailureOr<RankedTensorType> result = node.outputType();
+    auto self = llvm::find_if(
+        operands, [](const Operand &o) { return !o.values.empty(); });
+    if (failed(result))
+      return failure();
+    if (self == operands.end() || self->symbolicScalar)
+      return node.error() << "has a dtype but no tensor to convert";
+    FailureOr<Value> converted =
+        node.castTo(self->values.front(), result->getElementType());
+    if (failed(converted))
+      return failure();
+    self->values.front() = *converted;
+  }
   Type common = promotedType(node, promotedTensors, floatScalar);
   SmallVector<Value> values;
   SmallVector<int32_t> segments;

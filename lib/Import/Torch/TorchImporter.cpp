@@ -375,6 +375,13 @@ LogicalResult TorchImporter::importNode(const Object &node) {
       "aten::_functional_assert_async"};
   if (runtimeChecks.contains(aten))
     return success();
+  // torch.vmap as the training IR keeps it: functorch's batching levels
+  // around per-sample code (transformers' mask functions). Decomposing
+  // applies the vmap.
+  if (StringRef(aten).starts_with("torch._functorch.predispatch."))
+    return nodeError(node, aten)
+           << "torch.vmap in the training IR is not supported; export with "
+              "ep.run_decompositions(), which applies it";
   edge.setErrorContext(nodeErrorPrefix(node, aten));
   FailureOr<NamedArguments> args = decodeInputs(node, aten);
   if (failed(args))
@@ -565,6 +572,7 @@ LogicalResult TorchImporter::run() {
       failed(importGraph(*graph)) ||
       failed(importOutputs(*graph, *signature)) || failed(importMetadata()))
     return failure();
+  eraseUnreadCustoms(module, unmapped);
   unmapped.report(fileLoc);
   return success();
 }

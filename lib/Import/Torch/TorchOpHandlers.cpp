@@ -11,6 +11,7 @@ const TorchOpHandlers &torchOpHandlers() {
     addValueHandlers(table);
     addFactoryHandlers(table);
     addReduceHandlers(table);
+    addProductHandlers(table);
     addQuantHandlers(table);
     return table;
   }();

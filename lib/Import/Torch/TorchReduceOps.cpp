@@ -7,20 +7,20 @@
 //   group_norm / native_group_norm -> layer_norm over each group, then the
 //       per-channel affine
 //   topk, sort (.stable), argsort -> topk, sort (two results)
+//   linalg_vector_norm / norm (any order p, dims, keepdim, dtype) -> abs,
+//       sum (pow, sqrt) or amax/amin; _weight_norm -> v * (g / norm of v)
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
 
 #include "edge/EdgeDialect.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace etch::torch_import {
 namespace {
-
-RankedTensorType typeOf(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
 
 LogicalResult importMaxMin(TorchNode &node) {
   bool max = node.aten() == "aten::max";
@@ -281,6 +281,112 @@ LogicalResult importSort(TorchNode &node) {
   return node.bindEach({sort->getResult(0), sort->getResult(1)});
 }
 
+/// Every dim of a tensor of \p rank, except \p skip (none when negative).
+DenseI64ArrayAttr allDimsBut(TorchNode &node, int64_t rank, int64_t skip) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != skip)
+      dims.push_back(d);
+  return node.builder().getDenseI64ArrayAttr(dims);
+}
+
+/// (Σ|x|^p)^(1/p) over \p dims: p = ±inf the largest / smallest |x|, p = 0
+/// the count of non-zeros, p = 2 as sqrt(Σx²).
+FailureOr<Value> vectorNorm(TorchNode &node, Value x, double p,
+                            DenseI64ArrayAttr dims, bool keepdim) {
+  Type element = typeOf(x).getElementType();
+  auto sum = [&](FailureOr<Value> terms) -> FailureOr<Value> {
+    if (failed(terms))
+      return failure();
+    return node.build<edge::SumOp>(*terms, dims, keepdim);
+  };
+  if (p == 2) {
+    FailureOr<Value> total = sum(node.build<edge::MulOp>(x, x));
+    if (failed(total))
+      return failure();
+    return node.build<edge::SqrtOp>(*total);
+  }
+  if (p == 0) {
+    FailureOr<Value> nonzero =
+        node.build<edge::NeOp>(x, node.scalar(element, 0.0));
+    if (failed(nonzero))
+      return failure();
+    return sum(node.castTo(*nonzero, element));
+  }
+  FailureOr<Value> magnitude = node.build<edge::AbsOp>(x);
+  if (failed(magnitude))
+    return failure();
+  if (std::isinf(p))
+    return p > 0 ? node.build<edge::AmaxOp>(*magnitude, dims, keepdim)
+                 : node.build<edge::AminOp>(*magnitude, dims, keepdim);
+  if (p == 1)
+    return sum(magnitude);
+  FailureOr<Value> total =
+      sum(node.build<edge::PowOp>(*magnitude, node.scalar(element, p)));
+  if (failed(total))
+    return failure();
+  return node.build<edge::PowOp>(*total, node.scalar(element, 1.0 / p));
+}
+
+LogicalResult importVectorNorm(TorchNode &node) {
+  // linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None) and
+  // norm(self, p=2, dim, keepdim, dtype): over `dim`, or every dim when it
+  // is None or empty; a dtype converts the input first.
+  Value input = node.self();
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (!input)
+    return node.error() << "needs a tensor";
+  if (failed(result))
+    return failure();
+  Type element = result->getElementType();
+  if (!isa<FloatType>(element))
+    return node.error() << "needs a float result, got " << *result;
+  StringRef order = node.arg("ord") ? "ord" : "p";
+  std::optional<double> p = node.number(order);
+  if (node.has(order) && !p)
+    return node.error() << "needs a constant '" << order << "'";
+  std::optional<SmallVector<int64_t>> dims =
+      node.has("dim") ? node.ints("dim") : SmallVector<int64_t>();
+  if (!dims)
+    return node.error() << "needs constant dims";
+  int64_t rank = typeOf(input).getRank();
+  DenseI64ArrayAttr dimsAttr = dims->empty()
+                                   ? allDimsBut(node, rank, -1)
+                                   : node.builder().getDenseI64ArrayAttr(*dims);
+  FailureOr<Value> x = node.castTo(input, element);
+  if (failed(x))
+    return failure();
+  return node.bind(vectorNorm(node, *x, p.value_or(2.0), dimsAttr,
+                              node.boolean("keepdim").value_or(false)));
+}
+
+LogicalResult importWeightNorm(TorchNode &node) {
+  // _weight_norm(v, g, dim=0): v * (g / ||v||), the 2-norm over every dim
+  // but `dim` (over all of them for dim = -1), kept as size-1 dims so it
+  // broadcasts like g. _weight_norm_interface returns that norm too.
+  Value v = node.tensor("v"), g = node.tensor("g");
+  std::optional<int64_t> dim = node.integer("dim");
+  if (!v || !g || !dim)
+    return node.error() << "needs tensors 'v' and 'g' and a constant dim";
+  int64_t rank = typeOf(v).getRank();
+  int64_t kept = *dim == -1 ? -1 : (*dim < 0 ? *dim + rank : *dim);
+  if (kept >= rank || kept < -1)
+    return node.error() << "dim " << *dim << " does not fit rank " << rank;
+  FailureOr<Value> norm =
+      vectorNorm(node, v, 2.0, allDimsBut(node, rank, kept), true);
+  if (failed(norm))
+    return failure();
+  FailureOr<Value> scale = node.build<edge::DivOp>(g, *norm, StringAttr());
+  if (failed(scale))
+    return failure();
+  FailureOr<Value> weight = node.build<edge::MulOp>(v, *scale);
+  if (failed(weight))
+    return failure();
+  if (node.aten() == "aten::_weight_norm_interface")
+    return node.bindEach({*weight, *norm});
+  return node.bind(weight);
+}
+
 } // namespace
 
 void addReduceHandlers(TorchOpHandlers &handlers) {
@@ -296,6 +402,11 @@ void addReduceHandlers(TorchOpHandlers &handlers) {
   handlers["aten::std"] = importVariance;
   handlers["aten::group_norm"] = importGroupNorm;
   handlers["aten::native_group_norm"] = importGroupNorm;
+  for (const char *name : {"aten::linalg_vector_norm", "aten::norm"})
+    handlers[name] = importVectorNorm;
+  for (const char *name :
+       {"aten::_weight_norm", "aten::_weight_norm_interface"})
+    handlers[name] = importWeightNorm;
 }
 
 } // namespace etch::torch_import

@@ -3,7 +3,7 @@
 // ATen's view family where its arguments differ from the Edge op's: sizes
 // with symbolic entries, flatten/unflatten, multi-output splits (one slice
 // each), narrow, the *_as forms, sym_size, as_strided, repeat, flip, cat of
-// legacy empty tensors.
+// legacy empty tensors, stack, swapaxes, .T / .mT, meshgrid.
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -436,6 +436,127 @@ LogicalResult importMovedim(TorchNode &node) {
       input, node.builder().getDenseI64ArrayAttr(order)));
 }
 
+/// A dim of a tensor of \p rank (negative counts from the end), or
+/// std::nullopt out of range.
+std::optional<int64_t> normalizedDim(int64_t dim, int64_t rank) {
+  int64_t normal = dim < 0 ? dim + rank : dim;
+  if (normal < 0 || normal >= rank)
+    return std::nullopt;
+  return normal;
+}
+
+LogicalResult importSwapaxes(TorchNode &node) {
+  // swapaxes(self, axis0, axis1) / swapdims(self, dim0, dim1): transpose.
+  Value input = node.self();
+  bool axes = node.has("axis0");
+  std::optional<int64_t> first = node.integer(axes ? "axis0" : "dim0"),
+                         second = node.integer(axes ? "axis1" : "dim1");
+  if (!input || !first || !second)
+    return node.error() << "needs a tensor and two constant dims";
+  int64_t rank = typeOf(input).getRank();
+  std::optional<int64_t> a = normalizedDim(*first, std::max<int64_t>(rank, 1)),
+                         b = normalizedDim(*second, std::max<int64_t>(rank, 1));
+  if (!a || !b)
+    return node.error() << "dims " << *first << " and " << *second
+                        << " do not both fit rank " << rank;
+  if (*a == *b || rank == 0)
+    return node.bind(input);
+  return node.bind(node.build<edge::TransposeOp>(input, *a, *b));
+}
+
+LogicalResult importReversedDims(TorchNode &node) {
+  // numpy_T (Tensor.T): every dim reversed; mT / mH / adjoint (real
+  // values): the last two swapped.
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  int64_t rank = typeOf(input).getRank();
+  if (node.aten() != "aten::numpy_T") {
+    if (rank < 2)
+      return node.error() << "needs a tensor of rank 2 or more, got rank "
+                          << rank;
+    return node.bind(node.build<edge::TransposeOp>(input, rank - 2, rank - 1));
+  }
+  if (rank < 2)
+    return node.bind(input);
+  SmallVector<int64_t> order;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    order.push_back(d);
+  return node.bind(node.build<edge::PermuteOp>(
+      input, node.builder().getDenseI64ArrayAttr(order)));
+}
+
+LogicalResult importStack(TorchNode &node) {
+  // stack(tensors, dim=0): each tensor unsqueezed at dim, then joined there.
+  std::optional<SmallVector<Value>> values = node.tensors("tensors");
+  if (!values || values->empty() || llvm::is_contained(*values, Value()))
+    return node.error() << "needs a non-empty list of tensors";
+  int64_t rank = typeOf(values->front()).getRank() + 1;
+  int64_t requested = node.integer("dim").value_or(0);
+  std::optional<int64_t> dim = normalizedDim(requested, rank);
+  if (!dim)
+    return node.error() << "dim " << requested
+                        << " does not fit the stacked rank " << rank;
+  SmallVector<Value> rows;
+  for (Value value : *values) {
+    FailureOr<Value> row = node.build<edge::UnsqueezeOp>(value, *dim);
+    if (failed(row))
+      return failure();
+    rows.push_back(*row);
+  }
+  if (rows.size() == 1)
+    return node.bind(rows.front());
+  return node.bind(node.build<edge::CatOp>(rows, *dim));
+}
+
+LogicalResult importMeshgrid(TorchNode &node) {
+  // meshgrid(tensors, indexing="ij"): output k holds tensor k (0-D or 1-D)
+  // along its own dim, repeated along the others; "xy" swaps the first two
+  // dims of every output (Cartesian indexing).
+  std::optional<SmallVector<Value>> values = node.tensors("tensors");
+  if (!values || values->empty() || llvm::is_contained(*values, Value()))
+    return node.error() << "needs a non-empty list of tensors";
+  std::string indexing = "ij";
+  if (const TorchArgument *arg = node.arg("indexing");
+      arg && arg->kind == Kind::String && !arg->strings.empty())
+    indexing = arg->strings.front();
+  if (indexing != "ij" && indexing != "xy")
+    return node.error() << "indexing '" << indexing
+                        << "' is neither 'ij' nor 'xy'";
+  size_t count = values->size();
+  SmallVector<int64_t> extents;
+  for (Value value : *values) {
+    RankedTensorType type = typeOf(value);
+    if (type.getRank() > 1 || !type.hasStaticShape())
+      return node.error() << "needs 0-D or 1-D tensors of static size, got "
+                          << type;
+    extents.push_back(type.getRank() == 0 ? 1 : type.getDimSize(0));
+  }
+  // The dim that input k runs along in every output.
+  SmallVector<int64_t> along(count);
+  for (size_t k = 0; k < count; ++k)
+    along[k] = static_cast<int64_t>(k);
+  if (indexing == "xy" && count > 1)
+    std::swap(along[0], along[1]);
+  SmallVector<int64_t> shape(count);
+  for (size_t k = 0; k < count; ++k)
+    shape[along[k]] = extents[k];
+  SmallVector<Value> grids;
+  for (size_t k = 0; k < count; ++k) {
+    SmallVector<int64_t> line(count, 1);
+    line[along[k]] = extents[k];
+    FailureOr<Value> placed = view(node, (*values)[k], line);
+    if (failed(placed))
+      return failure();
+    FailureOr<Value> grid = node.build<edge::ExpandOp>(
+        *placed, ValueRange(), node.builder().getDenseI64ArrayAttr(shape));
+    if (failed(grid))
+      return failure();
+    grids.push_back(*grid);
+  }
+  return node.bindEach(grids);
+}
+
 } // namespace
 
 FailureOr<Value> selectScatter(TorchNode &node, Value self, Value src,
@@ -497,6 +618,13 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
     handlers[name] = importAs;
   for (const char *name : {"aten::movedim", "aten::moveaxis"})
     handlers[name] = importMovedim;
+  for (const char *name : {"aten::swapaxes", "aten::swapdims"})
+    handlers[name] = importSwapaxes;
+  for (const char *name :
+       {"aten::numpy_T", "aten::mT", "aten::mH", "aten::adjoint"})
+    handlers[name] = importReversedDims;
+  handlers["aten::stack"] = importStack;
+  handlers["aten::meshgrid"] = importMeshgrid;
 }
 
 } // namespace etch::torch_import

@@ -1,7 +1,7 @@
 // softmax and log_softmax over the last dim: max and sum in lanes, exp
 // branch-free (VectorMath.h) so the compiler vectorizes the row loops, built
 // for AVX-512, AVX2 and the baseline (IsaClones.h).
-// Softmax over another dim runs the portable kernel.
+// Softmax over another dim, or of float64, runs the portable kernel.
 #include "runtime/kernels/optimized/IsaClones.h"
 #include "runtime/kernels/optimized/Kernels.h"
 #include "runtime/kernels/optimized/VectorMath.h"
@@ -83,7 +83,7 @@ void softmax(const KernelCall &call, bool logarithm) {
   int rank = in.rank();
   int64_t dim =
       portable::normalizeDim(call.intAttr("dim", -1), rank > 0 ? rank : 1);
-  if (rank == 0 || dim != rank - 1) {
+  if (rank == 0 || dim != rank - 1 || in.scalarType() != ScalarType::Float32) {
     (logarithm ? portable::runLogSoftmax : portable::runSoftmax)(call);
     return;
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace etch::runtime::portable {
 
@@ -110,22 +111,29 @@ void runLayerNorm(const KernelCall &call) {
 Error validateSoftmax(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0];
-  ET_CHECK_OK(checkType(call, &in, "self", ScalarType::Float32));
+  if (in.scalarType() != ScalarType::Float32 &&
+      in.scalarType() != ScalarType::Float64)
+    return kernelError(call, Error::InvalidType,
+                       "self is %s, expected float32 or float64",
+                       scalarTypeName(in.scalarType()));
   if (normalizeDim(call.intAttr("dim", -1), std::max(in.rank(), 1)) < 0)
     return kernelError(call, Error::InvalidProgram, "dim is out of range");
   return checkSameShape(call, &in, call.outputs[0], "output");
 }
 
-void softmaxLine(const float *s, float *d, int64_t extent, int64_t stride,
-                 bool logarithm) {
-  float maximum = s[0];
+namespace {
+/// softmaxLine in \p T (float64 programs compute in double, as torch).
+template <typename T>
+void softmaxLineOf(const T *s, T *d, int64_t extent, int64_t stride,
+                   bool logarithm) {
+  T maximum = s[0];
   for (int64_t k = 1; k < extent; ++k)
     maximum = std::max(maximum, s[k * stride]);
-  float sum = 0;
+  T sum = 0;
   for (int64_t k = 0; k < extent; ++k)
     sum += std::exp(s[k * stride] - maximum);
   if (logarithm) {
-    float logSum = std::log(sum);
+    T logSum = std::log(sum);
     for (int64_t k = 0; k < extent; ++k)
       d[k * stride] = s[k * stride] - maximum - logSum;
   } else {
@@ -134,7 +142,6 @@ void softmaxLine(const float *s, float *d, int64_t extent, int64_t stride,
   }
 }
 
-namespace {
 void softmax(const KernelCall &call, bool logarithm) {
   const TensorView &in = *call.inputs[0];
   int rank = in.rank();
@@ -142,14 +149,22 @@ void softmax(const KernelCall &call, bool logarithm) {
   int64_t extent = rank ? in.size(dim) : 1;
   int64_t inner = rank ? in.stride(dim) : 1;
   int64_t outer = extent * inner != 0 ? in.numel() / (extent * inner) : 0;
-  const float *src = in.data<float>();
-  float *dst = call.outputs[0]->data<float>();
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t i = 0; i < inner; ++i)
-      softmaxLine(src + o * extent * inner + i, dst + o * extent * inner + i,
-                  extent, inner, logarithm);
+  visitFloatType(in.scalarType(), [&](auto *type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    const T *src = in.data<T>();
+    T *dst = call.outputs[0]->data<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i)
+        softmaxLineOf(src + o * extent * inner + i,
+                      dst + o * extent * inner + i, extent, inner, logarithm);
+  });
 }
 } // namespace
+
+void softmaxLine(const float *s, float *d, int64_t extent, int64_t stride,
+                 bool logarithm) {
+  softmaxLineOf(s, d, extent, stride, logarithm);
+}
 
 void runSoftmax(const KernelCall &call) { softmax(call, false); }
 void runLogSoftmax(const KernelCall &call) { softmax(call, true); }

@@ -19,9 +19,11 @@ graph of an ExportedProgram, every argument named as the op's schema names it:
 
 Argument values: a tensor's name; a sym value's name (as_sym_int); numbers,
 True/False/None and strings; lists of those; torch.float32 and friends
-(as_scalar_type); torch.contiguous_format (as_memory_format). A list output
+(as_scalar_type); torch.contiguous_format (as_memory_format); float('inf'),
+float('-inf') and float('nan') (as torch.export spells them). A list output
 is written in brackets; a node whose target starts with "_operator." works on
-sym values. Sizes may be symbols ("f32[s0,3]").
+sym values, one starting with "torch." keeps its target as written (functorch's
+Python-level ops), and one written " = target(...)" has no outputs. Sizes may be symbols ("f32[s0,3]").
 """
 import ast
 import re
@@ -55,6 +57,11 @@ class GraphText:
             value = self.argument(node.operand, text)
             kind, payload = next(iter(value.items()))
             return {kind: -payload}
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "float" \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Constant):
+            # torch.export writes non-finite floats as strings
+            spelled = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN"}
+            return {"as_float": spelled[str(node.args[0].value)]}
         if isinstance(node, ast.Constant):
             value = node.value
             if value is None:
@@ -114,7 +121,7 @@ class GraphText:
         else:
             outputs = [self.output(item) for item in items]
         target = ast.unparse(call.func)
-        if not target.startswith("_operator."):
+        if not target.startswith(("_operator.", "torch.")):
             target = "torch.ops." + target
         name = lhs.strip("[]").split(":")[0].strip()
         metadata = {}

@@ -185,6 +185,35 @@ TEST(PortableNorm, SoftmaxAndLogSoftmaxAnyDim) {
   }
 }
 
+// float64 programs (softmax(dtype=torch.float64)) compute in double: values
+// 1e-9 apart, which float32 cannot tell apart, keep their difference.
+TEST(PortableNorm, SoftmaxInFloat64) {
+  OwnedTensor x(ScalarType::Float64, {2, 3});
+  double values[6] = {1.0, 1.0 + 1e-9, 1.0 - 1e-9, -3.0, 0.5, 2.0};
+  std::memcpy(x.view.data<double>(), values, sizeof values);
+  for (bool logarithm : {false, true}) {
+    OwnedTensor out(ScalarType::Float64, {2, 3});
+    Attributes attributes;
+    attributes.i("dim", 1);
+    ASSERT_EQ(runKernel(logarithm ? "edge.log_softmax" : "edge.softmax",
+                        {&x.view}, {&out.view}, attributes),
+              Error::Ok);
+    for (int r = 0; r < 2; ++r) {
+      double sum = 0;
+      for (int k = 0; k < 3; ++k)
+        sum += std::exp(values[r * 3 + k]);
+      for (int k = 0; k < 3; ++k) {
+        double v = values[r * 3 + k];
+        double expected = logarithm ? v - std::log(sum) : std::exp(v) / sum;
+        EXPECT_NEAR(out.view.data<double>()[r * 3 + k], expected, 1e-15);
+      }
+    }
+  }
+  OwnedTensor ints(ScalarType::Int32, {2, 3}), out(ScalarType::Int32, {2, 3});
+  EXPECT_EQ(runKernel("edge.softmax", {&ints.view}, {&out.view}),
+            Error::InvalidType);
+}
+
 TEST(PortableReduction, MeanAndSumOverDims) {
   OwnedTensor x = randomFloat({2, 3, 4});
   OwnedTensor mean(ScalarType::Float32, {2, 1, 4}),
