@@ -452,16 +452,43 @@ private:
     });
   }
 
+  /// XNNPACK's padded average pooling divides by the pixels inside the
+  /// input (count_include_pad=False); ATen's default counts the padding, so
+  /// there the input is zero-padded first and pooled unpadded.
   LogicalResult lowerAvgPool(AvgPool2dOp pool) {
     ArrayRef<int64_t> kernel = pool.getKernelSize();
     ArrayRef<int64_t> stride =
         pool.getStride().empty() ? kernel : pool.getStride();
-    return lowerOneInput(pool, K::AveragePooling2d, [&](NodeRecord &node) {
-      schema::PoolingParamsT params;
-      params.window = window2d({0, 0}, kernel, stride, {1, 1});
-      node.params.Set(std::move(params));
-      node.fusable = true;
-    });
+    SmallVector<int64_t> padding(pool.getPadding());
+    Value input = pool.getSelf();
+    FailureOr<uint32_t> pooledFrom = valueId(pool, input);
+    if (failed(pooledFrom))
+      return failure();
+    if (pool.getCountIncludePad() &&
+        llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
+      std::vector<uint64_t> dims = xnnDims(input); // NHWC
+      dims[1] += 2 * padding[0];
+      dims[2] += 2 * padding[1];
+      uint32_t padded = blob.addTensor(dims);
+      NodeRecord pad{K::ConstantPad, {*pooledFrom}, {padded}};
+      schema::PadParamsT params;
+      params.pre = {0, static_cast<uint32_t>(padding[0]),
+                    static_cast<uint32_t>(padding[1]), 0};
+      params.post = params.pre;
+      params.value = 0.0f;
+      pad.params.Set(std::move(params));
+      emit(pool, std::move(pad));
+      pooledFrom = padded;
+      padding = {0, 0};
+    }
+    NodeRecord node{
+        K::AveragePooling2d, {*pooledFrom}, {resultId(pool.getResult())}};
+    schema::PoolingParamsT params;
+    params.window = window2d(padding, kernel, stride, {1, 1});
+    node.params.Set(std::move(params));
+    node.fusable = true;
+    emit(pool, std::move(node));
+    return success();
   }
 
   /// adaptive_avg_pool2d to 1x1, or a mean over H and W: a global average

@@ -279,10 +279,18 @@ std::string whyUnsupported(Operation *op) {
     return "";
   }
   if (auto pool = dyn_cast<AvgPool2dOp>(op)) {
+    // Padding counted in the divisor (ATen's default) is an explicit zero
+    // padding first, which needs static H and W; XNNPACK's own padding
+    // divides by the pixels inside the input (count_include_pad=False).
+    bool padded =
+        llvm::any_of(pool.getPadding(), [](int64_t p) { return p != 0; });
     if (rankOf(pool.getSelf()) != 4 || pool.getCeilMode() ||
-        pool.getDivisorOverride() ||
-        llvm::any_of(pool.getPadding(), [](int64_t p) { return p != 0; }))
-      return "only unpadded, floor-mode average pooling of NCHW input";
+        pool.getDivisorOverride())
+      return "only floor-mode average pooling of NCHW input without a "
+             "divisor_override";
+    if (padded && pool.getCountIncludePad() &&
+        (isDynamicDim(pool.getSelf(), 2) || isDynamicDim(pool.getSelf(), 3)))
+      return "padding counted in the divisor with a dynamic height or width";
     return "";
   }
   if (isa<AdaptiveAvgPool2dOp, MeanOp>(op))
