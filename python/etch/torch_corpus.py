@@ -265,10 +265,12 @@ class VolumetricOps(torch.nn.Module):
 class TrainingIrOps(torch.nn.Module):
     """Composite ops the training IR keeps whole that transformers and
     torchvision models reach (BEiT, ConvNeXt V2, Swin V2, wav2vec2, BLOOM,
-    MaxViT): stack, meshgrid in both indexings, swapaxes/swapdims, softmax
-    and sums with a dtype, vector norms of every order, F.normalize, weight
-    norm, einsum (batched, ellipsis, implicit output, three operands),
-    baddbmm with alpha and beta, and an unread torch.rand (layer drop)."""
+    MaxViT, GPT-J, CodeGen, Mamba, Mixtral): stack, meshgrid in both
+    indexings, swapaxes/swapdims, softmax and sums with a dtype, vector norms
+    of every order, F.normalize, weight norm, einsum (batched, ellipsis,
+    implicit output, three operands), baddbmm with alpha and beta, an unread
+    torch.rand (layer drop), repeat_interleave, softplus, cumsum to int32,
+    ATen's aliases (multiply, true_divide)."""
 
     def __init__(self):
         super().__init__()
@@ -296,7 +298,13 @@ class TrainingIrOps(torch.nn.Module):
                  + torch.einsum("bij,bjk,kl->bil", x, y, torch.ones(5, 4)))
         swapped = x.swapaxes(1, 2).swapdims(0, -1) + self.conv(x).permute(1, 2, 0)
         total = torch.log_softmax(x, -1, dtype=torch.float64).sum(dtype=torch.float32)
-        return attn, norms, mixed + grids[:, :1].sum(), swapped * total
+        # Rotary embeddings of GPT-J and CodeGen, Mamba's softplus, an MoE
+        # router's int32 token counts, ATen's aliases.
+        pairs = torch.multiply(x.repeat_interleave(2, dim=-1)[..., 3:9], 0.5)
+        counts = torch.cumsum((x > 0).to(torch.int32), dim=-1, dtype=torch.int32)
+        smooth = torch.nn.functional.softplus(torch.true_divide(x, 0.25), beta=2.0, threshold=5.0)
+        extra = pairs + counts + smooth + torch.repeat_interleave(x[0, 0, :2], 3).sum()
+        return attn, norms, mixed + grids[:, :1].sum(), swapped * total, extra
 
 
 MODELS = {

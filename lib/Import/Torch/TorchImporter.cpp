@@ -363,6 +363,37 @@ LogicalResult TorchImporter::importNode(const Object &node) {
       "aten::unsqueeze_copy", "aten::view_copy"};
   if (viewCopies.contains(aten))
     aten.resize(aten.size() - StringRef("_copy").size());
+  // ATen's aliases (same schema, another name) that the training IR keeps;
+  // in-place forms keep their trailing underscore.
+  static const llvm::StringMap<StringRef> aliases = {
+      {"aten::multiply", "aten::mul"},
+      {"aten::divide", "aten::div"},
+      {"aten::true_divide", "aten::div"},
+      {"aten::subtract", "aten::sub"},
+      {"aten::greater", "aten::gt"},
+      {"aten::greater_equal", "aten::ge"},
+      {"aten::less", "aten::lt"},
+      {"aten::less_equal", "aten::le"},
+      {"aten::not_equal", "aten::ne"},
+      {"aten::absolute", "aten::abs"},
+      {"aten::negative", "aten::neg"},
+      {"aten::arccos", "aten::acos"},
+      {"aten::arcsin", "aten::asin"},
+      {"aten::arctan", "aten::atan"},
+      {"aten::arccosh", "aten::acosh"},
+      {"aten::arcsinh", "aten::asinh"},
+      {"aten::arctanh", "aten::atanh"},
+      {"aten::clip", "aten::clamp"},
+      {"aten::fix", "aten::trunc"},
+      {"aten::special_expit", "aten::sigmoid"},
+      {"aten::special_erf", "aten::erf"},
+      {"aten::special_expm1", "aten::expm1"},
+      {"aten::special_log1p", "aten::log1p"}};
+  bool inPlace =
+      aten.size() > 1 && aten.back() == '_' && !StringRef(aten).ends_with("__");
+  if (auto alias = aliases.find(inPlace ? StringRef(aten).drop_back() : aten);
+      alias != aliases.end())
+    aten = (alias->second + (inPlace ? "_" : "")).str();
   // Runtime checks torch.export writes on symbolic sizes (u0 <= 24, ...):
   // the memory plan bounds every size, so nothing is left to check. Their
   // operands can be symbols etch never evaluates: they are not decoded.

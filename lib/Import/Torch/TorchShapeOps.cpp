@@ -3,7 +3,8 @@
 // ATen's view family where its arguments differ from the Edge op's: sizes
 // with symbolic entries, flatten/unflatten, multi-output splits (one slice
 // each), narrow, the *_as forms, sym_size, as_strided, repeat, flip, cat of
-// legacy empty tensors, stack, swapaxes, .T / .mT, meshgrid.
+// legacy empty tensors, stack, swapaxes, .T / .mT, meshgrid,
+// repeat_interleave.
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -486,6 +487,46 @@ LogicalResult importReversedDims(TorchNode &node) {
       input, node.builder().getDenseI64ArrayAttr(order)));
 }
 
+LogicalResult importRepeatInterleave(TorchNode &node) {
+  // repeat_interleave(self, repeats: int, dim=None): each entry along dim
+  // `repeats` times in a row (the flattened tensor when dim is None): a
+  // unit dim after it, expanded, then folded in.
+  Value input = node.self();
+  std::optional<int64_t> repeats = node.integer("repeats");
+  if (!input || !repeats || *repeats < 0)
+    return node.error() << "needs a tensor and a constant count of repeats "
+                           "(per-entry counts in a tensor are not supported)";
+  RankedTensorType type = typeOf(input);
+  if (!type.hasStaticShape())
+    return node.error() << "needs a static shape, got " << type;
+  if (!node.has("dim")) {
+    FailureOr<Value> flat = view(node, input, {type.getNumElements()});
+    if (failed(flat))
+      return failure();
+    input = *flat;
+    type = typeOf(input);
+  }
+  int64_t rank = std::max<int64_t>(type.getRank(), 1);
+  std::optional<int64_t> dim =
+      normalizedDim(node.integer("dim").value_or(0), rank);
+  if (!dim)
+    return node.error() << "dim does not fit rank " << rank;
+  SmallVector<int64_t> shape(type.getShape());
+  if (shape.empty())
+    shape.push_back(1);
+  FailureOr<Value> unit = node.build<edge::UnsqueezeOp>(input, *dim + 1);
+  if (failed(unit))
+    return failure();
+  SmallVector<int64_t> expanded(shape);
+  expanded.insert(expanded.begin() + *dim + 1, *repeats);
+  FailureOr<Value> copies = node.build<edge::ExpandOp>(
+      *unit, ValueRange(), node.builder().getDenseI64ArrayAttr(expanded));
+  if (failed(copies))
+    return failure();
+  shape[*dim] *= *repeats;
+  return node.bind(view(node, *copies, shape));
+}
+
 LogicalResult importStack(TorchNode &node) {
   // stack(tensors, dim=0): each tensor unsqueezed at dim, then joined there.
   std::optional<SmallVector<Value>> values = node.tensors("tensors");
@@ -624,6 +665,7 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
        {"aten::numpy_T", "aten::mT", "aten::mH", "aten::adjoint"})
     handlers[name] = importReversedDims;
   handlers["aten::stack"] = importStack;
+  handlers["aten::repeat_interleave"] = importRepeatInterleave;
   handlers["aten::meshgrid"] = importMeshgrid;
 }
 

@@ -218,9 +218,43 @@ LogicalResult importCopy(TorchNode &node) {
       *converted, ValueRange(), node.builder().getDenseI64ArrayAttr(type.getShape())));
 }
 
+LogicalResult importSoftplus(TorchNode &node) {
+  // softplus(self, beta=1, threshold=20): log1p(exp(beta x)) / beta, and x
+  // itself where beta x > threshold, as ATen.
+  Value input = node.self();
+  std::optional<double> beta =
+      node.has("beta") ? node.number("beta") : std::optional<double>(1.0);
+  std::optional<double> threshold = node.has("threshold")
+                                        ? node.number("threshold")
+                                        : std::optional<double>(20.0);
+  if (!input || !beta || !threshold)
+    return node.error() << "needs a tensor and constant beta and threshold";
+  Type element = typeOf(input).getElementType();
+  FailureOr<Value> scaled =
+      *beta == 1.0
+          ? FailureOr<Value>(input)
+          : node.build<edge::MulOp>(input, node.scalar(element, *beta));
+  if (failed(scaled))
+    return failure();
+  FailureOr<Value> grown = node.build<edge::ExpOp>(*scaled);
+  if (failed(grown))
+    return failure();
+  FailureOr<Value> soft = node.build<edge::Log1pOp>(*grown);
+  if (succeeded(soft) && *beta != 1.0)
+    soft = node.build<edge::DivOp>(*soft, node.scalar(element, *beta),
+                                   StringAttr());
+  FailureOr<Value> linear =
+      node.build<edge::GtOp>(*scaled, node.scalar(element, *threshold));
+  if (failed(soft) || failed(linear))
+    return failure();
+  return node.bind(node.build<edge::WhereOp>(*linear, input, *soft));
+}
+
 LogicalResult importCumsum(TorchNode &node) {
   // cumsum(self, dim, dtype=None): with a dtype, the input is converted
-  // first (so the sum runs in that type).
+  // first (so the sum runs in that type). Edge sums integers in i64; a
+  // narrower integer dtype (MoE routers count tokens in int32) takes the
+  // low bits, which are what a sum in that type would wrap to.
   Value input = node.self();
   std::optional<int64_t> dim = node.integer("dim");
   FailureOr<RankedTensorType> result = node.outputType();
@@ -235,7 +269,10 @@ LogicalResult importCumsum(TorchNode &node) {
       return failure();
     input = *converted;
   }
-  return node.bind(node.build<edge::CumsumOp>(input, *dim));
+  FailureOr<Value> sums = node.build<edge::CumsumOp>(input, *dim);
+  if (failed(sums))
+    return failure();
+  return node.bind(node.castTo(*sums, result->getElementType()));
 }
 
 std::optional<std::pair<SmallVector<Value>, SmallVector<int64_t>>>
@@ -540,6 +577,7 @@ void addValueHandlers(TorchOpHandlers &handlers) {
   handlers["aten::floor_divide"] = importFloorDivide;
   handlers["aten::copy"] = importCopy;
   handlers["aten::cumsum"] = importCumsum;
+  handlers["aten::softplus"] = importSoftplus;
   handlers["aten::index"] = importIndex;
   handlers["aten::index_put"] = importIndexPut;
   handlers["aten::index_copy"] = importIndexCopy;
