@@ -176,6 +176,23 @@ def Edge_BmmOp : Edge_AtenOp<"bmm", "aten::bmm"> {
   let results = (outs Edge_FloatTensor:$result);
 }
 
+def Edge_GroupedMmOp
+    : Edge_AtenOp<"grouped_mm", "transformers::grouped_mm_fallback"> {
+  let inferRule = "groupedRows";
+  let summary = "Rows sorted by group, each times its group's matrix";
+  let description = [{
+    `input` [S, K] holds rows sorted by group, `weight` [G, K, N] a matrix
+    per group and `offs` [G] the cumulative row counts: group g owns rows
+    offs[g-1] <= s < offs[g]. Rows from offs[G-1] on are zero (counts past
+    S are cut at S). Mixture-of-experts layers sort their token-expert pairs
+    by expert and run each expert on its rows (transformers'
+    `grouped_mm_fallback`), reading each expert's weights once.
+  }];
+  let arguments = (ins Edge_FloatTensor:$input, Edge_FloatTensor:$weight,
+      Edge_IndexTensor:$offs);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary (broadcasting)
 //===----------------------------------------------------------------------===//

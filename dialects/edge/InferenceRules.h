@@ -295,6 +295,31 @@ mlir::LogicalResult matmul(mlir::MLIRContext *, Where location,
   return Operands::infer(location, name, adaptor, Rank, types);
 }
 
+/// grouped_mm: input [S, K] by weight [G, K, N] (offs [G]) -> [S, N].
+template <typename Adaptor>
+mlir::LogicalResult groupedRows(mlir::MLIRContext *, Where location,
+                                llvm::StringRef name, Adaptor adaptor,
+                                Types &types) {
+  if (mlir::failed(
+          verifyRank(location, name, "input", adaptor.getInput(), 2)) ||
+      mlir::failed(
+          verifyRank(location, name, "weight", adaptor.getWeight(), 3)) ||
+      mlir::failed(verifyRank(location, name, "offs", adaptor.getOffs(), 1)))
+    return mlir::failure();
+  mlir::RankedTensorType input = rankedType(adaptor.getInput());
+  llvm::ArrayRef<int64_t> weight = rankedType(adaptor.getWeight()).getShape();
+  int64_t groups = rankedType(adaptor.getOffs()).getDimSize(0);
+  if (!extentsAgree(input.getDimSize(1), weight[1]) ||
+      !extentsAgree(weight[0], groups))
+    return emitInferenceError(
+        location, name,
+        "input [S, K], weight [G, K, N] and offs [G] disagree: input " +
+            formatType(input) + ", weight " + formatShape(weight) + ", offs " +
+            formatType(rankedType(adaptor.getOffs())));
+  types.push_back(input.clone({input.getDimSize(0), weight[2]}));
+  return mlir::success();
+}
+
 template <typename Adaptor>
 mlir::LogicalResult triangle(mlir::MLIRContext *, Where location,
                              llvm::StringRef name, Adaptor adaptor,

@@ -270,7 +270,7 @@ class TrainingIrOps(torch.nn.Module):
     of every order, F.normalize, weight norm, einsum (batched, ellipsis,
     implicit output, three operands), baddbmm with alpha and beta, an unread
     torch.rand (layer drop), repeat_interleave, softplus, cumsum to int32,
-    ATen's aliases (multiply, true_divide)."""
+    ATen's aliases (multiply, true_divide), histc."""
 
     def __init__(self):
         super().__init__()
@@ -304,7 +304,10 @@ class TrainingIrOps(torch.nn.Module):
         counts = torch.cumsum((x > 0).to(torch.int32), dim=-1, dtype=torch.int32)
         smooth = torch.nn.functional.softplus(torch.true_divide(x, 0.25), beta=2.0, threshold=5.0)
         extra = pairs + counts + smooth + torch.repeat_interleave(x[0, 0, :2], 3).sum()
-        return attn, norms, mixed + grids[:, :1].sum(), swapped * total, extra
+        # histc over a fixed range (values outside it left out) and over the
+        # data's own range (min = max)
+        bins = torch.cat([torch.histc(x, bins=5, min=-1.0, max=1.0), torch.histc(y, bins=3)])
+        return attn, norms, mixed + grids[:, :1].sum(), swapped * total, extra, bins
 
 
 MODELS = {
@@ -434,6 +437,12 @@ def tiny_hf(kind):
     if kind == "gemma":
         return first_output(t.GemmaForCausalLM(t.GemmaConfig(num_key_value_heads=1, head_dim=16,
                                                              **common)), "logits")
+    if kind == "mixtral":
+        # transformers 5's experts: tokens sorted by expert, histc counts,
+        # its own grouped_mm_fallback op
+        return first_output(t.MixtralForCausalLM(t.MixtralConfig(
+            num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2, **common)),
+            "logits")
     if kind == "opt":
         return first_output(t.OPTForCausalLM(t.OPTConfig(
             vocab_size=1000, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
@@ -497,7 +506,7 @@ SURVEY_MODELS = {
                            lambda: (token_ids((1, 1)), torch.tensor([0], dtype=torch.long)),
                            None, True, False),
     **{kind: (lambda kind=kind: tiny_hf(kind), lambda: (token_ids((1, 16)),), None, True, False)
-       for kind in ("t5_encoder", "distilbert", "qwen2", "gemma", "opt")},
+       for kind in ("t5_encoder", "distilbert", "qwen2", "gemma", "opt", "mixtral")},
 }
 
 

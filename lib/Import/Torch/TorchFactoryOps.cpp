@@ -191,10 +191,10 @@ LogicalResult importArange(TorchNode &node) {
 } // namespace
 
 void addFactoryHandlers(TorchOpHandlers &handlers) {
-  for (const char *name :
-       {"aten::zeros", "aten::zeros_like", "aten::new_zeros", "aten::zero",
-        "aten::empty", "aten::empty_like", "aten::new_empty",
-        "aten::empty_strided", "aten::new_empty_strided"})
+  for (const char *name : {"aten::zeros", "aten::zeros_like", "aten::new_zeros",
+                           "aten::zero", "aten::empty", "aten::empty_like",
+                           "aten::new_empty", "aten::empty_strided",
+                           "aten::new_empty_strided", "aten::empty_permuted"})
     handlers[name] = importZeros;
   for (const char *name : {"aten::ones", "aten::ones_like", "aten::new_ones"})
     handlers[name] = importOnes;

@@ -9,6 +9,7 @@
 //   topk, sort (.stable), argsort -> topk, sort (two results)
 //   linalg_vector_norm / norm (any order p, dims, keepdim, dtype) -> abs,
 //       sum (pow, sqrt) or amax/amin; _weight_norm -> v * (g / norm of v)
+//   histc -> each value's bin (trunc), compared with every bin, summed
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -360,6 +361,94 @@ LogicalResult importVectorNorm(TorchNode &node) {
                               node.boolean("keepdim").value_or(false)));
 }
 
+/// Rank-0 \p a op \p b, failing quietly when either failed.
+template <typename Op, typename... Extra>
+FailureOr<Value> binary(TorchNode &node, FailureOr<Value> a, FailureOr<Value> b,
+                        Extra... extra) {
+  if (failed(a) || failed(b))
+    return failure();
+  return node.build<Op>(*a, *b, extra...);
+}
+
+LogicalResult importHistc(TorchNode &node) {
+  // histc(self, bins=100, min=0, max=0): how many values fall in each of
+  // `bins` equal bins over [min, max] (the last bin closed, values outside
+  // left out); min = max takes the data's own range, widened by 1 each way
+  // when the data is one value. Bin of x: (x - min) * bins / (max - min),
+  // truncated, in the input's type, as ATen's CPU kernel.
+  Value input = node.self();
+  std::optional<int64_t> bins =
+      node.has("bins") ? node.integer("bins") : std::optional<int64_t>(100);
+  std::optional<double> lo = node.has("min") ? node.number("min") : 0.0,
+                        hi = node.has("max") ? node.number("max") : 0.0;
+  if (!input || !bins || *bins <= 0 || !lo || !hi)
+    return node.error() << "needs a tensor, a positive constant bins and "
+                           "constant min and max";
+  RankedTensorType type = typeOf(input);
+  Type element = type.getElementType();
+  if (!isa<FloatType>(element) || !type.hasStaticShape())
+    return node.error() << "needs a float tensor of static shape, got " << type;
+  if (*lo > *hi)
+    return node.error() << "max " << *hi << " is below min " << *lo;
+  Builder &b = node.builder();
+  int64_t count = type.getNumElements();
+  FailureOr<Value> column = node.build<edge::ViewOp>(
+      input, ValueRange(), b.getDenseI64ArrayAttr({count, 1}));
+  if (failed(column))
+    return failure();
+  FailureOr<Value> low = node.scalar(element, *lo),
+                   high = node.scalar(element, *hi);
+  if (*lo == *hi) {
+    DenseI64ArrayAttr all = b.getDenseI64ArrayAttr({0, 1});
+    low = node.build<edge::AminOp>(*column, all, false);
+    high = node.build<edge::AmaxOp>(*column, all, false);
+    FailureOr<Value> single = binary<edge::EqOp>(node, low, high);
+    FailureOr<Value> below = binary<edge::SubOp>(
+        node, low, node.scalar(element, 1.0), b.getF64FloatAttr(1.0));
+    FailureOr<Value> above = binary<edge::AddOp>(
+        node, high, node.scalar(element, 1.0), b.getF64FloatAttr(1.0));
+    if (failed(single) || failed(below) || failed(above))
+      return failure();
+    low = node.build<edge::WhereOp>(*single, *below, *low);
+    high = node.build<edge::WhereOp>(*single, *above, *high);
+  }
+  FailureOr<Value> position = binary<edge::DivOp>(
+      node,
+      binary<edge::MulOp>(
+          node, binary<edge::SubOp>(node, *column, low, b.getF64FloatAttr(1.0)),
+          node.scalar(element, static_cast<double>(*bins))),
+      binary<edge::SubOp>(node, high, low, b.getF64FloatAttr(1.0)),
+      StringAttr());
+  if (failed(position))
+    return failure();
+  FailureOr<Value> index = node.build<edge::TruncOp>(*position);
+  // x = max lands on bins itself: the last bin is closed.
+  FailureOr<Value> atEnd = binary<edge::EqOp>(
+      node, index, node.scalar(element, static_cast<double>(*bins)));
+  if (failed(atEnd))
+    return failure();
+  index = node.build<edge::WhereOp>(
+      *atEnd, node.scalar(element, static_cast<double>(*bins - 1)), *index);
+  SmallVector<Attribute> ids;
+  for (int64_t i = 0; i < *bins; ++i)
+    ids.push_back(FloatAttr::get(element, static_cast<double>(i)));
+  Value binIds = node.builder().create<edge::ConstantOp>(
+      node.loc(),
+      DenseElementsAttr::get(RankedTensorType::get({1, *bins}, element), ids));
+  FailureOr<Value> inside =
+      binary<edge::LogicalAndOp>(node, binary<edge::GeOp>(node, *column, low),
+                                 binary<edge::LeOp>(node, *column, high));
+  FailureOr<Value> hits = binary<edge::LogicalAndOp>(
+      node, binary<edge::EqOp>(node, index, binIds), inside);
+  if (failed(hits))
+    return failure();
+  FailureOr<Value> ones = node.castTo(*hits, element);
+  if (failed(ones))
+    return failure();
+  return node.bind(
+      node.build<edge::SumOp>(*ones, b.getDenseI64ArrayAttr({0}), false));
+}
+
 LogicalResult importWeightNorm(TorchNode &node) {
   // _weight_norm(v, g, dim=0): v * (g / ||v||), the 2-norm over every dim
   // but `dim` (over all of them for dim = -1), kept as size-1 dims so it
@@ -404,6 +493,7 @@ void addReduceHandlers(TorchOpHandlers &handlers) {
   handlers["aten::native_group_norm"] = importGroupNorm;
   for (const char *name : {"aten::linalg_vector_norm", "aten::norm"})
     handlers[name] = importVectorNorm;
+  handlers["aten::histc"] = importHistc;
   for (const char *name :
        {"aten::_weight_norm", "aten::_weight_norm_interface"})
     handlers[name] = importWeightNorm;

@@ -357,6 +357,58 @@ void runBmm(const KernelCall &call) {
   });
 }
 
+Error validateGroupedMm(const KernelCall &call) {
+  ET_CHECK_OK(checkArity(call, 3, 3, 1));
+  const TensorView &input = *call.inputs[0], &weight = *call.inputs[1],
+                   &offs = *call.inputs[2];
+  ScalarType type = input.scalarType();
+  if (type != ScalarType::Float32 && type != ScalarType::Float64)
+    return kernelError(call, Error::NotSupported,
+                       "input is %s, expected float32 or float64",
+                       scalarTypeName(type));
+  ET_CHECK_OK(checkType(call, &weight, "weight", type));
+  if (offs.scalarType() != ScalarType::Int32 &&
+      offs.scalarType() != ScalarType::Int64)
+    return kernelError(call, Error::InvalidType,
+                       "offs is %s, expected int32 or int64",
+                       scalarTypeName(offs.scalarType()));
+  ET_CHECK_OK(checkRank(call, &input, "input", 2));
+  ET_CHECK_OK(checkRank(call, &weight, "weight", 3));
+  ET_CHECK_OK(checkRank(call, &offs, "offs", 1));
+  if (input.size(1) != weight.size(1) || weight.size(0) != offs.size(0))
+    return kernelError(call, Error::InvalidShape,
+                       "input [S, K], weight [G, K, N] and offs [G] disagree");
+  ET_CHECK_OK(checkType(call, call.outputs[0], "output", type));
+  int64_t expected[2] = {input.size(0), weight.size(2)};
+  return checkShape(call, call.outputs[0], "output", expected, 2);
+}
+
+void runGroupedMm(const KernelCall &call) {
+  const TensorView &input = *call.inputs[0], &weight = *call.inputs[1],
+                   &offs = *call.inputs[2];
+  TensorView &out = *call.outputs[0];
+  std::memset(out.data(), 0, out.nbytes());
+  int64_t rows = input.size(0), k = input.size(1), n = weight.size(2);
+  // Counts are data: each group's rows are cut to [previous end, rows).
+  auto end = [&](int64_t g) {
+    int64_t value = offs.scalarType() == ScalarType::Int32
+                        ? offs.data<int32_t>()[g]
+                        : offs.data<int64_t>()[g];
+    return std::clamp<int64_t>(value, 0, rows);
+  };
+  visitFloatType(input.scalarType(), [&](auto *type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    int64_t start = 0;
+    for (int64_t g = 0; g < weight.size(0); ++g) {
+      int64_t stop = std::max(start, end(g));
+      matmulAccumulate(input.data<T>() + start * k,
+                       weight.data<T>() + g * k * n, out.data<T>() + start * n,
+                       stop - start, k, n, T(1));
+      start = stop;
+    }
+  });
+}
+
 Error validateAddmm(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 3, 3, 1));
   ET_CHECK_OK(checkFloatInputs(call));

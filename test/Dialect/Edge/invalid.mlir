@@ -288,6 +288,16 @@ func.func @mm_contraction(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) {
 
 // -----
 
+// grouped_mm: one count per group's matrix.
+func.func @grouped_mm_counts(%x: tensor<6x4xf32>, %w: tensor<3x4x5xf32>, %offs: tensor<2xi32>) {
+  // expected-error @+2 {{'edge.grouped_mm' op input [S, K], weight [G, K, N] and offs [G] disagree: input tensor<6x4xf32>, weight [3, 4, 5], offs tensor<2xi32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.grouped_mm %x, %w, %offs : (tensor<6x4xf32>, tensor<3x4x5xf32>, tensor<2xi32>) -> tensor<6x5xf32>
+  return
+}
+
+// -----
+
 // bmm batch sizes must agree.
 func.func @bmm_batch(%a: tensor<2x3x4xf32>, %b: tensor<3x4x5xf32>) {
   // expected-error @+2 {{'edge.bmm' op batch size: self dim 0 = 2 does not match mat2 dim 0 = 3}}

@@ -147,6 +147,14 @@ func.func @matmul(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<2x3x4xf32
   return %1 : tensor<2x3x5xf32>
 }
 
+// grouped_mm: rows by group times each group's matrix (MoE experts).
+// CHECK-LABEL: func @grouped_mm
+// CHECK: edge.grouped_mm %{{.*}}, %{{.*}}, %{{.*}} : (tensor<6x4xf32>, tensor<3x4x5xf32>, tensor<3xi32>) -> tensor<6x5xf32>
+func.func @grouped_mm(%x: tensor<6x4xf32>, %w: tensor<3x4x5xf32>, %offs: tensor<3xi32>) -> tensor<6x5xf32> {
+  %0 = edge.grouped_mm %x, %w, %offs : (tensor<6x4xf32>, tensor<3x4x5xf32>, tensor<3xi32>) -> tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
+}
+
 // Broadcasting binary ops; add/sub carry alpha, div a rounding mode.
 // CHECK-LABEL: func @binary
 // CHECK: edge.add %{{.*}}, %{{.*}} {alpha = 2.000000e+00 : f64} : (tensor<2x1x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>

@@ -308,3 +308,65 @@ TEST(PortableLinalg, DeterminantAgainstCofactors) {
                       {&det.view, &lu.view, &pivots.view}),
             Error::InvalidShape);
 }
+
+namespace {
+
+/// grouped_mm's reference: row s times the matrix of the group whose range
+/// holds it; rows past the last count stay zero.
+std::vector<double> groupedReference(const OwnedTensor &input,
+                                     const OwnedTensor &weight,
+                                     const std::vector<int64_t> &ends) {
+  int64_t rows = input.view.size(0), k = input.view.size(1),
+          n = weight.view.size(2);
+  std::vector<double> expected(rows * n, 0.0);
+  int64_t start = 0;
+  for (size_t g = 0; g < ends.size(); ++g) {
+    int64_t stop = std::max(start, std::min<int64_t>(ends[g], rows));
+    for (int64_t s = start; s < stop; ++s)
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t p = 0; p < k; ++p)
+          expected[s * n + j] += double(input.view.data<float>()[s * k + p]) *
+                                 weight.view.data<float>()[(g * k + p) * n + j];
+    start = stop;
+  }
+  return expected;
+}
+
+} // namespace
+
+// Mixture-of-experts rows sorted by expert: an empty group, a ragged one,
+// rows past the last count (zero), counts past the rows (cut), int32 and
+// int64 counts.
+TEST(PortableMatmul, GroupedMmRowsPerGroup) {
+  const std::vector<std::vector<int64_t>> cases = {
+      {2, 2, 5, 6}, {0, 3, 3, 7}, {1, 4, 9, 12}};
+  for (ScalarType countType : {ScalarType::Int32, ScalarType::Int64})
+    for (const std::vector<int64_t> &ends : cases) {
+      OwnedTensor input = randomFloat({7, 5}), weight = randomFloat({4, 5, 3});
+      OwnedTensor offs(countType, {4}), out(ScalarType::Float32, {7, 3});
+      for (int g = 0; g < 4; ++g) {
+        if (countType == ScalarType::Int32)
+          offs.view.data<int32_t>()[g] = static_cast<int32_t>(ends[g]);
+        else
+          offs.view.data<int64_t>()[g] = ends[g];
+      }
+      ASSERT_EQ(runKernel("edge.grouped_mm",
+                          {&input.view, &weight.view, &offs.view}, {&out.view}),
+                Error::Ok);
+      expectClose(out, groupedReference(input, weight, ends), 1e-5, 1e-6);
+    }
+}
+
+TEST(PortableMatmul, GroupedMmRejectsFloatCountsAndMismatchedShapes) {
+  OwnedTensor input = randomFloat({7, 5}), weight = randomFloat({4, 5, 3});
+  OwnedTensor floatCounts = randomFloat({4}), out(ScalarType::Float32, {7, 3});
+  EXPECT_EQ(runKernel("edge.grouped_mm",
+                      {&input.view, &weight.view, &floatCounts.view},
+                      {&out.view}),
+            Error::InvalidType);
+  OwnedTensor threeCounts(ScalarType::Int64, {3});
+  EXPECT_EQ(runKernel("edge.grouped_mm",
+                      {&input.view, &weight.view, &threeCounts.view},
+                      {&out.view}),
+            Error::InvalidShape);
+}
