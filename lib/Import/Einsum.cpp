@@ -1,6 +1,7 @@
 #include "Einsum.h"
 
 #include "edge/EdgeDialect.h"
+#include "edge/EdgeTypeUtils.h"
 
 #include <string>
 
@@ -28,9 +29,6 @@ struct Steps {
   EdgeOpBuilder &edge;
   Location loc;
 
-  static RankedTensorType typeOf(Value value) {
-    return cast<RankedTensorType>(value.getType());
-  }
   static Value orNull(FailureOr<Value> value) {
     return succeeded(value) ? *value : Value();
   }
@@ -63,7 +61,7 @@ SmallVector<int64_t> extentsOf(const Term &term, StringRef letters) {
   SmallVector<int64_t> extents;
   for (char letter : letters)
     extents.push_back(
-        Steps::typeOf(term.value).getDimSize(term.letters.find(letter)));
+        edge::rankedType(term.value).getDimSize(term.letters.find(letter)));
   return extents;
 }
 
@@ -189,11 +187,11 @@ FailureOr<Value> buildEinsum(EdgeOpBuilder &edge, Location loc,
   int64_t maxBroadcast = 0;
   SmallVector<Term> terms;
   for (auto [i, value] : llvm::enumerate(operands)) {
-    if (!Steps::typeOf(value).hasStaticShape())
+    if (!edge::rankedType(value).hasStaticShape())
       return s.error() << "operand " << i << " needs a static shape, got "
-                       << Steps::typeOf(value);
+                       << edge::rankedType(value);
     terms.push_back({value, ""});
-    int64_t rank = Steps::typeOf(value).getRank();
+    int64_t rank = edge::rankedType(value).getRank();
     int64_t named = static_cast<int64_t>(specs[i].size());
     if (specs[i].contains("..."))
       maxBroadcast = std::max(maxBroadcast, rank - (named - 3));
@@ -203,7 +201,7 @@ FailureOr<Value> buildEinsum(EdgeOpBuilder &edge, Location loc,
     broadcast.push_back(static_cast<char>('0' + i));
   for (auto [term, spec] : llvm::zip(terms, specs)) {
     FailureOr<std::string> letters =
-        expand(s, spec, Steps::typeOf(term.value).getRank(), broadcast);
+        expand(s, spec, edge::rankedType(term.value).getRank(), broadcast);
     if (failed(letters))
       return failure();
     term.letters = *letters;
@@ -229,7 +227,7 @@ FailureOr<Value> buildEinsum(EdgeOpBuilder &edge, Location loc,
     return needed;
   };
   Term result = summedTo(s, terms[0], neededAfter(0));
-  for (size_t i = 1; i < terms.size() && result.value; ++i) {
+  for (size_t i = 1; i < terms.size(); ++i) {
     std::string keep = neededAfter(i);
     Term next = summedTo(s, terms[i], keep + result.letters);
     result = summedTo(s, result, keep + next.letters);

@@ -16,6 +16,7 @@
 #include "TorchImporter.h"
 
 #include "edge/EdgeDialect.h"
+#include "edge/EdgeTypeUtils.h"
 
 using namespace mlir;
 
@@ -32,7 +33,7 @@ FailureOr<Value> reshape(TorchNode &node, Value value,
 
 /// Shape of \p value with a size-1 dim inserted at \p dim.
 SmallVector<int64_t> withUnitDim(Value value, int64_t dim) {
-  SmallVector<int64_t> shape(typeOf(value).getShape());
+  SmallVector<int64_t> shape(edge::rankedType(value).getShape());
   for (int64_t &extent : shape)
     if (ShapedType::isDynamic(extent))
       extent = -1;
@@ -62,7 +63,7 @@ LogicalResult importConvolution(TorchNode &node) {
     input = node.self();
   if (!input || !weight)
     return node.error() << "needs 'input' and 'weight' tensors";
-  int64_t rank = typeOf(input).getRank();
+  int64_t rank = edge::rankedType(input).getRank();
   if (rank < 3 || rank > 5)
     return node.error() << "supports 1-D, 2-D and 3-D convolutions (input of "
                            "rank 3, 4 or 5), got "
@@ -82,7 +83,8 @@ LogicalResult importConvolution(TorchNode &node) {
       pad && pad->kind == Kind::String) {
     padding = SmallVector<int64_t>(spatial, 0);
     if (pad->strings.front() == "same") {
-      ArrayRef<int64_t> kernel = typeOf(weight).getShape().take_back(spatial);
+      ArrayRef<int64_t> kernel =
+          edge::rankedType(weight).getShape().take_back(spatial);
       for (size_t i = 0; i < spatial; ++i) {
         if (!stride || (*stride)[i] != 1 || ShapedType::isDynamic(kernel[i]))
           return node.error() << "padding='same' needs stride 1 and a static "
@@ -143,7 +145,7 @@ LogicalResult importConvolution(TorchNode &node) {
       b.getI64IntegerAttr(groups));
   if (failed(result) || spatial == 2)
     return node.bind(result);
-  SmallVector<int64_t> shape(typeOf(*result).getShape());
+  SmallVector<int64_t> shape(edge::rankedType(*result).getShape());
   shape.erase(shape.begin() + 2);
   for (int64_t &extent : shape)
     if (ShapedType::isDynamic(extent))
@@ -162,7 +164,7 @@ struct Extent {
 
 SmallVector<Extent> extentsOf(Value value) {
   SmallVector<Extent> extents;
-  for (auto [dim, size] : llvm::enumerate(typeOf(value).getShape()))
+  for (auto [dim, size] : llvm::enumerate(edge::rankedType(value).getShape()))
     extents.push_back({size, value, static_cast<int64_t>(dim)});
   return extents;
 }
@@ -190,7 +192,7 @@ FailureOr<Value> reshapeTo(TorchNode &node, Value value,
                            ArrayRef<Extent> shape) {
   // Already that shape: every extent is the value's own (static or read
   // from the value itself).
-  ArrayRef<int64_t> have = typeOf(value).getShape();
+  ArrayRef<int64_t> have = edge::rankedType(value).getShape();
   bool same = have.size() == shape.size();
   for (size_t d = 0; same && d < shape.size(); ++d)
     same = shape[d].isDynamic()
@@ -245,7 +247,7 @@ LogicalResult importMatmul(TorchNode &node) {
   Value a = node.self(), b = node.tensor("other");
   if (!a || !b)
     return node.error() << "needs tensors 'self' and 'other'";
-  RankedTensorType aType = typeOf(a), bType = typeOf(b);
+  RankedTensorType aType = edge::rankedType(a), bType = edge::rankedType(b);
   if (aType.getRank() == 0 || bType.getRank() == 0)
     return node.error() << "operands must have rank >= 1";
   FailureOr<RankedTensorType> result = node.outputType();
@@ -339,7 +341,7 @@ LogicalResult importPool1d(TorchNode &node) {
   Value input = node.self();
   if (!input)
     return node.error() << "needs a tensor input";
-  int64_t rank = typeOf(input).getRank();
+  int64_t rank = edge::rankedType(input).getRank();
   if (rank != 2 && rank != 3)
     return node.error() << "needs a rank-2 or rank-3 input, got "
                         << input.getType();
@@ -400,7 +402,7 @@ LogicalResult importAdaptiveAvgPool3d(TorchNode &node) {
   Value input = node.self();
   if (!input)
     return node.error() << "needs a tensor input";
-  RankedTensorType type = typeOf(input);
+  RankedTensorType type = edge::rankedType(input);
   std::optional<SmallVector<int64_t>> size =
       windowArg(node, "output_size", 3, 1);
   if (!size || (type.getRank() != 4 && type.getRank() != 5))
@@ -432,7 +434,7 @@ LogicalResult importTorchvisionNms(TorchNode &node) {
   if (!boxes || !scores || !iou)
     return node.error() << "needs 'dets', 'scores' and a constant "
                            "'iou_threshold'";
-  RankedTensorType boxType = typeOf(boxes);
+  RankedTensorType boxType = edge::rankedType(boxes);
   if (boxType.getRank() != 2 || boxType.isDynamicDim(0) ||
       boxType.getDimSize(1) != 4)
     return node.error() << "needs boxes of a static shape [N, 4], got "
@@ -467,7 +469,8 @@ LogicalResult importTorchvisionRoiAlign(TorchNode &node) {
     return node.error() << "needs 'input', 'rois' and constant spatial_scale, "
                            "pooled_height, pooled_width, sampling_ratio and "
                            "aligned";
-  if (typeOf(rois).getRank() != 2 || typeOf(rois).getDimSize(1) != 5)
+  if (edge::rankedType(rois).getRank() != 2 ||
+      edge::rankedType(rois).getDimSize(1) != 5)
     return node.error() << "needs rois [K, 5] (batch index, x1, y1, x2, y2), "
                            "got "
                         << rois.getType();
@@ -548,7 +551,7 @@ LogicalResult importUpsample(TorchNode &node) {
 /// (replicate), or the other end (circular) — joined by a cat.
 LogicalResult padByCopies(TorchNode &node, Value input, ArrayRef<int64_t> pads,
                           StringRef mode) {
-  auto type = typeOf(input);
+  auto type = edge::rankedType(input);
   if (pads.size() % 2 || pads.size() / 2 > static_cast<size_t>(type.getRank()))
     return node.error() << "needs (before, after) pairs for at most every dim";
   Builder &b = node.builder();
@@ -556,7 +559,7 @@ LogicalResult padByCopies(TorchNode &node, Value input, ArrayRef<int64_t> pads,
   for (size_t pair = 0; pair < pads.size() / 2; ++pair) {
     int64_t d = type.getRank() - 1 - static_cast<int64_t>(pair);
     int64_t before = pads[2 * pair], after = pads[2 * pair + 1];
-    auto current = typeOf(value);
+    auto current = edge::rankedType(value);
     if (current.isDynamicDim(d))
       return node.error() << "needs a static size in padded dim " << d;
     int64_t extent = current.getDimSize(d);
@@ -644,7 +647,7 @@ LogicalResult importRoll(TorchNode &node) {
   std::optional<SmallVector<int64_t>> dims = node.ints("dims");
   if (!input || !shifts)
     return node.error() << "needs a tensor and constant shifts";
-  auto type = typeOf(input);
+  auto type = edge::rankedType(input);
   if (!type.hasStaticShape())
     return node.error() << "needs a statically shaped input";
   Value value = input;
@@ -662,7 +665,7 @@ LogicalResult importRoll(TorchNode &node) {
     return node.error() << "needs as many shifts as dims";
   Builder &b = node.builder();
   for (auto [shift, dim] : llvm::zip(*shifts, *dims)) {
-    auto current = typeOf(value);
+    auto current = edge::rankedType(value);
     int64_t d = dim < 0 ? dim + current.getRank() : dim;
     if (d < 0 || d >= current.getRank())
       return node.error() << "dim " << dim << " is out of range";

@@ -343,14 +343,15 @@ LogicalResult TorchImporter::importHigherOrder(const Object &node,
   return success();
 }
 
-LogicalResult TorchImporter::importNode(const Object &node) {
-  std::optional<StringRef> target = node.getString("target");
-  if (!target)
-    return emitError(nodeLocation(node))
-           << "node '" << nodeName(node) << "' has no target";
-  if (target->starts_with("torch.ops.higher_order."))
-    return importHigherOrder(node, *target);
-  std::string aten = atenNameOf(*target);
+/// Whether \p aten names an in-place variant ("aten::relu_", not
+/// "aten::__and__").
+static bool isInPlaceName(StringRef aten) {
+  return aten.ends_with("_") && !aten.ends_with("__");
+}
+
+/// The name handlers and Edge ops know \p target by.
+static std::string canonicalAtenName(StringRef target) {
+  std::string aten = atenNameOf(target);
   // ExecuTorch's Edge programs spell view ops as their *_copy variants; the
   // values are the same, and Edge ops have value semantics anyway.
   static const llvm::StringSet<> viewCopies = {
@@ -389,11 +390,21 @@ LogicalResult TorchImporter::importNode(const Object &node) {
       {"aten::special_erf", "aten::erf"},
       {"aten::special_expm1", "aten::expm1"},
       {"aten::special_log1p", "aten::log1p"}};
-  bool inPlace =
-      aten.size() > 1 && aten.back() == '_' && !StringRef(aten).ends_with("__");
+  bool inPlace = isInPlaceName(aten);
   if (auto alias = aliases.find(inPlace ? StringRef(aten).drop_back() : aten);
       alias != aliases.end())
     aten = (alias->second + (inPlace ? "_" : "")).str();
+  return aten;
+}
+
+LogicalResult TorchImporter::importNode(const Object &node) {
+  std::optional<StringRef> target = node.getString("target");
+  if (!target)
+    return emitError(nodeLocation(node))
+           << "node '" << nodeName(node) << "' has no target";
+  if (target->starts_with("torch.ops.higher_order."))
+    return importHigherOrder(node, *target);
+  std::string aten = canonicalAtenName(*target);
   // Runtime checks torch.export writes on symbolic sizes (u0 <= 24, ...):
   // the memory plan bounds every size, so nothing is left to check. Their
   // operands can be symbols etch never evaluates: they are not decoded.
@@ -425,9 +436,8 @@ LogicalResult TorchImporter::importNode(const Object &node) {
   if (std::optional<RegisteredOperationName> edgeOp = edgeOpFor(aten))
     return importGeneric(torchNode, *edgeOp);
   // In-place variants ("aten::relu_"): the functional op, then renaming.
-  StringRef name = aten;
-  if (name.ends_with("_") && !name.ends_with("__")) {
-    std::string functional = name.drop_back().str();
+  if (isInPlaceName(aten)) {
+    std::string functional = StringRef(aten).drop_back().str();
     if (handlers.count(functional) || edgeOpFor(functional))
       return importInPlace(torchNode, functional);
   }

@@ -142,10 +142,6 @@ mlir::FailureOr<mlir::Value> dequantizeAtRunTime(TorchNode &node,
                                                  mlir::Value input,
                                                  mlir::Value scale,
                                                  mlir::Value zeroPoint);
-/// \p value's type (every value the importer makes is a ranked tensor).
-inline mlir::RankedTensorType typeOf(mlir::Value value) {
-  return llvm::cast<mlir::RankedTensorType>(value.getType());
-}
 /// \p value read backwards along \p dim (a static one): index_select with
 /// a reversed constant index.
 mlir::FailureOr<mlir::Value> flipDim(TorchNode &node, mlir::Value value,

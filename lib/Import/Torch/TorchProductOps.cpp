@@ -8,6 +8,7 @@
 
 #include "../Einsum.h"
 #include "edge/EdgeDialect.h"
+#include "edge/EdgeTypeUtils.h"
 
 using namespace mlir;
 
@@ -30,7 +31,7 @@ LogicalResult importBaddbmm(TorchNode &node) {
   FailureOr<Value> product = node.build<edge::BmmOp>(lhs, rhs);
   if (failed(product))
     return failure();
-  Type element = typeOf(*product).getElementType();
+  Type element = edge::rankedType(*product).getElementType();
   if (alpha != 1.0)
     product = node.build<edge::MulOp>(*product, node.scalar(element, alpha));
   if (failed(product) || beta == 0.0)

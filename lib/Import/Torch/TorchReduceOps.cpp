@@ -15,6 +15,7 @@
 #include "TorchImporter.h"
 
 #include "edge/EdgeDialect.h"
+#include "edge/EdgeTypeUtils.h"
 
 #include <cmath>
 
@@ -59,7 +60,7 @@ LogicalResult importVariance(TorchNode &node) {
   Value input = node.self();
   if (!input)
     return node.error() << "needs a tensor";
-  auto type = typeOf(input);
+  auto type = edge::rankedType(input);
   if (!type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
     return node.error() << "needs a statically shaped float tensor";
   std::optional<SmallVector<int64_t>> dims =
@@ -117,7 +118,7 @@ LogicalResult importGroupNorm(TorchNode &node) {
   double eps = node.number("eps").value_or(1e-5);
   if (!input || !groups || *groups <= 0)
     return node.error() << "needs a tensor and a constant group count";
-  auto type = typeOf(input);
+  auto type = edge::rankedType(input);
   if (type.getRank() < 2 || type.isDynamicDim(1))
     return node.error() << "needs [N, C, ...] input with a static C";
   int64_t channels = type.getDimSize(1);
@@ -295,7 +296,7 @@ DenseI64ArrayAttr allDimsBut(TorchNode &node, int64_t rank, int64_t skip) {
 /// the count of non-zeros, p = 2 as sqrt(Σx²).
 FailureOr<Value> vectorNorm(TorchNode &node, Value x, double p,
                             DenseI64ArrayAttr dims, bool keepdim) {
-  Type element = typeOf(x).getElementType();
+  Type element = edge::rankedType(x).getElementType();
   auto sum = [&](FailureOr<Value> terms) -> FailureOr<Value> {
     if (failed(terms))
       return failure();
@@ -350,7 +351,7 @@ LogicalResult importVectorNorm(TorchNode &node) {
       node.has("dim") ? node.ints("dim") : SmallVector<int64_t>();
   if (!dims)
     return node.error() << "needs constant dims";
-  int64_t rank = typeOf(input).getRank();
+  int64_t rank = edge::rankedType(input).getRank();
   DenseI64ArrayAttr dimsAttr = dims->empty()
                                    ? allDimsBut(node, rank, -1)
                                    : node.builder().getDenseI64ArrayAttr(*dims);
@@ -384,7 +385,7 @@ LogicalResult importHistc(TorchNode &node) {
   if (!input || !bins || *bins <= 0 || !lo || !hi)
     return node.error() << "needs a tensor, a positive constant bins and "
                            "constant min and max";
-  RankedTensorType type = typeOf(input);
+  RankedTensorType type = edge::rankedType(input);
   Type element = type.getElementType();
   if (!isa<FloatType>(element) || !type.hasStaticShape())
     return node.error() << "needs a float tensor of static shape, got " << type;
@@ -457,7 +458,7 @@ LogicalResult importWeightNorm(TorchNode &node) {
   std::optional<int64_t> dim = node.integer("dim");
   if (!v || !g || !dim)
     return node.error() << "needs tensors 'v' and 'g' and a constant dim";
-  int64_t rank = typeOf(v).getRank();
+  int64_t rank = edge::rankedType(v).getRank();
   int64_t kept = *dim == -1 ? -1 : (*dim < 0 ? *dim + rank : *dim);
   if (kept >= rank || kept < -1)
     return node.error() << "dim " << *dim << " does not fit rank " << rank;

@@ -10,6 +10,8 @@
 #include "TorchImporter.h"
 
 #include "edge/EdgeDialect.h"
+#include "edge/EdgeTypeUtils.h"
+#include "runtime/core/ReductionShape.h"
 
 using namespace mlir;
 
@@ -437,15 +439,6 @@ LogicalResult importMovedim(TorchNode &node) {
       input, node.builder().getDenseI64ArrayAttr(order)));
 }
 
-/// A dim of a tensor of \p rank (negative counts from the end), or
-/// std::nullopt out of range.
-std::optional<int64_t> normalizedDim(int64_t dim, int64_t rank) {
-  int64_t normal = dim < 0 ? dim + rank : dim;
-  if (normal < 0 || normal >= rank)
-    return std::nullopt;
-  return normal;
-}
-
 LogicalResult importSwapaxes(TorchNode &node) {
   // swapaxes(self, axis0, axis1) / swapdims(self, dim0, dim1): transpose.
   Value input = node.self();
@@ -454,15 +447,15 @@ LogicalResult importSwapaxes(TorchNode &node) {
                          second = node.integer(axes ? "axis1" : "dim1");
   if (!input || !first || !second)
     return node.error() << "needs a tensor and two constant dims";
-  int64_t rank = typeOf(input).getRank();
-  std::optional<int64_t> a = normalizedDim(*first, std::max<int64_t>(rank, 1)),
-                         b = normalizedDim(*second, std::max<int64_t>(rank, 1));
-  if (!a || !b)
+  int64_t rank = edge::rankedType(input).getRank();
+  int64_t a = runtime::normalizedDim(*first, std::max<int64_t>(rank, 1)),
+          b = runtime::normalizedDim(*second, std::max<int64_t>(rank, 1));
+  if (a < 0 || b < 0)
     return node.error() << "dims " << *first << " and " << *second
                         << " do not both fit rank " << rank;
-  if (*a == *b || rank == 0)
+  if (a == b || rank == 0)
     return node.bind(input);
-  return node.bind(node.build<edge::TransposeOp>(input, *a, *b));
+  return node.bind(node.build<edge::TransposeOp>(input, a, b));
 }
 
 LogicalResult importReversedDims(TorchNode &node) {
@@ -471,7 +464,7 @@ LogicalResult importReversedDims(TorchNode &node) {
   Value input = node.self();
   if (!input)
     return node.error() << "needs a tensor input";
-  int64_t rank = typeOf(input).getRank();
+  int64_t rank = edge::rankedType(input).getRank();
   if (node.aten() != "aten::numpy_T") {
     if (rank < 2)
       return node.error() << "needs a tensor of rank 2 or more, got rank "
@@ -496,7 +489,7 @@ LogicalResult importRepeatInterleave(TorchNode &node) {
   if (!input || !repeats || *repeats < 0)
     return node.error() << "needs a tensor and a constant count of repeats "
                            "(per-entry counts in a tensor are not supported)";
-  RankedTensorType type = typeOf(input);
+  RankedTensorType type = edge::rankedType(input);
   if (!type.hasStaticShape())
     return node.error() << "needs a static shape, got " << type;
   if (!node.has("dim")) {
@@ -504,26 +497,25 @@ LogicalResult importRepeatInterleave(TorchNode &node) {
     if (failed(flat))
       return failure();
     input = *flat;
-    type = typeOf(input);
+    type = edge::rankedType(input);
   }
   int64_t rank = std::max<int64_t>(type.getRank(), 1);
-  std::optional<int64_t> dim =
-      normalizedDim(node.integer("dim").value_or(0), rank);
-  if (!dim)
+  int64_t dim = runtime::normalizedDim(node.integer("dim").value_or(0), rank);
+  if (dim < 0)
     return node.error() << "dim does not fit rank " << rank;
   SmallVector<int64_t> shape(type.getShape());
   if (shape.empty())
     shape.push_back(1);
-  FailureOr<Value> unit = node.build<edge::UnsqueezeOp>(input, *dim + 1);
+  FailureOr<Value> unit = node.build<edge::UnsqueezeOp>(input, dim + 1);
   if (failed(unit))
     return failure();
   SmallVector<int64_t> expanded(shape);
-  expanded.insert(expanded.begin() + *dim + 1, *repeats);
+  expanded.insert(expanded.begin() + dim + 1, *repeats);
   FailureOr<Value> copies = node.build<edge::ExpandOp>(
       *unit, ValueRange(), node.builder().getDenseI64ArrayAttr(expanded));
   if (failed(copies))
     return failure();
-  shape[*dim] *= *repeats;
+  shape[dim] *= *repeats;
   return node.bind(view(node, *copies, shape));
 }
 
@@ -532,22 +524,22 @@ LogicalResult importStack(TorchNode &node) {
   std::optional<SmallVector<Value>> values = node.tensors("tensors");
   if (!values || values->empty() || llvm::is_contained(*values, Value()))
     return node.error() << "needs a non-empty list of tensors";
-  int64_t rank = typeOf(values->front()).getRank() + 1;
+  int64_t rank = edge::rankedType(values->front()).getRank() + 1;
   int64_t requested = node.integer("dim").value_or(0);
-  std::optional<int64_t> dim = normalizedDim(requested, rank);
-  if (!dim)
+  int64_t dim = runtime::normalizedDim(requested, rank);
+  if (dim < 0)
     return node.error() << "dim " << requested
                         << " does not fit the stacked rank " << rank;
   SmallVector<Value> rows;
   for (Value value : *values) {
-    FailureOr<Value> row = node.build<edge::UnsqueezeOp>(value, *dim);
+    FailureOr<Value> row = node.build<edge::UnsqueezeOp>(value, dim);
     if (failed(row))
       return failure();
     rows.push_back(*row);
   }
   if (rows.size() == 1)
     return node.bind(rows.front());
-  return node.bind(node.build<edge::CatOp>(rows, *dim));
+  return node.bind(node.build<edge::CatOp>(rows, dim));
 }
 
 LogicalResult importMeshgrid(TorchNode &node) {
@@ -567,7 +559,7 @@ LogicalResult importMeshgrid(TorchNode &node) {
   size_t count = values->size();
   SmallVector<int64_t> extents;
   for (Value value : *values) {
-    RankedTensorType type = typeOf(value);
+    RankedTensorType type = edge::rankedType(value);
     if (type.getRank() > 1 || !type.hasStaticShape())
       return node.error() << "needs 0-D or 1-D tensors of static size, got "
                           << type;

@@ -9,6 +9,7 @@
 #include "TorchImporter.h"
 
 #include "edge/EdgeDialect.h"
+#include "edge/EdgeTypeUtils.h"
 
 using namespace mlir;
 
@@ -229,7 +230,7 @@ LogicalResult importSoftplus(TorchNode &node) {
                                         : std::optional<double>(20.0);
   if (!input || !beta || !threshold)
     return node.error() << "needs a tensor and constant beta and threshold";
-  Type element = typeOf(input).getElementType();
+  Type element = edge::rankedType(input).getElementType();
   FailureOr<Value> scaled =
       *beta == 1.0
           ? FailureOr<Value>(input)
