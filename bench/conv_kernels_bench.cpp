@@ -46,58 +46,44 @@ double seconds() {
       .count();
 }
 
-/// 12 independent FMA chains (FMA latency 4-5 cycles x 2 ports), in
-/// registers: inline assembly, so no compiler keeps them in memory.
+/// 12 independent FMA chains (FMA latency 4-5 cycles x 2 ports) in the
+/// registers R ("ymm" or "zmm"): inline assembly, so no compiler keeps them
+/// in memory.
+#define ETCH_PEAK_LOOP(R)                                                      \
+  "vxorps %%" R "0, %%" R "0, %%" R "0\n"                                      \
+  "vxorps %%" R "1, %%" R "1, %%" R "1\n"                                      \
+  "1:\n"                                                                       \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "2\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "3\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "4\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "5\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "6\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "7\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "8\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "9\n"                                 \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "10\n"                                \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "11\n"                                \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "12\n"                                \
+  "vfmadd231ps %%" R "0, %%" R "1, %%" R "13\n"                                \
+  "dec %0\n"                                                                   \
+  "jnz 1b\n"                                                                   \
+  "vzeroupper\n"
+#define ETCH_PEAK_CLOBBERS                                                     \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",      \
+      "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "cc"
+
 __attribute__((target("avx2,fma"))) void peakAvx2(int64_t iterations) {
-  __asm__ volatile(
-      "vxorps %%ymm0, %%ymm0, %%ymm0\n"
-      "vxorps %%ymm1, %%ymm1, %%ymm1\n"
-      "1:\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm2\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm3\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm4\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm5\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm6\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm7\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm8\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm9\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm10\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm11\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm12\n"
-      "vfmadd231ps %%ymm0, %%ymm1, %%ymm13\n"
-      "dec %0\n"
-      "jnz 1b\n"
-      "vzeroupper\n"
-      : "+r"(iterations)
-      :
-      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-        "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "cc");
+  __asm__ volatile(ETCH_PEAK_LOOP("ymm")
+                   : "+r"(iterations)
+                   :
+                   : ETCH_PEAK_CLOBBERS);
 }
 
 __attribute__((target("avx512f"))) void peakAvx512(int64_t iterations) {
-  __asm__ volatile(
-      "vxorps %%zmm0, %%zmm0, %%zmm0\n"
-      "vxorps %%zmm1, %%zmm1, %%zmm1\n"
-      "1:\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm2\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm3\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm4\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm5\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm6\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm7\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm8\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm9\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm10\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm11\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm12\n"
-      "vfmadd231ps %%zmm0, %%zmm1, %%zmm13\n"
-      "dec %0\n"
-      "jnz 1b\n"
-      "vzeroupper\n"
-      : "+r"(iterations)
-      :
-      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-        "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "cc");
+  __asm__ volatile(ETCH_PEAK_LOOP("zmm")
+                   : "+r"(iterations)
+                   :
+                   : ETCH_PEAK_CLOBBERS);
 }
 
 /// GFLOP/s of one core at \p isa: the best of a few timed bursts.

@@ -572,11 +572,14 @@ def Edge_UniqueOp : Edge_AtenOp<"unique", "aten::_unique2",
     `values` ascending (`sorted`) or in order of first occurrence; `indices`
     the first position of each, `inverse` each element's entry in `values`
     (one per element of `self`, flattened), `counts` how often each occurs.
-    How many values there are depends on the data: planned at the element
-    count.
+    With `consecutive` (unsorted: ATen's unique_consecutive) only runs of
+    equal neighbours merge: a value that comes back after another is a new
+    entry. How many values there are depends on the data: planned at the
+    element count.
   }];
   let arguments = (ins Edge_NumericTensor:$self,
-      DefaultValuedAttr<BoolAttr, "true">:$sorted);
+      DefaultValuedAttr<BoolAttr, "true">:$sorted,
+      DefaultValuedAttr<BoolAttr, "false">:$consecutive);
   let results = (outs Edge_NumericTensor:$values,
       RankedTensorOf<[I64]>:$indices, RankedTensorOf<[I64]>:$inverse,
       RankedTensorOf<[I64]>:$counts);
@@ -642,10 +645,12 @@ def Edge_UniqueDimOp : Edge_AtenOp<"unique_dim", "aten::unique_dim",
     slices along `dim` (ascending lexicographically when `sorted`, else in
     order of first occurrence), `indices` each one's first position,
     `inverse` each input slice's entry in `values`, `counts` how often each
-    occurs. Planned at every slice distinct.
+    occurs; with `consecutive` (unsorted), only runs of equal neighbouring
+    slices merge. Planned at every slice distinct.
   }];
   let arguments = (ins Edge_NumericTensor:$self, I64Attr:$dim,
-      DefaultValuedAttr<BoolAttr, "true">:$sorted);
+      DefaultValuedAttr<BoolAttr, "true">:$sorted,
+      DefaultValuedAttr<BoolAttr, "false">:$consecutive);
   let results = (outs Edge_NumericTensor:$values,
       RankedTensorOf<[I64]>:$indices, RankedTensorOf<[I64]>:$inverse,
       RankedTensorOf<[I64]>:$counts);
@@ -789,6 +794,7 @@ def Edge_AdaptiveAvgPool2dOp
 class Edge_UpsampleOp<string mnemonic, string aten, dag extra>
     : Edge_AtenOp<mnemonic, aten> {
   let inferRule = "outputSize<4>";
+  let portableValidator = "Upsample";
   let arguments = !con((ins Edge_FloatTensor:$self,
                             DenseI64ArrayAttr:$output_size), extra,
                        (ins OptionalAttr<F64Attr>:$scales_h,
@@ -813,6 +819,48 @@ def Edge_UpsampleBilinear2dOp
     As ATen: with `align_corners` corners map to corners; otherwise source
     = (dst + 0.5) * scale - 0.5, clamped at 0.
   }];
+}
+
+def Edge_UpsampleBicubic2dOp
+    : Edge_UpsampleOp<"upsample_bicubic2d", "aten::upsample_bicubic2d",
+                      (ins BoolAttr:$align_corners)> {
+  let summary = "Bicubic resize of NCHW to `output_size` (H, W)";
+  let description = [{
+    As ATen: source = dst * scale with `align_corners`, else (dst + 0.5) *
+    scale - 0.5 (not clamped); four taps around it, clamped to the border,
+    weighted by Keys' cubic convolution with A = -0.75.
+  }];
+}
+
+def Edge_Im2colOp : Edge_AtenOp<"im2col", "aten::im2col"> {
+  let inferRule = "patchColumns";
+  let summary = "Sliding 2-D blocks of an image as columns (F.unfold)";
+  let description = [{
+    [N, C, H, W] (or [C, H, W]) -> [N, C * kh * kw, L], L the number of
+    windows (runtime/core/PatchShape.h): row (c * kh + i) * kw + j holds
+    tap (i, j) of channel c, column l the l-th window in row-major order;
+    taps in the padding are zero.
+  }];
+  let arguments = (ins Edge_FloatTensor:$self,
+      DenseI64ArrayAttr:$kernel_size, DenseI64ArrayAttr:$dilation,
+      DenseI64ArrayAttr:$padding, DenseI64ArrayAttr:$stride);
+  let results = (outs Edge_FloatTensor:$result);
+}
+
+def Edge_Col2imOp : Edge_AtenOp<"col2im", "aten::col2im"> {
+  let inferRule = "patchImage";
+  let summary = "Sums columns of sliding blocks back into an image (F.fold)";
+  let description = [{
+    The adjoint of im2col: [N, C * kh * kw, L] (or [C * kh * kw, L]) ->
+    [N, C, output_size]; each column's taps add into the pixels its window
+    covers, taps in the padding are dropped. L must be the number of
+    windows over output_size.
+  }];
+  let arguments = (ins Edge_FloatTensor:$self,
+      DenseI64ArrayAttr:$output_size, DenseI64ArrayAttr:$kernel_size,
+      DenseI64ArrayAttr:$dilation, DenseI64ArrayAttr:$padding,
+      DenseI64ArrayAttr:$stride);
+  let results = (outs Edge_FloatTensor:$result);
 }
 
 //===----------------------------------------------------------------------===//

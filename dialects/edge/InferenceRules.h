@@ -78,6 +78,22 @@ mlir::LogicalResult inferOutputSize(std::optional<mlir::Location> location,
                                     int64_t minRank,
                                     llvm::SmallVectorImpl<mlir::Type> &types);
 
+/// The window attributes edge.im2col and edge.col2im share, unchecked.
+struct PatchArgs {
+  llvm::ArrayRef<int64_t> kernel, dilation, padding, stride;
+};
+/// im2col: [N,] C, H, W -> [N,] C * kh * kw, L (PoolingOps.cpp).
+mlir::LogicalResult inferPatchColumns(std::optional<mlir::Location> location,
+                                      llvm::StringRef opName, mlir::Value self,
+                                      const PatchArgs &args,
+                                      llvm::SmallVectorImpl<mlir::Type> &types);
+/// col2im: [N,] C * kh * kw, L -> [N,] C, output_size (PoolingOps.cpp).
+mlir::LogicalResult inferPatchImage(std::optional<mlir::Location> location,
+                                    llvm::StringRef opName, mlir::Value self,
+                                    llvm::ArrayRef<int64_t> outputSize,
+                                    const PatchArgs &args,
+                                    llvm::SmallVectorImpl<mlir::Type> &types);
+
 /// What edge.convolution and edge.convolution3d share.
 struct ConvolutionArgs {
   mlir::Value input, weight, bias;
@@ -247,6 +263,27 @@ mlir::LogicalResult outputSize(mlir::MLIRContext *, Where location,
                                Types &types) {
   return inferOutputSize(location, name, adaptor.getSelf(),
                          adaptor.getOutputSize(), MinRank, types);
+}
+
+template <typename Adaptor> PatchArgs patchArgsOf(Adaptor adaptor) {
+  return {adaptor.getKernelSize(), adaptor.getDilation(), adaptor.getPadding(),
+          adaptor.getStride()};
+}
+
+template <typename Adaptor>
+mlir::LogicalResult patchColumns(mlir::MLIRContext *, Where location,
+                                 llvm::StringRef name, Adaptor adaptor,
+                                 Types &types) {
+  return inferPatchColumns(location, name, adaptor.getSelf(),
+                           patchArgsOf(adaptor), types);
+}
+
+template <typename Adaptor>
+mlir::LogicalResult patchImage(mlir::MLIRContext *, Where location,
+                               llvm::StringRef name, Adaptor adaptor,
+                               Types &types) {
+  return inferPatchImage(location, name, adaptor.getSelf(),
+                         adaptor.getOutputSize(), patchArgsOf(adaptor), types);
 }
 
 template <size_t Spatial, typename Adaptor>

@@ -162,6 +162,32 @@ class DataDependentOps(torch.nn.Module):
         return where, picked, rows, clipped, levels * 3, inverse, counts
 
 
+class CtcGreedyDecode(torch.nn.Module):
+    """Greedy CTC decoding as speech recognizers do it after their encoder
+    (wav2vec2, Conformer): the best token per frame, runs merged with
+    unique_consecutive, blanks dropped with masked_select; rows merged along
+    a dim; a mask that broadcasts. torch 2.6 cannot export
+    unique_consecutive (no meta function for its data-dependent shape)."""
+
+    def forward(self, logits):  # [T, V], token 0 the blank
+        best = logits.argmax(-1)
+        tokens, inverse, counts = torch.unique_consecutive(
+            best, return_inverse=True, return_counts=True)
+        text = torch.masked_select(tokens, tokens != 0)
+        frames = (logits > 1.0).to(torch.int64)
+        runs, row_of, lengths = torch.unique_consecutive(
+            frames, return_inverse=True, return_counts=True, dim=0)
+        confident = torch.masked_select(logits, logits.amax(0) > 2.5) * 2
+        return text, inverse, counts, runs, row_of, lengths, confident
+
+
+def ctc_logits():
+    """[12, 5] logits whose best tokens repeat in runs, blanks between."""
+    best = torch.tensor([0, 0, 2, 2, 2, 0, 3, 3, 1, 1, 0, 2])
+    return (torch.randn(12, 5, generator=generator())
+            + 4.0 * torch.nn.functional.one_hot(best, 5),)
+
+
 class ScatterOps(torch.nn.Module):
     """scatter with a src and a value, scatter_add, scatter_reduce (amax,
     prod), an in-place scatter_add_: one-hot targets, histograms, pooling by
@@ -270,7 +296,8 @@ class TrainingIrOps(torch.nn.Module):
     of every order, F.normalize, weight norm, einsum (batched, ellipsis,
     implicit output, three operands), baddbmm with alpha and beta, an unread
     torch.rand (layer drop), repeat_interleave, softplus, cumsum to int32,
-    ATen's aliases (multiply, true_divide), histc."""
+    ATen's aliases (multiply, true_divide), histc, F.unfold and F.fold
+    (ConvBERT, MobileViT V2: im2col, col2im), bicubic resizing (YOLOS)."""
 
     def __init__(self):
         super().__init__()
@@ -307,7 +334,19 @@ class TrainingIrOps(torch.nn.Module):
         # histc over a fixed range (values outside it left out) and over the
         # data's own range (min = max)
         bins = torch.cat([torch.histc(x, bins=5, min=-1.0, max=1.0), torch.histc(y, bins=3)])
-        return attn, norms, mixed + grids[:, :1].sum(), swapped * total, extra, bins
+        # Sliding blocks with dilation, padding and stride, folded back;
+        # unbatched; bicubic resizes to a size and by scale factors.
+        image = x.unsqueeze(0)  # [1, 2, 4, 6]
+        window = dict(kernel_size=(2, 3), dilation=(2, 1), padding=(1, 0), stride=(1, 2))
+        patches = torch.nn.functional.unfold(image, **window)
+        folded = torch.nn.functional.fold(patches.exp(), (4, 6), **window)
+        resized = torch.nn.functional.interpolate(image, size=(5, 9), mode="bicubic")
+        scaled = torch.nn.functional.interpolate(image, scale_factor=1.5, mode="bicubic",
+                                                 align_corners=True)
+        windows = torch.cat([patches.flatten(), folded.flatten(), resized.flatten(),
+                             scaled.flatten(), torch.nn.functional.unfold(x, 2).flatten()])
+        return (attn, norms, mixed + grids[:, :1].sum(), swapped * total, extra, bins,
+                windows)
 
 
 MODELS = {
@@ -333,6 +372,7 @@ MODELS = {
     "data_dependent_ops": (DataDependentOps,
                            lambda: (torch.randn(4, 6, generator=generator()),),
                            None, False, False),
+    "ctc_greedy_decode": (CtcGreedyDecode, ctc_logits, None, False, False),
     "scatter_ops": (ScatterOps,
                     lambda: (torch.randn(4, 6, generator=generator()),
                              torch.randint(0, 6, (4, 3), generator=generator())),

@@ -295,30 +295,30 @@ int main(int argc, char **argv) {
                  static_cast<long long>(context));
     return 1;
   }
-  for (int64_t token : options.prompt)
-    if (token >= runner.vocab()) {
-      std::fprintf(stderr,
-                   "et-llm: prompt token %lld is outside the "
-                   "vocabulary of %lld\n",
-                   static_cast<long long>(token),
-                   static_cast<long long>(runner.vocab()));
-      return 1;
-    }
+  // Token ids the user gave that the model has no row for.
+  auto outsideVocabulary = [&](const std::vector<int64_t> &tokens,
+                               const char *what) {
+    for (int64_t token : tokens)
+      if (token >= runner.vocab()) {
+        std::fprintf(stderr,
+                     "et-llm: %s token %lld is outside the vocabulary of "
+                     "%lld\n",
+                     what, static_cast<long long>(token),
+                     static_cast<long long>(runner.vocab()));
+        return true;
+      }
+    return false;
+  };
+  if (outsideVocabulary(options.prompt, "prompt"))
+    return 1;
   int64_t budget = std::min(options.maxNewTokens, context - prompt);
   if (!options.forced.empty()) {
     // Every forced token is generated (and scored) once.
     budget = std::min<int64_t>(options.forced.size(), context - prompt);
     model.eos.clear();
   }
-  for (int64_t token : options.forced)
-    if (token >= runner.vocab()) {
-      std::fprintf(stderr,
-                   "et-llm: forced token %lld is outside the "
-                   "vocabulary of %lld\n",
-                   static_cast<long long>(token),
-                   static_cast<long long>(runner.vocab()));
-      return 1;
-    }
+  if (outsideVocabulary(options.forced, "forced"))
+    return 1;
 
   TokenSampler sampler(options.sampling);
   std::vector<float> logits; // rows behind each generated token (--logits)

@@ -538,9 +538,13 @@ LogicalResult importUpsample(TorchNode &node) {
   if (node.aten() == "aten::upsample_nearest2d")
     return node.bind(node.build<edge::UpsampleNearest2dOp>(
         input, size, scales[0], scales[1]));
+  BoolAttr alignCorners =
+      b.getBoolAttr(node.boolean("align_corners").value_or(false));
+  if (node.aten() == "aten::upsample_bicubic2d")
+    return node.bind(node.build<edge::UpsampleBicubic2dOp>(
+        input, size, alignCorners, scales[0], scales[1]));
   return node.bind(node.build<edge::UpsampleBilinear2dOp>(
-      input, size, b.getBoolAttr(node.boolean("align_corners").value_or(false)),
-      scales[0], scales[1]));
+      input, size, alignCorners, scales[0], scales[1]));
 }
 
 } // namespace
@@ -743,7 +747,8 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
                            "aten::adaptive_avg_pool1d"})
     handlers[name] = importPool1d;
   for (const char *name :
-       {"aten::upsample_nearest2d", "aten::upsample_bilinear2d"})
+       {"aten::upsample_nearest2d", "aten::upsample_bilinear2d",
+        "aten::upsample_bicubic2d"})
     handlers[name] = importUpsample;
   for (const char *name :
        {"aten::pad", "aten::reflection_pad1d", "aten::reflection_pad2d",

@@ -193,22 +193,27 @@ LogicalResult importProd(TorchNode &node) {
 /// inverse with self's shape, counts); torch's sorted=False order is its
 /// hash table's, which etch does not reproduce. unique_dim(self, dim, ...)
 /// -> (slices, inverse per slice, counts), always sorted.
+/// unique_consecutive(self, return_inverse, return_counts, dim=None): the
+/// same in order, merging runs of equal neighbours only (CTC decoding).
 LogicalResult importUnique(TorchNode &node) {
   Value input = node.self();
   if (!input)
     return node.error() << "needs a tensor";
-  bool slices = node.aten() == "aten::unique_dim";
+  bool consecutive = node.aten() == "aten::unique_consecutive";
   std::optional<int64_t> dim = node.integer("dim");
+  bool slices = node.aten() == "aten::unique_dim" || (consecutive && dim);
   if (slices && !dim)
     return node.error() << "needs a constant dim";
-  if (!slices && !node.boolean("sorted").value_or(true))
+  if (!slices && !consecutive && !node.boolean("sorted").value_or(true))
     return node.error() << "sorted=False is not supported (torch's order "
                            "then is its hash table's); use sorted=True";
   Builder &b = node.builder();
+  BoolAttr sorted = b.getBoolAttr(!consecutive);
   FailureOr<Value> values =
       slices ? node.build<edge::UniqueDimOp>(input, b.getI64IntegerAttr(*dim),
-                                             b.getBoolAttr(true))
-             : node.build<edge::UniqueOp>(input, b.getBoolAttr(true));
+                                             sorted, b.getBoolAttr(consecutive))
+             : node.build<edge::UniqueOp>(input, sorted,
+                                          b.getBoolAttr(consecutive));
   if (failed(values))
     return failure();
   Operation *unique = values->getDefiningOp();
@@ -482,7 +487,8 @@ LogicalResult importWeightNorm(TorchNode &node) {
 void addReduceHandlers(TorchOpHandlers &handlers) {
   handlers["aten::prod"] = importProd;
   handlers["aten::topk"] = importTopk;
-  for (const char *name : {"aten::_unique2", "aten::unique_dim"})
+  for (const char *name :
+       {"aten::_unique2", "aten::unique_dim", "aten::unique_consecutive"})
     handlers[name] = importUnique;
   handlers["aten::sort"] = importSort;
   handlers["aten::argsort"] = importSort;

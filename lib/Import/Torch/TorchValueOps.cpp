@@ -3,7 +3,8 @@
 // Ops that keep their input (clone, dropout in eval, asserts), dtype
 // conversions, and elementwise ATen ops expressed with other Edge ops:
 // rsub, masked_fill, clamp_min/max, relu6, diff, bitwise ops on bools,
-// floor_divide, copy, cumsum with a dtype, advanced indexing, sym_size.
+// floor_divide, copy, cumsum with a dtype, advanced indexing and
+// masked_select, sym_size.
 //
 //===----------------------------------------------------------------------===//
 #include "TorchImporter.h"
@@ -339,6 +340,43 @@ presentIndices(TorchNode &node, ArrayRef<Value> indices) {
   return std::make_pair(present, dims);
 }
 
+/// masked_select(self, mask): self[mask] once both broadcast to one shape,
+/// the selected values in row-major order (as many as the mask holds).
+LogicalResult importMaskedSelect(TorchNode &node) {
+  Value input = node.self(), mask = node.tensor("mask");
+  if (!input || !mask)
+    return node.error() << "needs tensors 'self' and 'mask'";
+  RankedTensorType inputType = edge::rankedType(input),
+                   maskType = edge::rankedType(mask);
+  SmallVector<int64_t> shape;
+  if (!edge::broadcastShapes(inputType.getShape(), maskType.getShape(), shape))
+    return node.error() << "self " << inputType << " and mask " << maskType
+                        << " do not broadcast";
+  if (shape.empty())
+    shape.push_back(1); // 0-d: one element, selected or not
+  Builder &b = node.builder();
+  auto broadcast = [&](Value value) -> FailureOr<Value> {
+    if (edge::rankedType(value).getShape() == ArrayRef<int64_t>(shape))
+      return value;
+    if (ShapedType::isDynamicShape(shape))
+      return node.error() << "needs static shapes where self " << inputType
+                          << " and mask " << maskType << " broadcast";
+    return node.build<edge::ExpandOp>(value, ValueRange(),
+                                      b.getDenseI64ArrayAttr(shape));
+  };
+  FailureOr<Value> condition = node.castTo(mask, b.getI1Type());
+  if (failed(condition))
+    return failure();
+  FailureOr<Value> values = broadcast(input), flags = broadcast(*condition);
+  if (failed(values) || failed(flags))
+    return failure();
+  auto present = presentIndices(node, {*flags});
+  if (!present)
+    return failure();
+  return node.bind(node.build<edge::IndexOp>(
+      *values, present->first, b.getDenseI64ArrayAttr(present->second)));
+}
+
 /// index_put(self, indices, values, accumulate): edge.index_put.
 LogicalResult importIndexPut(TorchNode &node) {
   Value input = node.self(), values = node.tensor("values");
@@ -580,6 +618,7 @@ void addValueHandlers(TorchOpHandlers &handlers) {
   handlers["aten::cumsum"] = importCumsum;
   handlers["aten::softplus"] = importSoftplus;
   handlers["aten::index"] = importIndex;
+  handlers["aten::masked_select"] = importMaskedSelect;
   handlers["aten::index_put"] = importIndexPut;
   handlers["aten::index_copy"] = importIndexCopy;
   for (const char *name :

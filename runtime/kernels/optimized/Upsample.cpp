@@ -41,43 +41,52 @@ struct Planes {
   UpsampleAxis ys, xs;
 };
 
-void nearestPlanes(const Planes &s, int64_t first, int64_t last) {
+/// Output columns in tiles whose sources \p columnsOf works out once; then
+/// \p row(columns, plane, y, output, count) writes each row of the tile in
+/// planes [first, last).
+template <typename Row>
+void tiledPlanes(const Planes &s, int64_t first, int64_t last,
+                 void (Columns::*columnsOf)(const UpsampleAxis &, int64_t,
+                                            int64_t),
+                 Row row) {
   Columns columns;
   for (int64_t x0 = 0; x0 < s.ow; x0 += kTile) {
     int64_t count = std::min(kTile, s.ow - x0);
-    columns.nearest(s.xs, x0, count);
+    (columns.*columnsOf)(s.xs, x0, count);
     for (int64_t p = first; p < last; ++p)
-      for (int64_t y = 0; y < s.oh; ++y) {
-        const float *row = s.src + (p * s.h + portable::nearestSource(s.ys, y)) * s.w;
-        float *out = s.dst + (p * s.oh + y) * s.ow + x0;
-        for (int64_t i = 0; i < count; ++i)
-          out[i] = row[columns.left[i]];
-      }
+      for (int64_t y = 0; y < s.oh; ++y)
+        row(columns, p, y, s.dst + (p * s.oh + y) * s.ow + x0, count);
   }
 }
 
+void nearestPlanes(const Planes &s, int64_t first, int64_t last) {
+  tiledPlanes(s, first, last, &Columns::nearest,
+              [&](const Columns &columns, int64_t p, int64_t y, float *out,
+                  int64_t count) {
+                const float *row =
+                    s.src + (p * s.h + portable::nearestSource(s.ys, y)) * s.w;
+                for (int64_t i = 0; i < count; ++i)
+                  out[i] = row[columns.left[i]];
+              });
+}
+
 void bilinearPlanes(const Planes &s, int64_t first, int64_t last) {
-  Columns columns;
-  for (int64_t x0 = 0; x0 < s.ow; x0 += kTile) {
-    int64_t count = std::min(kTile, s.ow - x0);
-    columns.bilinear(s.xs, x0, count);
-    for (int64_t p = first; p < last; ++p)
-      for (int64_t y = 0; y < s.oh; ++y) {
-        int64_t y0, y1;
-        float ly;
-        portable::bilinearSource(s.ys, y, y0, y1, ly);
-        const float *top = s.src + (p * s.h + y0) * s.w;
-        const float *bottom = s.src + (p * s.h + y1) * s.w;
-        float *out = s.dst + (p * s.oh + y) * s.ow + x0;
-        for (int64_t i = 0; i < count; ++i) {
-          int64_t l = columns.left[i], r = columns.right[i];
-          float lx = columns.weight[i];
-          float t = top[l] * (1 - lx) + top[r] * lx;
-          float b = bottom[l] * (1 - lx) + bottom[r] * lx;
-          out[i] = t * (1 - ly) + b * ly;
-        }
-      }
-  }
+  tiledPlanes(s, first, last, &Columns::bilinear,
+              [&](const Columns &columns, int64_t p, int64_t y, float *out,
+                  int64_t count) {
+                int64_t y0, y1;
+                float ly;
+                portable::bilinearSource(s.ys, y, y0, y1, ly);
+                const float *top = s.src + (p * s.h + y0) * s.w;
+                const float *bottom = s.src + (p * s.h + y1) * s.w;
+                for (int64_t i = 0; i < count; ++i) {
+                  int64_t l = columns.left[i], r = columns.right[i];
+                  float lx = columns.weight[i];
+                  float t = top[l] * (1 - lx) + top[r] * lx;
+                  float b = bottom[l] * (1 - lx) + bottom[r] * lx;
+                  out[i] = t * (1 - ly) + b * ly;
+                }
+              });
 }
 
 void runUpsample(const KernelCall &call, bool bilinear) {

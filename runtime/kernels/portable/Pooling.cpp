@@ -322,7 +322,6 @@ void bilinearSource(const UpsampleAxis &axis, int64_t dst, int64_t &i0,
   lambda = static_cast<float>(real - i0);
 }
 
-namespace {
 Error validateUpsample(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0];
@@ -335,58 +334,92 @@ Error validateUpsample(const KernelCall &call) {
   int64_t expected[4] = {in.size(0), in.size(1), size[0], size[1]};
   return checkShape(call, call.outputs[0], "output", expected, 4);
 }
-} // namespace
 
-Error validateUpsampleNearest2d(const KernelCall &call) {
-  return validateUpsample(call);
-}
-Error validateUpsampleBilinear2d(const KernelCall &call) {
-  return validateUpsample(call);
-}
-
-void runUpsampleNearest2d(const KernelCall &call) {
+namespace {
+/// Sets each pixel of an NCHW resize's output to \p pixel(input plane, its
+/// width, rows' axis, y, columns' axis, x).
+template <typename Pixel>
+void resizePlanes(const KernelCall &call, bool alignCorners, Pixel pixel) {
   const TensorView &in = *call.inputs[0];
   const TensorView &out = *call.outputs[0];
   int64_t h = in.size(2), w = in.size(3), oh = out.size(2), ow = out.size(3);
-  UpsampleAxis ys = upsampleAxis(call, "scales_h", h, oh, false);
-  UpsampleAxis xs = upsampleAxis(call, "scales_w", w, ow, false);
-  int64_t planes = in.size(0) * in.size(1);
+  UpsampleAxis ys = upsampleAxis(call, "scales_h", h, oh, alignCorners);
+  UpsampleAxis xs = upsampleAxis(call, "scales_w", w, ow, alignCorners);
   const float *src = in.data<float>();
   float *dst = out.data<float>();
-  for (int64_t p = 0; p < planes; ++p)
-    for (int64_t y = 0; y < oh; ++y) {
-      int64_t iy = nearestSource(ys, y);
+  for (int64_t p = 0; p < in.size(0) * in.size(1); ++p)
+    for (int64_t y = 0; y < oh; ++y)
       for (int64_t x = 0; x < ow; ++x)
-        dst[(p * oh + y) * ow + x] = src[(p * h + iy) * w + nearestSource(xs, x)];
-    }
+        *dst++ = pixel(src + p * h * w, w, ys, y, xs, x);
+}
+
+/// Keys' cubic convolution weights of the four taps around a source
+/// coordinate \p t past the second tap, A = -0.75 as ATen.
+void cubicWeights(float t, float weights[4]) {
+  constexpr float a = -0.75f;
+  auto near = [&](float d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };
+  auto far = [&](float d) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; };
+  weights[0] = far(t + 1);
+  weights[1] = near(t);
+  weights[2] = near(1 - t);
+  weights[3] = far(2 - t);
+}
+
+/// The four taps of output index \p dst, clamped to the input (the
+/// coordinate is not), and their weights.
+void bicubicSource(const UpsampleAxis &axis, int64_t dst, int64_t taps[4],
+                   float weights[4]) {
+  double real =
+      axis.alignCorners ? dst * axis.scale : (dst + 0.5) * axis.scale - 0.5;
+  double first = std::floor(real);
+  cubicWeights(static_cast<float>(real - first), weights);
+  for (int k = 0; k < 4; ++k)
+    taps[k] =
+        static_cast<int64_t>(std::clamp(first - 1 + k, 0.0, axis.extent - 1.0));
+}
+} // namespace
+
+void runUpsampleNearest2d(const KernelCall &call) {
+  resizePlanes(call, false,
+               [](const float *plane, int64_t w, const UpsampleAxis &ys,
+                  int64_t y, const UpsampleAxis &xs, int64_t x) {
+                 return plane[nearestSource(ys, y) * w + nearestSource(xs, x)];
+               });
 }
 
 void runUpsampleBilinear2d(const KernelCall &call) {
-  const TensorView &in = *call.inputs[0];
-  const TensorView &out = *call.outputs[0];
-  bool align = call.boolAttr("align_corners", false);
-  int64_t h = in.size(2), w = in.size(3), oh = out.size(2), ow = out.size(3);
-  UpsampleAxis ys = upsampleAxis(call, "scales_h", h, oh, align);
-  UpsampleAxis xs = upsampleAxis(call, "scales_w", w, ow, align);
-  int64_t planes = in.size(0) * in.size(1);
-  const float *src = in.data<float>();
-  float *dst = out.data<float>();
-  for (int64_t p = 0; p < planes; ++p) {
-    const float *plane = src + p * h * w;
-    for (int64_t y = 0; y < oh; ++y) {
-      int64_t y0, y1;
-      float ly;
-      bilinearSource(ys, y, y0, y1, ly);
-      for (int64_t x = 0; x < ow; ++x) {
-        int64_t x0, x1;
-        float lx;
-        bilinearSource(xs, x, x0, x1, lx);
-        float top = plane[y0 * w + x0] * (1 - lx) + plane[y0 * w + x1] * lx;
-        float bottom = plane[y1 * w + x0] * (1 - lx) + plane[y1 * w + x1] * lx;
-        dst[(p * oh + y) * ow + x] = top * (1 - ly) + bottom * ly;
-      }
-    }
-  }
+  resizePlanes(call, call.boolAttr("align_corners", false),
+               [](const float *plane, int64_t w, const UpsampleAxis &ys,
+                  int64_t y, const UpsampleAxis &xs, int64_t x) {
+                 int64_t y0, y1, x0, x1;
+                 float ly, lx;
+                 bilinearSource(ys, y, y0, y1, ly);
+                 bilinearSource(xs, x, x0, x1, lx);
+                 float top =
+                     plane[y0 * w + x0] * (1 - lx) + plane[y0 * w + x1] * lx;
+                 float bottom =
+                     plane[y1 * w + x0] * (1 - lx) + plane[y1 * w + x1] * lx;
+                 return top * (1 - ly) + bottom * ly;
+               });
+}
+
+void runUpsampleBicubic2d(const KernelCall &call) {
+  resizePlanes(call, call.boolAttr("align_corners", false),
+               [](const float *plane, int64_t w, const UpsampleAxis &ys,
+                  int64_t y, const UpsampleAxis &xs, int64_t x) {
+                 int64_t rows[4], columns[4];
+                 float wy[4], wx[4];
+                 bicubicSource(ys, y, rows, wy);
+                 bicubicSource(xs, x, columns, wx);
+                 float sum = 0;
+                 for (int r = 0; r < 4; ++r) {
+                   float across = 0;
+                   for (int c = 0; c < 4; ++c)
+                     across += plane[rows[r] * w + columns[c]] * wx[c];
+                   sum += across * wy[r];
+                 }
+                 return sum;
+               });
 }
 
 } // namespace etch::runtime::portable

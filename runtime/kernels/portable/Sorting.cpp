@@ -154,8 +154,10 @@ Error validateSelection(const KernelCall &call, bool isTopk) {
 
 /// unique over the flattened tensor; ascending: positions sorted by (value,
 /// position) in the indices output, then grouped; in first-occurrence order:
-/// each element looked up among the values found so far.
-template <typename T> int64_t uniqueTyped(const KernelCall &call, bool sorted) {
+/// each element looked up among the values found so far (consecutive: the
+/// last one only).
+template <typename T>
+int64_t uniqueTyped(const KernelCall &call, bool sorted, bool consecutive) {
   const TensorView &in = *call.inputs[0];
   const T *x = in.data<T>();
   T *values = call.outputs[0]->data<T>();
@@ -178,7 +180,8 @@ template <typename T> int64_t uniqueTyped(const KernelCall &call, bool sorted) {
     return groups;
   }
   for (int64_t position = 0; position < n; ++position) {
-    int64_t k = 0;
+    // Consecutive: only the run before may continue.
+    int64_t k = consecutive ? std::max<int64_t>(groups - 1, 0) : 0;
     while (k < groups && !(values[k] == x[position]))
       ++k;
     if (k == groups) {
@@ -216,7 +219,8 @@ template <typename T> struct Slices {
 };
 
 template <typename T>
-int64_t uniqueSlicesTyped(const KernelCall &call, int64_t dim, bool sorted) {
+int64_t uniqueSlicesTyped(const KernelCall &call, int64_t dim, bool sorted,
+                          bool consecutive) {
   const TensorView &in = *call.inputs[0];
   Slices<T> s{in.data<T>(), 1, in.size(dim), 1};
   for (int d = 0; d < dim; ++d)
@@ -229,7 +233,7 @@ int64_t uniqueSlicesTyped(const KernelCall &call, int64_t dim, bool sorted) {
   // The first occurrences, in position order; inverse[i] = that group.
   int64_t groups = 0;
   for (int64_t i = 0; i < s.count; ++i) {
-    int64_t g = 0;
+    int64_t g = consecutive ? std::max<int64_t>(groups - 1, 0) : 0;
     while (g < groups && s.compare(first[g], i) != 0)
       ++g;
     if (g == groups)
@@ -296,9 +300,11 @@ Error validateUnique(const KernelCall &call) {
 
 void runUnique(const KernelCall &call) {
   bool sorted = call.boolAttr("sorted", true);
+  bool consecutive = call.boolAttr("consecutive", false);
   int64_t groups =
       visitNumericType(call.inputs[0]->scalarType(), [&](auto *type) {
-        return uniqueTyped<std::remove_pointer_t<decltype(type)>>(call, sorted);
+        return uniqueTyped<std::remove_pointer_t<decltype(type)>>(
+            call, sorted && !consecutive, consecutive);
       });
   for (int i : {0, 1, 3}) // within the planned bound: never fails
     call.outputs[i]->resize(&groups, 1);
@@ -326,9 +332,10 @@ void runUniqueDim(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
   int64_t dim = normalizeDim(call.intAttr("dim", 0), in.rank());
   bool sorted = call.boolAttr("sorted", true);
+  bool consecutive = call.boolAttr("consecutive", false);
   int64_t groups = visitNumericType(in.scalarType(), [&](auto *type) {
-    return uniqueSlicesTyped<std::remove_pointer_t<decltype(type)>>(call, dim,
-                                                                    sorted);
+    return uniqueSlicesTyped<std::remove_pointer_t<decltype(type)>>(
+        call, dim, sorted && !consecutive, consecutive);
   });
   int64_t shape[kMaxRank];
   std::copy(in.sizes(), in.sizes() + in.rank(), shape);

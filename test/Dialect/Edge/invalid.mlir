@@ -1041,6 +1041,53 @@ func.func @upsample_bilinear2d_size(%a: tensor<1x3x4x5xf32>) {
 
 // -----
 
+func.func @upsample_bicubic2d_size(%a: tensor<1x3x4x5xf32>) {
+  // expected-error @+2 {{'edge.upsample_bicubic2d' op output_size entries must be >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.upsample_bicubic2d %a {output_size = array<i64: 0, 8>, align_corners = false} : (tensor<1x3x4x5xf32>) -> tensor<1x3x0x8xf32>
+  return
+}
+
+// -----
+
+// im2col: the window must fit the image (with its padding).
+func.func @im2col_window(%a: tensor<1x2x3x4xf32>) {
+  // expected-error @+2 {{'edge.im2col' op no window fits along H: extent 3, kernel 4, dilation 1, padding 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.im2col %a {kernel_size = array<i64: 4, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x3x4xf32>) -> tensor<1x16x3xf32>
+  return
+}
+
+// -----
+
+func.func @im2col_stride(%a: tensor<1x2x3x4xf32>) {
+  // expected-error @+2 {{'edge.im2col' op stride entries must be >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.im2col %a {kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 0, 1>} : (tensor<1x2x3x4xf32>) -> tensor<1x8x6xf32>
+  return
+}
+
+// -----
+
+// col2im: whole channels of kh * kw rows, one column per window.
+func.func @col2im_rows(%a: tensor<1x7x6xf32>) {
+  // expected-error @+2 {{'edge.col2im' op self has 7 rows, not a multiple of the 4 taps of kernel_size}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.col2im %a {output_size = array<i64: 3, 4>, kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x7x6xf32>) -> tensor<1x2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_columns(%a: tensor<1x8x5xf32>) {
+  // expected-error @+2 {{'edge.col2im' op self has 5 columns, expected one per window over output_size: 6}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = edge.col2im %a {output_size = array<i64: 3, 4>, kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x5xf32>) -> tensor<1x2x3x4xf32>
+  return
+}
+
+// -----
+
 // edge.leaky_relu takes floating-point tensors and keeps their type.
 func.func @leaky_relu_int(%a: tensor<3xi32>) {
   // expected-error @+1 {{'edge.leaky_relu' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3xi32>'}}

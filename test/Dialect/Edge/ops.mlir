@@ -363,6 +363,24 @@ func.func @pooling(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32> {
 func.func @upsample(%x: tensor<1x3x4x5xf32>) {
   %0 = edge.upsample_nearest2d %x {output_size = array<i64: 8, 10>, scales_h = 2.0 : f64, scales_w = 2.0 : f64} : (tensor<1x3x4x5xf32>) -> tensor<1x3x8x10xf32>
   %1 = edge.upsample_bilinear2d %x {output_size = array<i64: 7, 9>, align_corners = true} : (tensor<1x3x4x5xf32>) -> tensor<1x3x7x9xf32>
+  %2 = edge.upsample_bicubic2d %x {output_size = array<i64: 6, 10>, align_corners = false, scales_h = 1.5 : f64, scales_w = 2.0 : f64} : (tensor<1x3x4x5xf32>) -> tensor<1x3x6x10xf32>
+  return
+}
+
+// Sliding blocks as columns and back (F.unfold / F.fold): C * kh * kw rows,
+// one column per window; batched or not; dynamic batch and image extents.
+// CHECK-LABEL: func @patches
+// CHECK: edge.im2col %{{.*}} {dilation = array<i64: 2, 1>, kernel_size = array<i64: 2, 3>, padding = array<i64: 1, 0>, stride = array<i64: 1, 2>} : (tensor<2x3x5x7xf32>) -> tensor<2x18x15xf32>
+// CHECK: edge.im2col {{.*}} : (tensor<3x4x4xf64>) -> tensor<12x9xf64>
+// CHECK: edge.im2col {{.*}} : (tensor<?x3x?x7xf32>) -> tensor<?x18x?xf32>
+// CHECK: edge.col2im %{{.*}} {dilation = array<i64: 2, 1>, kernel_size = array<i64: 2, 3>, output_size = array<i64: 5, 7>, padding = array<i64: 1, 0>, stride = array<i64: 1, 2>} : (tensor<2x18x15xf32>) -> tensor<2x3x5x7xf32>
+// CHECK: edge.col2im {{.*}} : (tensor<12x?xf64>) -> tensor<3x3x3xf64>
+func.func @patches(%x: tensor<2x3x5x7xf32>, %u: tensor<3x4x4xf64>, %d: tensor<?x3x?x7xf32>, %c: tensor<12x?xf64>) {
+  %0 = edge.im2col %x {kernel_size = array<i64: 2, 3>, dilation = array<i64: 2, 1>, padding = array<i64: 1, 0>, stride = array<i64: 1, 2>} : (tensor<2x3x5x7xf32>) -> tensor<2x18x15xf32>
+  %1 = edge.im2col %u {kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<3x4x4xf64>) -> tensor<12x9xf64>
+  %2 = edge.im2col %d {kernel_size = array<i64: 2, 3>, dilation = array<i64: 2, 1>, padding = array<i64: 1, 0>, stride = array<i64: 1, 2>} : (tensor<?x3x?x7xf32>) -> tensor<?x18x?xf32>
+  %3 = edge.col2im %0 {output_size = array<i64: 5, 7>, kernel_size = array<i64: 2, 3>, dilation = array<i64: 2, 1>, padding = array<i64: 1, 0>, stride = array<i64: 1, 2>} : (tensor<2x18x15xf32>) -> tensor<2x3x5x7xf32>
+  %4 = edge.col2im %c {output_size = array<i64: 3, 3>, kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<12x?xf64>) -> tensor<3x3x3xf64>
   return
 }
 

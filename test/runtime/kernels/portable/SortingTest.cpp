@@ -162,6 +162,54 @@ TEST(PortableSorting, UniqueSortedAndInFirstOccurrenceOrder) {
             Error::InvalidShape);
 }
 
+TEST(PortableSorting, UniqueConsecutiveMergesRunsOnly) {
+  // unique_consecutive: 1 comes back after 3 as a new entry; NaNs never
+  // merge (as torch's NaN != NaN).
+  OwnedTensor x(ScalarType::Float32, {10}), values(ScalarType::Float32, {10}),
+      first(ScalarType::Int64, {10}), inverse(ScalarType::Int64, {10}),
+      counts(ScalarType::Int64, {10});
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  float data[] = {1, 1, 2, 2, 2, 3, 1, 1, nan, nan};
+  std::copy(data, data + 10, x.f());
+  Attributes attributes;
+  attributes.b("sorted", false).b("consecutive", true);
+  ASSERT_EQ(runKernel("edge.unique", {&x.view},
+                      {&values.view, &first.view, &inverse.view, &counts.view},
+                      attributes),
+            Error::Ok);
+  ASSERT_EQ(values.view.size(0), 6);
+  EXPECT_EQ(std::vector<float>(values.f(), values.f() + 4),
+            (std::vector<float>{1, 2, 3, 1}));
+  EXPECT_TRUE(std::isnan(values.f()[4]) && std::isnan(values.f()[5]));
+  EXPECT_EQ(std::vector<int64_t>(first.i64(), first.i64() + 6),
+            (std::vector<int64_t>{0, 2, 5, 6, 8, 9}));
+  EXPECT_EQ(std::vector<int64_t>(inverse.i64(), inverse.i64() + 10),
+            (std::vector<int64_t>{0, 0, 1, 1, 1, 2, 3, 3, 4, 5}));
+  EXPECT_EQ(std::vector<int64_t>(counts.i64(), counts.i64() + 6),
+            (std::vector<int64_t>{2, 3, 1, 2, 1, 1}));
+
+  // Rows {1,2} {1,2} {0,5} {1,2} along dim 0: the last row is a new run.
+  OwnedTensor rows(ScalarType::Int64, {4, 2}),
+      rowValues(ScalarType::Int64, {4, 2}), rowFirst(ScalarType::Int64, {4}),
+      rowInverse(ScalarType::Int64, {4}), rowCounts(ScalarType::Int64, {4});
+  int64_t table[] = {1, 2, 1, 2, 0, 5, 1, 2};
+  std::copy(table, table + 8, rows.i64());
+  Attributes byRow;
+  byRow.i("dim", 0).b("sorted", false).b("consecutive", true);
+  ASSERT_EQ(runKernel("edge.unique_dim", {&rows.view},
+                      {&rowValues.view, &rowFirst.view, &rowInverse.view,
+                       &rowCounts.view},
+                      byRow),
+            Error::Ok);
+  ASSERT_EQ(rowValues.view.size(0), 3);
+  EXPECT_EQ(std::vector<int64_t>(rowValues.i64(), rowValues.i64() + 6),
+            (std::vector<int64_t>{1, 2, 0, 5, 1, 2}));
+  EXPECT_EQ(std::vector<int64_t>(rowInverse.i64(), rowInverse.i64() + 4),
+            (std::vector<int64_t>{0, 0, 1, 2}));
+  EXPECT_EQ(std::vector<int64_t>(rowCounts.i64(), rowCounts.i64() + 3),
+            (std::vector<int64_t>{2, 1, 1}));
+}
+
 TEST(PortableSorting, RejectsBadKAndTypes) {
   OwnedTensor x = randomFloat({2, 4}), values(ScalarType::Float32, {2, 5}),
               indices(ScalarType::Int64, {2, 5});
