@@ -49,25 +49,19 @@ double seconds() {
 /// 12 independent FMA chains (FMA latency 4-5 cycles x 2 ports) in the
 /// registers R ("ymm" or "zmm"): inline assembly, so no compiler keeps them
 /// in memory.
+// clang-format off
+#define ETCH_FMA(R, N) "vfmadd231ps %%" R "0, %%" R "1, %%" R N "\n"
 #define ETCH_PEAK_LOOP(R)                                                      \
   "vxorps %%" R "0, %%" R "0, %%" R "0\n"                                      \
   "vxorps %%" R "1, %%" R "1, %%" R "1\n"                                      \
   "1:\n"                                                                       \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "2\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "3\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "4\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "5\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "6\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "7\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "8\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "9\n"                                 \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "10\n"                                \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "11\n"                                \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "12\n"                                \
-  "vfmadd231ps %%" R "0, %%" R "1, %%" R "13\n"                                \
+  ETCH_FMA(R, "2") ETCH_FMA(R, "3") ETCH_FMA(R, "4") ETCH_FMA(R, "5")          \
+  ETCH_FMA(R, "6") ETCH_FMA(R, "7") ETCH_FMA(R, "8") ETCH_FMA(R, "9")          \
+  ETCH_FMA(R, "10") ETCH_FMA(R, "11") ETCH_FMA(R, "12") ETCH_FMA(R, "13")      \
   "dec %0\n"                                                                   \
   "jnz 1b\n"                                                                   \
   "vzeroupper\n"
+// clang-format on
 #define ETCH_PEAK_CLOBBERS                                                     \
   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",      \
       "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "cc"
