@@ -45,6 +45,16 @@ Error checkNumericType(const KernelCall &call, ScalarType type) {
                      scalarTypeName(type));
 }
 
+Error checkFloatType(const KernelCall &call, const TensorView &tensor,
+                     const char *what) {
+  ScalarType type = tensor.scalarType();
+  if (type == ScalarType::Float32 || type == ScalarType::Float64)
+    return Error::Ok;
+  return kernelError(call, Error::InvalidType,
+                     "%s is %s, expected float32 or float64", what,
+                     scalarTypeName(type));
+}
+
 Error checkShape(const KernelCall &call, const TensorView *tensor,
                  const char *what, const int64_t *sizes, int rank) {
   if (call.resizeOutputs && tensor)

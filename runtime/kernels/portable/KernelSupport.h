@@ -150,6 +150,12 @@ template <typename Fn> decltype(auto) visitNumericType(ScalarType type, Fn fn) {
   }
 }
 
+/// float32 or float64: what the kernels built on visitFloatType compute in.
+/// InvalidType naming \p what and its type otherwise (as checkType: the Edge
+/// ops of these kernels take float tensors only).
+Error checkFloatType(const KernelCall &call, const TensorView &tensor,
+                     const char *what);
+
 /// Calls \p fn with a null double pointer for float64, a float one otherwise.
 template <typename Fn> decltype(auto) visitFloatType(ScalarType type, Fn fn) {
   if (type == ScalarType::Float64)

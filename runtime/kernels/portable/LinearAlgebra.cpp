@@ -361,11 +361,8 @@ Error validateGroupedMm(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 3, 3, 1));
   const TensorView &input = *call.inputs[0], &weight = *call.inputs[1],
                    &offs = *call.inputs[2];
+  ET_CHECK_OK(checkFloatType(call, input, "input"));
   ScalarType type = input.scalarType();
-  if (type != ScalarType::Float32 && type != ScalarType::Float64)
-    return kernelError(call, Error::NotSupported,
-                       "input is %s, expected float32 or float64",
-                       scalarTypeName(type));
   ET_CHECK_OK(checkType(call, &weight, "weight", type));
   if (offs.scalarType() != ScalarType::Int32 &&
       offs.scalarType() != ScalarType::Int64)

@@ -111,11 +111,7 @@ void runLayerNorm(const KernelCall &call) {
 Error validateSoftmax(const KernelCall &call) {
   ET_CHECK_OK(checkArity(call, 1, 1, 1));
   const TensorView &in = *call.inputs[0];
-  if (in.scalarType() != ScalarType::Float32 &&
-      in.scalarType() != ScalarType::Float64)
-    return kernelError(call, Error::InvalidType,
-                       "self is %s, expected float32 or float64",
-                       scalarTypeName(in.scalarType()));
+  ET_CHECK_OK(checkFloatType(call, in, "self"));
   if (normalizeDim(call.intAttr("dim", -1), std::max(in.rank(), 1)) < 0)
     return kernelError(call, Error::InvalidProgram, "dim is out of range");
   return checkSameShape(call, &in, call.outputs[0], "output");

@@ -35,13 +35,10 @@ Error readPatchWindow(const KernelCall &call, PatchWindow &window) {
   return Error::Ok;
 }
 
+/// self float32 or float64, the output of its type.
 Error checkFloat(const KernelCall &call, const TensorView &in) {
-  ScalarType type = in.scalarType();
-  if (type != ScalarType::Float32 && type != ScalarType::Float64)
-    return kernelError(call, Error::NotSupported,
-                       "self is %s, expected float32 or float64",
-                       scalarTypeName(type));
-  return checkType(call, call.outputs[0], "output", type);
+  ET_CHECK_OK(checkFloatType(call, in, "self"));
+  return checkType(call, call.outputs[0], "output", in.scalarType());
 }
 
 /// The image and column geometry of one call, for either direction.
