@@ -76,32 +76,31 @@ struct PatchGeometry {
   }
 };
 
+/// The call's window over images of \p channels x \p height x \p width
+/// (validated at load).
+PatchGeometry patchGeometry(const KernelCall &call, int64_t batch,
+                            int64_t channels, int64_t height, int64_t width) {
+  PatchGeometry g{{}, batch, channels, height, width, 0, 0};
+  readPatchWindow(call, g.window);
+  g.blocksHigh = patchBlocksAlong(g.window, 0, height);
+  g.blocksWide = patchBlocksAlong(g.window, 1, width);
+  return g;
+}
+
 PatchGeometry im2colGeometry(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
-  PatchGeometry g{};
-  readPatchWindow(call, g.window);
   int r = in.rank();
-  g.batch = r == 4 ? in.size(0) : 1;
-  g.channels = in.size(r - 3);
-  g.height = in.size(r - 2);
-  g.width = in.size(r - 1);
-  g.blocksHigh = patchBlocksAlong(g.window, 0, g.height);
-  g.blocksWide = patchBlocksAlong(g.window, 1, g.width);
-  return g;
+  return patchGeometry(call, r == 4 ? in.size(0) : 1, in.size(r - 3),
+                       in.size(r - 2), in.size(r - 1));
 }
 
 PatchGeometry col2imGeometry(const KernelCall &call) {
   const TensorView &in = *call.inputs[0];
   Span<const int64_t> size = call.intsAttr("output_size");
-  PatchGeometry g{};
-  readPatchWindow(call, g.window);
   int r = in.rank();
-  g.batch = r == 3 ? in.size(0) : 1;
-  g.channels = in.size(r - 2) / patchTaps(g.window);
-  g.height = size[0];
-  g.width = size[1];
-  g.blocksHigh = patchBlocksAlong(g.window, 0, g.height);
-  g.blocksWide = patchBlocksAlong(g.window, 1, g.width);
+  PatchGeometry g =
+      patchGeometry(call, r == 3 ? in.size(0) : 1, 0, size[0], size[1]);
+  g.channels = in.size(r - 2) / patchTaps(g.window); // C * kh * kw rows
   return g;
 }
 
