@@ -337,9 +337,12 @@ Error validateUpsample(const KernelCall &call) {
 
 namespace {
 /// Sets each pixel of an NCHW resize's output to \p pixel(input plane, its
-/// width, rows' axis, y, columns' axis, x).
-template <typename Pixel>
-void resizePlanes(const KernelCall &call, bool alignCorners, Pixel pixel) {
+/// width, row source, column source), where \p sourceOf(axis, index) says
+/// which input rows or columns an output index reads (once per row for
+/// rows, once per pixel for columns, as ATen).
+template <typename SourceOf, typename Pixel>
+void resizePlanes(const KernelCall &call, bool alignCorners, SourceOf sourceOf,
+                  Pixel pixel) {
   const TensorView &in = *call.inputs[0];
   const TensorView &out = *call.outputs[0];
   int64_t h = in.size(2), w = in.size(3), oh = out.size(2), ow = out.size(3);
@@ -348,75 +351,77 @@ void resizePlanes(const KernelCall &call, bool alignCorners, Pixel pixel) {
   const float *src = in.data<float>();
   float *dst = out.data<float>();
   for (int64_t p = 0; p < in.size(0) * in.size(1); ++p)
-    for (int64_t y = 0; y < oh; ++y)
+    for (int64_t y = 0; y < oh; ++y) {
+      auto row = sourceOf(ys, y);
       for (int64_t x = 0; x < ow; ++x)
-        *dst++ = pixel(src + p * h * w, w, ys, y, xs, x);
+        *dst++ = pixel(src + p * h * w, w, row, sourceOf(xs, x));
+    }
 }
 
-/// Keys' cubic convolution weights of the four taps around a source
-/// coordinate \p t past the second tap, A = -0.75 as ATen.
-void cubicWeights(float t, float weights[4]) {
+/// The two taps of a linear blend and the second one's weight.
+struct LinearTaps {
+  int64_t first, second;
+  float weight;
+};
+LinearTaps linearTaps(const UpsampleAxis &axis, int64_t dst) {
+  LinearTaps taps;
+  bilinearSource(axis, dst, taps.first, taps.second, taps.weight);
+  return taps;
+}
+
+/// The four taps of a cubic blend, clamped to the input (the coordinate is
+/// not), and Keys' cubic convolution weights with A = -0.75, as ATen.
+struct CubicTaps {
+  int64_t index[4];
+  float weight[4];
+};
+CubicTaps cubicTaps(const UpsampleAxis &axis, int64_t dst) {
   constexpr float a = -0.75f;
   auto near = [&](float d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };
   auto far = [&](float d) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; };
-  weights[0] = far(t + 1);
-  weights[1] = near(t);
-  weights[2] = near(1 - t);
-  weights[3] = far(2 - t);
-}
-
-/// The four taps of output index \p dst, clamped to the input (the
-/// coordinate is not), and their weights.
-void bicubicSource(const UpsampleAxis &axis, int64_t dst, int64_t taps[4],
-                   float weights[4]) {
   double real =
       axis.alignCorners ? dst * axis.scale : (dst + 0.5) * axis.scale - 0.5;
   double first = std::floor(real);
-  cubicWeights(static_cast<float>(real - first), weights);
+  float t = static_cast<float>(real - first);
+  CubicTaps taps{{}, {far(t + 1), near(t), near(1 - t), far(2 - t)}};
   for (int k = 0; k < 4; ++k)
-    taps[k] =
+    taps.index[k] =
         static_cast<int64_t>(std::clamp(first - 1 + k, 0.0, axis.extent - 1.0));
+  return taps;
 }
 } // namespace
 
 void runUpsampleNearest2d(const KernelCall &call) {
-  resizePlanes(call, false,
-               [](const float *plane, int64_t w, const UpsampleAxis &ys,
-                  int64_t y, const UpsampleAxis &xs, int64_t x) {
-                 return plane[nearestSource(ys, y) * w + nearestSource(xs, x)];
+  resizePlanes(call, false, nearestSource,
+               [](const float *plane, int64_t w, int64_t y, int64_t x) {
+                 return plane[y * w + x];
                });
 }
 
 void runUpsampleBilinear2d(const KernelCall &call) {
-  resizePlanes(call, call.boolAttr("align_corners", false),
-               [](const float *plane, int64_t w, const UpsampleAxis &ys,
-                  int64_t y, const UpsampleAxis &xs, int64_t x) {
-                 int64_t y0, y1, x0, x1;
-                 float ly, lx;
-                 bilinearSource(ys, y, y0, y1, ly);
-                 bilinearSource(xs, x, x0, x1, lx);
-                 float top =
-                     plane[y0 * w + x0] * (1 - lx) + plane[y0 * w + x1] * lx;
-                 float bottom =
-                     plane[y1 * w + x0] * (1 - lx) + plane[y1 * w + x1] * lx;
-                 return top * (1 - ly) + bottom * ly;
-               });
+  resizePlanes(
+      call, call.boolAttr("align_corners", false), linearTaps,
+      [](const float *plane, int64_t w, const LinearTaps &y,
+         const LinearTaps &x) {
+        const float *top = plane + y.first * w, *bottom = plane + y.second * w;
+        float t = top[x.first] * (1 - x.weight) + top[x.second] * x.weight;
+        float b =
+            bottom[x.first] * (1 - x.weight) + bottom[x.second] * x.weight;
+        return t * (1 - y.weight) + b * y.weight;
+      });
 }
 
 void runUpsampleBicubic2d(const KernelCall &call) {
-  resizePlanes(call, call.boolAttr("align_corners", false),
-               [](const float *plane, int64_t w, const UpsampleAxis &ys,
-                  int64_t y, const UpsampleAxis &xs, int64_t x) {
-                 int64_t rows[4], columns[4];
-                 float wy[4], wx[4];
-                 bicubicSource(ys, y, rows, wy);
-                 bicubicSource(xs, x, columns, wx);
+  resizePlanes(call, call.boolAttr("align_corners", false), cubicTaps,
+               [](const float *plane, int64_t w, const CubicTaps &y,
+                  const CubicTaps &x) {
                  float sum = 0;
                  for (int r = 0; r < 4; ++r) {
+                   const float *row = plane + y.index[r] * w;
                    float across = 0;
                    for (int c = 0; c < 4; ++c)
-                     across += plane[rows[r] * w + columns[c]] * wx[c];
-                   sum += across * wy[r];
+                     across += row[x.index[c]] * x.weight[c];
+                   sum += across * y.weight[r];
                  }
                  return sum;
                });
