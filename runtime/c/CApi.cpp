@@ -57,11 +57,17 @@ namespace {
 static_assert(ETCH_MAX_RANK == kMaxRank, "etch_runtime.h's rank bound");
 static_assert(ETCH_TENSOR_ALIGNMENT == kTensorAlignment,
               "etch_runtime.h's tensor alignment");
-static_assert(static_cast<int>(ETCH_BOOL) == static_cast<int>(ScalarType::Bool),
-              "etch_dtype mirrors ScalarType");
-static_assert(static_cast<int>(ETCH_DELEGATE_MISSING) ==
-                  static_cast<int>(Error::DelegateMissing),
-              "etch_code mirrors Error");
+// etch_runtime.h is plain C and stands alone, so it spells the codes out;
+// every one is checked against the runtime's tables here.
+#define ETCH_C_DTYPE_MATCHES(name, code, size, text, cName)                    \
+  static_assert(ETCH_##cName == code, "etch_dtype mirrors "                    \
+                                      "ScalarType::" #name);
+ETCH_FOR_EACH_SCALAR_TYPE(ETCH_C_DTYPE_MATCHES)
+#undef ETCH_C_DTYPE_MATCHES
+#define ETCH_C_CODE_MATCHES(name, code, cName)                                 \
+  static_assert(ETCH_##cName == code, "etch_code mirrors Error::" #name);
+ETCH_FOR_EACH_ERROR(ETCH_C_CODE_MATCHES)
+#undef ETCH_C_CODE_MATCHES
 
 /// The first error the runtime logs while a C API call runs on this
 /// thread; other threads' messages go to the hook that was installed.

@@ -4,55 +4,22 @@ namespace etch::runtime {
 
 size_t elementSize(ScalarType type) {
   switch (type) {
-  case ScalarType::Float32:
-  case ScalarType::Int32:
-  case ScalarType::UInt32:
-    return 4;
-  case ScalarType::Float16:
-  case ScalarType::BFloat16:
-  case ScalarType::Int16:
-  case ScalarType::UInt16:
-    return 2;
-  case ScalarType::Float64:
-  case ScalarType::Int64:
-  case ScalarType::UInt64:
-    return 8;
-  case ScalarType::Int8:
-  case ScalarType::UInt8:
-  case ScalarType::Bool:
-    return 1;
+#define ETCH_SCALAR_TYPE_SIZE(name, code, size, text, cName)                   \
+  case ScalarType::name:                                                       \
+    return size;
+    ETCH_FOR_EACH_SCALAR_TYPE(ETCH_SCALAR_TYPE_SIZE)
+#undef ETCH_SCALAR_TYPE_SIZE
   }
   return 1;
 }
 
 const char *scalarTypeName(ScalarType type) {
   switch (type) {
-  case ScalarType::Float32:
-    return "float32";
-  case ScalarType::Float16:
-    return "float16";
-  case ScalarType::Float64:
-    return "float64";
-  case ScalarType::BFloat16:
-    return "bfloat16";
-  case ScalarType::Int8:
-    return "int8";
-  case ScalarType::UInt8:
-    return "uint8";
-  case ScalarType::Int16:
-    return "int16";
-  case ScalarType::Int32:
-    return "int32";
-  case ScalarType::Int64:
-    return "int64";
-  case ScalarType::Bool:
-    return "bool";
-  case ScalarType::UInt16:
-    return "uint16";
-  case ScalarType::UInt32:
-    return "uint32";
-  case ScalarType::UInt64:
-    return "uint64";
+#define ETCH_SCALAR_TYPE_NAME(name, code, size, text, cName)                   \
+  case ScalarType::name:                                                       \
+    return text;
+    ETCH_FOR_EACH_SCALAR_TYPE(ETCH_SCALAR_TYPE_NAME)
+#undef ETCH_SCALAR_TYPE_NAME
   }
   return "unknown";
 }

@@ -10,17 +10,10 @@ namespace etch::runtime {
 namespace {
 
 const char *levelName(LogLevel level) {
-  switch (level) {
-  case LogLevel::Debug:
-    return "debug";
-  case LogLevel::Info:
-    return "info";
-  case LogLevel::Error:
-    return "error";
-  case LogLevel::Fatal:
-    return "fatal";
-  }
-  return "?";
+  // In LogLevel's order.
+  static const char *const kNames[] = {"debug", "info", "error", "fatal"};
+  auto index = static_cast<size_t>(level);
+  return index < sizeof(kNames) / sizeof(kNames[0]) ? kNames[index] : "?";
 }
 
 // The source location stays with the hook (an embedder may want it); users

@@ -10,6 +10,15 @@
 namespace etch::runtime {
 namespace {
 
+// Program files store ScalarType's codes; the schema numbers them again.
+#define ETCH_SCHEMA_TYPE_MATCHES(name, code, size, text, cName)                \
+  static_assert(static_cast<int>(schema::ScalarType::name) == code,            \
+                "program.fbs numbers ScalarType::" #name " as the runtime");
+ETCH_FOR_EACH_SCALAR_TYPE(ETCH_SCHEMA_TYPE_MATCHES)
+#undef ETCH_SCHEMA_TYPE_MATCHES
+static_assert(static_cast<int>(schema::ScalarType::MAX) == kLastScalarType,
+              "program.fbs has a type the runtime lacks");
+
 Error fail(Error error, const char *what) {
   ET_LOG(Error, "program: %s", what);
   return error;
