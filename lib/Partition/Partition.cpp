@@ -151,7 +151,12 @@ struct PartitionPass : etch::impl::PartitionBase<PartitionPass> {
       }
       return false;
     };
+    // An op in another group depends on whatever that group reads, through
+    // any member: once outlined, the whole delegate runs before its users.
     auto dependsOnGroup = [&](Operation *op, int group) {
+      if (auto it = groupOf.find(op);
+          it != groupOf.end() && live(it->second) != group)
+        return reaches({it->second}, group);
       return reaches(dependsOn[op], group);
     };
     auto groupDependsOn = [&](int group, int other) {

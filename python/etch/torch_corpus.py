@@ -349,6 +349,97 @@ class TrainingIrOps(torch.nn.Module):
                 windows)
 
 
+class CompositeMath(torch.nn.Module):
+    """Math ops torch implements as compositions of others, which the
+    training IR keeps as called: nn.RMSNorm, PixelShuffle / PixelUnshuffle,
+    ChannelShuffle, PReLU, SELU, CELU, Mish, LogSigmoid, GLU, Softshrink,
+    Hardshrink, Threshold; square, the NaN and infinity tests, nan_to_num,
+    logsumexp, logaddexp, addcmul / addcdiv, lerp, erfc, exp2, frac,
+    deg2rad, sinc, logit, xlogy, hypot, atan2, isclose, clamp with tensor
+    bounds, count_nonzero, tile, ravel, broadcast_to, var_mean / std_mean;
+    sums of bools (int64), reductions of a 0-d tensor over dim 0, products
+    of bools; outer, dot, mv, addmv, addr, inner, tensordot, diagonal,
+    trace, Tensor.unfold, hstack / vstack / dstack / column_stack,
+    atleast_3d, fliplr / flipud, broadcast_tensors, fmax / fmin, copysign,
+    heaviside, signbit, float_power, ldexp, cosine_similarity,
+    InstanceNorm2d, isin."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = torch.nn.RMSNorm(8)
+        self.prelu = torch.nn.PReLU(4)
+        self.shuffle = torch.nn.Sequential(torch.nn.PixelUnshuffle(2), torch.nn.ChannelShuffle(4),
+                                           torch.nn.PixelShuffle(2))
+        self.activations = torch.nn.ModuleList([
+            torch.nn.SELU(), torch.nn.CELU(0.7), torch.nn.Mish(), torch.nn.LogSigmoid(),
+            torch.nn.Softshrink(0.3), torch.nn.Hardshrink(0.4), torch.nn.Threshold(0.1, -2.0)])
+        self.glu = torch.nn.GLU(dim=-1)
+        self.instance_norm = torch.nn.InstanceNorm2d(4, affine=True)
+        with torch.no_grad():
+            self.instance_norm.weight.uniform_(0.5, 1.5, generator=generator(5))
+
+    def products(self, x, y):
+        """Vector products, diagonals, windows, stacking, flips, broadcasting,
+        cosine similarity, instance norm, isin and sign-bit ops."""
+        v, w = x[0, 0, 0], y[0, 0, 0]  # [8]
+        m = x[0, 0, :, :4]  # [4, 4]
+        freqs = torch.outer(torch.arange(6.0), v)  # rotary embeddings' angles
+        a, b = torch.broadcast_tensors(v[:, None], w)
+        products = torch.cat([freqs.flatten(), torch.dot(v, w)[None], torch.mv(m, v[:4]),
+                              torch.addmv(v[:4], m, w[:4], beta=0.5, alpha=2.0),
+                              torch.addr(m, v[:4], w[:4]).flatten(),
+                              torch.inner(m, m).flatten(),
+                              torch.tensordot(x[0], y[0], dims=([1, 2], [1, 2])).flatten(),
+                              torch.diagonal(x, offset=1, dim1=1, dim2=3).flatten(),
+                              torch.diagonal(m, -1), torch.trace(m)[None],
+                              (a * b).flatten()])
+        windows = torch.cat([x.unfold(3, 3, 2).flatten(), v.unfold(0, 4, 4).flatten(),
+                             torch.hstack([v, w]), torch.vstack([v, w]).flatten(),
+                             torch.dstack([m, m]).flatten(), torch.column_stack([v, w]).flatten(),
+                             torch.atleast_3d(v).flatten(), torch.fliplr(m).flatten(),
+                             torch.flipud(m).flatten()])
+        signs = torch.cat([torch.fmax(v, w.masked_fill(w > 1, float("nan"))),
+                           torch.fmin(v, w), torch.copysign(v, -w), torch.heaviside(v, w),
+                           torch.signbit(v * 0 - (w > 0).float() * 0.0).float(),
+                           torch.float_power(v.abs() + 0.5, 1.5).float(), torch.ldexp(v, torch.arange(8))])
+        similar = torch.nn.functional.cosine_similarity(x, y, dim=-1).flatten()
+        found = torch.isin(x.round(), torch.tensor([0.0, 1.0])).float().flatten()
+        return torch.cat([products, windows, signs, similar, found,
+                          self.instance_norm(x).flatten()])
+
+    def forward(self, x, y):  # x [2, 4, 4, 8], y [2, 4, 4, 8]
+        normed = self.norm(x) + self.prelu(x) + self.shuffle(x) + self.glu(torch.cat([x, y], -1))
+        acts = sum(act(x) for act in self.activations)
+        # Infinities and NaNs made in the graph, then tested and replaced.
+        odd = torch.where(x > 1.2, float("inf"), torch.where(x < -1.2, float("-inf"), x))
+        odd = torch.where(y > 1.5, float("nan"), odd)
+        flags = torch.stack([odd.isnan(), odd.isinf(), odd.isfinite(), odd.isposinf(),
+                             odd.isneginf(), torch.isclose(x, y, atol=0.5),
+                             torch.isclose(odd, odd, equal_nan=True),
+                             (x > 0) * (y > 0)])
+        cleaned = torch.nan_to_num(odd, nan=0.5, posinf=3.0) + torch.nan_to_num(odd).clamp(-9, 9)
+        p = torch.sigmoid(y)
+        maths = (torch.square(x) + torch.logsumexp(x, dim=-1, keepdim=True)
+                 + torch.logsumexp(x, dim=(1, 2)).mean() + torch.logaddexp(x, y)
+                 + torch.addcmul(x, y, p, value=0.5) + torch.addcdiv(x, y, p + 1, value=-2)
+                 + torch.lerp(x, y, 0.3) + torch.lerp(x, y, p) + torch.erfc(x) + torch.exp2(y)
+                 + torch.frac(3 * x) + torch.deg2rad(y) + torch.sinc(x) + torch.logit(p, eps=0.2)
+                 + torch.xlogy(x.round(), p) + torch.hypot(x, y) + torch.atan2(y, x)
+                 + x.clamp(min=y - 1, max=p + 1) + x.clamp_min(y) + x.clamp_max(p))
+        var, mean = torch.var_mean(x, dim=(1, 3), keepdim=True)
+        std, mean2 = torch.std_mean(x, dim=2, correction=0)
+        stats = torch.cat([(var + mean).flatten(), (std * mean2).flatten(),
+                           torch.tile(x[0, 0, 0], (2,)), torch.tile(x[0, 0], (2, 1, 1)).ravel(),
+                           torch.broadcast_to(y[:, :1], (2, 3, 4, 8)).ravel()])
+        counts = torch.stack([(x > 0).sum(), torch.count_nonzero(x.round(), dim=(0, 2)).sum(),
+                              (x[0, 0, 0, 0] > 0).sum(0), x[0, 0, 0, 0].round().long().sum(-1)])
+        scalar = x[0, 0, 0, 0]
+        reduced = torch.stack([scalar.mean(0), scalar.amax(-1), scalar.argmax(0).float(),
+                               torch.logsumexp(scalar, 0)])
+        return (normed + acts + maths + cleaned, flags, stats, counts, reduced,
+                self.products(x, y))
+
+
 MODELS = {
     "mobilenet_v2": (lambda: torchvision_model("mobilenet_v2"),
                      lambda: (torch.randn(1, 3, 224, 224, generator=generator()),), None,
@@ -391,6 +482,10 @@ MODELS = {
     "volumetric_ops": (VolumetricOps,
                        lambda: (torch.randn(2, 3, 6, 10, 12, generator=generator()),),
                        None, False, True),
+    "composite_math": (CompositeMath,
+                       lambda: (torch.randn(2, 4, 4, 8, generator=generator()),
+                                torch.randn(2, 4, 4, 8, generator=generator(2))),
+                       None, False, False),
     "training_ir_ops": (TrainingIrOps,
                         lambda: (torch.randn(2, 4, 6, generator=generator()),
                                  torch.randn(2, 6, 5, generator=generator(2))),

@@ -10,6 +10,7 @@
 // imported program reproduces torch's values bit for bit.
 //
 //===----------------------------------------------------------------------===//
+#include "Formula.h"
 #include "TensorData.h"
 #include "TorchImporter.h"
 
@@ -21,82 +22,6 @@ using namespace mlir;
 
 namespace etch::torch_import {
 namespace {
-
-/// Builds a formula on f32 tensors at the node's location. Each step takes
-/// and returns plain values; once a step fails (its error is reported) every
-/// later one returns null, so a formula reads like the Python it mirrors.
-class Formula {
-public:
-  explicit Formula(TorchNode &node)
-      : node(node), f32(Float32Type::get(node.builder().getContext())) {}
-
-  Value constant(double value) { return node.scalar(f32, value); }
-  Value add(Value a, Value b) {
-    return step(a, b, [&] {
-      return node.build<edge::AddOp>(a, b, attr(1.0));
-    });
-  }
-  Value sub(Value a, Value b) {
-    return step(a, b, [&] {
-      return node.build<edge::SubOp>(a, b, attr(1.0));
-    });
-  }
-  Value mul(Value a, Value b) {
-    return step(a, b, [&] { return node.build<edge::MulOp>(a, b); });
-  }
-  Value div(Value a, Value b) {
-    return step(a, b,
-                [&] { return node.build<edge::DivOp>(a, b, StringAttr()); });
-  }
-  Value maximum(Value a, Value b) {
-    return step(a, b, [&] { return node.build<edge::MaximumOp>(a, b); });
-  }
-  Value round(Value a) {
-    return step(a, a, [&] { return node.build<edge::RoundOp>(a); });
-  }
-  Value neg(Value a) {
-    return step(a, a, [&] { return node.build<edge::NegOp>(a); });
-  }
-  Value clamp(Value a, std::optional<double> low, std::optional<double> high) {
-    return step(a, a, [&] {
-      return node.build<edge::ClampOp>(a, low ? attr(*low) : FloatAttr(),
-                                       high ? attr(*high) : FloatAttr());
-    });
-  }
-  Value wholeTensorMin(Value a) {
-    return step(a, a, [&] {
-      return node.build<edge::AminOp>(a, DenseI64ArrayAttr(), false);
-    });
-  }
-  Value wholeTensorMax(Value a) {
-    return step(a, a, [&] {
-      return node.build<edge::AmaxOp>(a, DenseI64ArrayAttr(), false);
-    });
-  }
-  /// A 0-d value as the 1-element tensor torch returns.
-  Value asVector(Value a) {
-    return step(a, a, [&] {
-      return node.build<edge::ViewOp>(
-          a, ValueRange(), node.builder().getDenseI64ArrayAttr({1}));
-    });
-  }
-  Value cast(Value a, Type elementType) {
-    return step(a, a, [&] { return node.castTo(a, elementType); });
-  }
-  Type float32() const { return f32; }
-
-private:
-  FloatAttr attr(double value) { return node.builder().getF64FloatAttr(value); }
-  template <typename Build> Value step(Value a, Value b, Build build) {
-    if (!a || !b)
-      return Value();
-    FailureOr<Value> result = build();
-    return succeeded(result) ? *result : Value();
-  }
-
-  TorchNode &node;
-  Type f32;
-};
 
 /// torch's _DTYPE_TO_QVALUE_BOUNDS: the dtypes dynamic quantization takes.
 std::optional<ScalarType> quantizedDtype(TorchNode &node) {
@@ -142,23 +67,25 @@ LogicalResult importChooseQparams(TorchNode &node, bool symmetric) {
   auto range = static_cast<double>(*qmax - *qmin);
   Value scale, zeroPoint;
   if (symmetric) {
-    scale = f.div(f.maximum(f.neg(minNeg), maxPos), f.constant(range / 2));
+    scale = f.div(f.maximum(f.neg(minNeg), maxPos),
+                  f.constant(f.float32(), range / 2));
     bool unsigned8 = *dtype == ScalarType::Byte;
-    zeroPoint = f.constant(unsigned8 ? 128.0 : 0.0);
+    zeroPoint = f.constant(f.float32(), unsigned8 ? 128.0 : 0.0);
   } else {
-    scale = f.div(f.sub(maxPos, minNeg), f.constant(range));
+    scale = f.div(f.sub(maxPos, minNeg), f.constant(f.float32(), range));
   }
   // torch.max(scale, torch.Tensor([eps])): eps as an f32.
   scale = f.clamp(scale, static_cast<double>(static_cast<float>(*eps)),
                   std::nullopt);
   if (!symmetric)
-    zeroPoint = f.clamp(f.sub(f.constant(static_cast<double>(*qmin)),
-                              f.round(f.div(minNeg, scale))),
-                        static_cast<double>(*qmin), static_cast<double>(*qmax));
+    zeroPoint =
+        f.clamp(f.sub(f.constant(f.float32(), static_cast<double>(*qmin)),
+                      f.round(f.div(minNeg, scale))),
+                static_cast<double>(*qmin), static_cast<double>(*qmax));
   MLIRContext *context = node.builder().getContext();
-  Value scaleOut = f.cast(f.asVector(scale), Float64Type::get(context));
+  Value scaleOut = f.cast(f.reshape(scale, {1}), Float64Type::get(context));
   Value zeroPointOut =
-      f.cast(f.asVector(zeroPoint), IntegerType::get(context, 64));
+      f.cast(f.reshape(zeroPoint, {1}), IntegerType::get(context, 64));
   if (!scaleOut || !zeroPointOut)
     return failure();
   return node.bindEach({scaleOut, zeroPointOut});
@@ -178,7 +105,8 @@ FailureOr<Value> quantizeAtRunTime(TorchNode &node, Value input, Value scale,
                                    IntegerType storage) {
   // clamp(round(input * (1.0 / scale)) + zero_point, qmin, qmax).to(dtype)
   Formula f(node);
-  Value inverse = f.div(f.constant(1.0), f.cast(scale, f.float32()));
+  Value inverse =
+      f.div(f.constant(f.float32(), 1.0), f.cast(scale, f.float32()));
   Value q = f.add(f.round(f.mul(f.cast(input, f.float32()), inverse)),
                   f.cast(zeroPoint, f.float32()));
   q = f.clamp(q, static_cast<double>(qmin), static_cast<double>(qmax));

@@ -10,6 +10,9 @@
 
 #include "edge/ConstantData.h"
 #include "edge/EdgeDialect.h"
+#include "edge/EdgeTypeUtils.h"
+
+#include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -227,13 +230,23 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
                         << ") is not supported by " << edgeOp.getStringRef();
   }
 
+  auto self = llvm::find_if(operands, [](const Operand &o) {
+    return !o.values.empty() && !o.symbolicScalar;
+  });
+  // ATen sums and multiplies integers and bools in int64 unless dtype=
+  // says otherwise; the Edge ops keep their input's type.
+  static const llvm::StringSet<> accumulateInInt64 = {"aten::sum",
+                                                      "aten::prod"};
+  if (!convertSelf && self != operands.end() &&
+      accumulateInInt64.contains(node.aten())) {
+    Type element = getElementTypeOrSelf(self->values.front().getType());
+    convertSelf = element.isInteger() && !element.isInteger(64);
+  }
   if (convertSelf) {
     FailureOr<RankedTensorType> result = node.outputType();
-    auto self = llvm::find_if(
-        operands, [](const Operand &o) { return !o.values.empty(); });
     if (failed(result))
       return failure();
-    if (self == operands.end() || self->symbolicScalar)
+    if (self == operands.end())
       return node.error() << "has a dtype but no tensor to convert";
     FailureOr<Value> converted =
         node.castTo(self->values.front(), result->getElementType());
@@ -282,6 +295,29 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
   if (edgeOp.hasTrait<OpTrait::AttrSizedOperandSegments>())
     attributes.push_back(builder.getNamedAttr(
         "operandSegmentSizes", builder.getDenseI32ArrayAttr(segments)));
+  // ATen wraps `dim` of a 0-d tensor as if it had one dim (sum(x, 0),
+  // argmax(x, -1), ...): the Edge op sees a 1-element vector, and its result
+  // takes the recorded shape (keepdim's one dim back to none).
+  bool scalarSelf = self != operands.end() &&
+                    edge::rankedType(self->values.front()).getRank() == 0;
+  if (scalarSelf && isAttribute("dim") && !values.empty() &&
+      values.front() == self->values.front()) {
+    FailureOr<Value> vector = node.build<edge::ViewOp>(
+        values.front(), ValueRange(), builder.getDenseI64ArrayAttr({1}));
+    FailureOr<RankedTensorType> recorded = node.outputType();
+    if (failed(vector) || failed(recorded))
+      return failure();
+    values.front() = *vector;
+    FailureOr<Value> result =
+        edge.create(loc, edgeOp.getStringRef(), values, attributes);
+    if (failed(result) ||
+        edge::rankedType(*result).getRank() == recorded->getRank())
+      return bindOutputs(node, result);
+    return bindOutputs(node,
+                       node.build<edge::ViewOp>(
+                           *result, ValueRange(),
+                           builder.getDenseI64ArrayAttr(recorded->getShape())));
+  }
   return bindOutputs(
       node, edge.create(loc, edgeOp.getStringRef(), values, attributes));
 }

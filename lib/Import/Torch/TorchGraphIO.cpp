@@ -212,9 +212,15 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
                                 << kind << "')";
     const std::string &name = arg->tensors.front();
     Value value = tensor(name);
-    if (!value)
+    if (!value) {
+      auto unusable = unusableOutputs.find(name);
+      if (unusable != unusableOutputs.end())
+        return emitError(fileLoc)
+               << "the program returns '" << name << "', " << unusable->second
+               << ", which etch does not support";
       return emitError(fileLoc)
              << "output '" << name << "' is not produced by any node";
+    }
     if (kind == "user_output") {
       userResults.push_back(value);
       userNames.push_back(name);
@@ -226,6 +232,16 @@ LogicalResult TorchImporter::importOutputs(const Object &graph,
         return emitError(fileLoc) << "malformed buffer_mutation";
       mutationResults.push_back(value);
       mutatedBufferNames.push_back(builder.getStringAttr(*buffer));
+    } else if (kind == "user_input_mutation") {
+      // The runtime never writes a caller's input tensors.
+      const Object *body = spec->begin()->second.getAsObject();
+      std::optional<StringRef> input =
+          body ? body->getString("user_input_name") : std::nullopt;
+      return emitError(fileLoc)
+             << "the program writes its input '" << input.value_or(name)
+             << "' in place (an in-place op on a forward() argument); etch "
+                "methods do not write their inputs: write to a clone of it "
+                "in the model";
     } else {
       return emitError(fileLoc)
              << "output spec kind '" << kind << "' is not supported";

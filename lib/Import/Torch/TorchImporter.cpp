@@ -361,7 +361,8 @@ static std::string canonicalAtenName(StringRef target) {
       "aten::split_copy",     "aten::split_with_sizes_copy",
       "aten::squeeze_copy",   "aten::t_copy",
       "aten::transpose_copy", "aten::unbind_copy",
-      "aten::unsqueeze_copy", "aten::view_copy"};
+      "aten::unsqueeze_copy", "aten::view_copy",
+      "aten::diagonal_copy",  "aten::unfold_copy"};
   if (viewCopies.contains(aten))
     aten.resize(aten.size() - StringRef("_copy").size());
   // ATen's aliases (same schema, another name) that the training IR keeps;
@@ -385,6 +386,10 @@ static std::string canonicalAtenName(StringRef target) {
       {"aten::arcsinh", "aten::asinh"},
       {"aten::arctanh", "aten::atanh"},
       {"aten::clip", "aten::clamp"},
+      {"aten::broadcast_to", "aten::expand"},
+      {"aten::unsafe_split", "aten::split"},
+      {"aten::unsafe_split_with_sizes", "aten::split_with_sizes"},
+      {"aten::unsafe_chunk", "aten::chunk"},
       {"aten::fix", "aten::trunc"},
       {"aten::special_expit", "aten::sigmoid"},
       {"aten::special_erf", "aten::erf"},

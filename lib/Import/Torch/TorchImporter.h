@@ -127,6 +127,7 @@ const TorchOpHandlers &torchOpHandlers();
 void addShapeHandlers(TorchOpHandlers &handlers);
 void addCompositeHandlers(TorchOpHandlers &handlers);
 void addValueHandlers(TorchOpHandlers &handlers);
+void addMathHandlers(TorchOpHandlers &handlers);
 void addFactoryHandlers(TorchOpHandlers &handlers);
 void addReduceHandlers(TorchOpHandlers &handlers);
 void addProductHandlers(TorchOpHandlers &handlers);

@@ -9,6 +9,7 @@ const TorchOpHandlers &torchOpHandlers() {
     addShapeHandlers(table);
     addCompositeHandlers(table);
     addValueHandlers(table);
+    addMathHandlers(table);
     addFactoryHandlers(table);
     addReduceHandlers(table);
     addProductHandlers(table);

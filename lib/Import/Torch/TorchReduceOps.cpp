@@ -2,16 +2,19 @@
 //
 //   max / min (.dim: values and indices; .default: over everything; .other:
 //       elementwise) -> amax/amin + argmax/argmin, maximum/minimum
-//   var / std (dims, correction or unbiased, keepdim) -> mean, sub, mul, sum,
-//       div (sqrt)
+//   var / std / var_mean / std_mean (dims, correction or unbiased, keepdim)
+//       -> mean, sub, mul, sum, div (sqrt)
 //   group_norm / native_group_norm -> layer_norm over each group, then the
 //       per-channel affine
+//   batch norm in training mode (batch statistics; the functional forms'
+//       updated running statistics) -> mean, sub, mul, rsqrt
 //   topk, sort (.stable), argsort -> topk, sort (two results)
 //   linalg_vector_norm / norm (any order p, dims, keepdim, dtype) -> abs,
 //       sum (pow, sqrt) or amax/amin; _weight_norm -> v * (g / norm of v)
 //   histc -> each value's bin (trunc), compared with every bin, summed
 //
 //===----------------------------------------------------------------------===//
+#include "Formula.h"
 #include "TorchImporter.h"
 
 #include "edge/EdgeDialect.h"
@@ -102,9 +105,86 @@ LogicalResult importVariance(TorchNode &node) {
   Value divisor = node.scalar(type.getElementType(), count - correction);
   FailureOr<Value> variance =
       node.build<edge::DivOp>(*total, divisor, StringAttr());
-  if (failed(variance) || node.aten() == "aten::var")
-    return node.bind(variance);
-  return node.bind(node.build<edge::SqrtOp>(*variance));
+  StringRef aten = node.aten();
+  bool root = aten.starts_with("aten::std");
+  FailureOr<Value> spread = failed(variance) || !root
+                                ? variance
+                                : node.build<edge::SqrtOp>(*variance);
+  if (failed(spread) || !aten.ends_with("_mean"))
+    return node.bind(spread);
+  // var_mean / std_mean: the mean too, kept dims as keepdim says.
+  FailureOr<Value> reported =
+      keepdim ? mean : node.build<edge::MeanOp>(input, dimsAttr, false);
+  if (failed(reported))
+    return failure();
+  return node.bindEach({*spread, *reported});
+}
+
+/// Batch norm in training mode: each channel normalized with the batch's own
+/// mean and biased variance (over every dim but 1), then the affine; the
+/// saved mean and 1/std come out as torch's second and third results. The
+/// functional forms of the core IR also return the running statistics
+/// updated by momentum (the variance unbiased), which the program writes back
+/// to its buffers. In eval mode the ops are edge.batch_norm.
+LogicalResult importBatchNorm(TorchNode &node) {
+  StringRef aten = node.aten();
+  bool withUpdate = aten.starts_with("aten::_batch_norm_with_update");
+  bool functional = aten.ends_with("_functional");
+  if (!node.boolean("training").value_or(withUpdate))
+    return node.importAs("aten::batch_norm");
+  Value x = node.self();
+  Value runningMean = node.tensor("running_mean"),
+        runningVar = node.tensor("running_var");
+  if (!functional && (runningMean || runningVar))
+    return node.error()
+           << "batch norm in training mode updates its running statistics in "
+              "place; export after model.eval(), or with "
+              "run_decompositions(), which makes the updates outputs";
+  auto type = x ? edge::rankedType(x) : RankedTensorType();
+  if (!type || type.getRank() < 2 || !type.hasStaticShape() ||
+      !isa<FloatType>(type.getElementType()))
+    return node.error() << "needs a statically shaped float input of rank 2 "
+                           "or more";
+  int64_t rank = type.getRank(), channels = type.getDimSize(1);
+  SmallVector<int64_t> dims = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    dims.push_back(d);
+  int64_t count = type.getNumElements() / std::max<int64_t>(channels, 1);
+  double eps = node.number("eps").value_or(1e-5);
+  double momentum = node.number("momentum").value_or(0.1);
+  Formula f(node);
+  DenseI64ArrayAttr over = node.builder().getDenseI64ArrayAttr(dims);
+  SmallVector<int64_t> channel(rank, 1);
+  channel[1] = channels;
+  Value mean = f.op<edge::MeanOp>(x, over, true);
+  Value centered = f.sub(x, mean);
+  Value variance = f.op<edge::MeanOp>(f.mul(centered, centered), over, true);
+  Value rstd = f.op<edge::RsqrtOp>(f.add(variance, f.constant(x, eps)));
+  Value result = f.mul(centered, rstd);
+  if (Value weight = node.tensor("weight"))
+    result = f.mul(result, f.reshape(weight, channel));
+  if (Value bias = node.tensor("bias"))
+    result = f.add(result, f.reshape(bias, channel));
+  SmallVector<Value> results = {result, f.reshape(mean, {channels}),
+                                f.reshape(rstd, {channels})};
+  if (functional) {
+    if (withUpdate)
+      results.push_back(Value()); // the reserve space: nothing to hold
+    auto updated = [&](Value running, Value batch) {
+      return f.add(
+          f.mul(running, f.constant(x, 1.0 - momentum)),
+          f.mul(f.reshape(batch, {channels}), f.constant(x, momentum)));
+    };
+    double unbias = count > 1 ? double(count) / double(count - 1) : 1.0;
+    if (runningMean && runningVar) {
+      results.push_back(updated(runningMean, mean));
+      results.push_back(
+          updated(runningVar, f.mul(variance, f.constant(x, unbias))));
+    }
+  }
+  if (!result)
+    return failure();
+  return node.bindEach(results);
 }
 
 /// group_norm(input, num_groups, weight, bias, eps) and
@@ -367,15 +447,6 @@ LogicalResult importVectorNorm(TorchNode &node) {
                               node.boolean("keepdim").value_or(false)));
 }
 
-/// Rank-0 \p a op \p b, failing quietly when either failed.
-template <typename Op, typename... Extra>
-FailureOr<Value> binary(TorchNode &node, FailureOr<Value> a, FailureOr<Value> b,
-                        Extra... extra) {
-  if (failed(a) || failed(b))
-    return failure();
-  return node.build<Op>(*a, *b, extra...);
-}
-
 LogicalResult importHistc(TorchNode &node) {
   // histc(self, bins=100, min=0, max=0): how many values fall in each of
   // `bins` equal bins over [min, max] (the last bin closed, values outside
@@ -397,62 +468,34 @@ LogicalResult importHistc(TorchNode &node) {
   if (*lo > *hi)
     return node.error() << "max " << *hi << " is below min " << *lo;
   Builder &b = node.builder();
-  int64_t count = type.getNumElements();
-  FailureOr<Value> column = node.build<edge::ViewOp>(
-      input, ValueRange(), b.getDenseI64ArrayAttr({count, 1}));
-  if (failed(column))
-    return failure();
-  FailureOr<Value> low = node.scalar(element, *lo),
-                   high = node.scalar(element, *hi);
+  Formula f(node);
+  Value column = f.reshape(input, {type.getNumElements(), 1});
+  Value low = f.constant(element, *lo), high = f.constant(element, *hi);
   if (*lo == *hi) {
-    DenseI64ArrayAttr all = b.getDenseI64ArrayAttr({0, 1});
-    low = node.build<edge::AminOp>(*column, all, false);
-    high = node.build<edge::AmaxOp>(*column, all, false);
-    FailureOr<Value> single = binary<edge::EqOp>(node, low, high);
-    FailureOr<Value> below = binary<edge::SubOp>(
-        node, low, node.scalar(element, 1.0), b.getF64FloatAttr(1.0));
-    FailureOr<Value> above = binary<edge::AddOp>(
-        node, high, node.scalar(element, 1.0), b.getF64FloatAttr(1.0));
-    if (failed(single) || failed(below) || failed(above))
-      return failure();
-    low = node.build<edge::WhereOp>(*single, *below, *low);
-    high = node.build<edge::WhereOp>(*single, *above, *high);
+    low = f.wholeTensorMin(column);
+    high = f.wholeTensorMax(column);
+    Value single = f.eq(low, high), one = f.constant(element, 1.0);
+    low = f.where(single, f.sub(low, one), low);
+    high = f.where(single, f.add(high, one), high);
   }
-  FailureOr<Value> position = binary<edge::DivOp>(
-      node,
-      binary<edge::MulOp>(
-          node, binary<edge::SubOp>(node, *column, low, b.getF64FloatAttr(1.0)),
-          node.scalar(element, static_cast<double>(*bins))),
-      binary<edge::SubOp>(node, high, low, b.getF64FloatAttr(1.0)),
-      StringAttr());
-  if (failed(position))
-    return failure();
-  FailureOr<Value> index = node.build<edge::TruncOp>(*position);
+  Value binCount = f.constant(element, static_cast<double>(*bins));
+  Value index = f.op<edge::TruncOp>(
+      f.div(f.mul(f.sub(column, low), binCount), f.sub(high, low)));
   // x = max lands on bins itself: the last bin is closed.
-  FailureOr<Value> atEnd = binary<edge::EqOp>(
-      node, index, node.scalar(element, static_cast<double>(*bins)));
-  if (failed(atEnd))
-    return failure();
-  index = node.build<edge::WhereOp>(
-      *atEnd, node.scalar(element, static_cast<double>(*bins - 1)), *index);
+  index = f.where(f.eq(index, binCount),
+                  f.constant(element, static_cast<double>(*bins - 1)), index);
   SmallVector<Attribute> ids;
   for (int64_t i = 0; i < *bins; ++i)
     ids.push_back(FloatAttr::get(element, static_cast<double>(i)));
   Value binIds = node.builder().create<edge::ConstantOp>(
       node.loc(),
       DenseElementsAttr::get(RankedTensorType::get({1, *bins}, element), ids));
-  FailureOr<Value> inside =
-      binary<edge::LogicalAndOp>(node, binary<edge::GeOp>(node, *column, low),
-                                 binary<edge::LeOp>(node, *column, high));
-  FailureOr<Value> hits = binary<edge::LogicalAndOp>(
-      node, binary<edge::EqOp>(node, index, binIds), inside);
-  if (failed(hits))
+  Value inside = f.both(f.ge(column, low), f.le(column, high));
+  Value hits = f.cast(f.both(f.eq(index, binIds), inside), element);
+  Value total = f.op<edge::SumOp>(hits, b.getDenseI64ArrayAttr({0}), false);
+  if (!total)
     return failure();
-  FailureOr<Value> ones = node.castTo(*hits, element);
-  if (failed(ones))
-    return failure();
-  return node.bind(
-      node.build<edge::SumOp>(*ones, b.getDenseI64ArrayAttr({0}), false));
+  return node.bind(total);
 }
 
 LogicalResult importWeightNorm(TorchNode &node) {
@@ -494,9 +537,16 @@ void addReduceHandlers(TorchOpHandlers &handlers) {
   handlers["aten::argsort"] = importSort;
   handlers["aten::max"] = importMaxMin;
   handlers["aten::min"] = importMaxMin;
-  handlers["aten::var"] = importVariance;
-  handlers["aten::std"] = importVariance;
+  for (const char *name :
+       {"aten::var", "aten::std", "aten::var_mean", "aten::std_mean"})
+    handlers[name] = importVariance;
   handlers["aten::group_norm"] = importGroupNorm;
+  for (const char *name : {"aten::batch_norm", "aten::native_batch_norm",
+                           "aten::_native_batch_norm_legit",
+                           "aten::_native_batch_norm_legit_functional",
+                           "aten::_batch_norm_with_update",
+                           "aten::_batch_norm_with_update_functional"})
+    handlers[name] = importBatchNorm;
   handlers["aten::native_group_norm"] = importGroupNorm;
   for (const char *name : {"aten::linalg_vector_norm", "aten::norm"})
     handlers[name] = importVectorNorm;

@@ -48,6 +48,16 @@ FailureOr<Value> view(TorchNode &node, Value input, ArrayRef<int64_t> shape) {
                                   node.builder().getDenseI64ArrayAttr(shape));
 }
 
+/// Entries \p indices of \p value along \p dim (a constant index_select).
+FailureOr<Value> selectEntries(TorchNode &node, Value value, int64_t dim,
+                               ArrayRef<int64_t> indices) {
+  auto indexType = RankedTensorType::get({int64_t(indices.size())},
+                                         node.builder().getI64Type());
+  Value index = node.builder().create<edge::ConstantOp>(
+      node.loc(), DenseElementsAttr::get(indexType, indices));
+  return node.build<edge::IndexSelectOp>(value, dim, index);
+}
+
 LogicalResult importView(TorchNode &node) {
   // view(self, size) / reshape(self, shape) / _unsafe_view(self, size). One
   // run-time size can be inferred (-1); more come as size operands.
@@ -338,15 +348,10 @@ LogicalResult importAsStrided(TorchNode &node) {
       index[d] = 0;
     }
   }
-  Builder &b = node.builder();
-  auto indexType = RankedTensorType::get({count}, b.getI64Type());
-  Value indices = node.builder().create<edge::ConstantOp>(
-      node.loc(), DenseElementsAttr::get(indexType, ArrayRef(addresses)));
   FailureOr<Value> flat = view(node, input, {numel});
   if (failed(flat))
     return failure();
-  FailureOr<Value> picked =
-      node.build<edge::IndexSelectOp>(*flat, int64_t(0), indices);
+  FailureOr<Value> picked = selectEntries(node, *flat, 0, addresses);
   if (failed(picked))
     return failure();
   return node.bind(view(node, *picked, *size));
@@ -355,13 +360,19 @@ LogicalResult importAsStrided(TorchNode &node) {
 /// repeat(self, repeats): each (leading-padded) dim d tiled repeats[d]
 /// times = view with a unit dim before each, expand it, view back.
 LogicalResult importRepeat(TorchNode &node) {
+  // repeat(self, repeats) and tile(self, dims), which pads its list with
+  // leading 1s to the input's rank.
+  bool tile = node.aten().starts_with("aten::tile");
   Value input = node.self();
-  std::optional<SmallVector<int64_t>> repeats = node.ints("repeats");
+  std::optional<SmallVector<int64_t>> repeats =
+      node.ints(tile ? "dims" : "repeats");
   if (!input || !repeats)
     return node.error() << "needs a tensor and constant repeats";
   auto type = cast<RankedTensorType>(input.getType());
   if (!type.hasStaticShape())
     return node.error() << "needs a statically shaped input";
+  if (tile && repeats->size() < static_cast<size_t>(type.getRank()))
+    repeats->insert(repeats->begin(), type.getRank() - repeats->size(), 1);
   if (repeats->size() < static_cast<size_t>(type.getRank()))
     return node.error() << "needs at least one repeat per dim";
   SmallVector<int64_t> padded(repeats->size() - type.getRank(), 1);
@@ -385,6 +396,216 @@ LogicalResult importRepeat(TorchNode &node) {
   return node.bind(view(node, *tiled, result));
 }
 
+/// pixel_shuffle(self, upscale_factor) / pixel_unshuffle(self,
+/// downscale_factor) on [*, C, H, W], and channel_shuffle(self, groups) on
+/// [N, C, *]: a view that splits dims, a permutation, a view that joins them.
+LogicalResult importShuffle(TorchNode &node) {
+  StringRef aten = node.aten();
+  bool channels =
+      aten == "aten::channel_shuffle" || aten == "aten::native_channel_shuffle";
+  bool down = aten == "aten::pixel_unshuffle";
+  Value input = node.self();
+  std::optional<int64_t> factor = node.integer(channels ? "groups"
+                                               : down   ? "downscale_factor"
+                                                        : "upscale_factor");
+  if (!input || !factor || *factor <= 0)
+    return node.error() << "needs a tensor and a positive constant factor";
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank(), r = *factor;
+  if (!type.hasStaticShape() || rank < (channels ? 2 : 3))
+    return node.error() << "needs a statically shaped input of rank at least "
+                        << (channels ? 2 : 3);
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> split, order, joined;
+  if (channels) {
+    // [N, g, C/g, *] -> [N, C/g, g, *].
+    if (shape[1] % r)
+      return node.error() << shape[1] << " channels do not split into " << r
+                          << " groups";
+    split = {shape[0], r, shape[1] / r};
+    split.append(shape.begin() + 2, shape.end());
+    order = {0, 2, 1};
+    for (int64_t d = 3; d < rank + 1; ++d)
+      order.push_back(d);
+    joined.assign(shape.begin(), shape.end());
+  } else {
+    int64_t batch = rank - 3;
+    SmallVector<int64_t> lead(shape.begin(), shape.begin() + batch);
+    int64_t c = shape[batch], h = shape[batch + 1], w = shape[batch + 2];
+    if (down && (h % r || w % r))
+      return node.error() << "height " << h << " and width " << w
+                          << " must divide by downscale_factor " << r;
+    if (!down && c % (r * r))
+      return node.error() << c << " channels must divide by upscale_factor "
+                          << r << " squared";
+    for (int64_t d = 0; d < batch; ++d)
+      order.push_back(d);
+    split = lead;
+    joined = lead;
+    if (down) {
+      // [*, C, H/r, r, W/r, r] -> [*, C, r, r, H/r, W/r].
+      split.append({c, h / r, r, w / r, r});
+      for (int64_t d : {0, 2, 4, 1, 3})
+        order.push_back(batch + d);
+      joined.append({c * r * r, h / r, w / r});
+    } else {
+      // [*, C, r, r, H, W] -> [*, C, H, r, W, r].
+      split.append({c / (r * r), r, r, h, w});
+      for (int64_t d : {0, 3, 1, 4, 2})
+        order.push_back(batch + d);
+      joined.append({c / (r * r), h * r, w * r});
+    }
+  }
+  FailureOr<Value> parts = view(node, input, split);
+  if (failed(parts))
+    return failure();
+  FailureOr<Value> moved = node.build<edge::PermuteOp>(
+      *parts, node.builder().getDenseI64ArrayAttr(order));
+  if (failed(moved))
+    return failure();
+  return node.bind(view(node, *moved, joined));
+}
+
+/// Tensor.unfold(self, dimension, size, step): every window of `size`
+/// entries `step` apart along the dim, the windows in its place and their
+/// entries as a new last dim: one index_select of the windows' entries, a
+/// view that splits them, a permutation.
+LogicalResult importUnfold(TorchNode &node) {
+  Value input = node.self();
+  std::optional<int64_t> dim = node.integer("dimension"),
+                         size = node.integer("size"),
+                         step = node.integer("step");
+  if (!input || !dim || !size || !step || *size < 0 || *step <= 0)
+    return node.error() << "needs a tensor, a constant dimension and size, "
+                           "and a positive constant step";
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank(), d = *dim < 0 ? *dim + rank : *dim;
+  if (rank == 0 && (d == 0 || d == -1) && *size <= 1) // one window of it
+    return node.bind(view(node, input, {*size}));
+  if (rank == 0 || d < 0 || d >= rank || type.isDynamicDim(d))
+    return node.error() << "dimension " << *dim << " of " << type
+                        << " must exist and have a static size";
+  int64_t length = type.getDimSize(d);
+  if (*size > length)
+    return node.error() << "window size " << *size << " exceeds dim " << d
+                        << " of size " << length;
+  int64_t windows = (length - *size) / *step + 1;
+  SmallVector<int64_t> entries;
+  for (int64_t w = 0; w < windows; ++w)
+    for (int64_t k = 0; k < *size; ++k)
+      entries.push_back(w * *step + k);
+  FailureOr<Value> picked = selectEntries(node, input, d, entries);
+  if (failed(picked))
+    return failure();
+  SmallVector<int64_t> split;
+  for (int64_t e = 0; e < rank; ++e) {
+    if (e != d) {
+      split.push_back(type.isDynamicDim(e) ? -1 : type.getDimSize(e));
+      continue;
+    }
+    split.append({windows, *size});
+  }
+  SmallVector<int64_t> order;
+  for (int64_t e = 0; e <= rank; ++e)
+    if (e != d + 1)
+      order.push_back(e);
+  order.push_back(d + 1);
+  FailureOr<Value> windowed = view(node, *picked, split);
+  if (failed(windowed) || d + 1 == rank) // the entries are already last
+    return node.bind(windowed);
+  return node.bind(node.build<edge::PermuteOp>(
+      *windowed, node.builder().getDenseI64ArrayAttr(order)));
+}
+
+/// diagonal(self, offset, dim1, dim2): dim1 and dim2 moved last and joined,
+/// then every (m+1)th entry from the offset's first one (m: dim2's size);
+/// trace(self) sums the main diagonal.
+LogicalResult importDiagonal(TorchNode &node) {
+  bool trace = node.aten() == "aten::trace";
+  Value input = node.self();
+  int64_t offset = node.integer("offset").value_or(0);
+  auto type =
+      input ? cast<RankedTensorType>(input.getType()) : RankedTensorType();
+  int64_t rank = type ? type.getRank() : 0;
+  // linalg.diagonal's defaults are the last two dims.
+  bool linalg = node.aten() == "aten::linalg_diagonal";
+  int64_t d1 = node.integer("dim1").value_or(linalg ? -2 : 0),
+          d2 = node.integer("dim2").value_or(linalg ? -1 : 1);
+  d1 = d1 < 0 ? d1 + rank : d1;
+  d2 = d2 < 0 ? d2 + rank : d2;
+  if (!input || rank < 2 || d1 < 0 || d2 < 0 || d1 >= rank || d2 >= rank ||
+      d1 == d2 || type.isDynamicDim(d1) || type.isDynamicDim(d2))
+    return node.error() << "needs two distinct dims of static size";
+  int64_t n = type.getDimSize(d1), m = type.getDimSize(d2);
+  int64_t count = std::max<int64_t>(0, offset >= 0 ? std::min(n, m - offset)
+                                                   : std::min(n + offset, m));
+  int64_t start = offset >= 0 ? offset : -offset * m;
+  SmallVector<int64_t> order, joined;
+  for (int64_t e = 0; e < rank; ++e)
+    if (e != d1 && e != d2) {
+      order.push_back(e);
+      joined.push_back(type.isDynamicDim(e) ? -1 : type.getDimSize(e));
+    }
+  order.append({d1, d2});
+  joined.push_back(n * m);
+  Builder &b = node.builder();
+  FailureOr<Value> moved =
+      llvm::is_sorted(order)
+          ? FailureOr<Value>(input)
+          : node.build<edge::PermuteOp>(input, b.getDenseI64ArrayAttr(order));
+  if (failed(moved))
+    return failure();
+  FailureOr<Value> flat = view(node, *moved, joined);
+  if (failed(flat))
+    return failure();
+  int64_t last = static_cast<int64_t>(joined.size()) - 1;
+  SmallVector<int64_t> entries;
+  for (int64_t i = 0; i < count; ++i)
+    entries.push_back(start + i * (m + 1));
+  FailureOr<Value> diagonal = selectEntries(node, *flat, last, entries);
+  if (failed(diagonal) || !trace)
+    return node.bind(diagonal);
+  FailureOr<RankedTensorType> result = node.outputType();
+  if (failed(result))
+    return failure();
+  FailureOr<Value> widened = node.castTo(*diagonal, result->getElementType());
+  if (failed(widened))
+    return failure();
+  return node.bind(
+      node.build<edge::SumOp>(*widened, DenseI64ArrayAttr(), false));
+}
+
+/// broadcast_tensors(tensors): each expanded to the common (recorded) shape.
+LogicalResult importBroadcastTensors(TorchNode &node) {
+  std::optional<SmallVector<Value>> inputs = node.tensors("tensors");
+  if (!inputs || llvm::is_contained(*inputs, Value()))
+    return node.error() << "needs a list of tensors";
+  SmallVector<Value> results;
+  for (auto [index, input] : llvm::enumerate(*inputs)) {
+    FailureOr<RankedTensorType> type = node.outputType(index);
+    if (failed(type))
+      return failure();
+    if (!type->hasStaticShape())
+      return node.error() << "output " << index << " is " << *type
+                          << "; etch broadcasts to static shapes only";
+    FailureOr<Value> expanded = node.build<edge::ExpandOp>(
+        input, ValueRange(),
+        node.builder().getDenseI64ArrayAttr(type->getShape()));
+    if (failed(expanded))
+      return failure();
+    results.push_back(*expanded);
+  }
+  return node.bindEach(results);
+}
+
+/// ravel(self): the flattened tensor.
+LogicalResult importRavel(TorchNode &node) {
+  Value input = node.self();
+  if (!input)
+    return node.error() << "needs a tensor input";
+  return node.bind(view(node, input, {-1}));
+}
+
 /// select_scatter(self, src, dim, index).
 LogicalResult importSelectScatter(TorchNode &node) {
   Value input = node.self(), src = node.tensor("src");
@@ -397,8 +618,13 @@ LogicalResult importSelectScatter(TorchNode &node) {
 
 /// flip(self, dims): each dim read backwards.
 LogicalResult importFlip(TorchNode &node) {
+  // flip(self, dims); fliplr and flipud flip dim 1 and dim 0.
   Value value = node.self();
-  std::optional<SmallVector<int64_t>> dims = node.ints("dims");
+  StringRef aten = node.aten();
+  std::optional<SmallVector<int64_t>> dims =
+      aten == "aten::fliplr"   ? SmallVector<int64_t>{1}
+      : aten == "aten::flipud" ? SmallVector<int64_t>{0}
+                               : node.ints("dims");
   if (!value || !dims)
     return node.error() << "needs a tensor and constant dims";
   for (int64_t dim : *dims) {
@@ -542,6 +768,72 @@ LogicalResult importStack(TorchNode &node) {
   return node.bind(node.build<edge::CatOp>(rows, dim));
 }
 
+/// \p value with unit dims added as torch.atleast_{1,2,3}d does: a vector
+/// becomes a row ([1, n]; [1, n, 1] in 3-D), a matrix gains a last dim.
+FailureOr<Value> atLeast(TorchNode &node, Value value, int64_t rank) {
+  int64_t have = edge::rankedType(value).getRank();
+  if (have >= rank)
+    return value;
+  if (have == 0)
+    return view(node, value, SmallVector<int64_t>(rank, 1));
+  FailureOr<Value> shaped = value;
+  if (have == 1)
+    shaped = node.build<edge::UnsqueezeOp>(value, int64_t(0));
+  if (succeeded(shaped) && rank == 3)
+    shaped = node.build<edge::UnsqueezeOp>(*shaped, int64_t(2));
+  return shaped;
+}
+
+/// atleast_1d / atleast_2d / atleast_3d of a tensor or a list of them.
+LogicalResult importAtLeast(TorchNode &node) {
+  StringRef aten = node.aten();
+  int64_t rank = aten[aten.size() - 2] - '0'; // "aten::atleast_2d"
+  std::optional<SmallVector<Value>> list = node.tensors("tensors");
+  SmallVector<Value> values = list ? *list : SmallVector<Value>{node.self()};
+  if (values.empty() || llvm::is_contained(values, Value()))
+    return node.error() << "needs a tensor or a list of tensors";
+  SmallVector<Value> results;
+  for (Value value : values) {
+    FailureOr<Value> shaped = atLeast(node, value, rank);
+    if (failed(shaped))
+      return failure();
+    results.push_back(*shaped);
+  }
+  return list ? node.bindEach(results) : node.bind(results.front());
+}
+
+/// hstack / vstack (row_stack) / dstack / column_stack: torch's promotion of
+/// each tensor to a common rank, then one cat.
+LogicalResult importStackFamily(TorchNode &node) {
+  std::optional<SmallVector<Value>> values = node.tensors("tensors");
+  if (!values || values->empty() || llvm::is_contained(*values, Value()))
+    return node.error() << "needs a non-empty list of tensors";
+  StringRef aten = node.aten();
+  bool columns = aten == "aten::column_stack";
+  int64_t rank = aten == "aten::dstack" ? 3 : aten == "aten::hstack" ? 1 : 2;
+  SmallVector<Value> parts;
+  for (Value value : *values) {
+    int64_t have = edge::rankedType(value).getRank();
+    // column_stack makes 0-D and 1-D tensors columns ([n, 1]).
+    FailureOr<Value> shaped =
+        columns && have <= 1
+            ? (have == 0 ? view(node, value, {1, 1})
+                         : node.build<edge::UnsqueezeOp>(value, int64_t(1)))
+            : atLeast(node, value, rank);
+    if (failed(shaped))
+      return failure();
+    parts.push_back(*shaped);
+  }
+  int64_t dim = aten == "aten::dstack" ? 2
+                : aten == "aten::hstack"
+                    ? (edge::rankedType(parts.front()).getRank() == 1 ? 0 : 1)
+                : columns ? 1
+                          : 0;
+  if (parts.size() == 1)
+    return node.bind(parts.front());
+  return node.bind(node.build<edge::CatOp>(parts, dim));
+}
+
 LogicalResult importMeshgrid(TorchNode &node) {
   // meshgrid(tensors, indexing="ij"): output k holds tensor k (0-D or 1-D)
   // along its own dim, repeated along the others; "xy" swaps the first two
@@ -621,10 +913,7 @@ FailureOr<Value> flipDim(TorchNode &node, Value value, int64_t dim) {
   SmallVector<int64_t> reversed;
   for (int64_t i = extent - 1; i >= 0; --i)
     reversed.push_back(i);
-  auto indexType = RankedTensorType::get({extent}, node.builder().getI64Type());
-  Value index = node.builder().create<edge::ConstantOp>(
-      node.loc(), DenseElementsAttr::get(indexType, ArrayRef(reversed)));
-  return node.build<edge::IndexSelectOp>(value, d, index);
+  return selectEntries(node, value, d, reversed);
 }
 
 void addShapeHandlers(TorchOpHandlers &handlers) {
@@ -642,7 +931,19 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
   handlers["aten::narrow"] = importNarrow;
   handlers["aten::as_strided"] = importAsStrided;
   handlers["aten::repeat"] = importRepeat;
-  handlers["aten::flip"] = importFlip;
+  handlers["aten::tile"] = importRepeat;
+  for (const char *name :
+       {"aten::pixel_shuffle", "aten::pixel_unshuffle", "aten::channel_shuffle",
+        "aten::native_channel_shuffle"})
+    handlers[name] = importShuffle;
+  handlers["aten::ravel"] = importRavel;
+  handlers["aten::unfold"] = importUnfold;
+  for (const char *name :
+       {"aten::diagonal", "aten::linalg_diagonal", "aten::trace"})
+    handlers[name] = importDiagonal;
+  handlers["aten::broadcast_tensors"] = importBroadcastTensors;
+  for (const char *name : {"aten::flip", "aten::fliplr", "aten::flipud"})
+    handlers[name] = importFlip;
   handlers["aten::select_scatter"] = importSelectScatter;
   for (const char *name : {"aten::cat", "aten::concat", "aten::concatenate"})
     handlers[name] = importCat;
@@ -657,6 +958,12 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
        {"aten::numpy_T", "aten::mT", "aten::mH", "aten::adjoint"})
     handlers[name] = importReversedDims;
   handlers["aten::stack"] = importStack;
+  for (const char *name : {"aten::hstack", "aten::vstack", "aten::row_stack",
+                           "aten::dstack", "aten::column_stack"})
+    handlers[name] = importStackFamily;
+  for (const char *name :
+       {"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d"})
+    handlers[name] = importAtLeast;
   handlers["aten::repeat_interleave"] = importRepeatInterleave;
   handlers["aten::meshgrid"] = importMeshgrid;
 }

@@ -112,7 +112,20 @@ LogicalResult importClampBound(TorchNode &node) {
   if (node.aten() == "aten::relu6")
     return node.bind(node.build<edge::HardtanhOp>(input, b.getF64FloatAttr(0.0),
                                                   b.getF64FloatAttr(6.0)));
-  bool lower = node.aten() == "aten::clamp_min";
+  bool lower = node.aten().starts_with("aten::clamp_min");
+  if (Value tensorBound = node.tensor(lower ? "min" : "max")) {
+    // clamp_min.Tensor / clamp_max.Tensor: maximum / minimum in the
+    // result's type.
+    FailureOr<RankedTensorType> result = node.outputType();
+    if (failed(result))
+      return failure();
+    FailureOr<Value> x = node.castTo(input, result->getElementType());
+    FailureOr<Value> y = node.castTo(tensorBound, result->getElementType());
+    if (failed(x) || failed(y))
+      return failure();
+    return node.bind(lower ? node.build<edge::MaximumOp>(*x, *y)
+                           : node.build<edge::MinimumOp>(*x, *y));
+  }
   std::optional<double> bound = node.number(lower ? "min" : "max");
   if (!bound)
     return node.error() << "needs a constant scalar bound";
@@ -600,7 +613,8 @@ void addValueHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
        {"aten::clone", "aten::alias", "aten::detach", "aten::contiguous",
         "aten::lift_fresh_copy", "aten::dropout", "aten::feature_dropout",
-        "aten::alpha_dropout", "aten::lift_fresh", "aten::view_copy_identity"})
+        "aten::alpha_dropout", "aten::lift_fresh", "aten::view_copy_identity",
+        "aten::resolve_conj", "aten::resolve_neg", "aten::positive"})
     handlers[name] = importIdentity;
   for (const char *name : {"aten::_to_copy", "aten::to", "aten::type_as"})
     handlers[name] = importToCopy;

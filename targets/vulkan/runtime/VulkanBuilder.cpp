@@ -56,7 +56,9 @@ private:
   Error verifyBindings(
       const flatbuffers::Vector<flatbuffers::Offset<Binding>> *bindings,
       Span<TensorView *> views, const char *what) {
-    if (!bindings || bindings->size() != views.size()) {
+    // FlatBuffers leaves an empty vector out: a delegate of constants alone
+    // has no inputs.
+    if (bindings ? bindings->size() != views.size() : !views.empty()) {
       ET_LOG(Error, "vulkan: blob %s differ from the delegate call's", what);
       return Error::DelegateInvalidBlob;
     }
@@ -195,9 +197,11 @@ private:
     uint64_t hostBytes = 0;
     size_t next = 0; // into bytes: the inputs', then the outputs'
     auto place =
-        [&](const flatbuffers::Vector<flatbuffers::Offset<Binding>> &bindings,
+        [&](const flatbuffers::Vector<flatbuffers::Offset<Binding>> *bindings,
             std::vector<HostRegion> &regions) {
-          for (const Binding *binding : bindings) {
+          if (!bindings) // no inputs (verifyBindings checked the call)
+            return;
+          for (const Binding *binding : *bindings) {
             uint64_t offset = binding->region()->offset();
             bool half = binding->datatype() == DataType::F32 &&
                         storage == FloatStorage::F16;
@@ -206,8 +210,8 @@ private:
             hostBytes += binding->region()->size();
           }
         };
-    place(*blob.inputs(), handle.inputs);
-    place(*blob.outputs(), handle.outputs);
+    place(blob.inputs(), handle.inputs);
+    place(blob.outputs(), handle.outputs);
     if (handle.arena.mapped) {
       handle.host = handle.arena.mapped;
       return Error::Ok;

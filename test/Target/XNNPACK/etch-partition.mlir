@@ -137,3 +137,32 @@ func.func @dependence_through_later_members(%x: tensor<2x8xf32>, %w: tensor<2x8x
   %y = edge.mul %t, %b1 : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   return %a2, %y : tensor<2x8xf32>, tensor<2x8xf32>
 }
+
+// -----
+
+// A group depends on what any of its members reads: C = {sigmoid, mul}
+// reads D = {relu, sigmoid, relu} through the sum (mul's input), though
+// its first member reads only %x. So the add reading both D and C's
+// sigmoid may not join D, the larger group (D -> sum -> C -> D would be a
+// cycle); it joins C.
+// CHECK-LABEL: func @member_dependence
+// CHECK: %[[D:.*]] = edge.delegate "xnnpack"(%arg0)
+// CHECK-COUNT-2: edge.relu
+// CHECK: edge.delegate_return
+// CHECK: %[[S:.*]] = edge.sum %[[D]]
+// CHECK: %[[C:.*]]:2 = edge.delegate "xnnpack"(%arg0, %[[S]], %[[D]])
+// CHECK: edge.sigmoid
+// CHECK: edge.mul
+// CHECK: edge.add
+// CHECK: edge.delegate_return
+// CHECK: return %[[C]]#0, %[[C]]#1
+func.func @member_dependence(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %d0 = edge.relu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %d1 = edge.sigmoid %d0 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %d2 = edge.relu %d1 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %s = edge.sum %d2 {dim = array<i64: 1>, keepdim = true} : (tensor<2x8xf32>) -> tensor<2x1xf32>
+  %c2 = edge.sigmoid %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %c1 = edge.mul %c2, %s : (tensor<2x8xf32>, tensor<2x1xf32>) -> tensor<2x8xf32>
+  %y = edge.add %d2, %c2 : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %c1, %y : tensor<2x8xf32>, tensor<2x8xf32>
+}
