@@ -5,6 +5,10 @@
 // formula torch evaluates. Each step takes and returns plain values; once a
 // step fails (its error is reported at the node) every later one returns
 // null, so a formula reads like the Python it mirrors and is checked once.
+// C++ leaves the order in which a call's arguments are evaluated open: where
+// two arguments both create ops, compilers may emit the two in either order
+// (the values are the same; FileCheck tests match such ops with CHECK-DAG,
+// or the handler names the steps in order).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ETCH_LIB_IMPORT_TORCH_FORMULA_H

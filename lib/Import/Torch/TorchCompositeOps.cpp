@@ -94,8 +94,7 @@ LogicalResult importConvolution(TorchNode &node) {
         right[i] = total - 2 * (total / 2);
       }
     } else if (pad->strings.front() != "valid") {
-      return node.error() << "unknown padding '" << pad->strings.front()
-                          << "'";
+      return node.error() << "unknown padding '" << pad->strings.front() << "'";
     }
   } else {
     padding = windowArg(node, "padding", spatial, 0);
@@ -219,8 +218,8 @@ std::optional<SmallVector<Extent>> broadcastBatch(ArrayRef<Extent> a,
     Extent one{1, Value(), 0};
     Extent x = i + a.size() >= rank ? a[i + a.size() - rank] : one;
     Extent y = i + b.size() >= rank ? b[i + b.size() - rank] : one;
-    if (!x.isDynamic() && !y.isDynamic() && x.size != y.size &&
-        x.size != 1 && y.size != 1)
+    if (!x.isDynamic() && !y.isDynamic() && x.size != y.size && x.size != 1 &&
+        y.size != 1)
       return std::nullopt;
     shape.push_back(x.size == 1 ? y : x);
   }
@@ -267,8 +266,8 @@ LogicalResult importMatmul(TorchNode &node) {
   if (bShape.size() == 2) {
     // [..., n, k] x [k, m]: rows of all batches at once.
     Extent rows{-1, Value(), 0}; // inferred by the view
-    if (std::optional<int64_t> count = staticProduct(
-            ArrayRef<Extent>(aShape).drop_back(1)))
+    if (std::optional<int64_t> count =
+            staticProduct(ArrayRef<Extent>(aShape).drop_back(1)))
       rows.size = *count;
     FailureOr<Value> lhs = reshapeTo(node, a, {rows, k});
     FailureOr<Value> rhs = reshapeTo(node, b, {bk, m});
@@ -326,8 +325,7 @@ LogicalResult importMatmul(TorchNode &node) {
   if (bType.getRank() > 1)
     full.push_back(m);
   if (full.size() != recorded.size())
-    return node.error() << "result rank differs from the recorded "
-                        << *result;
+    return node.error() << "result rank differs from the recorded " << *result;
   for (auto [extent, size] : llvm::zip(full, recorded))
     resultShape.push_back(ShapedType::isDynamic(size) ? extent
                                                       : Extent{size, {}, 0});
@@ -345,15 +343,14 @@ LogicalResult importPool1d(TorchNode &node) {
   if (rank != 2 && rank != 3)
     return node.error() << "needs a rank-2 or rank-3 input, got "
                         << input.getType();
-  FailureOr<Value> input2d =
-      reshape(node, input, withUnitDim(input, rank - 1));
+  FailureOr<Value> input2d = reshape(node, input, withUnitDim(input, rank - 1));
   if (failed(input2d))
     return failure();
   Builder &b = node.builder();
   auto pair = [&](StringRef name, int64_t first,
                   int64_t fallback) -> std::optional<DenseI64ArrayAttr> {
-    std::optional<SmallVector<int64_t>> values = windowArg(node, name, 1,
-                                                           fallback);
+    std::optional<SmallVector<int64_t>> values =
+        windowArg(node, name, 1, fallback);
     if (!values)
       return std::nullopt;
     return b.getDenseI64ArrayAttr({first, values->front()});
@@ -378,9 +375,8 @@ LogicalResult importPool1d(TorchNode &node) {
       auto dilation = pair("dilation", 1, 1);
       if (!dilation)
         return node.error() << "needs a constant dilation";
-      pooled = node.build<edge::MaxPool2dOp>(*input2d, *kernel, *stride,
-                                             *padding, *dilation,
-                                             b.getBoolAttr(ceil));
+      pooled = node.build<edge::MaxPool2dOp>(
+          *input2d, *kernel, *stride, *padding, *dilation, b.getBoolAttr(ceil));
     } else {
       pooled = node.build<edge::AvgPool2dOp>(
           *input2d, *kernel, *stride, *padding, b.getBoolAttr(ceil),
@@ -514,37 +510,122 @@ LogicalResult importDeterminant(TorchNode &node) {
 LogicalResult importUpsample(TorchNode &node) {
   // The .vec forms give scale_factors instead of output_size: the output
   // size is the node's recorded output shape, the factors become scales.
+  // The 1-D forms (nearest1d, linear1d) run as the 2-D ops on [N, C, 1, L].
+  StringRef aten = node.aten();
+  bool line = aten.ends_with("1d");
+  int64_t rank = line ? 3 : 4;
   Value input = node.self();
   FailureOr<RankedTensorType> outType = node.outputType();
   if (!input)
     return node.error() << "needs a tensor input";
   if (failed(outType))
     return failure();
-  if (outType->getRank() != 4 || outType->isDynamicDim(2) ||
-      outType->isDynamicDim(3))
-    return node.error() << "needs a static NCHW output, got " << *outType;
+  if (outType->getRank() != rank || edge::rankedType(input).getRank() != rank ||
+      outType->isDynamicDim(rank - 1) || outType->isDynamicDim(rank - 2))
+    return node.error() << "needs " << (line ? "an NCL" : "an NCHW")
+                        << " input and a static output, got " << *outType;
   Builder &b = node.builder();
-  DenseI64ArrayAttr size = b.getDenseI64ArrayAttr(
-      {outType->getDimSize(2), outType->getDimSize(3)});
+  int64_t height = line ? 1 : outType->getDimSize(2);
+  DenseI64ArrayAttr size =
+      b.getDenseI64ArrayAttr({height, outType->getDimSize(rank - 1)});
+  // scales[0] is the height's, scales[1] the width's (a line's only one).
   FloatAttr scales[2];
   if (const TorchArgument *factors = node.arg("scale_factors");
-      factors && factors->kind == Kind::Floats && factors->floats.size() == 2)
-    for (int i = 0; i < 2; ++i)
-      scales[i] = b.getF64FloatAttr(factors->floats[i]);
-  const char *scaleNames[] = {"scales_h", "scales_w"};
-  for (int i = 0; i < 2; ++i)
+      factors && factors->kind == Kind::Floats &&
+      factors->floats.size() == static_cast<size_t>(rank - 2))
+    for (auto [i, factor] : llvm::enumerate(factors->floats))
+      scales[i + 4 - rank] = b.getF64FloatAttr(factor);
+  const char *scaleNames[] = {"scales_h", line ? "scales" : "scales_w"};
+  for (int i = line ? 1 : 0; i < 2; ++i)
     if (std::optional<double> scale = node.number(scaleNames[i]))
       scales[i] = b.getF64FloatAttr(*scale);
-  if (node.aten() == "aten::upsample_nearest2d")
-    return node.bind(node.build<edge::UpsampleNearest2dOp>(
-        input, size, scales[0], scales[1]));
+  if (line) {
+    FailureOr<Value> image = reshape(node, input, withUnitDim(input, 2));
+    if (failed(image))
+      return failure();
+    input = *image;
+  }
   BoolAttr alignCorners =
       b.getBoolAttr(node.boolean("align_corners").value_or(false));
-  if (node.aten() == "aten::upsample_bicubic2d")
-    return node.bind(node.build<edge::UpsampleBicubic2dOp>(
-        input, size, alignCorners, scales[0], scales[1]));
-  return node.bind(node.build<edge::UpsampleBilinear2dOp>(
-      input, size, alignCorners, scales[0], scales[1]));
+  FailureOr<Value> resized =
+      aten.starts_with("aten::upsample_nearest")
+          ? node.build<edge::UpsampleNearest2dOp>(input, size, scales[0],
+                                                  scales[1])
+      : aten == "aten::upsample_bicubic2d"
+          ? node.build<edge::UpsampleBicubic2dOp>(input, size, alignCorners,
+                                                  scales[0], scales[1])
+          : node.build<edge::UpsampleBilinear2dOp>(input, size, alignCorners,
+                                                   scales[0], scales[1]);
+  if (failed(resized) || !line)
+    return node.bind(resized);
+  return node.bind(reshape(node, *resized, outType->getShape()));
+}
+
+/// adaptive_max_pool1d / 2d / 3d: output cell i of a dim of size L covers
+/// [floor(i L / n), ceil((i + 1) L / n)). A maximum over a box is the
+/// maximum over each of its dims in turn, so every spatial dim is reduced
+/// on its own: one amax per output position over that dim's window, joined
+/// by a cat. Windows that tile the dim evenly on a 4-D input take one
+/// max_pool2d instead (what delegates run). The indices output is not
+/// produced.
+LogicalResult importAdaptiveMaxPool(TorchNode &node) {
+  Value input = node.self();
+  std::optional<SmallVector<int64_t>> outputSize = node.ints("output_size");
+  StringRef aten = node.aten();
+  int64_t spatial = aten[aten.size() - 2] - '0'; // "..._pool2d"
+  if (!input || !outputSize)
+    return node.error() << "needs a tensor and a constant output_size";
+  auto type = edge::rankedType(input);
+  int64_t rank = type.getRank(), first = rank - spatial;
+  if (first < 1 || first > 2 || !type.hasStaticShape())
+    return node.error() << "needs a statically shaped input with " << spatial
+                        << " spatial dims (and a batch or not)";
+  if (outputSize->size() == 1)
+    outputSize->assign(spatial, outputSize->front());
+  if (static_cast<int64_t>(outputSize->size()) != spatial)
+    return node.error() << "needs one output size per spatial dim";
+  Builder &b = node.builder();
+  bool even = spatial == 2 && rank == 4;
+  for (int64_t s = 0; s < spatial; ++s) {
+    int64_t size = type.getDimSize(first + s), out = (*outputSize)[s];
+    if (out <= 0 || size <= 0)
+      return node.error() << "needs positive sizes, got output " << out
+                          << " from " << size;
+    even &= size % out == 0;
+  }
+  FailureOr<Value> result = input;
+  if (even) {
+    int64_t kh = type.getDimSize(2) / (*outputSize)[0],
+            kw = type.getDimSize(3) / (*outputSize)[1];
+    result = node.build<edge::MaxPool2dOp>(
+        input, b.getDenseI64ArrayAttr({kh, kw}),
+        b.getDenseI64ArrayAttr({kh, kw}), b.getDenseI64ArrayAttr({0, 0}),
+        b.getDenseI64ArrayAttr({1, 1}), b.getBoolAttr(false));
+  } else {
+    for (int64_t s = 0; s < spatial && succeeded(result); ++s) {
+      int64_t d = first + s, size = type.getDimSize(d), out = (*outputSize)[s];
+      SmallVector<Value> cells;
+      for (int64_t i = 0; i < out; ++i) {
+        int64_t start = i * size / out, end = ((i + 1) * size + out - 1) / out;
+        FailureOr<Value> window = node.build<edge::SliceOp>(
+            *result, Value(), b.getI64IntegerAttr(d),
+            b.getI64IntegerAttr(start), b.getI64IntegerAttr(end),
+            b.getI64IntegerAttr(1));
+        if (failed(window))
+          return failure();
+        FailureOr<Value> cell = node.build<edge::AmaxOp>(
+            *window, b.getDenseI64ArrayAttr({d}), true);
+        if (failed(cell))
+          return failure();
+        cells.push_back(*cell);
+      }
+      result = cells.size() == 1 ? FailureOr<Value>(cells.front())
+                                 : node.build<edge::CatOp>(cells, d);
+    }
+  }
+  if (failed(result))
+    return failure();
+  return node.bindEach({*result, Value()});
 }
 
 } // namespace
@@ -568,7 +649,8 @@ LogicalResult padByCopies(TorchNode &node, Value input, ArrayRef<int64_t> pads,
       return node.error() << "needs a static size in padded dim " << d;
     int64_t extent = current.getDimSize(d);
     bool reflect = mode == "reflect";
-    if (before < 0 || after < 0 || (reflect && std::max(before, after) >= extent) ||
+    if (before < 0 || after < 0 ||
+        (reflect && std::max(before, after) >= extent) ||
         (!reflect && std::max(before, after) > extent) || extent == 0)
       return node.error() << mode << " padding (" << before << ", " << after
                           << ") does not fit dim " << d << " of size "
@@ -583,8 +665,8 @@ LogicalResult padByCopies(TorchNode &node, Value input, ArrayRef<int64_t> pads,
       if (mode == "circular")
         return front ? slice(extent - count, extent) : slice(0, count);
       if (mode == "reflect") {
-        FailureOr<Value> part = front ? slice(1, count + 1)
-                                      : slice(extent - 1 - count, extent - 1);
+        FailureOr<Value> part =
+            front ? slice(1, count + 1) : slice(extent - 1 - count, extent - 1);
         if (failed(part))
           return failure();
         return flipDim(node, *part, d);
@@ -677,12 +759,12 @@ LogicalResult importRoll(TorchNode &node) {
     int64_t split = extent ? ((extent - shift % extent) % extent) : 0;
     if (split == 0)
       continue;
-    FailureOr<Value> tail = node.build<edge::SliceOp>(
-        value, Value(), d, b.getI64IntegerAttr(split),
-        b.getI64IntegerAttr(extent), 1);
-    FailureOr<Value> head = node.build<edge::SliceOp>(
-        value, Value(), d, b.getI64IntegerAttr(0), b.getI64IntegerAttr(split),
-        1);
+    FailureOr<Value> tail =
+        node.build<edge::SliceOp>(value, Value(), d, b.getI64IntegerAttr(split),
+                                  b.getI64IntegerAttr(extent), 1);
+    FailureOr<Value> head =
+        node.build<edge::SliceOp>(value, Value(), d, b.getI64IntegerAttr(0),
+                                  b.getI64IntegerAttr(split), 1);
     if (failed(tail) || failed(head))
       return failure();
     FailureOr<Value> rolled =
@@ -743,12 +825,13 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
   for (const char *name :
        {"aten::adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d"})
     handlers[name] = importAdaptiveAvgPool3d;
-  for (const char *name : {"aten::max_pool1d", "aten::avg_pool1d",
-                           "aten::adaptive_avg_pool1d"})
+  for (const char *name :
+       {"aten::max_pool1d", "aten::avg_pool1d", "aten::adaptive_avg_pool1d"})
     handlers[name] = importPool1d;
   for (const char *name :
        {"aten::upsample_nearest2d", "aten::upsample_bilinear2d",
-        "aten::upsample_bicubic2d"})
+        "aten::upsample_bicubic2d", "aten::upsample_nearest1d",
+        "aten::upsample_linear1d"})
     handlers[name] = importUpsample;
   for (const char *name :
        {"aten::pad", "aten::reflection_pad1d", "aten::reflection_pad2d",
@@ -756,6 +839,10 @@ void addCompositeHandlers(TorchOpHandlers &handlers) {
         "aten::replication_pad2d", "aten::replication_pad3d"})
     handlers[name] = importPad;
   handlers["aten::roll"] = importRoll;
+  for (const char *name :
+       {"aten::adaptive_max_pool1d", "aten::adaptive_max_pool2d",
+        "aten::adaptive_max_pool3d"})
+    handlers[name] = importAdaptiveMaxPool;
 }
 
 } // namespace etch::torch_import

@@ -171,9 +171,10 @@ LogicalResult importBatchNorm(TorchNode &node) {
     if (withUpdate)
       results.push_back(Value()); // the reserve space: nothing to hold
     auto updated = [&](Value running, Value batch) {
-      return f.add(
-          f.mul(running, f.constant(x, 1.0 - momentum)),
-          f.mul(f.reshape(batch, {channels}), f.constant(x, momentum)));
+      Value kept = f.mul(running, f.constant(x, 1.0 - momentum));
+      Value added =
+          f.mul(f.reshape(batch, {channels}), f.constant(x, momentum));
+      return f.add(kept, added);
     };
     double unbias = count > 1 ? double(count) / double(count - 1) : 1.0;
     if (runningMean && runningVar) {

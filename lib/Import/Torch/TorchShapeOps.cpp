@@ -523,7 +523,9 @@ LogicalResult importUnfold(TorchNode &node) {
 LogicalResult importDiagonal(TorchNode &node) {
   bool trace = node.aten() == "aten::trace";
   Value input = node.self();
-  int64_t offset = node.integer("offset").value_or(0);
+  // diag(matrix, diagonal) names its offset otherwise.
+  int64_t offset =
+      node.integer(node.has("diagonal") ? "diagonal" : "offset").value_or(0);
   auto type =
       input ? cast<RankedTensorType>(input.getType()) : RankedTensorType();
   int64_t rank = type ? type.getRank() : 0;
@@ -573,6 +575,56 @@ LogicalResult importDiagonal(TorchNode &node) {
     return failure();
   return node.bind(
       node.build<edge::SumOp>(*widened, DenseI64ArrayAttr(), false));
+}
+
+/// diag_embed(self, offset, dim1=-2, dim2=-1) and diag of a vector: the last
+/// dim's n entries on a diagonal of an N x N matrix (N = n + |offset|),
+/// zeros elsewhere. One index_select from the entries with a zero appended,
+/// every matrix cell naming its entry or the zero, then a view.
+LogicalResult importDiagEmbed(TorchNode &node) {
+  Value input = node.self();
+  bool embed = node.aten() == "aten::diag_embed";
+  int64_t offset = node.integer(embed ? "offset" : "diagonal").value_or(0);
+  if (!input)
+    return node.error() << "needs a tensor input";
+  auto type = edge::rankedType(input);
+  if (!embed && type.getRank() == 2)
+    return importDiagonal(node);
+  int64_t rank = type.getRank();
+  if (rank < 1 || (!embed && rank != 1) || type.isDynamicDim(rank - 1))
+    return node.error() << "needs a vector (diag) or a tensor whose last dim "
+                           "is static (diag_embed), got "
+                        << type;
+  // The result has one dim more than the input.
+  auto resultDim = [&](StringRef name, int64_t fallback) {
+    int64_t dim = node.integer(name).value_or(fallback);
+    return dim < 0 ? dim + rank + 1 : dim;
+  };
+  if (embed &&
+      (resultDim("dim1", -2) != rank - 1 || resultDim("dim2", -1) != rank))
+    return node.error() << "supports the diagonal in the last two dims only";
+  int64_t n = type.getDimSize(rank - 1);
+  int64_t size = n + std::abs(offset);
+  Builder &b = node.builder();
+  SmallVector<int64_t> pads(2 * rank, 0);
+  pads[1] = 1; // one zero after the last dim's entries (ATen pad order)
+  FailureOr<Value> padded = node.build<edge::ConstantPadNdOp>(
+      input, b.getDenseI64ArrayAttr(pads), b.getF64FloatAttr(0.0));
+  if (failed(padded))
+    return failure();
+  SmallVector<int64_t> cells;
+  for (int64_t r = 0; r < size; ++r)
+    for (int64_t c = 0; c < size; ++c)
+      cells.push_back(c - r == offset ? (offset >= 0 ? r : c) : n);
+  FailureOr<Value> placed = selectEntries(node, *padded, rank - 1, cells);
+  if (failed(placed))
+    return failure();
+  SmallVector<int64_t> shape(type.getShape().drop_back());
+  for (int64_t &extent : shape)
+    if (ShapedType::isDynamic(extent))
+      extent = -1;
+  shape.append({size, size});
+  return node.bind(view(node, *placed, shape));
 }
 
 /// broadcast_tensors(tensors): each expanded to the common (recorded) shape.
@@ -942,6 +994,8 @@ void addShapeHandlers(TorchOpHandlers &handlers) {
        {"aten::diagonal", "aten::linalg_diagonal", "aten::trace"})
     handlers[name] = importDiagonal;
   handlers["aten::broadcast_tensors"] = importBroadcastTensors;
+  for (const char *name : {"aten::diag", "aten::diag_embed"})
+    handlers[name] = importDiagEmbed;
   for (const char *name : {"aten::flip", "aten::fliplr", "aten::flipud"})
     handlers[name] = importFlip;
   handlers["aten::select_scatter"] = importSelectScatter;

@@ -461,12 +461,23 @@ LogicalResult importScatter(TorchNode &node) {
 
 /// index_copy(self, dim, index, source): source's slices along dim land at
 /// the positions `index` lists (index_put on that one dim).
+/// index_copy / index_add (source scaled by alpha, summed in) / index_fill
+/// (one value) along dim: index_put with the one indexed dim.
 LogicalResult importIndexCopy(TorchNode &node) {
+  StringRef aten = node.aten();
+  bool add = aten.starts_with("aten::index_add"),
+       fill = aten.starts_with("aten::index_fill");
   Value input = node.self(), index = node.tensor("index"),
         source = node.tensor("source");
   std::optional<int64_t> dim = node.integer("dim");
+  if (fill && input) {
+    source = node.tensor("value");
+    if (std::optional<double> value = node.number("value"); !source && value)
+      source = node.scalar(elementTypeOf(input), *value);
+  }
   if (!input || !index || !source || !dim)
-    return node.error() << "needs self, a constant dim, index and source";
+    return node.error() << "needs self, a constant dim, index and "
+                        << (fill ? "value" : "source");
   int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
   int64_t d = *dim < 0 ? *dim + rank : *dim;
   if (d < 0 || d >= rank)
@@ -474,10 +485,15 @@ LogicalResult importIndexCopy(TorchNode &node) {
   FailureOr<Value> converted = node.castTo(source, elementTypeOf(input));
   if (failed(converted))
     return failure();
+  double alpha = node.number("alpha").value_or(1.0);
+  if (add && alpha != 1.0)
+    converted = node.build<edge::MulOp>(
+        *converted, node.scalar(elementTypeOf(input), alpha));
+  if (failed(converted))
+    return failure();
   Builder &b = node.builder();
   return node.bind(node.build<edge::IndexPutOp>(
-      input, *converted, ValueRange{index}, b.getDenseI64ArrayAttr({d}),
-      false));
+      input, *converted, ValueRange{index}, b.getDenseI64ArrayAttr({d}), add));
 }
 
 LogicalResult importSymSize(TorchNode &node) {
@@ -634,7 +650,9 @@ void addValueHandlers(TorchOpHandlers &handlers) {
   handlers["aten::index"] = importIndex;
   handlers["aten::masked_select"] = importMaskedSelect;
   handlers["aten::index_put"] = importIndexPut;
-  handlers["aten::index_copy"] = importIndexCopy;
+  for (const char *name :
+       {"aten::index_copy", "aten::index_add", "aten::index_fill"})
+    handlers[name] = importIndexCopy;
   for (const char *name :
        {"aten::scatter", "aten::scatter_add", "aten::scatter_reduce"})
     handlers[name] = importScatter;

@@ -18,6 +18,10 @@ be written as "f32[2,s0]" and are expanded to full TensorMeta objects.
                   says "view_of")
 --break           writes a deliberately broken file: short-weight,
                   no-model-json, schema-major, not-zip, truncated
+--reference DIR   also evaluates the graph on random float32 inputs and writes
+                  input<N>.npy and expected<N>.npy: numpy formulas for the ops
+                  listed in reference(), torch's own ATen op (this python's
+                  torch 1.13) for any other
 """
 import argparse
 import copy
@@ -269,20 +273,66 @@ def reference(program, weights, constants, seed=3):
     # ExecuTorch's Edge spelling of view ops computes the same values.
     for view in ("view", "permute"):
         ops[view + "_copy"] = ops[view]
+    # torch.export's dtype codes -> numpy's names (numpy has no bfloat16).
+    numpy_dtypes = {code: name for name, code in graph_text.SCALAR_TYPES.items()
+                    if name != "bfloat16"}
+
+    def torch_reference(node):
+        """Any other ATen op: run by this python's torch (1.13), each tensor
+        in the dtype the graph records for it."""
+        try:
+            import torch
+        except ImportError:
+            sys.exit(f"make_pt2.py: no numpy reference for {node['target']}")
+        _, _, _, name, overload = node["target"].split(".")
+
+        def tensor(name):
+            dtype = numpy_dtypes[graph["tensor_values"][name]["dtype"]]
+            return torch.from_numpy(np.asarray(values[name]).astype(dtype))
+
+        kwargs = {}
+        for item in node["inputs"]:
+            kind, payload = next(iter(item["arg"].items()))
+            if kind == "as_tensor":
+                kwargs[item["name"]] = tensor(payload["name"])
+            elif kind == "as_tensors":
+                kwargs[item["name"]] = [tensor(t["name"]) for t in payload]
+            elif kind == "as_none":
+                kwargs[item["name"]] = None
+            elif kind == "as_scalar_type":
+                kwargs[item["name"]] = getattr(torch, numpy_dtypes[payload])
+            else:
+                kwargs[item["name"]] = payload
+        op = getattr(getattr(torch.ops.aten, name), overload)
+        # The schema's positional arguments in order (omitted ones take their
+        # defaults; OpOverload's own first parameter is called self), the
+        # keyword-only ones by name.
+        positional, keywords = [], {}
+        for argument in op._schema.arguments:
+            if argument.kwarg_only:
+                if argument.name in kwargs:
+                    keywords[argument.name] = kwargs[argument.name]
+            elif argument.name in kwargs:
+                positional.append(kwargs[argument.name])
+            else:
+                positional.append(argument.default_value)
+        result = op(*positional, **keywords)
+        results = result if isinstance(result, (tuple, list)) else (result,)
+        return tuple(r.numpy() for r in results)
+
     for node in graph["nodes"]:
         op = node["target"].split(".")[3]
-        if op not in ops:
-            sys.exit(f"make_pt2.py: no numpy reference for {node['target']}")
-        results = ops[op](node)
+        torch_op = op not in ops
+        results = torch_reference(node) if torch_op else ops[op](node)
         output = node["outputs"][0]
         if "as_tensors" in output:  # a list output: one result per entry
             names = [entry["name"] for entry in output["as_tensors"]]
         else:
             names = [entry["as_tensor"]["name"] for entry in node["outputs"]]
-        if len(names) == 1:
+        if len(names) == 1 and not torch_op:
             results = (results,)
         for name, result in zip(names, results):
-            values[name] = np.asarray(result, dtype=np.float32)
+            values[name] = result if torch_op else np.asarray(result, dtype=np.float32)
     outputs = [values[spec["user_output"]["arg"]["as_tensor"]["name"]]
                for spec in signature["output_specs"] if "user_output" in spec]
     return inputs, outputs
@@ -297,7 +347,8 @@ def main():
                         choices=["short-weight", "no-model-json", "schema-major",
                                  "not-zip", "truncated"])
     parser.add_argument("--reference", metavar="DIR",
-                        help="also write input<N>.npy and expected<N>.npy (numpy)")
+                        help="also write input<N>.npy and expected<N>.npy "
+                             "(numpy, or torch's ATen ops)")
     args = parser.parse_args()
     spec = json.load(open(args.spec))
     if "nodes" in spec:  # the compact notation (graph_text.py)
