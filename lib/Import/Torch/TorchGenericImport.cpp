@@ -233,12 +233,9 @@ LogicalResult TorchImporter::importGeneric(TorchNode &node,
   auto self = llvm::find_if(operands, [](const Operand &o) {
     return !o.values.empty() && !o.symbolicScalar;
   });
-  // ATen sums and multiplies integers and bools in int64 unless dtype=
-  // says otherwise; the Edge ops keep their input's type.
-  static const llvm::StringSet<> accumulateInInt64 = {"aten::sum",
-                                                      "aten::prod"};
-  if (!convertSelf && self != operands.end() &&
-      accumulateInInt64.contains(node.aten())) {
+  // ATen sums integers and bools in int64 unless dtype= says otherwise; the
+  // Edge op keeps its input's type (prod's handler converts the same way).
+  if (!convertSelf && self != operands.end() && node.aten() == "aten::sum") {
     Type element = getElementTypeOrSelf(self->values.front().getType());
     convertSelf = element.isInteger() && !element.isInteger(64);
   }

@@ -529,7 +529,7 @@ LogicalResult importCountNonzero(TorchNode &node) {
 /// side may be a scalar.
 LogicalResult importIsIn(TorchNode &node) {
   StringRef overload = node.overload();
-  Value elements = node.tensor(overload == "Scalar_Tensor" ? "" : "elements");
+  Value elements = node.tensor("elements");
   Value tests = node.tensor("test_elements");
   Formula f(node);
   Value found;
