@@ -41,6 +41,37 @@ LogicalResult bindScaledSum(TorchNode &node, Value self,
       *base, *product, node.builder().getF64FloatAttr(1.0)));
 }
 
+/// The einsum equation contracting dims \p left of a rank-\p a operand with
+/// dims \p right of a rank-\p b one, pairwise (tensordot's form): the other
+/// dims stay, the first operand's first. std::nullopt when a dim is out of
+/// range or paired twice, or the ranks need more than 26 letters.
+std::optional<std::string> contractionEquation(int64_t a, int64_t b,
+                                               ArrayRef<int64_t> left,
+                                               ArrayRef<int64_t> right) {
+  if (a + b > 26 || left.size() != right.size())
+    return std::nullopt;
+  std::string lhs, rhs(b, ' '), output;
+  for (int64_t d = 0; d < a; ++d)
+    lhs += static_cast<char>('a' + d);
+  char next = static_cast<char>('a' + a);
+  for (auto [l, r] : llvm::zip(left, right)) {
+    int64_t dl = l < 0 ? l + a : l, dr = r < 0 ? r + b : r;
+    if (dl < 0 || dl >= a || dr < 0 || dr >= b || rhs[dr] != ' ')
+      return std::nullopt;
+    rhs[dr] = lhs[dl];
+  }
+  for (char &letter : rhs)
+    if (letter == ' ')
+      letter = next++;
+  for (char letter : lhs)
+    if (!llvm::is_contained(rhs, letter))
+      output += letter;
+  for (char letter : rhs)
+    if (!llvm::is_contained(lhs, letter))
+      output += letter;
+  return lhs + "," + rhs + "->" + output;
+}
+
 /// The einsum equation of a vector or matrix product ATen names, for
 /// operands of ranks \p a and \p b; empty when the ranks do not fit.
 std::string productEquation(StringRef aten, int64_t a, int64_t b) {
@@ -51,15 +82,8 @@ std::string productEquation(StringRef aten, int64_t a, int64_t b) {
     return "i,j->ij";
   if ((aten == "aten::mv" || aten == "aten::addmv") && a == 2 && b == 1)
     return "ij,j->i";
-  if (aten == "aten::inner" && a >= 1 && b >= 1 && a + b <= 25) {
-    // The last dims contract; the others stay, self's first.
-    std::string left, right;
-    for (int64_t d = 0; d + 1 < a; ++d)
-      left += static_cast<char>('a' + d);
-    for (int64_t d = 0; d + 1 < b; ++d)
-      right += static_cast<char>('a' + a - 1 + d);
-    return left + "z," + right + "z->" + left + right;
-  }
+  if (aten == "aten::inner" && a >= 1 && b >= 1) // the last dims contract
+    return contractionEquation(a, b, {a - 1}, {b - 1}).value_or("");
   return "";
 }
 
@@ -111,31 +135,13 @@ LogicalResult importTensordot(TorchNode &node) {
     return node.error() << "needs two tensors and dim lists of one length";
   int64_t a = edge::rankedType(lhs).getRank(),
           b = edge::rankedType(rhs).getRank();
-  if (a + b > 26)
-    return node.error() << "supports at most 26 dims in all";
-  std::string lhsLetters, rhsLetters(b, ' '), output;
-  for (int64_t d = 0; d < a; ++d)
-    lhsLetters += static_cast<char>('a' + d);
-  char next = static_cast<char>('a' + a);
-  for (auto [l, r] : llvm::zip(*left, *right)) {
-    int64_t dl = l < 0 ? l + a : l, dr = r < 0 ? r + b : r;
-    if (dl < 0 || dl >= a || dr < 0 || dr >= b || rhsLetters[dr] != ' ')
-      return node.error() << "dims " << l << " and " << r
-                          << " do not pair dims of ranks " << a << " and " << b;
-    rhsLetters[dr] = lhsLetters[dl];
-  }
-  for (char &letter : rhsLetters)
-    if (letter == ' ')
-      letter = next++;
-  for (int64_t d = 0; d < a; ++d)
-    if (!llvm::is_contained(rhsLetters, lhsLetters[d]))
-      output += lhsLetters[d];
-  for (char letter : rhsLetters)
-    if (!llvm::is_contained(lhsLetters, letter))
-      output += letter;
-  return node.bind(buildEinsum(node.edge(), node.loc(),
-                               lhsLetters + "," + rhsLetters + "->" + output,
-                               {lhs, rhs}));
+  std::optional<std::string> equation =
+      contractionEquation(a, b, *left, *right);
+  if (!equation)
+    return node.error() << "dims_self and dims_other do not pair dims of "
+                           "ranks "
+                        << a << " and " << b << " (at most 26 dims in all)";
+  return node.bind(buildEinsum(node.edge(), node.loc(), *equation, {lhs, rhs}));
 }
 
 LogicalResult importBaddbmm(TorchNode &node) {

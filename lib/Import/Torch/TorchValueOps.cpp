@@ -460,9 +460,8 @@ LogicalResult importScatter(TorchNode &node) {
 }
 
 /// index_copy(self, dim, index, source): source's slices along dim land at
-/// the positions `index` lists (index_put on that one dim).
-/// index_copy / index_add (source scaled by alpha, summed in) / index_fill
-/// (one value) along dim: index_put with the one indexed dim.
+/// the positions `index` lists (index_put on that one dim); index_add sums
+/// them in (scaled by alpha), index_fill writes one value.
 LogicalResult importIndexCopy(TorchNode &node) {
   StringRef aten = node.aten();
   bool add = aten.starts_with("aten::index_add"),
